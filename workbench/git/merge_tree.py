@@ -1,0 +1,95 @@
+"""The plain merge of the two tips, computed by git itself, in memory.
+
+``git merge-tree --write-tree`` runs merge-ort (rename detection, content
+merges, every conflict kind) without touching the index or the work tree,
+and reports each conflicted path's stages.  Those stages, not conflict
+markers, are what the hunk model is built from.
+"""
+
+from __future__ import annotations
+
+from workbench.errors import WorkbenchError
+from workbench.git.repo import GitRepo
+from workbench.git.runner import require_merge_tree, run_git
+from workbench.git.types import ConflictEntry, MergeMessage, MergeTreeResult, StageEntry
+
+
+def merge_tree(repo: GitRepo, ours: str, theirs: str) -> MergeTreeResult:
+    """Merge ``theirs`` into ``ours`` (no strategy option) and collect conflicts."""
+    require_merge_tree()
+    proc = run_git(
+        repo.run_dir,
+        ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
+        check=False,
+    )
+    if proc.returncode not in (0, 1):
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = lines[-1] if lines else f"exit status {proc.returncode}"
+        raise WorkbenchError(f"git merge-tree failed: {detail}")
+    result = parse_merge_tree(proc.stdout, clean=proc.returncode == 0)
+    return _with_merged_blobs(repo, result)
+
+
+def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:
+    """Parse ``merge-tree --write-tree -z`` output (tree, stages, messages)."""
+    fields = out.split(b"\0")
+    tree = fields[0].decode("ascii").strip()
+    pos = 1
+    stages: dict[str, dict[int, StageEntry]] = {}
+    order: list[str] = []
+    if not clean:
+        while pos < len(fields) and fields[pos]:
+            head, _, raw_path = fields[pos].partition(b"\t")
+            mode, oid, stage = head.decode("ascii").split(" ")
+            path = _path(raw_path)
+            if path not in stages:
+                stages[path] = {}
+                order.append(path)
+            stages[path][int(stage)] = StageEntry(path, oid, int(mode, 8))
+            pos += 1
+        pos += 1
+    messages: list[MergeMessage] = []
+    while pos < len(fields) and fields[pos]:
+        count = int(fields[pos])
+        paths = tuple(_path(p) for p in fields[pos + 1 : pos + 1 + count])
+        kind = fields[pos + 1 + count].decode("utf-8", "replace")
+        text = fields[pos + 2 + count].decode("utf-8", "replace").rstrip("\n")
+        messages.append(MergeMessage(paths, kind, text))
+        pos += 3 + count
+    conflicts = tuple(
+        ConflictEntry(
+            path=path,
+            base=stages[path].get(1),
+            ours=stages[path].get(2),
+            theirs=stages[path].get(3),
+            messages=tuple(m for m in messages if path in m.paths),
+        )
+        for path in order
+    )
+    return MergeTreeResult(tree, clean, conflicts, tuple(messages))
+
+
+def _with_merged_blobs(repo: GitRepo, result: MergeTreeResult) -> MergeTreeResult:
+    """Attach the blob git wrote at each conflicted path (markers and all)."""
+    if result.clean:
+        return result
+    entries = []
+    for entry in result.conflicts:
+        found = repo.tree_entry_in_tree(result.tree, entry.path)
+        entries.append(
+            ConflictEntry(
+                entry.path,
+                entry.base,
+                entry.ours,
+                entry.theirs,
+                entry.messages,
+                merged_oid=found[0] if found else None,
+                merged_mode=found[1] if found else None,
+            )
+        )
+    return MergeTreeResult(result.tree, result.clean, tuple(entries), result.messages)
+
+
+def _path(raw: bytes) -> str:
+    """Paths are bytes in git; keep undecodable bytes round-trippable."""
+    return raw.decode("utf-8", "surrogateescape")

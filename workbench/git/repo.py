@@ -1,0 +1,256 @@
+"""Opening a repository and reading its objects, through pygit2."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pygit2
+
+from workbench.errors import WorkbenchError
+from workbench.git.types import CommitInfo
+
+_PR = re.compile(r"\(#(\d+)\)")
+
+
+def parse_pr(subject: str) -> int | None:
+    """The PR number a squash subject ends with: ``Fix X (#4291)`` -> 4291."""
+    found = _PR.findall(subject)
+    return int(found[-1]) if found else None
+
+
+class GitRepo:
+    """A repository opened for reading; every pygit2 call goes through here."""
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        self._repo = repo
+        self._blob_cache: dict[str, bytes] = {}
+        self._commit_cache: dict[str, CommitInfo] = {}
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
+        """Open the repository containing ``path`` (default: the current directory)."""
+        start = Path(path) if path is not None else Path.cwd()
+        if not start.exists():
+            raise WorkbenchError(f"no such directory: {start}")
+        found = pygit2.discover_repository(str(start))
+        if found is None:
+            raise WorkbenchError(f"not a git repository: {start}")
+        try:
+            repo = pygit2.Repository(found)
+        except pygit2.GitError as exc:
+            raise WorkbenchError(f"cannot open repository {start}: {exc}") from exc
+        return cls(repo)
+
+    # -- where things are -------------------------------------------------
+
+    @property
+    def gitdir(self) -> Path:
+        return Path(self._repo.path)
+
+    @property
+    def workdir(self) -> Path | None:
+        """The work tree, or None for a bare repository."""
+        wd = self._repo.workdir
+        return Path(wd) if wd else None
+
+    @property
+    def run_dir(self) -> Path:
+        """Where to run the git binary for this repository."""
+        return self.workdir or self.gitdir
+
+    @property
+    def is_bare(self) -> bool:
+        return bool(self._repo.is_bare)
+
+    @property
+    def is_shallow(self) -> bool:
+        return bool(self._repo.is_shallow)
+
+    # -- revisions ----------------------------------------------------------
+
+    def head(self) -> str | None:
+        """HEAD's commit id, or None on an unborn branch."""
+        if self._repo.head_is_unborn:
+            return None
+        return str(self._repo.head.target)
+
+    def merge_heads(self) -> tuple[str, ...]:
+        """The commits being merged in (MERGE_HEAD), empty when no merge is in progress."""
+        try:
+            return tuple(str(oid) for oid in self._repo.listall_mergeheads())
+        except pygit2.GitError:
+            return ()
+
+    def resolve(self, rev: str) -> str:
+        """The commit id ``rev`` names; a clear error when it names none."""
+        if rev.startswith("-"):
+            raise WorkbenchError(f"unknown revision: {rev}")
+        try:
+            obj = self._repo.revparse_single(rev)
+            commit = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            raise WorkbenchError(f"unknown revision: {rev}") from None
+        return str(commit.id)
+
+    def parents(self, sha: str) -> tuple[str, ...]:
+        return tuple(str(p) for p in self._commit(sha).parent_ids)
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        base = self._repo.merge_base(a, b)
+        return str(base) if base is not None else None
+
+    def count_commits(self, tip: str, hide: str | None) -> int:
+        walker = self._repo.walk(tip, pygit2.enums.SortMode.NONE)
+        if hide is not None:
+            walker.hide(hide)
+        return sum(1 for _ in walker)
+
+    # -- objects ----------------------------------------------------------------
+
+    def read_blob(self, oid: str) -> bytes:
+        """A blob's bytes (cached: blobs never change)."""
+        data = self._blob_cache.get(oid)
+        if data is None:
+            obj = self._repo.get(oid)
+            if obj is None or not isinstance(obj, pygit2.Blob):
+                raise WorkbenchError(f"missing blob {oid[:10]} (shallow or damaged repository?)")
+            data = obj.data
+            self._blob_cache[oid] = data
+        return data
+
+    def blob_size(self, oid: str) -> int:
+        obj = self._repo.get(oid)
+        return obj.size if isinstance(obj, pygit2.Blob) else 0
+
+    def tree_entry(self, commit: str, path: str) -> tuple[str, int] | None:
+        """(oid, mode) of ``path`` in ``commit``'s tree, or None when absent."""
+        return _entry(self._commit(commit).tree, path)
+
+    def tree_of(self, commit: str) -> str:
+        return str(self._commit(commit).tree_id)
+
+    def tree_entry_in_tree(self, tree: str, path: str) -> tuple[str, int] | None:
+        obj = self._repo.get(tree)
+        if not isinstance(obj, pygit2.Tree):
+            raise WorkbenchError(f"missing tree {tree[:10]}")
+        return _entry(obj, path)
+
+    def tree_paths(self, tree: str) -> dict[str, tuple[str, int]]:
+        """Every file in a tree: path -> (oid, mode)."""
+        obj = self._repo.get(tree)
+        out: dict[str, tuple[str, int]] = {}
+        if isinstance(obj, pygit2.Tree):
+            _walk_tree(obj, "", out)
+        return out
+
+    def commit_info(self, sha: str) -> CommitInfo:
+        info = self._commit_cache.get(sha)
+        if info is None:
+            info = _commit_info(self._commit(sha))
+            self._commit_cache[sha] = info
+        return info
+
+    def _commit(self, sha: str) -> pygit2.Commit:
+        try:
+            obj = self._repo.get(sha)
+        except ValueError:
+            obj = None
+        if obj is None:
+            raise WorkbenchError(f"missing commit {sha[:10]} (shallow clone?)")
+        return obj.peel(pygit2.Commit)
+
+    # -- the index and the work tree -------------------------------------------
+
+    def index_unmerged(self) -> dict[str, dict[int, tuple[str, str, int]]]:
+        """Conflicted paths in the index: path -> {stage: (path, oid, mode)}."""
+        index = self._repo.index
+        index.read()
+        out: dict[str, dict[int, tuple[str, str, int]]] = {}
+        if index.conflicts is None:
+            return out
+        for base, ours, theirs in index.conflicts:
+            stages: dict[int, tuple[str, str, int]] = {}
+            for number, entry in ((1, base), (2, ours), (3, theirs)):
+                if entry is not None:
+                    stages[number] = (entry.path, str(entry.id), entry.mode)
+            path = next(iter(stages.values()))[0]
+            for number in (2, 3, 1):
+                if number in stages:
+                    path = stages[number][0]
+                    break
+            out[path] = stages
+        return out
+
+    def index_entry(self, path: str) -> tuple[str, int] | None:
+        """Stage-0 (oid, mode) of ``path`` in the index, or None."""
+        index = self._repo.index
+        index.read()
+        try:
+            entry = index[path]
+        except (KeyError, pygit2.GitError):
+            return None
+        return str(entry.id), entry.mode
+
+    def hash_bytes(self, data: bytes) -> str:
+        """The blob id ``data`` would get (nothing is written)."""
+        return str(pygit2.hash(data))
+
+    def write_blob(self, data: bytes) -> str:
+        return str(self._repo.create_blob(data))
+
+    def config_value(self, key: str) -> str | None:
+        try:
+            value = self._repo.config[key]
+        except (KeyError, pygit2.GitError):
+            return None
+        return str(value)
+
+    @property
+    def raw(self) -> pygit2.Repository:
+        """For the git layer's own modules only."""
+        return self._repo
+
+
+def _entry(tree: pygit2.Tree, path: str) -> tuple[str, int] | None:
+    try:
+        obj = tree[path]
+    except (KeyError, ValueError):
+        return None
+    return str(obj.id), int(obj.filemode)
+
+
+def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) -> None:
+    for obj in tree:
+        path = prefix + obj.name
+        if isinstance(obj, pygit2.Tree):
+            _walk_tree(obj, path + "/", out)
+        else:
+            out[path] = (str(obj.id), int(obj.filemode))
+
+
+def _commit_info(commit: pygit2.Commit) -> CommitInfo:
+    message = _decode(commit.raw_message)
+    subject = message.split("\n", 1)[0].strip()
+    author = _decode(commit.author.raw_name) if commit.author else ""
+    when = datetime.fromtimestamp(
+        commit.author.time, timezone(timedelta(minutes=commit.author.offset))
+    )
+    return CommitInfo(
+        sha=str(commit.id),
+        subject=subject,
+        author=author,
+        date=when.isoformat(),
+        pr=parse_pr(subject),
+        message=message[:4000],
+        parents=tuple(str(p) for p in commit.parent_ids),
+    )
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")

@@ -1,0 +1,79 @@
+"""Running the git binary: argument lists only, never a shell."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+
+_VERSION = re.compile(r"git version (\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def git_env() -> dict[str, str]:
+    """The caller's environment with output made parseable and prompts off."""
+    env = dict(os.environ)
+    env["LC_ALL"] = "C"
+    env["LANGUAGE"] = "C"
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    return env
+
+
+def run_git(
+    cwd: str | Path,
+    args: Sequence[str],
+    *,
+    check: bool = True,
+    input_bytes: bytes | None = None,
+    ok_codes: Sequence[int] = (0,),
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git ARGS`` in ``cwd`` and capture bytes; raise WorkbenchError on failure."""
+    exe = git_executable()
+    proc = subprocess.run(
+        [exe, *args],
+        cwd=str(cwd),
+        input=input_bytes,
+        capture_output=True,
+        env=git_env(),
+        check=False,
+    )
+    if check and proc.returncode not in ok_codes:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = message[-1] if message else f"exit status {proc.returncode}"
+        raise WorkbenchError(f"git {args[0]} failed: {detail}")
+    return proc
+
+
+@functools.cache
+def git_executable() -> str:
+    """Path of the git binary, or a clear error when there is none."""
+    exe = shutil.which("git")
+    if exe is None:
+        raise WorkbenchError("git is not installed or not on PATH")
+    return exe
+
+
+@functools.cache
+def git_version() -> tuple[int, int, int]:
+    """The installed git's version, e.g. (2, 39, 5)."""
+    out = subprocess.run(
+        [git_executable(), "--version"], capture_output=True, check=False
+    ).stdout.decode("ascii", "replace")
+    match = _VERSION.search(out)
+    if not match:
+        raise WorkbenchError(f"cannot tell the git version from {out.strip()!r}")
+    return int(match[1]), int(match[2]), int(match[3] or 0)
+
+
+def require_merge_tree() -> None:
+    """``git merge-tree --write-tree`` appeared in git 2.38."""
+    if git_version() < (2, 38, 0):
+        major, minor, patch = git_version()
+        raise WorkbenchError(
+            f"git {major}.{minor}.{patch} is too old: workbench needs git 2.38 or newer"
+        )

@@ -1,0 +1,95 @@
+"""Plain records the git layer hands upward (no pygit2 types escape)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class CommitInfo:
+    """A commit as the reviewer needs it: who, when, what, which PR."""
+
+    sha: str
+    subject: str
+    author: str
+    date: str
+    pr: int | None
+    message: str = ""
+    parents: tuple[str, ...] = ()
+
+    @property
+    def short(self) -> str:
+        return self.sha[:10]
+
+
+@dataclass(frozen=True, slots=True)
+class StageEntry:
+    """One index stage of a conflicted path: 1 base, 2 ours (dev), 3 theirs (main)."""
+
+    path: str
+    oid: str
+    mode: int
+
+
+@dataclass(frozen=True, slots=True)
+class MergeMessage:
+    """An informational or CONFLICT line from ``git merge-tree``."""
+
+    paths: tuple[str, ...]
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ConflictEntry:
+    """A path a plain merge could not resolve, with its stages."""
+
+    path: str
+    base: StageEntry | None
+    ours: StageEntry | None
+    theirs: StageEntry | None
+    messages: tuple[MergeMessage, ...] = ()
+    merged_oid: str | None = None
+    """The blob git wrote for the path (with conflict markers), if any."""
+    merged_mode: int | None = None
+
+
+@dataclass(frozen=True)
+class MergeTreeResult:
+    """What ``git merge-tree --write-tree OURS THEIRS`` reports."""
+
+    tree: str
+    clean: bool
+    conflicts: tuple[ConflictEntry, ...]
+    messages: tuple[MergeMessage, ...]
+
+
+@dataclass(frozen=True)
+class ResultFile:
+    """What the merge result holds for a path (worktree, index or commit)."""
+
+    present: bool
+    data: bytes | None
+    oid: str | None
+    unmerged: bool = False
+    """The index still has conflict stages for the path (merge in progress)."""
+    mode: int | None = None
+
+
+@dataclass(frozen=True)
+class SideHistory:
+    """The commits of one side since the merge base, and a path's blob in each.
+
+    ``commits`` is newest first in topological order; ``blobs[path][sha]`` is
+    the path's blob id in that commit (None when absent).  Parents outside
+    the range (the base and its ancestors) have entries too, so a commit's
+    change can always be told from its parents.
+    """
+
+    tip: str
+    commits: tuple[str, ...]
+    parents: dict[str, tuple[str, ...]] = field(repr=False)
+    blobs: dict[str, dict[str, str | None]] = field(repr=False)
+
+    def in_range(self, sha: str) -> bool:
+        return sha in self.parents
