@@ -28,6 +28,7 @@ class GitRepo:
         self._repo = repo
         self._blob_cache: dict[str, bytes] = {}
         self._commit_cache: dict[str, CommitInfo] = {}
+        self._blob_objects: dict[str, pygit2.Blob] = {}
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
@@ -120,6 +121,35 @@ class GitRepo:
             data = obj.data
             self._blob_cache[oid] = data
         return data
+
+    def line_changes(self, old: str, new: str) -> tuple[tuple[int, int, int, int], ...]:
+        """libgit2's line diff of two blobs as 0-based (i1, chg1, i2, chg2) runs.
+
+        Used where a plausible alignment is enough (blame); git-exact merges
+        use the analysis layer's own xdiff.
+        """
+        old_blob, new_blob = self._blob_object(old), self._blob_object(new)
+        patch = old_blob.diff(new_blob, pygit2.enums.DiffOption.FORCE_TEXT, context_lines=0)
+        return tuple(
+            (
+                h.old_start if h.old_lines == 0 else h.old_start - 1,
+                h.old_lines,
+                h.new_start if h.new_lines == 0 else h.new_start - 1,
+                h.new_lines,
+            )
+            for h in patch.hunks
+        )
+
+    def _blob_object(self, oid: str) -> pygit2.Blob:
+        """Blob objects are kept: a file's versions are each diffed twice in blame."""
+        blob = self._blob_objects.get(oid)
+        if blob is None:
+            obj = self._repo.get(oid)
+            if not isinstance(obj, pygit2.Blob):
+                raise WorkbenchError(f"missing blob {oid[:10]} (shallow or damaged repository?)")
+            blob = obj
+            self._blob_objects[oid] = blob
+        return blob
 
     def blob_size(self, oid: str) -> int:
         obj = self._repo.get(oid)

@@ -93,3 +93,28 @@ class SideHistory:
 
     def in_range(self, sha: str) -> bool:
         return sha in self.parents
+
+
+@dataclass(frozen=True)
+class SyncSnapshot:
+    """Facts about one sync, read from the repository."""
+
+    mode: str
+    dev: str
+    main: str
+    base: str | None
+    merge: str | None
+    result_commit: str | None
+    merge_tree: MergeTreeResult
+    results: dict[str, ResultFile]
+    dev_history: SideHistory
+    main_history: SideHistory
+    main_count: int
+    dev_count: int
+    git_version: tuple[int, int, int]
+    repo_path: str
+
+    @property
+    def rediff_shifted(self) -> bool:
+        """git 2.54 re-diffs histogram groups that grew while sliding."""
+        return self.git_version >= (2, 54, 0)

@@ -27,6 +27,7 @@ from workbench.analysis.xdiff.merge import (
     MergeChunk,
     MergeResult,
     Style,
+    coalesce_alnum,
     merge_lines,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "MergeChunk",
     "MergeResult",
     "Style",
+    "coalesce_alnum",
     "diff_lines",
     "merge_lines",
     "split_lines",

@@ -9,6 +9,7 @@ goes).  This is what makes git's hunks start and end where they do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from bisect import bisect_left
 from dataclasses import dataclass
 
 Rediff = Callable[[int, int, int, int], None]
@@ -100,6 +101,7 @@ def change_compact(
     """
     side, other = _Side(flags, ids), _Side(other_flags, other_ids)
     g, go = side.first_group(), other.first_group()
+    other_zeros = _unchanged_positions(other_flags)
     while True:
         if g.end != g.start:
             original = (g.start, g.end)
@@ -127,11 +129,42 @@ def change_compact(
                 and (g.start, g.end) != original
             ):
                 rediff(g.start, g.end - g.start, go.start, go.end - go.start)
-        if not side.next_group(g):
+                other_zeros = _unchanged_positions(other_flags)
+        if not _skip_to_next_change(side, g, other, go, other_zeros):
             break
-        _require(other.next_group(go))
-    if other.next_group(go):
-        raise CompactionError("group sync broken at end of file")
+
+
+def _skip_to_next_change(
+    side: _Side, g: _Group, other: _Side, go: _Group, other_zeros: list[int]
+) -> bool:
+    """Advance both files to the next non-empty group of ``side``.
+
+    Equivalent to calling next_group on both once per unchanged line (what
+    git does): each step crosses one unchanged line, and the k-th unchanged
+    line of one file pairs with the k-th of the other.  Jumping by that
+    count keeps a long file with few changes to a handful of steps.
+    """
+    if g.end == side.n:
+        if go.end != other.n:
+            raise CompactionError("group sync broken at end of file")
+        return False
+    change = side.flags.find(1, g.end + 1)
+    target = side.n if change == -1 else change
+    ordinal = bisect_left(other_zeros, go.end) + (target - g.end)
+    if change == -1:
+        if ordinal < len(other_zeros):
+            raise CompactionError("group sync broken at end of file")
+        return False
+    g.start = change
+    end = side.flags.find(0, change)
+    g.end = side.n if end == -1 else end
+    go.start = other_zeros[ordinal - 1] + 1
+    go.end = other_zeros[ordinal] if ordinal < len(other_zeros) else other.n
+    return True
+
+
+def _unchanged_positions(flags: bytearray) -> list[int]:
+    return [i for i, flag in enumerate(flags) if not flag]
 
 
 def _require(ok: bool) -> None:

@@ -115,7 +115,7 @@ class MergeResult:
             mode = favor.value if (favor and chunk.mode == CONFLICT) else chunk.mode
             if mode == CONFLICT:
                 out.append(_copy(self.ours, pos, chunk.i1 - pos))
-                out.append(self._conflict(chunk, labels, marker_size))
+                out.append(self.conflict_block(chunk, labels, marker_size))
             elif mode & 3:
                 out.append(_copy(self.ours, pos, chunk.i1 - pos))
                 if mode & 1:
@@ -129,12 +129,13 @@ class MergeResult:
         out.append(_copy(self.ours, pos, len(self.ours) - pos))
         return b"".join(out)
 
-    def _conflict(
+    def conflict_block(
         self,
         chunk: MergeChunk,
         labels: tuple[str | None, str | None, str | None],
         marker_size: int,
     ) -> bytes:
+        """The marker block git writes for one conflict chunk."""
         cr = needs_cr(self.base, self.ours, self.theirs, chunk.i1, chunk.i2)
         eol = b"\r\n" if cr else b"\n"
         ours_label, theirs_label, base_label = labels
@@ -230,6 +231,37 @@ def merge_lines(
     )
     return MergeResult(
         base_t, ours_t, theirs_t, chunks, style, None, tuple(script1), tuple(script2)
+    )
+
+
+def coalesce_alnum(result: MergeResult) -> MergeResult:
+    """Join conflicts separated only by lines without letters or digits.
+
+    A zealous merge (what ``git merge`` writes) joined with this pass gives
+    exactly the zealous_alnum conflicts of ``git merge-file``: each gap
+    between two conflicts is judged on its own, so the order of passes does
+    not matter.
+    """
+    if result.whole is not None or result.style is not Style.MERGE:
+        return result
+    merges = [
+        _Merge(c.mode, c.i0, c.chg0, c.i1, c.chg1, c.i2, c.chg2) for c in result.chunks
+    ]
+    _simplify_non_conflicts(merges, result.ours, True)
+    chunks = tuple(
+        MergeChunk(m.mode, m.i0, m.chg0, m.i1, m.chg1, m.i2, m.chg2) for m in merges
+    )
+    if len(chunks) == len(result.chunks):
+        return result
+    return MergeResult(
+        result.base,
+        result.ours,
+        result.theirs,
+        chunks,
+        result.style,
+        None,
+        result.ours_script,
+        result.theirs_script,
     )
 
 

@@ -1,0 +1,259 @@
+"""From a snapshot of the repository to the SyncAnalysis every front end shows.
+
+Per conflicted path: decide the conflict kind, rebuild git's merge from the
+stage blobs (and check it re-renders git's own conflicted blob byte for
+byte), find what the result holds in each hunk, and name the commits on
+each side that touched the file and each hunk's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
+from workbench.analysis.hunks import build_hunks
+from workbench.analysis.model import (
+    ConflictKind,
+    FileAnalysis,
+    FileHistory,
+    FileStatus,
+    Hunk,
+    Mode,
+    Side,
+    SyncAnalysis,
+)
+from workbench.analysis.xdiff import (
+    Algorithm,
+    Favor,
+    Level,
+    MergeResult,
+    coalesce_alnum,
+    merge_lines,
+    split_lines,
+)
+from workbench.git.types import (
+    CommitInfo,
+    ConflictEntry,
+    ResultFile,
+    SideHistory,
+    StageEntry,
+    SyncSnapshot,
+)
+
+ReadBlob = Callable[[str], bytes]
+CommitLookup = Callable[[str], CommitInfo]
+
+_BINARY_PROBE = 8000
+_GITLINK, _SYMLINK = 0o160000, 0o120000
+_OURS_LABEL = re.compile(rb"^<{7} (.*?)\r?$", re.M)
+_THEIRS_LABEL = re.compile(rb"^>{7} (.*?)\r?$", re.M)
+
+
+def analyze(
+    snapshot: SyncSnapshot,
+    read_blob: ReadBlob,
+    commit: CommitLookup,
+    line_changes: LineChanges,
+) -> SyncAnalysis:
+    """Analyse every path the plain merge of dev and main conflicts on.
+
+    ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
+    and commits never change, so the analysis stays a pure function of them).
+    """
+    mapper = LineMapper(line_changes)
+    files = tuple(
+        _analyze_file(entry, snapshot, read_blob, commit, mapper)
+        for entry in snapshot.merge_tree.conflicts
+    )
+    return SyncAnalysis(
+        mode=Mode(snapshot.mode),
+        dev=snapshot.dev,
+        main=snapshot.main,
+        base=snapshot.base,
+        merge=snapshot.merge,
+        files=files,
+        main_commits=snapshot.main_count,
+        dev_commits=snapshot.dev_count,
+        git_version=".".join(str(n) for n in snapshot.git_version),
+        repo_path=snapshot.repo_path,
+    )
+
+
+def conflict_kind(entry: ConflictEntry, read_blob: ReadBlob) -> ConflictKind:
+    """Classify a conflicted path from its stages and git's messages."""
+    stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
+    modes = {s.mode for s in stages}
+    kinds = " ".join(m.kind for m in entry.messages)
+    if _GITLINK in modes:
+        return ConflictKind.SUBMODULE
+    if _SYMLINK in modes:
+        return ConflictKind.SYMLINK
+    if entry.base is not None and (entry.ours is None) != (entry.theirs is None):
+        return ConflictKind.MODIFY_DELETE
+    if entry.ours is None or entry.theirs is None:
+        return ConflictKind.RENAME if "rename" in kinds else ConflictKind.MODIFY_DELETE
+    if "binary" in kinds or any(_is_binary(read_blob(s.oid)) for s in stages):
+        return ConflictKind.BINARY
+    if entry.base is None:
+        return ConflictKind.ADD_ADD
+    if "rename" in kinds:
+        return ConflictKind.RENAME
+    if "distinct modes" in kinds or "file/directory" in kinds:
+        return ConflictKind.MODE
+    return ConflictKind.CONTENT
+
+
+def _is_binary(data: bytes) -> bool:
+    """git's rule: a NUL byte in the first 8000 bytes."""
+    return b"\0" in data[:_BINARY_PROBE]
+
+
+def _side(stage: StageEntry | None, path: str) -> Side:
+    if stage is None:
+        return Side(path, None, None)
+    return Side(stage.path, stage.oid, stage.mode)
+
+
+def _analyze_file(
+    entry: ConflictEntry,
+    snapshot: SyncSnapshot,
+    read_blob: ReadBlob,
+    commit: CommitLookup,
+    mapper: LineMapper,
+) -> FileAnalysis:
+    kind = conflict_kind(entry, read_blob)
+    base, dev, main = _side(entry.base, entry.path), _side(entry.ours, entry.path), _side(entry.theirs, entry.path)
+    merge: MergeResult | None = None
+    exact: bool | None = None
+    theirs_bytes: bytes | None = None
+    if kind in (ConflictKind.CONTENT, ConflictKind.ADD_ADD, ConflictKind.RENAME) and dev.present and main.present:
+        zealous = merge_lines(
+            split_lines(read_blob(base.oid)) if base.oid else [],
+            split_lines(read_blob(dev.oid or "")),
+            split_lines(read_blob(main.oid or "")),
+            Algorithm.HISTOGRAM,
+            Level.ZEALOUS,
+            rediff_shifted=snapshot.rediff_shifted,
+        )
+        exact = _matches_git(zealous, entry, read_blob)
+        merge = coalesce_alnum(zealous)
+        theirs_bytes = merge.render(Favor.THEIRS)
+    elif kind is ConflictKind.BINARY and main.oid is not None:
+        theirs_bytes = read_blob(main.oid)
+
+    result = _result_for(snapshot, entry.path, theirs_bytes)
+    hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
+    hunks = _attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
+    return FileAnalysis(
+        path=entry.path,
+        status=_status(kind, result, theirs_bytes, main),
+        kind=kind,
+        base=base,
+        dev=dev,
+        main=main,
+        result_oid=result.oid,
+        result_present=result.present,
+        hunks=hunks,
+        history=FileHistory(
+            dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
+            main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
+        ),
+        merge=merge,
+        result_bytes=result.data,
+        theirs_bytes=theirs_bytes,
+        messages=tuple(m.text for m in entry.messages),
+        exact=exact,
+    )
+
+
+def _matches_git(merge: MergeResult, entry: ConflictEntry, read_blob: ReadBlob) -> bool | None:
+    """Does our model re-render the blob git wrote (markers included) exactly?"""
+    if entry.merged_oid is None:
+        return None
+    expected = read_blob(entry.merged_oid)
+    ours = _OURS_LABEL.search(expected)
+    theirs = _THEIRS_LABEL.search(expected)
+    labels = (
+        ours[1].decode("utf-8", "surrogateescape") if ours else None,
+        theirs[1].decode("utf-8", "surrogateescape") if theirs else None,
+        None,
+    )
+    return merge.render(Favor.NONE, labels) == expected
+
+
+def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:
+    if snapshot.mode == Mode.PREVIEW.value:
+        return ResultFile(theirs_bytes is not None, theirs_bytes, None)
+    return snapshot.results.get(path, ResultFile(False, None, None))
+
+
+def _status(kind: ConflictKind, result: ResultFile, theirs_bytes: bytes | None, main: Side) -> FileStatus:
+    if result.unmerged:
+        return FileStatus.CONFLICTED
+    if kind is ConflictKind.MODIFY_DELETE or (kind is ConflictKind.RENAME and not (main.present and result.present)):
+        return FileStatus.MODIFY_DELETE
+    if kind is ConflictKind.ADD_ADD:
+        return FileStatus.ADD_ADD
+    if kind is ConflictKind.BINARY:
+        return FileStatus.BINARY
+    if theirs_bytes is not None:
+        same = result.present and result.data == theirs_bytes
+    else:
+        same = result.present and result.oid == main.oid
+    return FileStatus.THEIRS_RESOLVED if same else FileStatus.HAND_RESOLVED
+
+
+def _attribute_hunks(
+    hunks: tuple[Hunk, ...],
+    merge: MergeResult | None,
+    snapshot: SyncSnapshot,
+    dev: Side,
+    main: Side,
+    mapper: LineMapper,
+) -> tuple[Hunk, ...]:
+    """Fill each hunk's dev_commits/main_commits from range-limited blame.
+
+    Only lines that differ from the merge base are chased: a line the side
+    kept from the base (same place, same text) predates the range, and
+    following it back to the boundary would cost a walk through every
+    version of the file for no answer.
+    """
+    if not hunks or merge is None:
+        return hunks
+    dev_lines = _changed_lines(merge.ours_script, [(h.dev.start - 1, h.dev.end) for h in hunks])
+    main_lines = _changed_lines(merge.theirs_script, [(h.main.start - 1, h.main.end) for h in hunks])
+    dev_found = _blame(snapshot.dev_history, dev.path, dev_lines, mapper)
+    main_found = _blame(snapshot.main_history, main.path, main_lines, mapper)
+    return tuple(
+        replace(
+            hunk,
+            dev_commits=_ordered(snapshot.dev_history, dev_found, hunk.dev.start - 1, hunk.dev.end),
+            main_commits=_ordered(snapshot.main_history, main_found, hunk.main.start - 1, hunk.main.end),
+        )
+        for hunk in hunks
+    )
+
+
+def _changed_lines(
+    script: tuple[tuple[int, int, int, int], ...], spans: list[tuple[int, int]]
+) -> list[int]:
+    """Lines inside ``spans`` that the base->side script marks as changed."""
+    changed = set()
+    for _, _, start, count in script:
+        changed.update(range(start, start + count))
+    return sorted({n for lo, hi in spans for n in range(lo, hi) if n in changed})
+
+
+def _blame(history: SideHistory, path: str, lines: list[int], mapper: LineMapper) -> dict[int, str]:
+    if not lines or history.blobs.get(path, {}).get(history.tip) is None:
+        return {}
+    return attribute(history, path, lines, mapper)
+
+
+def _ordered(history: SideHistory, found: dict[int, str], start: int, end: int) -> tuple[str, ...]:
+    """The commits behind lines [start, end), newest first."""
+    shas = {found[n] for n in range(start, end) if n in found}
+    order = {sha: i for i, sha in enumerate(history.commits)}
+    return tuple(sorted(shas, key=lambda sha: order.get(sha, len(order))))

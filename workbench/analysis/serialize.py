@@ -1,0 +1,129 @@
+"""The ``workbench.analysis/1`` JSON document (a public contract: extend, never rename)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.analysis.model import (
+    SCHEMA,
+    Commit,
+    FileAnalysis,
+    Hunk,
+    LineRange,
+    Signal,
+    SyncAnalysis,
+)
+
+
+def analysis_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
+    """The whole analysis as plain JSON data."""
+    return {
+        "schema": SCHEMA,
+        "mode": analysis.mode.value,
+        "dev": analysis.dev,
+        "main": analysis.main,
+        "base": analysis.base,
+        "merge": analysis.merge,
+        "files": [file_to_json(f) for f in analysis.files],
+        "api_mismatches": [_plain(m) for m in analysis.api_mismatches],
+        "summary": summary_to_json(analysis),
+        "git_version": analysis.git_version,
+    }
+
+
+def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
+    """Counts a bot or a PR comment wants at a glance."""
+    hunks = [h for f in analysis.files for h in f.hunks]
+    levels = {"high": 0, "medium": 0, "low": 0}
+    for hunk in hunks:
+        levels[hunk.level.value] += 1
+    return {
+        "main_commits": analysis.main_commits,
+        "dev_commits": analysis.dev_commits,
+        "files": len(analysis.files),
+        "hunks": len(hunks),
+        "levels": levels,
+        "statuses": _count(f.status.value for f in analysis.files),
+        "exact_files": sum(1 for f in analysis.files if f.exact),
+        "checked_files": sum(1 for f in analysis.files if f.exact is not None),
+    }
+
+
+def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
+    return {
+        "path": entry.path,
+        "status": entry.status.value,
+        "policy": entry.policy,
+        "risk": entry.risk,
+        "level": entry.level.value,
+        "hunks": [hunk_to_json(h) for h in entry.hunks],
+        "history": {
+            "dev": [commit_to_json(c) for c in entry.history.dev],
+            "main": [commit_to_json(c) for c in entry.history.main],
+        },
+        "kind": entry.kind.value,
+        "sides": {
+            "base": _side(entry.base),
+            "dev": _side(entry.dev),
+            "main": _side(entry.main),
+            "result": {"oid": entry.result_oid, "present": entry.result_present},
+        },
+        "exact": entry.exact,
+        "messages": list(entry.messages),
+    }
+
+
+def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
+    return {
+        "index": hunk.index,
+        "base_lines": hunk.base.as_list(),
+        "dev_lines": hunk.dev.as_list(),
+        "main_lines": hunk.main.as_list(),
+        "result_lines": _range(hunk.result),
+        "taken": hunk.taken.value,
+        "risk": hunk.risk,
+        "level": hunk.level.value,
+        "signals": [signal_to_json(s) for s in hunk.signals],
+        "dev_commits": list(hunk.dev_commits),
+        "main_commits": list(hunk.main_commits),
+    }
+
+
+def signal_to_json(signal: Signal) -> dict[str, Any]:
+    return {
+        "kind": signal.kind,
+        "message": signal.message,
+        "commits": list(signal.commits),
+        "weight": signal.weight,
+    }
+
+
+def commit_to_json(commit: Commit) -> dict[str, Any]:
+    return {
+        "sha": commit.sha,
+        "subject": commit.subject,
+        "author": commit.author,
+        "date": commit.date,
+        "pr": commit.pr,
+    }
+
+
+def _side(side: Any) -> dict[str, Any]:
+    return {"path": side.path, "oid": side.oid, "mode": f"{side.mode:06o}" if side.mode else None}
+
+
+def _range(value: LineRange | None) -> list[int] | None:
+    return value.as_list() if value is not None else None
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for value in values:
+        out[value] = out.get(value, 0) + 1
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Findings from later stages serialise themselves (``to_json``) or are plain."""
+    to_json = getattr(value, "to_json", None)
+    return to_json() if callable(to_json) else value

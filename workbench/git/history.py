@@ -1,0 +1,117 @@
+"""One walk per side: the commits since the merge base and a path's blob in each.
+
+Reading every (commit, path) pair once, in one walk, is what keeps per-file
+history cheap on a sync with hundreds of commits and files: the analysis
+then diffs blobs only where they change, never running git per hunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygit2
+
+from workbench.git.repo import GitRepo
+from workbench.git.types import SideHistory
+
+
+def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]) -> SideHistory:
+    """Commits in ``base..tip`` (topological, newest first) with each path's blob."""
+    raw = repo.raw
+    wanted = tuple(dict.fromkeys(paths))
+    walker = raw.walk(tip, pygit2.enums.SortMode.TOPOLOGICAL)
+    if base is not None:
+        walker.hide(base)
+    commits: list[str] = []
+    parents: dict[str, tuple[str, ...]] = {}
+    blobs: dict[str, dict[str, str | None]] = {path: {} for path in wanted}
+    boundary: set[str] = set()
+    reader = _TreeReader(wanted)
+    for commit in walker:
+        sha = str(commit.id)
+        commits.append(sha)
+        parents[sha] = tuple(str(p) for p in commit.parent_ids)
+        _record(reader, commit.tree, sha, blobs)
+    for sha in commits:
+        for parent in parents[sha]:
+            if parent not in parents:
+                boundary.add(parent)
+    for sha in boundary:
+        obj = raw.get(sha)
+        if obj is not None:
+            _record(reader, obj.peel(pygit2.Commit).tree, sha, blobs)
+    return SideHistory(tip=tip, commits=tuple(commits), parents=parents, blobs=blobs)
+
+
+_Trie = dict[str, "_Trie | str"]
+
+
+def _build_trie(paths: tuple[str, ...]) -> _Trie:
+    """Nested dict of path components; a leaf holds the full path."""
+    root: _Trie = {}
+    for path in paths:
+        node = root
+        parts = path.split("/")
+        for part in parts[:-1]:
+            child = node.setdefault(part, {})
+            if isinstance(child, str):
+                break
+            node = child
+        else:
+            node.setdefault(parts[-1], path)
+    return root
+
+
+class _TreeReader:
+    """Blob ids of the wanted paths under a tree, memoised by subtree id.
+
+    Consecutive commits share almost all subtrees, so only the directories a
+    commit changed are ever read again.
+    """
+
+    def __init__(self, paths: tuple[str, ...]) -> None:
+        self._trie = _build_trie(paths)
+        self._memo: dict[tuple[str, int], dict[str, str | None]] = {}
+
+    def read(self, tree: pygit2.Tree) -> dict[str, str | None]:
+        return self._read(tree, self._trie)
+
+    def _read(self, tree: pygit2.Tree, trie: _Trie) -> dict[str, str | None]:
+        key = (str(tree.id), id(trie))
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        out: dict[str, str | None] = {}
+        for name, node in trie.items():
+            try:
+                entry = tree[name]
+            except KeyError:
+                entry = None
+            if isinstance(node, str):
+                out[node] = None if entry is None or isinstance(entry, pygit2.Tree) else str(entry.id)
+            elif isinstance(entry, pygit2.Tree):
+                out.update(self._read(entry, node))
+            else:
+                out.update(dict.fromkeys(_leaves(node)))
+        self._memo[key] = out
+        return out
+
+
+def _leaves(trie: _Trie) -> list[str]:
+    found: list[str] = []
+    for node in trie.values():
+        if isinstance(node, str):
+            found.append(node)
+        else:
+            found.extend(_leaves(node))
+    return found
+
+
+def _record(
+    reader: _TreeReader,
+    tree: pygit2.Tree,
+    sha: str,
+    blobs: dict[str, dict[str, str | None]],
+) -> None:
+    for path, oid in reader.read(tree).items():
+        blobs[path][sha] = oid

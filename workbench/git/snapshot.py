@@ -1,0 +1,162 @@
+"""Gather what the analysis needs for one of the three situations.
+
+1. merge in progress (MERGE_HEAD): dev = HEAD, main = MERGE_HEAD, result = work tree;
+2. a merge commit REV: dev = REV^1, main = REV^2, result = REV's tree
+   (or ``--result`` another commit's, e.g. a sync PR head with fix commits);
+3. preview (``--dev A --main B``): the result is what ``-X theirs`` would give.
+All I/O happens here; the analysis gets plain records and a blob reader.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+from workbench.git.history import side_history
+from workbench.git.merge_tree import merge_tree
+from workbench.git.repo import GitRepo
+from workbench.git.runner import git_version
+from workbench.git.types import MergeTreeResult, ResultFile, SyncSnapshot
+
+
+def locate_sync(
+    repo: GitRepo, rev: str | None, dev: str | None, main: str | None
+) -> tuple[str, str, str, str | None]:
+    """(mode, dev, main, merge) for the arguments, or a one-line error."""
+    if dev is not None or main is not None:
+        if dev is None or main is None:
+            raise WorkbenchError("--dev and --main go together")
+        if rev is not None:
+            raise WorkbenchError("give either REV or --dev/--main, not both")
+        return "preview", repo.resolve(dev), repo.resolve(main), None
+    if rev is not None:
+        sha = repo.resolve(rev)
+        return ("merge-commit", *_merge_parents(repo, sha, rev), sha)
+    heads = repo.merge_heads()
+    head = repo.head()
+    if heads:
+        if len(heads) > 1:
+            raise WorkbenchError(
+                f"an octopus merge is in progress ({len(heads) + 1} heads): "
+                "workbench handles two-parent syncs only"
+            )
+        if head is None:
+            raise WorkbenchError("a merge is in progress on an unborn branch: nothing to compare")
+        if repo.is_bare:
+            raise WorkbenchError("a bare repository has no merge in progress to finish")
+        return "in-progress", head, heads[0], None
+    if head is None:
+        raise WorkbenchError("the repository has no commits yet")
+    if len(repo.parents(head)) >= 2:
+        return ("merge-commit", *_merge_parents(repo, head, "HEAD"), head)
+    raise WorkbenchError(
+        "no merge in progress and HEAD is not a merge commit: "
+        "give REV (a sync merge) or --dev A --main B"
+    )
+
+
+def _merge_parents(repo: GitRepo, sha: str, name: str) -> tuple[str, str]:
+    parents = repo.parents(sha)
+    if len(parents) > 2:
+        raise WorkbenchError(
+            f"{name} is an octopus merge ({len(parents)} parents): "
+            "workbench handles two-parent syncs only (use --dev A --main B)"
+        )
+    if len(parents) < 2:
+        hint = _nearest_merge(repo, sha)
+        extra = f" (its nearest merge is {hint[:10]}: try `{hint[:10]} --result {name}`)" if hint else ""
+        raise WorkbenchError(f"{name} is not a merge commit{extra}")
+    return parents[0], parents[1]
+
+
+def _nearest_merge(repo: GitRepo, sha: str, limit: int = 50) -> str | None:
+    current = sha
+    for _ in range(limit):
+        parents = repo.parents(current)
+        if len(parents) >= 2:
+            return current
+        if not parents:
+            return None
+        current = parents[0]
+    return None
+
+
+def load_sync(
+    repo: GitRepo,
+    rev: str | None = None,
+    dev: str | None = None,
+    main: str | None = None,
+    result: str | None = None,
+) -> SyncSnapshot:
+    """Read everything about the sync that the analysis will need."""
+    mode, dev_sha, main_sha, merge = locate_sync(repo, rev, dev, main)
+    result_commit = merge
+    if result is not None:
+        if mode != "merge-commit":
+            raise WorkbenchError("--result goes with a merge commit REV")
+        result_commit = repo.resolve(result)
+    base = repo.merge_base(dev_sha, main_sha)
+    if base is None:
+        why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
+        raise WorkbenchError(f"dev and main have no merge base: {why}")
+    plain = merge_tree(repo, dev_sha, main_sha)
+    results = _read_results(repo, mode, plain, result_commit)
+    dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
+    main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
+    return SyncSnapshot(
+        mode=mode,
+        dev=dev_sha,
+        main=main_sha,
+        base=base,
+        merge=merge,
+        result_commit=result_commit,
+        merge_tree=plain,
+        results=results,
+        dev_history=side_history(repo, dev_sha, base, dev_paths),
+        main_history=side_history(repo, main_sha, base, main_paths),
+        main_count=repo.count_commits(main_sha, base),
+        dev_count=repo.count_commits(dev_sha, base),
+        git_version=git_version(),
+        repo_path=str(repo.workdir or repo.gitdir),
+    )
+
+
+def _read_results(
+    repo: GitRepo, mode: str, plain: MergeTreeResult, result_commit: str | None
+) -> dict[str, ResultFile]:
+    results: dict[str, ResultFile] = {}
+    if mode == "preview":
+        return results
+    unmerged = repo.index_unmerged() if mode == "in-progress" else {}
+    for entry in plain.conflicts:
+        if mode == "merge-commit":
+            assert result_commit is not None
+            found = repo.tree_entry(result_commit, entry.path)
+            if found is None:
+                results[entry.path] = ResultFile(False, None, None)
+            else:
+                oid, filemode = found
+                data = repo.read_blob(oid) if filemode != 0o160000 else None
+                results[entry.path] = ResultFile(True, data, oid, mode=filemode)
+        else:
+            results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged)
+    return results
+
+
+def _worktree_file(repo: GitRepo, path: str, unmerged: bool) -> ResultFile:
+    """The work tree's version of ``path`` (a symlink's target, as git stores it)."""
+    root = repo.workdir
+    assert root is not None
+    full = Path(root, path)
+    if os.path.islink(full):
+        data = os.fsencode(os.readlink(full))
+        return ResultFile(True, data, repo.hash_bytes(data), unmerged, 0o120000)
+    if not full.is_file():
+        index = repo.index_entry(path)
+        if index is not None and index[1] == 0o160000:
+            return ResultFile(True, None, index[0], unmerged, 0o160000)
+        return ResultFile(False, None, None, unmerged)
+    data = full.read_bytes()
+    filemode = 0o100755 if os.access(full, os.X_OK) else 0o100644
+    return ResultFile(True, data, repo.hash_bytes(data), unmerged, filemode)

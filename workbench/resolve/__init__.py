@@ -1,0 +1,1 @@
+"""Deciding hunks and writing results: splice, session, journal, write."""

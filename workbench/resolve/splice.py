@@ -1,0 +1,150 @@
+"""Apply per-hunk choices to a conflicted file, byte-exact with git.
+
+Two ways in:
+
+* ``splice_merge`` rebuilds the file from the merge itself: taking dev in
+  every hunk gives ``git merge -X ours``, main gives ``-X theirs``, both
+  gives ``git merge-file --union``; an undecided hunk keeps its markers.
+* ``splice_result`` edits the file as it is now (the bot's ``-X theirs``
+  result, or a merge commit amended with fixes): each decided hunk's region
+  is replaced and every other byte stays, so fixes outside hunks survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from workbench.analysis.model import Hunk
+from workbench.analysis.xdiff import Favor, MergeResult, split_lines
+from workbench.analysis.xdiff.merge import CONFLICT, IDENTICAL, needs_cr
+
+
+class Choice(str, Enum):
+    """What to put in a hunk."""
+
+    MAIN = "main"
+    DEV = "dev"
+    BOTH = "both"
+    """dev's lines, then main's (``git merge-file --union``)."""
+    BOTH_MAIN_FIRST = "both-main-first"
+    CUSTOM = "custom"
+    """Text the user wrote (in $EDITOR or the in-app editor)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice for one hunk; ``text`` only for CUSTOM (exact bytes)."""
+
+    choice: Choice
+    text: bytes | None = None
+
+    def __post_init__(self) -> None:
+        if (self.choice is Choice.CUSTOM) != (self.text is not None):
+            raise ValueError("custom decisions, and only they, carry text")
+
+
+def chosen_text(dev: Sequence[bytes], main: Sequence[bytes], decision: Decision, cr: bool) -> bytes:
+    """The bytes a decision puts in place of a hunk (xdiff's newline rules)."""
+    if decision.choice is Choice.DEV:
+        return b"".join(dev)
+    if decision.choice is Choice.MAIN:
+        return b"".join(main)
+    if decision.choice is Choice.BOTH:
+        return _terminated(b"".join(dev), cr) + b"".join(main)
+    if decision.choice is Choice.BOTH_MAIN_FIRST:
+        return _terminated(b"".join(main), cr) + b"".join(dev)
+    assert decision.text is not None
+    return decision.text
+
+
+def _terminated(data: bytes, cr: bool) -> bytes:
+    """Add a newline to a non-empty text that lacks one, as union merges do."""
+    if data and not data.endswith(b"\n"):
+        return data + (b"\r\n" if cr else b"\n")
+    return data
+
+
+def splice_merge(
+    merge: MergeResult,
+    decisions: Sequence[Decision | None],
+    labels: tuple[str | None, str | None, str | None] = ("dev", "main", "base"),
+    marker_size: int = 7,
+) -> bytes:
+    """The merged file with ``decisions[i]`` applied to conflict i (None: markers)."""
+    conflicts = merge.conflicts
+    if len(decisions) != len(conflicts):
+        raise ValueError(f"{len(decisions)} decisions for {len(conflicts)} hunks")
+    if merge.whole is not None:
+        return merge.render()
+    out: list[bytes] = []
+    pos = 0
+    k = 0
+    for chunk in merge.chunks:
+        if chunk.mode == IDENTICAL:
+            continue
+        out.append(b"".join(merge.ours[pos : chunk.i1]))
+        if chunk.mode == CONFLICT:
+            decision = decisions[k]
+            k += 1
+            if decision is None:
+                out.append(merge.conflict_block(chunk, labels, marker_size))
+            else:
+                cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
+                dev = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
+                main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
+                out.append(chosen_text(dev, main, decision, cr))
+        elif chunk.mode == 1:
+            out.append(b"".join(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]))
+        else:
+            out.append(b"".join(merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]))
+        pos = chunk.i1 + chunk.chg1
+    out.append(b"".join(merge.ours[pos:]))
+    return b"".join(out)
+
+
+def splice_result(
+    result: bytes,
+    hunks: Sequence[Hunk],
+    decisions: Sequence[Decision | None],
+    merge: MergeResult,
+) -> bytes:
+    """``result`` with each decided hunk's region replaced; all else kept."""
+    if len(decisions) != len(hunks):
+        raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
+    lines = split_lines(result)
+    crlf_file = _uses_crlf(lines)
+    edits: list[tuple[int, int, bytes]] = []
+    for hunk, decision, chunk in zip(hunks, decisions, merge.conflicts, strict=True):
+        if decision is None:
+            continue
+        if hunk.result is None:
+            raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
+        cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
+        text = chosen_text(hunk.dev_text, hunk.main_text, decision, cr)
+        start, end = hunk.result.start - 1, hunk.result.end
+        if end < len(lines) and text and not text.endswith(b"\n"):
+            text += b"\r\n" if crlf_file else b"\n"
+        edits.append((start, end, text))
+    out: list[bytes] = []
+    pos = 0
+    for start, end, text in sorted(edits):
+        if start < pos:
+            raise ValueError("hunks overlap in the result")
+        out.append(b"".join(lines[pos:start]))
+        out.append(text)
+        pos = end
+    out.append(b"".join(lines[pos:]))
+    return b"".join(out)
+
+
+def _uses_crlf(lines: Sequence[bytes]) -> bool:
+    terminated = [line for line in lines if line.endswith(b"\n")]
+    return bool(terminated) and sum(line.endswith(b"\r\n") for line in terminated) * 2 > len(terminated)
+
+
+def favor_decisions(merge: MergeResult, favor: Favor) -> list[Decision]:
+    """The decision vector that reproduces a whole-file favour."""
+    choice = {Favor.OURS: Choice.DEV, Favor.THEIRS: Choice.MAIN, Favor.UNION: Choice.BOTH}[favor]
+    return [Decision(choice) for _ in merge.conflicts]

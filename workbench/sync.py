@@ -1,0 +1,29 @@
+"""The one call front ends make: open a repository and analyse its sync."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from workbench.analysis.engine import analyze
+from workbench.analysis.model import SyncAnalysis
+from workbench.git.repo import GitRepo
+from workbench.git.snapshot import load_sync
+
+
+@dataclass(frozen=True)
+class SyncRequest:
+    """Which sync to analyse: a merge in progress, a merge commit, or a preview."""
+
+    repo: str | os.PathLike[str] | None = None
+    rev: str | None = None
+    dev: str | None = None
+    main: str | None = None
+    result: str | None = None
+
+
+def open_sync(request: SyncRequest) -> tuple[GitRepo, SyncAnalysis]:
+    """Read the repository and analyse the sync it names (read-only)."""
+    repo = GitRepo.open(request.repo)
+    snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result)
+    return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes)
