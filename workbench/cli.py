@@ -7,13 +7,13 @@ line on stderr and exit status 2; ``--debug`` shows tracebacks instead.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from workbench.errors import WorkbenchError
 
-COMMANDS = ("open", "analyze", "report", "demo", "train", "mergetool")
 EXIT_INTERNAL = 3
 
 
@@ -24,14 +24,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _sync_options(parser: argparse.ArgumentParser) -> None:
-    """The options every command that reads a sync shares."""
-    parser.add_argument("rev", nargs="?", metavar="REV", help="a sync merge commit (default: the merge in progress)")
-    parser.add_argument("--repo", metavar="PATH", help="repository (default: the one containing the current directory)")
-    parser.add_argument("--dev", metavar="A", help="preview: dev tip (with --main)")
-    parser.add_argument("--main", metavar="B", help="preview: main tip (with --dev)")
-    parser.add_argument("--result", metavar="R", help="take the result from commit R (e.g. the sync PR head) instead of REV")
-    parser.add_argument("--policy", metavar="NAME", help="sync policy preset or file (default: the repository's .workbench.toml)")
+# Command name -> module (configure(parser), run(args), HELP); imported on use.
+COMMAND_MODULES: dict[str, str] = {
+    "open": "workbench.commands.open",
+    "analyze": "workbench.commands.analyze",
+    "demo": "workbench.commands.demo",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,22 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action="version", version=f"workbench {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-
-    open_p = sub.add_parser("open", help="open the workbench on a sync (the default command)")
-    _sync_options(open_p)
-    open_p.add_argument("--file", metavar="PATH", help="open straight on this file")
-    open_p.add_argument("--theme", metavar="NAME", help="colour theme")
-
-    analyze_p = sub.add_parser("analyze", help="print the sync analysis (table, or --json)")
-    _sync_options(analyze_p)
-    analyze_p.add_argument("--json", action="store_true", help="machine-readable workbench.analysis/1 JSON")
-    analyze_p.add_argument("--all", action="store_true", help="list every hunk, not only the risky ones")
-
-    demo_p = sub.add_parser("demo", help="open the workbench on a built-in sample sync")
-    demo_p.add_argument("--state", choices=("merge-commit", "in-progress"), default="in-progress")
-    demo_p.add_argument("--path", metavar="DIR", help="build the sample repository here (default: a temporary directory)")
-    demo_p.add_argument("--print", dest="print_only", action="store_true", help="print the analysis instead of opening the app")
-    demo_p.add_argument("--theme", metavar="NAME", help="colour theme")
+    for name, module_name in COMMAND_MODULES.items():
+        module = importlib.import_module(module_name)
+        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
     return parser
 
 
@@ -65,7 +50,7 @@ def _normalise(argv: list[str]) -> list[str]:
     while index < len(args) and args[index] == "--debug":
         index += 1
     rest = args[index:]
-    if not rest or (rest[0] not in COMMANDS and rest[0] not in ("-h", "--help", "--version")):
+    if not rest or (rest[0] not in COMMAND_MODULES and rest[0] not in ("-h", "--help", "--version")):
         args.insert(index, "open")
     return args
 
@@ -97,49 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    handlers: dict[str, Callable[[argparse.Namespace], int]] = {
-        "analyze": _cmd_analyze,
-        "open": _cmd_open,
-        "demo": _cmd_demo,
-    }
-    handler = handlers.get(args.command)
-    if handler is None:
-        raise WorkbenchError(f"'{args.command}' is not available yet")
-    return handler(args)
-
-
-def _request(args: argparse.Namespace):  # noqa: ANN202 - SyncRequest, imported lazily
-    from workbench.sync import SyncRequest
-
-    return SyncRequest(repo=args.repo, rev=args.rev, dev=args.dev, main=args.main, result=args.result)
-
-
-def _cmd_analyze(args: argparse.Namespace) -> int:
-    from workbench.analyze_view import print_analysis, print_json
-    from workbench.sync import open_sync
-
-    _repo, analysis = open_sync(_request(args))
-    if args.json:
-        print_json(analysis)
-    else:
-        print_analysis(analysis, show_all=args.all)
-    return 0
-
-
-def _cmd_open(args: argparse.Namespace) -> int:
-    raise WorkbenchError("the interactive workbench is not available yet: use `workbench analyze`")
-
-
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from workbench.analyze_view import print_analysis
-    from workbench.demo import build_demo
-    from workbench.sync import SyncRequest, open_sync
-
-    path = build_demo(args.path, args.state)
-    _repo, analysis = open_sync(SyncRequest(repo=path))
-    print_analysis(analysis, show_all=True)
-    print(f"\nSample repository: {path}")
-    return 0
+    module = importlib.import_module(COMMAND_MODULES[args.command])
+    return int(module.run(args))
 
 
 def _one_line(text: str) -> str:

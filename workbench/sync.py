@@ -20,10 +20,13 @@ class SyncRequest:
     dev: str | None = None
     main: str | None = None
     result: str | None = None
+    policy: str | None = None
+    """Policy preset name or file (None: the repository's own configuration)."""
 
 
 def open_sync(request: SyncRequest) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only)."""
     repo = GitRepo.open(request.repo)
     snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result)
-    return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes)
+    options: dict[str, object] = {}
+    return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)

@@ -9,11 +9,13 @@ each side that touched the file and each hunk's lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
+from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -56,13 +58,24 @@ def analyze(
     read_blob: ReadBlob,
     commit: CommitLookup,
     line_changes: LineChanges,
+    options: dict[str, Any] | None = None,
+    stages: Sequence[Stage] | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
     ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
     and commits never change, so the analysis stays a pure function of them).
+    The enrichment stages (policy, API audit, risk) then run in order.
     """
     mapper = LineMapper(line_changes)
+    base = _analyze_files(snapshot, read_blob, commit, mapper)
+    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}))
+    return run_stages(base, context, default_stages() if stages is None else stages)
+
+
+def _analyze_files(
+    snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper
+) -> SyncAnalysis:
     files = tuple(
         _analyze_file(entry, snapshot, read_blob, commit, mapper)
         for entry in snapshot.merge_tree.conflicts

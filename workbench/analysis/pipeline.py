@@ -1,0 +1,47 @@
+"""Enrichment stages run after the engine: policy, API audit, risk.
+
+Each stage is a pure function ``(SyncAnalysis, AnalysisContext) -> SyncAnalysis``
+that fills its own fields (``policy``, ``api_mismatches``, ``risk``/``level``/
+``signals``).  Order matters: the API audit reads policy (override-from-main
+files are audited), and risk scoring reads both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.analysis.blame import LineChanges, LineMapper
+from workbench.analysis.model import SyncAnalysis
+from workbench.git.types import CommitInfo, SyncSnapshot
+
+ReadBlob = Callable[[str], bytes]
+CommitLookup = Callable[[str], CommitInfo]
+
+
+@dataclass(frozen=True)
+class AnalysisContext:
+    """What stages may read besides the analysis: the snapshot and the readers."""
+
+    snapshot: SyncSnapshot
+    read_blob: ReadBlob
+    commit: CommitLookup
+    line_changes: LineChanges
+    mapper: LineMapper
+    options: dict[str, Any] = field(default_factory=dict)
+    """Stage options from the caller (e.g. ``{"policy": Policy(...)}``)."""
+
+
+Stage = Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]
+
+
+def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequence[Stage]) -> SyncAnalysis:
+    for stage in stages:
+        analysis = stage(analysis, context)
+    return analysis
+
+
+def default_stages() -> tuple[Stage, ...]:
+    """The stages every front end runs, in order."""
+    return ()

@@ -1,0 +1,27 @@
+"""``workbench analyze``: the sync analysis as a table, or as JSON for bots."""
+
+from __future__ import annotations
+
+import argparse
+
+from workbench.commands import add_sync_options, sync_request
+
+HELP = "print the sync analysis (a table, or --json)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_sync_options(parser)
+    parser.add_argument("--json", action="store_true", help="machine-readable workbench.analysis/1 JSON")
+    parser.add_argument("--all", action="store_true", help="list every hunk, not only the risky ones")
+
+
+def run(args: argparse.Namespace) -> int:
+    from workbench.analyze_view import print_analysis, print_json
+    from workbench.sync import open_sync
+
+    _repo, analysis = open_sync(sync_request(args))
+    if args.json:
+        print_json(analysis)
+    else:
+        print_analysis(analysis, show_all=args.all)
+    return 0

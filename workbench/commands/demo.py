@@ -1,0 +1,28 @@
+"""``workbench demo``: the workbench on a built-in sample sync."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "open the workbench on a built-in sample sync"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--state", choices=("in-progress", "merge-commit"), default="in-progress",
+                        help="a merge left in progress by the bot (default) or its finished merge commit")
+    parser.add_argument("--path", metavar="DIR", help="build the sample repository here (default: a temporary directory)")
+    parser.add_argument("--print", dest="print_only", action="store_true",
+                        help="print the analysis instead of opening the app")
+    parser.add_argument("--theme", metavar="NAME", help="colour theme")
+
+
+def run(args: argparse.Namespace) -> int:
+    from workbench.analyze_view import print_analysis
+    from workbench.demo import build_demo
+    from workbench.sync import SyncRequest, open_sync
+
+    path = build_demo(args.path, args.state)
+    _repo, analysis = open_sync(SyncRequest(repo=path))
+    print_analysis(analysis, show_all=True)
+    print(f"\nSample repository: {path}")
+    return 0

@@ -1,0 +1,20 @@
+"""``workbench open`` (and plain ``workbench``): the interactive workbench."""
+
+from __future__ import annotations
+
+import argparse
+
+from workbench.commands import add_sync_options
+from workbench.errors import WorkbenchError
+
+HELP = "open the workbench on a sync (the default command)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_sync_options(parser)
+    parser.add_argument("--file", metavar="PATH", help="open straight on this file")
+    parser.add_argument("--theme", metavar="NAME", help="colour theme")
+
+
+def run(args: argparse.Namespace) -> int:
+    raise WorkbenchError("the interactive workbench is not available yet: use `workbench analyze`")
