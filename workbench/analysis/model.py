@@ -170,8 +170,11 @@ class FileAnalysis:
     """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""
     messages: tuple[str, ...] = ()
     policy: str | None = None
+    """Which sync-policy rule applied (e.g. "keep-dev", "override-from-main")."""
     risk: int = 0
     level: Level = Level.LOW
+    signals: tuple[Signal, ...] = ()
+    """File-wide evidence (policy findings, API mismatches outside hunks)."""
     exact: bool | None = None
     """True when the hunk model re-renders git's conflicted blob byte for byte."""
 

@@ -57,6 +57,7 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         "risk": entry.risk,
         "level": entry.level.value,
         "hunks": [hunk_to_json(h) for h in entry.hunks],
+        "signals": [signal_to_json(s) for s in entry.signals],
         "history": {
             "dev": [commit_to_json(c) for c in entry.history.dev],
             "main": [commit_to_json(c) for c in entry.history.main],
