@@ -10,7 +10,7 @@ and fails at run time.
 from __future__ import annotations
 
 from workbench.sample.builder import RepoBuilder
-from workbench.sample.recipe import ADA, FARAH, Recipe, py
+from workbench.sample.recipe import ADA, FARAH, Recipe, method, py
 from workbench.sample.truth import Conflict, FileTruth, Pathology, Risk, Verdict
 
 CALLEE = "megatron/core/pipeline_parallel/fine_grained_activation_offload.py"
@@ -100,7 +100,7 @@ _CALLER_CLASS = py('''
             super().__init__(config=config)
             self.layer_number = layer_number
 ''')
-_CALLER_FORWARD = py('''
+_CALLER_FORWARD = method('''
 
         def _forward_attention(self, hidden_states, attention_mask):
             residual = hidden_states

@@ -20,8 +20,7 @@ def sync_branch_name(b: RepoBuilder) -> str:
 
 def start_sync(b: RepoBuilder, branch: str, dev: str = "origin/dev", main: str = "origin/main") -> bool:
     """Branch from dev and merge main with ``-X theirs``; True when the merge stopped on conflicts."""
-    b.checkout(dev)
-    b.git("checkout", "-q", "-b", branch)
+    b.git("checkout", "-q", "-b", branch, dev)
     return b.merge(main, "theirs") != 0
 
 
@@ -36,7 +35,12 @@ def unmerged(b: RepoBuilder) -> dict[str, set[int]]:
 
 
 def finish_sync(b: RepoBuilder, branch: str, main: str = "origin/main") -> str:
-    """Favour main on every remaining conflict and commit the merge the way the bot words it."""
+    """Favour main on every remaining conflict and commit the merge the way the bot words it.
+
+    Returns the merge commit (already made by git when nothing was left to resolve).
+    """
+    if b.run("rev-parse", "-q", "--verify", "MERGE_HEAD").returncode != 0:
+        return b.rev("HEAD")
     for path, stages in sorted(unmerged(b).items()):
         if 3 in stages:
             b.git("checkout", "--theirs", "--", path)

@@ -8,7 +8,7 @@ dev's work *and more*, main's side is the right one (low risk).
 from __future__ import annotations
 
 from workbench.sample.builder import RepoBuilder
-from workbench.sample.recipe import ADA, BO, CHEN, DANA, Recipe, pull_request, py
+from workbench.sample.recipe import ADA, BO, CHEN, DANA, Recipe, method, pull_request, py
 from workbench.sample.truth import Conflict, FileTruth, Pathology, Risk, Verdict
 
 OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"
@@ -21,7 +21,7 @@ _OPT_HEAD = py('''
     from megatron.core.optimizer.optimizer import MixedPrecisionOptimizer
 ''')
 _OPT_HEAD_DEV = _OPT_HEAD.replace(
-    "import torch\n", "import torch\n\nfrom megatron.core.fp8_utils import GroupedQuantizedTensor\n"
+    "from megatron.core.optimizer", "from megatron.core.fp8_utils import GroupedQuantizedTensor\nfrom megatron.core.optimizer"
 )
 _OPT_CLASS = py('''
 
@@ -44,7 +44,7 @@ _OPT_CLASS = py('''
             }
 
 ''')
-_OPT_PR1 = py('''
+_OPT_PR1 = method('''
         def _is_distopt_quantized_param(self, param):
             """Quantized params are sharded by their raw bytes, not their values."""
             return hasattr(param, "_quantized_data")
@@ -66,7 +66,7 @@ _OPT_PR3 = _OPT_PR2.replace(
     "        block = param.block_size\n"
     "        return (start // block * block, -(-end // block) * block)\n",
 )
-_OPT_STEP = py('''
+_OPT_STEP = method('''
         def step(self):
             """Run one optimizer step and copy the updated shards into the model."""
             update_successful = super().step()

@@ -48,8 +48,14 @@ class Built:
 
 
 def py(text: str) -> str:
-    """Source text written indented inside a recipe, dedented (leading newline dropped)."""
-    return textwrap.dedent(text).lstrip("\n")
+    """Source text written indented inside a recipe, dedented, minus the newline after the quotes."""
+    text = textwrap.dedent(text)
+    return text[1:] if text.startswith("\n") else text
+
+
+def method(text: str) -> str:
+    """Like :func:`py`, then indented one level: a method body written outside its class."""
+    return textwrap.indent(py(text), "    ")
 
 
 def crlf(text: str) -> str:

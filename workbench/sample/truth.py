@@ -83,9 +83,9 @@ class FileTruth:
     expected: bytes | None
     """The content a careful reviewer ships; None means the file must be absent."""
     lost_lines: tuple[str, ...] = ()
-    """Dev's lines (without line ending) that the bot's `-X theirs` result no longer has
-    anywhere in the file (a set difference, like the skill's ``comm`` audit); empty when
-    the bot's result has no such file."""
+    """Lines dev wrote (on dev, not at the merge base; no line ending) that the bot's
+    `-X theirs` result no longer has anywhere in the file: a set difference, like the
+    skill's ``comm`` audit.  Empty for binaries and when the result has no such file."""
     dropped_commits: tuple[str, ...] = ()
     """Dev commits whose work on this file the bot's result discards."""
     carriers: tuple[str, ...] = ()
