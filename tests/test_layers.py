@@ -63,6 +63,15 @@ def test_git_layer_depends_on_nothing_above_it() -> None:
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
+def test_resolve_does_not_reach_the_front_ends() -> None:
+    forbidden = ("workbench.tui", "workbench.report", "workbench.cli", "workbench.commands")
+    offenders = {
+        str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
+        for path in _modules("resolve")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
 def test_importing_the_analysis_loads_no_ui_or_pygit2() -> None:
     code = (
         "import sys, workbench.analysis.engine, workbench.analysis.serialize;"

@@ -1,0 +1,109 @@
+"""Writing: atomic, staged during a merge, blocked by markers/syntax/changes on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.git.repo import GitRepo
+from workbench.resolve.events import FileChoice
+from workbench.resolve.session import Session
+from workbench.resolve.splice import Choice, Decision
+from workbench.resolve.writer import Blocked, capture_disk_state, check_write, conflict_markers, write_file
+from workbench.sample import SampleSync
+from workbench.sync import SyncRequest, open_sync
+
+
+def _session(sample: SampleSync) -> tuple[GitRepo, Session]:
+    repo, analysis = open_sync(SyncRequest(repo=sample.path))
+    disk = capture_disk_state(repo, [f.path for f in analysis.files])
+    return repo, Session(analysis, read_blob=repo.read_blob, disk_oids=disk)
+
+
+def _py_with_hunks(session: Session) -> str:
+    return next(f.path for f in session.analysis.files if f.path.endswith(".py") and f.hunks and f.merge)
+
+
+def test_write_and_stage_during_a_merge(sample_in_progress: SampleSync) -> None:
+    repo, session = _session(sample_in_progress)
+    path = _py_with_hunks(session)
+    session.decide_file(path, Choice.DEV)
+    outcome = write_file(repo, session, path)
+    assert outcome.written and outcome.staged, outcome.message
+    on_disk = Path(sample_in_progress.path, path).read_bytes()
+    assert on_disk == session.preview(path)
+    assert repo.index_entry(path) == (repo.hash_bytes(on_disk), repo.index_entry(path)[1])
+    assert path not in session.dirty_paths()
+
+
+def test_resolving_a_modify_delete_conflict_clears_the_index_stages(sample_in_progress: SampleSync) -> None:
+    repo, session = _session(sample_in_progress)
+    unmerged = repo.index_unmerged()
+    path = next(p for p in unmerged if p in {f.path for f in session.analysis.files})
+    session.choose_file(path, FileChoice.DELETE)
+    outcome = write_file(repo, session, path)
+    assert outcome.written, outcome.message
+    assert path not in repo.index_unmerged()
+    assert not Path(sample_in_progress.path, path).exists()
+
+
+def test_a_file_changed_behind_our_back_is_not_overwritten(sample_in_progress: SampleSync) -> None:
+    repo, session = _session(sample_in_progress)
+    path = _py_with_hunks(session)
+    session.decide_file(path, Choice.DEV)
+    target = Path(sample_in_progress.path, path)
+    target.write_bytes(target.read_bytes() + b"# someone else's edit\n")
+    check = check_write(repo, session, path)
+    assert check.blocked is Blocked.CHANGED_ON_DISK
+    outcome = write_file(repo, session, path)
+    assert not outcome.written and target.read_bytes().endswith(b"# someone else's edit\n")
+    assert write_file(repo, session, path, overwrite_changed=True).written
+
+
+def test_syntax_errors_and_markers_block_the_write(sample_in_progress: SampleSync) -> None:
+    repo, session = _session(sample_in_progress)
+    path = _py_with_hunks(session)
+    before = Path(sample_in_progress.path, path).read_bytes()
+    session.decide(path, 0, Decision(Choice.CUSTOM, b"def broken(:\n"))
+    assert check_write(repo, session, path).blocked is Blocked.SYNTAX
+    session.decide(path, 0, Decision(Choice.CUSTOM, b"<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"))
+    assert check_write(repo, session, path).blocked is Blocked.MARKERS
+    assert not write_file(repo, session, path).written
+    assert Path(sample_in_progress.path, path).read_bytes() == before
+
+
+def test_merge_commit_mode_writes_the_worktree_only(sample_merge_commit: SampleSync) -> None:
+    repo, session = _session(sample_merge_commit)
+    path = _py_with_hunks(session)
+    staged_before = repo.index_entry(path)
+    session.decide_file(path, Choice.DEV)
+    outcome = write_file(repo, session, path)
+    assert outcome.written and not outcome.staged
+    assert repo.index_entry(path) == staged_before
+
+
+def test_paths_escaping_the_worktree_are_refused(sample_in_progress: SampleSync, tmp_path: Path) -> None:
+    repo, session = _session(sample_in_progress)
+    path = _py_with_hunks(session)
+    directory = Path(sample_in_progress.path, path).parent
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    moved = directory.with_name(directory.name + "-real")
+    directory.rename(moved)
+    directory.symlink_to(outside, target_is_directory=True)
+    session.decide_file(path, Choice.DEV)
+    assert check_write(repo, session, path).blocked is Blocked.UNSAFE_PATH
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (b"<<<<<<< dev\na\n=======\nb\n>>>>>>> main\n", True),
+        (b"Title\n=======\n", False),
+        (b"<<<<<<< HEAD\r\na\r\n=======\r\nb\r\n>>>>>>> x\r\n", True),
+    ],
+)
+def test_conflict_marker_detection(text: bytes, found: bool) -> None:
+    assert conflict_markers(text) is found

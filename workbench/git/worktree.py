@@ -1,0 +1,59 @@
+"""Work-tree and index writes, done the way git does them.
+
+Staging goes through ``git add`` / ``git rm --cached`` (with literal
+pathspecs), so filters, index locking and the resolution of conflict stages
+are git's own.  Nothing here ever resets, checks out or cleans.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+from workbench.git.repo import GitRepo
+from workbench.git.runner import run_git
+
+_LITERAL = "--literal-pathspecs"
+
+
+def worktree_path(repo: GitRepo, path: str) -> Path:
+    """The absolute work-tree path for ``path``, refusing anything that escapes it.
+
+    A path whose parent directories lead out of the work tree through a
+    symlink (or with ``..``) is refused: nothing is ever written outside.
+    """
+    root = repo.workdir
+    if root is None:
+        raise WorkbenchError("a bare repository has no work tree to write to")
+    root = root.resolve()
+    candidate = root / path
+    parent = candidate.parent.resolve()
+    if parent != root and root not in parent.parents:
+        raise WorkbenchError(f"refusing to write outside the work tree: {path}")
+    return parent / candidate.name
+
+
+def disk_oid(repo: GitRepo, path: str) -> str | None:
+    """The blob id of what the work tree holds at ``path`` now (None: nothing)."""
+    full = worktree_path(repo, path)
+    if os.path.islink(full):
+        return repo.hash_bytes(os.fsencode(os.readlink(full)))
+    if full.is_file():
+        return repo.hash_bytes(full.read_bytes())
+    return None
+
+
+def stage_path(repo: GitRepo, path: str) -> None:
+    """``git add`` the path (resolves its conflict stages, like a person would)."""
+    run_git(repo.run_dir, [_LITERAL, "add", "--", path])
+
+
+def unstage_deleted(repo: GitRepo, path: str) -> None:
+    """Record the path's deletion in the index (``git rm --cached``)."""
+    run_git(repo.run_dir, [_LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path])
+
+
+def stage_gitlink(repo: GitRepo, path: str, oid: str) -> None:
+    """Point a submodule entry at a commit without touching its checkout."""
+    run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"160000,{oid},{path}"])

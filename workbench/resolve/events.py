@@ -1,0 +1,131 @@
+"""What a session records: changes and the operations that apply them.
+
+Every user action becomes one ``Event``; the journal stores events as JSON
+lines, and replaying them rebuilds the session exactly, undo and redo
+stacks included.  Bytes (custom hunk text) are stored base64-encoded so any
+file content round-trips.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from workbench.resolve.splice import Choice, Decision
+
+
+class FileChoice(str, Enum):
+    """A whole-file answer (binary, modify/delete, symlink, submodule, or any file)."""
+
+    KEEP_DEV = "keep-dev"
+    TAKE_MAIN = "take-main"
+    DELETE = "delete"
+
+
+class Field(str, Enum):
+    """Which piece of state a change sets."""
+
+    HUNK = "hunk"
+    FILE = "file"
+    NOTE = "note"
+
+
+Value = Decision | FileChoice | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One piece of state set from ``before`` to ``after`` (both kept for undo)."""
+
+    field: Field
+    path: str
+    index: int | None
+    before: Value
+    after: Value
+
+
+class Op(str, Enum):
+    DO = "do"
+    UNDO = "undo"
+    REDO = "redo"
+    WRITTEN = "written"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One session operation, as persisted."""
+
+    op: Op
+    changes: tuple[Change, ...] = ()
+    label: str = ""
+    """What the user did, for the undo/redo status line ("take main in hunk 3")."""
+    path: str | None = None
+    """For WRITTEN: the file written."""
+    oid: str | None = None
+    """For WRITTEN: the blob id now on disk (None: the file was deleted)."""
+    at: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "op": self.op.value,
+            "changes": [_change_to_json(c) for c in self.changes],
+            "label": self.label,
+            "path": self.path,
+            "oid": self.oid,
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        return cls(
+            op=Op(data["op"]),
+            changes=tuple(_change_from_json(c) for c in data.get("changes", [])),
+            label=str(data.get("label", "")),
+            path=data.get("path"),
+            oid=data.get("oid"),
+            at=float(data.get("at", 0.0)),
+        )
+
+
+def _change_to_json(change: Change) -> dict[str, Any]:
+    return {
+        "field": change.field.value,
+        "path": change.path,
+        "index": change.index,
+        "before": _value_to_json(change.before),
+        "after": _value_to_json(change.after),
+    }
+
+
+def _change_from_json(data: dict[str, Any]) -> Change:
+    kind = Field(data["field"])
+    return Change(
+        field=kind,
+        path=str(data["path"]),
+        index=data.get("index"),
+        before=_value_from_json(kind, data.get("before")),
+        after=_value_from_json(kind, data.get("after")),
+    )
+
+
+def _value_to_json(value: Value) -> Any:
+    if value is None or isinstance(value, str) and not isinstance(value, FileChoice):
+        return value
+    if isinstance(value, FileChoice):
+        return value.value
+    text = None if value.text is None else base64.b64encode(value.text).decode("ascii")
+    return {"choice": value.choice.value, "text": text}
+
+
+def _value_from_json(kind: Field, data: Any) -> Value:
+    if data is None:
+        return None
+    if kind is Field.NOTE:
+        return str(data)
+    if kind is Field.FILE:
+        return FileChoice(data)
+    text = data.get("text")
+    return Decision(Choice(data["choice"]), None if text is None else base64.b64decode(text))

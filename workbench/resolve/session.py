@@ -1,0 +1,270 @@
+"""The decisions for one sync, with undo and redo: pure state, no I/O.
+
+Like Textual's ``Document`` under ``TextArea``: the session holds the state
+and the widgets render it.  Every command returns the ``Event`` it applied,
+which the caller appends to the journal; ``Session(analysis, events)``
+replays a journal, so reopening resumes exactly where the user stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from workbench.analysis.model import FileAnalysis, FileStatus, Level, SyncAnalysis
+from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
+from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
+
+ReadBlob = Callable[[str], bytes]
+
+
+class SessionError(ValueError):
+    """A command that does not fit the file (a bug in the caller, not user input)."""
+
+
+class Session:
+    """Decisions per hunk and per file, notes, undo/redo, and what is written."""
+
+    def __init__(
+        self,
+        analysis: SyncAnalysis,
+        events: Iterable[Event] = (),
+        read_blob: ReadBlob | None = None,
+        disk_oids: Mapping[str, str | None] | None = None,
+    ) -> None:
+        self.analysis = analysis
+        self._read_blob = read_blob
+        self._disk: dict[str, str | None] = dict(disk_oids or {})
+        self._files = {f.path: f for f in analysis.files}
+        self._hunks: dict[tuple[str, int], Decision] = {}
+        self._file_choices: dict[str, FileChoice] = {}
+        self._notes: dict[tuple[str, int | None], str] = {}
+        self._undo: list[Event] = []
+        self._redo: list[Event] = []
+        self._changed_since_write: set[str] = set()
+        self._written: dict[str, str | None] = {}
+        for event in events:
+            self._replay(event)
+
+    # -- queries ------------------------------------------------------------
+
+    def file(self, path: str) -> FileAnalysis:
+        try:
+            return self._files[path]
+        except KeyError:
+            raise SessionError(f"no such file in this sync: {path}") from None
+
+    def decision(self, path: str, index: int) -> Decision | None:
+        return self._hunks.get((path, index))
+
+    def file_choice(self, path: str) -> FileChoice | None:
+        return self._file_choices.get(path)
+
+    def note(self, path: str, index: int | None = None) -> str:
+        return self._notes.get((path, index), "")
+
+    def notes(self) -> dict[tuple[str, int | None], str]:
+        return dict(self._notes)
+
+    def decided(self, path: str) -> int:
+        """Hunks of ``path`` with a decision (all of them after a whole-file choice)."""
+        entry = self.file(path)
+        if path in self._file_choices:
+            return len(entry.hunks)
+        return sum(1 for h in entry.hunks if (path, h.index) in self._hunks)
+
+    def is_decided(self, path: str) -> bool:
+        entry = self.file(path)
+        if path in self._file_choices:
+            return True
+        if not entry.hunks:
+            return False
+        return self.decided(path) == len(entry.hunks)
+
+    def undecided(self, path: str | None = None) -> int:
+        """Undecided hunks (a file without hunks counts as one until chosen)."""
+        paths = [path] if path is not None else list(self._files)
+        total = 0
+        for name in paths:
+            entry = self.file(name)
+            if name in self._file_choices:
+                continue
+            total += len(entry.hunks) - self.decided(name) if entry.hunks else 1
+        return total
+
+    def undecided_high(self) -> int:
+        return sum(
+            1
+            for f in self.analysis.files
+            if f.path not in self._file_choices
+            for h in f.hunks
+            if h.level is Level.HIGH and (f.path, h.index) not in self._hunks
+        )
+
+    @property
+    def all_decided(self) -> bool:
+        return self.undecided() == 0
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo_label(self) -> str:
+        return self._undo[-1].label if self._undo else ""
+
+    def redo_label(self) -> str:
+        return self._redo[-1].label if self._redo else ""
+
+    def dirty_paths(self) -> list[str]:
+        """Files whose decisions changed since they were last written."""
+        return [p for p in self._files if p in self._changed_since_write]
+
+    def disk_oid(self, path: str) -> str | None | bool:
+        """What the work tree held at ``path`` when loaded or last written (False: unknown)."""
+        return self._disk[path] if path in self._disk else False
+
+    def written_oid(self, path: str) -> str | None | bool:
+        """The blob id last written for ``path``; False if never written."""
+        return self._written.get(path, False)
+
+    def preview(self, path: str) -> bytes | None:
+        """The file as writing it now would make it (None: it would be deleted)."""
+        entry = self.file(path)
+        choice = self._file_choices.get(path)
+        if choice is not None:
+            return self._whole_file(entry, choice)
+        if entry.merge is None:
+            return entry.result_bytes if entry.result_present else None
+        decisions = [self._hunks.get((path, h.index)) for h in entry.hunks]
+        if entry.status is FileStatus.CONFLICTED or not entry.result_present or entry.result_bytes is None:
+            return splice_merge(entry.merge, decisions)
+        return splice_result(entry.result_bytes, entry.hunks, decisions, entry.merge)
+
+    def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
+        side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
+        if side is None or side.oid is None:
+            return None
+        if self._read_blob is None:
+            raise SessionError("this session cannot read blobs (no reader given)")
+        return self._read_blob(side.oid)
+
+    # -- commands (each returns the event to journal) -----------------------
+
+    def decide(self, path: str, index: int, decision: Decision | None) -> Event:
+        entry = self.file(path)
+        if not any(h.index == index for h in entry.hunks):
+            raise SessionError(f"{path} has no hunk {index}")
+        changes = [Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision)]
+        if path in self._file_choices:
+            changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
+        label = f"{_label(decision)} in hunk {index + 1} of {path}"
+        return self._do(tuple(changes), label)
+
+    def decide_file(self, path: str, choice: Choice) -> Event:
+        """The same choice for every hunk of a text file (``M``/``D``)."""
+        entry = self.file(path)
+        if not entry.hunks:
+            raise SessionError(f"{path} has no hunks; choose the whole file instead")
+        decision = Decision(choice)
+        changes = [Change(Field.HUNK, path, h.index, self._hunks.get((path, h.index)), decision) for h in entry.hunks]
+        if path in self._file_choices:
+            changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
+        return self._do(tuple(changes), f"{_label(decision)} in all of {path}")
+
+    def choose_file(self, path: str, choice: FileChoice | None) -> Event:
+        """Keep dev's file, take main's, or delete it (binary, modify/delete, ...)."""
+        self.file(path)
+        change = Change(Field.FILE, path, None, self._file_choices.get(path), choice)
+        label = f"{choice.value if choice else 'undecide'} {path}"
+        return self._do((change,), label)
+
+    def set_note(self, path: str, index: int | None, text: str) -> Event:
+        self.file(path)
+        change = Change(Field.NOTE, path, index, self._notes.get((path, index)), text or None)
+        return self._do((change,), f"note on {path}")
+
+    def undo(self) -> Event | None:
+        if not self._undo:
+            return None
+        event = Event(Op.UNDO, label=self._undo[-1].label)
+        self._replay(event)
+        return event
+
+    def redo(self) -> Event | None:
+        if not self._redo:
+            return None
+        event = Event(Op.REDO, label=self._redo[-1].label)
+        self._replay(event)
+        return event
+
+    def mark_written(self, path: str, oid: str | None) -> Event:
+        self.file(path)
+        event = Event(Op.WRITTEN, path=path, oid=oid, label=f"wrote {path}")
+        self._replay(event)
+        self._disk[path] = oid
+        return event
+
+    # -- replay -------------------------------------------------------------
+
+    def _do(self, changes: tuple[Change, ...], label: str) -> Event:
+        event = Event(Op.DO, changes, label)
+        self._replay(event)
+        return event
+
+    def _replay(self, event: Event) -> None:
+        if event.op is Op.DO:
+            self._apply(event.changes, forward=True)
+            self._undo.append(event)
+            self._redo.clear()
+        elif event.op is Op.UNDO and self._undo:
+            done = self._undo.pop()
+            self._apply(done.changes, forward=False)
+            self._redo.append(done)
+        elif event.op is Op.REDO and self._redo:
+            done = self._redo.pop()
+            self._apply(done.changes, forward=True)
+            self._undo.append(done)
+        elif event.op is Op.WRITTEN and event.path in self._files:
+            self._written[event.path] = event.oid
+            self._changed_since_write.discard(event.path)
+
+    def _apply(self, changes: tuple[Change, ...], forward: bool) -> None:
+        for change in changes if forward else reversed(changes):
+            value = change.after if forward else change.before
+            self._set(change.field, change.path, change.index, value)
+            self._changed_since_write.add(change.path)
+
+    def _set(self, field: Field, path: str, index: int | None, value: Value) -> None:
+        if path not in self._files:
+            return
+        if field is Field.HUNK:
+            key = (path, int(index or 0))
+            if isinstance(value, Decision):
+                self._hunks[key] = value
+            else:
+                self._hunks.pop(key, None)
+        elif field is Field.FILE:
+            if isinstance(value, FileChoice):
+                self._file_choices[path] = value
+            else:
+                self._file_choices.pop(path, None)
+        else:
+            if isinstance(value, str) and value:
+                self._notes[(path, index)] = value
+            else:
+                self._notes.pop((path, index), None)
+
+
+def _label(decision: Decision | None) -> str:
+    if decision is None:
+        return "undecide"
+    return {
+        Choice.MAIN: "take main",
+        Choice.DEV: "take dev",
+        Choice.BOTH: "both (dev, main)",
+        Choice.BOTH_MAIN_FIRST: "both (main, dev)",
+        Choice.CUSTOM: "edit",
+    }[decision.choice]
