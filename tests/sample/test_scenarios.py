@@ -17,6 +17,7 @@ from workbench.sample import (
     SampleSync,
     Scenario,
     Verdict,
+    build_large_sync,
     build_sample_sync,
     build_scenario,
     renamed_callee,
@@ -270,3 +271,26 @@ def test_sample_merge_commit_is_the_bots(sample_merge_commit: SampleSync) -> Non
 def test_unknown_sample_state_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         build_sample_sync(tmp_path / "repo", "half-done")  # type: ignore[arg-type]
+
+
+def test_large_sync_conflicts_exactly_where_it_says(tmp_path: Path) -> None:
+    large = build_large_sync(tmp_path / "large", files=30, conflicting=6, dev_commits=10, main_commits=5)
+    repo = RepoBuilder.open(large.path)
+    assert repo.current_branch() == "dev" and repo.git("status", "--porcelain") == b""
+    conflicts = _merge_tree_conflicts(repo, "dev", "main")
+    assert conflicts == {path: Conflict.CONTENT for path in large.conflicting}
+    tree = repo.run("merge-tree", "--write-tree", "dev", "main").stdout.decode().split()[0]
+    markers = sum(
+        repo.git("cat-file", "blob", f"{tree}:{path}").count(b"\n<<<<<<< ") for path in large.conflicting
+    )
+    assert markers == large.conflict_hunks >= 2 * len(large.conflicting)
+    assert repo.git("rev-list", "--count", f"{large.base}..dev").strip() == b"10"
+    assert repo.git("rev-list", "--count", f"{large.base}..main").strip() == b"5"
+    subjects = repo.git("log", "--format=%s", f"{large.base}..dev").decode().splitlines()
+    assert all(s.startswith("[dev] ") and re.search(r"\(#\d+\)$", s) for s in subjects)
+    for path in repo.git("ls-files").decode().splitlines():
+        source = repo.read(path)
+        assert source.count(b"\n") >= 100, path
+        compile(source, path, "exec")
+    again = build_large_sync(tmp_path / "again", files=30, conflicting=6, dev_commits=10, main_commits=5)
+    assert (again.dev, again.main) == (large.dev, large.main)

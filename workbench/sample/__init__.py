@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from workbench.sample.builder import Author, GitCommandError, RepoBuilder
+from workbench.sample.large import LargeSync, build_large_sync
 from workbench.sample.scenarios import (
     RECIPES,
     build_sample_sync,
@@ -36,12 +37,14 @@ __all__ = [
     "Conflict",
     "FileTruth",
     "GitCommandError",
+    "LargeSync",
     "Pathology",
     "RepoBuilder",
     "Risk",
     "SampleSync",
     "Scenario",
     "Verdict",
+    "build_large_sync",
     "build_sample_sync",
     "build_scenario",
     "dev_line_dropped",
