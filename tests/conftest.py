@@ -24,6 +24,7 @@ from workbench.sample.builder import EPOCH, isolated_env
 from workbench.sample.scenarios import SampleState
 
 _SEALED_LEVELS = (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM)
+Template = Callable[[SampleState], SampleSync]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -32,8 +33,12 @@ def dont_write_to_home_directory(tmp_path_factory: pytest.TempPathFactory) -> It
     home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HOME", str(home))
-        for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
-                         ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state")):
+        for var, sub in (
+            ("XDG_CONFIG_HOME", ".config"),
+            ("XDG_CACHE_HOME", ".cache"),
+            ("XDG_DATA_HOME", ".local/share"),
+            ("XDG_STATE_HOME", ".local/state"),
+        ):
             mp.setenv(var, str(home / sub))
         yield home
     written = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
@@ -67,7 +72,7 @@ def builder(tmp_path: Path) -> RepoBuilder:
 
 
 @pytest.fixture(scope="session")
-def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Callable[[SampleState], SampleSync]:
+def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Template:
     """Build each state of the demo sample at most once per session; tests get copies."""
     built: dict[str, SampleSync] = {}
 
@@ -87,18 +92,18 @@ def _copy(template: SampleSync, tmp_path: Path) -> SampleSync:
 
 
 @pytest.fixture
-def sample_branches(sample_template: Callable[[SampleState], SampleSync], tmp_path: Path) -> SampleSync:
+def sample_branches(sample_template: Template, tmp_path: Path) -> SampleSync:
     """The demo sample with just ``dev`` (checked out) and ``main``."""
     return _copy(sample_template("branches"), tmp_path)
 
 
 @pytest.fixture
-def sample_in_progress(sample_template: Callable[[SampleState], SampleSync], tmp_path: Path) -> SampleSync:
+def sample_in_progress(sample_template: Template, tmp_path: Path) -> SampleSync:
     """The demo sample with the bot's ``-X theirs`` merge stopped on modify/delete conflicts."""
     return _copy(sample_template("in-progress"), tmp_path)
 
 
 @pytest.fixture
-def sample_merge_commit(sample_template: Callable[[SampleState], SampleSync], tmp_path: Path) -> SampleSync:
+def sample_merge_commit(sample_template: Template, tmp_path: Path) -> SampleSync:
     """The demo sample with the bot's finished merge commit checked out on ``main2dev/...``."""
     return _copy(sample_template("merge-commit"), tmp_path)

@@ -19,7 +19,8 @@ def _history(b: RepoBuilder) -> list[str]:
     b.write("megatron/core/a.py", "x = 1\n")
     shas = [b.commit("Initial import")]
     b.branch("dev").checkout("dev").write("megatron/core/a.py", "x = 2\n")
-    shas.append(b.commit("[dev] Bump x (#101)", body="main PR: #201", author=Author("Ada", "a@example.com")))
+    ada = Author("Ada", "a@example.com")
+    shas.append(b.commit("[dev] Bump x (#101)", body="main PR: #201", author=ada))
     b.checkout("main").write("README.md", "# readme\n")
     shas.append(b.commit("Add README (#201)"))
     return shas
@@ -121,7 +122,8 @@ def test_squash_merge_lands_a_branch_as_one_single_parent_commit(builder: RepoBu
     assert builder.git("rev-list", "--parents", "-1", squash).decode().split() == [squash, base]
     trees = builder.git("rev-parse", f"{squash}^{{tree}}", "feature^{tree}").decode().split()
     assert trees[0] == trees[1]
-    assert builder.git("log", "-1", "--format=%B").decode().strip() == "Add b and g (#201)\n\ndev PR: #101"
+    message = builder.git("log", "-1", "--format=%B").decode().strip()
+    assert message == "Add b and g (#201)\n\ndev PR: #101"
 
 
 def _diverged(b: RepoBuilder) -> str:

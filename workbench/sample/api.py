@@ -174,9 +174,8 @@ def renamed_callee(b: RepoBuilder) -> Recipe:
         "[dev] Offload activation groups on a side stream; rename CudaGraphScope (#141)", author=ADA
     )
     yield
-    b.write(
-        CALLER, _caller("base").replace(_IMPORT["base"], _IMPORT["main"]).replace(_INIT["base"], _INIT["main"])
-    )
+    with_backend = _caller("base").replace(_IMPORT["base"], _IMPORT["main"])
+    b.write(CALLER, with_backend.replace(_INIT["base"], _INIT["main"]))
     backend = b.commit("Choose the attention backend per layer; capture MLP graphs (#241)", author=FARAH)
     b.write(CALLER, _caller("main"))
     naming = b.commit("Name the self-attention offload group self_attn (#242)", author=FARAH)

@@ -41,7 +41,13 @@ REPO_CONFIG: tuple[tuple[str, str], ...] = (
 
 
 class GitCommandError(WorkbenchError):
-    """A git command the builder ran failed; the message carries git's stderr."""
+    """A git command the builder ran failed; the message carries git's own words."""
+
+    @classmethod
+    def of(cls, args: tuple[str, ...], proc: subprocess.CompletedProcess[bytes]) -> GitCommandError:
+        """The error for a finished ``git ARGS`` (stderr, or stdout where git reports there)."""
+        said = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip()
+        return cls(f"git {' '.join(args)} failed ({proc.returncode}): {said}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +56,6 @@ class Author:
 
     name: str
     email: str
-
-    def __str__(self) -> str:
-        return f"{self.name} <{self.email}>"
 
 
 DEFAULT_AUTHOR = Author("Workbench Sample", "sample@example.com")
@@ -82,20 +85,18 @@ def isolated_env(when: datetime, author: Author = DEFAULT_AUTHOR) -> dict[str, s
 class RepoBuilder:
     """A git repository under construction; edits touch the work tree, ``commit`` records them."""
 
-    def __init__(self, path: Path, *, author: Author = DEFAULT_AUTHOR, start: datetime = EPOCH):
+    def __init__(self, path: Path, *, author: Author = DEFAULT_AUTHOR):
         self.path = path
         self.author = author
-        self.now = start
+        self.now = EPOCH
         """The date the next commit gets; :meth:`_tick` moves it on."""
 
     # -- creation -------------------------------------------------------------------------
 
     @classmethod
-    def init(
-        cls, path: str | Path, *, author: Author = DEFAULT_AUTHOR, start: datetime = EPOCH
-    ) -> RepoBuilder:
+    def init(cls, path: str | Path, *, author: Author = DEFAULT_AUTHOR) -> RepoBuilder:
         """Create an empty repository on branch ``main`` with the sealed config."""
-        builder = cls(Path(path), author=author, start=start)
+        builder = cls(Path(path), author=author)
         builder.path.mkdir(parents=True, exist_ok=True)
         builder.git("init", "-q", "-b", "main")
         for key, value in REPO_CONFIG:
@@ -103,18 +104,11 @@ class RepoBuilder:
         return builder
 
     @classmethod
-    def open(
-        cls, path: str | Path, *, author: Author = DEFAULT_AUTHOR, start: datetime = EPOCH
-    ) -> RepoBuilder:
+    def open(cls, path: str | Path) -> RepoBuilder:
         """Work on an existing repository (e.g. a copied sample) with the same isolation."""
-        return cls(Path(path), author=author, start=start)
+        return cls(Path(path))
 
     # -- running git ----------------------------------------------------------------------
-
-    @property
-    def env(self) -> dict[str, str]:
-        """The environment the next git call gets (useful for running git by hand)."""
-        return isolated_env(self.now, self.author)
 
     def run(
         self, *args: str, input: bytes | None = None, author: Author | None = None
@@ -129,10 +123,7 @@ class RepoBuilder:
         """Run ``git ARGS`` and return its stdout; a non-zero status raises GitCommandError."""
         proc = self.run(*args, input=input, author=author)
         if proc.returncode != 0:
-            detail = proc.stderr.decode("utf-8", "replace").strip() or proc.stdout.decode(
-                "utf-8", "replace"
-            ).strip()
-            raise GitCommandError(f"git {' '.join(args)} failed ({proc.returncode}): {detail}")
+            raise GitCommandError.of(args, proc)
         return proc.stdout
 
     def _tick(self) -> None:
@@ -230,7 +221,7 @@ class RepoBuilder:
         message: str | None = None,
         check: bool = False,
     ) -> int:
-        """``git merge --no-edit [-X OPT] REV``; returns git's status (1 leaves the merge in progress)."""
+        """``git merge --no-edit [-X OPT] REV``; returns git's status (1: merge left in progress)."""
         self._tick()
         args = ["merge", "-q", "--no-edit"]
         if strategy_option:
@@ -241,10 +232,7 @@ class RepoBuilder:
             args += ["-m", message]
         proc = self.run(*args, rev)
         if check and proc.returncode != 0:
-            raise GitCommandError(
-                f"git merge {rev} failed ({proc.returncode}): "
-                + proc.stdout.decode("utf-8", "replace").strip()
-            )
+            raise GitCommandError.of((*args, rev), proc)
         return proc.returncode
 
     def rev(self, rev: str) -> str:

@@ -21,7 +21,8 @@ _OPT_HEAD = py('''
     from megatron.core.optimizer.optimizer import MixedPrecisionOptimizer
 ''')
 _OPT_HEAD_DEV = _OPT_HEAD.replace(
-    "from megatron.core.optimizer", "from megatron.core.fp8_utils import GroupedQuantizedTensor\nfrom megatron.core.optimizer"
+    "from megatron.core.optimizer",
+    "from megatron.core.fp8_utils import GroupedQuantizedTensor\nfrom megatron.core.optimizer",
 )
 _OPT_CLASS = py('''
 
@@ -91,7 +92,9 @@ def squash_chain_dev_ahead(b: RepoBuilder) -> Recipe:
         {OPTIMIZER: _OPT_HEAD + _OPT_CLASS + _OPT_PR1 + _OPT_STEP},
         ADA,
     )
-    b.squash_merge(pr1, "[dev] Add quantized param sharding to the distributed optimizer (#101)", author=ADA)
+    b.squash_merge(
+        pr1, "[dev] Add quantized param sharding to the distributed optimizer (#101)", author=ADA
+    )
     b.write(OPTIMIZER, _OPT_HEAD_DEV + _OPT_CLASS + _OPT_PR2 + _OPT_STEP)
     pr2 = b.commit("[dev] Support GroupedQuantizedTensor in distributed optimizer (#102)", author=ADA)
     b.write(OPTIMIZER, _OPT_HEAD_DEV + _OPT_CLASS + _OPT_PR3 + _OPT_STEP)

@@ -30,13 +30,14 @@ _SPECS_BASE = py('''
         )
         return [layer_spec] * config.num_layers
 ''')
+_QK_BASE = "        qk_layernorm=config.qk_layernorm,\n"
 _QK_L2 = "        qk_l2_norm=qk_l2_norm,\n"
 _QK_MAIN = "        qk_layernorm=config.qk_layernorm or config.qk_clip,\n"
 
 
 def _specs(qk_line: str, dev: bool) -> str:
     """The specs file with main's or base's qk line, with or without dev's additions."""
-    text = _SPECS_BASE.replace("        qk_layernorm=config.qk_layernorm,\n", qk_line + (_QK_L2 if dev else ""))
+    text = _SPECS_BASE.replace(_QK_BASE, qk_line + (_QK_L2 if dev else ""))
     if dev:
         text = text.replace("normalization=None):", "normalization=None, qk_l2_norm=False):")
     return text
@@ -44,9 +45,9 @@ def _specs(qk_line: str, dev: bool) -> str:
 
 def dev_line_dropped(b: RepoBuilder) -> Recipe:
     """Dev #121 adds a keyword line; main #221 edits the line above it; the conflict drops dev's line."""
-    b.write(SPECS, _specs("        qk_layernorm=config.qk_layernorm,\n", dev=False))
+    b.write(SPECS, _specs(_QK_BASE, dev=False))
     yield
-    b.write(SPECS, _specs("        qk_layernorm=config.qk_layernorm,\n", dev=True))
+    b.write(SPECS, _specs(_QK_BASE, dev=True))
     added = b.commit("[dev] Add QK L2 norm to GPT layer specs (#121)", author=EMIL)
     yield
     b.write(SPECS, _specs(_QK_MAIN, dev=False))
@@ -136,6 +137,7 @@ def intentional_removal(b: RepoBuilder) -> Recipe:
             dropped_commits=(reworded,),
             carriers=(removal,),
             evidence=removal,
-            note="Main's #222 removed the deprecated alias on purpose; dev's reworded warning goes with it.",
+            note="Main's #222 removed the deprecated alias on purpose; "
+            "dev's reworded warning goes with it.",
         ),
     )

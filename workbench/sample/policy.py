@@ -8,6 +8,8 @@ is on Megatron-LM's override list, so main's copy is the one to ship.
 
 from __future__ import annotations
 
+from functools import partial
+
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.recipe import BO, DANA, EMIL, Recipe, py
 from workbench.sample.truth import Conflict, FileTruth, Pathology, Risk, Verdict
@@ -119,20 +121,20 @@ _TRAINING = py('''
         timers("forward-backward").stop()
         return losses_reduced
 ''')
-_TRAINING_DEV = _TRAINING.replace(
-    "        num_microbatches=get_num_microbatches(),\n",
-    "        num_microbatches=get_num_microbatches(),\n        overlap_moe_expert_parallel_comm=args.overlap_moe_expert_parallel_comm,\n",
-)
-_TRAINING_MAIN = _TRAINING.replace(
-    "        num_microbatches=get_num_microbatches(),\n",
-    "        num_microbatches=get_num_microbatches(),\n        forward_only=False,\n",
-)
+_MICROBATCHES = "        num_microbatches=get_num_microbatches(),\n"
+_OVERLAP = "        overlap_moe_expert_parallel_comm=args.overlap_moe_expert_parallel_comm,\n"
+_TRAINING_DEV = _TRAINING.replace(_MICROBATCHES, _MICROBATCHES + _OVERLAP)
+_TRAINING_MAIN = _TRAINING.replace(_MICROBATCHES, _MICROBATCHES + "        forward_only=False,\n")
 
 _LOCK_BASE = ("2.7.0", "4f0a6c3f9e6cb4a3e2ddf3b2b4f8b9c1a0d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3")
 _LOCK_DEV = ("2.9.0.dev0", "0d3c1e1a9b8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d")
 _LOCK_MAIN = ("2.8.0", "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b")
 _TE_COMMIT = ("release_v2.7", "a1b7c4e5d2f9081736e4c5b6a7980f1e2d3c4b5a", "release_v2.8")
-_MOE_OWNERS = ("@NVIDIA/mixture-of-experts", "@NVIDIA/mixture-of-experts-devtech", "@NVIDIA/mixture-of-experts @NVIDIA/core-adlr")
+_MOE_OWNERS = (
+    "@NVIDIA/mixture-of-experts",
+    "@NVIDIA/mixture-of-experts-devtech",
+    "@NVIDIA/mixture-of-experts @NVIDIA/core-adlr",
+)
 
 
 def policy_files(b: RepoBuilder) -> Recipe:
@@ -161,61 +163,46 @@ def policy_files(b: RepoBuilder) -> Recipe:
     b.write(TRAINING, _TRAINING_MAIN)
     main_train = b.commit("Pass forward_only explicitly in train_step (#233)", author=EMIL)
 
-    def keep_dev(
-        path: str, expected: str, lost: tuple[str, ...], dev_commit: str, main_commit: str
-    ) -> FileTruth:
-        return FileTruth(
-            path=path,
-            pathology=Pathology.POLICY_KEEP_DEV,
-            risk=Risk.MEDIUM,
-            conflict=Conflict.CONTENT,
-            verdict=Verdict.KEEP_DEV,
-            expected=expected.encode(),
-            lost_lines=lost,
-            dropped_commits=(dev_commit,),
-            carriers=(main_commit,),
-            note=f"{path} keeps dev's version by policy; -X theirs took main's.",
-        )
-
+    keep_dev = partial(
+        FileTruth,
+        pathology=Pathology.POLICY_KEEP_DEV,
+        risk=Risk.MEDIUM,
+        conflict=Conflict.CONTENT,
+        verdict=Verdict.KEEP_DEV,
+        dropped_commits=(dev_bump,),
+        carriers=(main_bump,),
+        note="Keeps dev's version by policy; -X theirs took main's.",
+    )
     return (
-        FileTruth(
+        keep_dev(
             path=PYPROJECT,
-            pathology=Pathology.POLICY_KEEP_DEV,
-            risk=Risk.MEDIUM,
-            conflict=Conflict.CONTENT,
             verdict=Verdict.COMBINE,
             expected=_pyproject(_TE_DEV, nvrx=True).encode(),
             lost_lines=(_TE_DEV.rstrip("\n"),),
-            dropped_commits=(dev_bump,),
-            carriers=(main_bump,),
             note="pyproject.toml keeps dev's pins by policy, but main's new [tool.uv.sources] "
             "entry (nvidia-resiliency-ext) must be added.",
         ),
         keep_dev(
-            UV_LOCK,
-            _lock(*_LOCK_DEV),
-            (
+            path=UV_LOCK,
+            expected=_lock(*_LOCK_DEV).encode(),
+            lost_lines=(
                 'version = "2.9.0.dev0"',
                 'sdist = { url = "https://files.pythonhosted.org/packages/source/t/'
                 'transformer_engine-2.9.0.dev0.tar.gz", hash = "sha256:'
                 '0d3c1e1a9b8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d" }',
             ),
-            dev_bump,
-            main_bump,
         ),
         keep_dev(
-            DOCKERFILE,
-            _dockerfile(_TE_COMMIT[1]),
-            ("ARG TE_COMMIT=a1b7c4e5d2f9081736e4c5b6a7980f1e2d3c4b5a",),
-            dev_bump,
-            main_bump,
+            path=DOCKERFILE,
+            expected=_dockerfile(_TE_COMMIT[1]).encode(),
+            lost_lines=("ARG TE_COMMIT=a1b7c4e5d2f9081736e4c5b6a7980f1e2d3c4b5a",),
         ),
         keep_dev(
-            CODEOWNERS,
-            _codeowners(_MOE_OWNERS[1]),
-            ("megatron/core/transformer/moe/ @NVIDIA/mixture-of-experts-devtech",),
-            dev_owners,
-            main_owners,
+            path=CODEOWNERS,
+            expected=_codeowners(_MOE_OWNERS[1]).encode(),
+            lost_lines=("megatron/core/transformer/moe/ @NVIDIA/mixture-of-experts-devtech",),
+            dropped_commits=(dev_owners,),
+            carriers=(main_owners,),
         ),
         FileTruth(
             path=TRAINING,
@@ -224,11 +211,10 @@ def policy_files(b: RepoBuilder) -> Recipe:
             conflict=Conflict.CONTENT,
             verdict=Verdict.TAKE_MAIN,
             expected=_TRAINING_MAIN.encode(),
-            lost_lines=(
-                "        overlap_moe_expert_parallel_comm=args.overlap_moe_expert_parallel_comm,",
-            ),
+            lost_lines=(_OVERLAP.rstrip("\n"),),
             dropped_commits=(dev_train,),
             carriers=(main_train,),
-            note="training.py is on the override list: main's copy wins; check dev's callers still fit it.",
+            note="training.py is on the override list: main's copy wins; "
+            "check that dev's callers still fit it.",
         ),
     )

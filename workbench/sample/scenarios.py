@@ -9,10 +9,9 @@ bot's finished merge commit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from workbench.sample import api, background, chains, drops, policy, structure
 from workbench.sample.bot import finish_sync, start_sync, sync_branch_name
@@ -36,13 +35,8 @@ RECIPES: dict[str, RecipeFn] = {
 
 def build_scenario(name: str, path: str | Path) -> Scenario:
     """Build one named scenario alone in a new repository at ``path`` (HEAD on dev)."""
-    return _build(name, path, (RECIPES[name],))
-
-
-def _build(name: str, path: str | Path, recipes: Sequence[RecipeFn]) -> Scenario:
-    """Run ``recipes`` into a fresh repository and leave dev checked out."""
     b = RepoBuilder.init(path)
-    built = build(b, recipes)
+    built = build(b, (RECIPES[name],))
     b.checkout("dev")
     return Scenario(name, b.path, built.dev, built.main, built.base, built.files)
 
@@ -89,7 +83,7 @@ def build_sample_sync(path: str | Path, state: SampleState = "merge-commit") -> 
     ``-X theirs`` merge stopped on its modify/delete conflicts on the sync
     branch; ``merge-commit`` finishes it the way the bot does.  Same shas every run.
     """
-    if state not in ("branches", "in-progress", "merge-commit"):
+    if state not in get_args(SampleState):
         raise ValueError(f"unknown sample state {state!r}")
     b = RepoBuilder.init(path)
     built = build(b, (background.routine_history, *RECIPES.values()))

@@ -6,6 +6,8 @@ modify/delete conflicts survive it and the bot resolves them by favouring main.
 
 from __future__ import annotations
 
+from functools import partial
+
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.recipe import BO, CHEN, DANA, EMIL, FARAH, Recipe, crlf, py
 from workbench.sample.truth import Conflict, FileTruth, Pathology, Risk, Verdict
@@ -68,7 +70,9 @@ _SHIM = py('''
         DeprecationWarning,
     )
 ''')
-_SHIM_MAIN = _SHIM.replace("    TEColumnParallelLinear,\n", "    TEColumnParallelGroupedLinear,\n    TEColumnParallelLinear,\n")
+_SHIM_MAIN = _SHIM.replace(
+    "    TEColumnParallelLinear,\n", "    TEColumnParallelGroupedLinear,\n    TEColumnParallelLinear,\n"
+)
 
 _NVTX_COMMON = py('''
     """NVTX ranges for profiling."""
@@ -138,8 +142,8 @@ _CLIP = crlf(py('''
             return self.transformer(x)
 '''))
 _CLIP_LINE = "        x = x + self.position_embeddings  # add pos emb\r\n"
-_CLIP_DEV = _CLIP.replace(_CLIP_LINE, "        x = x + self.position_embeddings  # add positional embeddings\r\n")
-_CLIP_MAIN = _CLIP.replace(_CLIP_LINE, "        x = x + self.position_embeddings.to(x.dtype)  # add pos emb\r\n")
+_CLIP_DEV = _CLIP.replace(_CLIP_LINE, _CLIP_LINE.replace("pos emb", "positional embeddings"))
+_CLIP_MAIN = _CLIP.replace(_CLIP_LINE, _CLIP_LINE.replace("embeddings ", "embeddings.to(x.dtype) "))
 
 _EXAMPLE = py('''
     """A minimal Megatron Core training loop."""
@@ -222,21 +226,7 @@ def structural_conflicts(b: RepoBuilder) -> Recipe:
     b.rename(SAMPLING_OLD, SAMPLING)
     b.commit("Move sampling into inference.text_generation (#257)", author=DANA)
 
-    def take_main(path: str, pathology: Pathology, conflict: Conflict, expected: bytes,
-                  lost: tuple[str, ...], dev: str, main: str, note: str) -> FileTruth:
-        return FileTruth(
-            path=path,
-            pathology=pathology,
-            risk=Risk.LOW,
-            conflict=conflict,
-            verdict=Verdict.TAKE_MAIN,
-            expected=expected,
-            lost_lines=lost,
-            dropped_commits=(dev,),
-            carriers=(main,),
-            note=note,
-        )
-
+    routine = partial(FileTruth, risk=Risk.LOW, verdict=Verdict.TAKE_MAIN)
     return (
         FileTruth(
             path=RMS_NORM,
@@ -247,7 +237,8 @@ def structural_conflicts(b: RepoBuilder) -> Recipe:
             expected=_RMS_DEV.encode(),
             dropped_commits=(dev_norm,),
             carriers=(main_norm,),
-            note=f"Main's #251 deleted it, but dev's {HYBRID_NORM} still imports it: restore dev's file.",
+            note=f"Main's #251 deleted it, but dev's {HYBRID_NORM} still imports it: "
+            "restore dev's file.",
         ),
         FileTruth(
             path=SHIM,
@@ -259,7 +250,8 @@ def structural_conflicts(b: RepoBuilder) -> Recipe:
             dropped_commits=(dev_shim,),
             carriers=(main_shim,),
             evidence=dev_shim,
-            note="Dev's #152 deleted the shim on purpose and nothing imports it; the bot kept main's copy.",
+            note="Dev's #152 deleted the shim on purpose and nothing imports it; "
+            "the bot kept main's copy.",
         ),
         FileTruth(
             path=NVTX,
@@ -275,22 +267,37 @@ def structural_conflicts(b: RepoBuilder) -> Recipe:
             ),
             dropped_commits=(dev_nvtx,),
             carriers=(main_nvtx,),
-            note="Both sides added the file; -X theirs kept main's nvtx_decorator and dropped dev's nvtx_range_pop.",
+            note="Both sides added the file; -X theirs kept main's nvtx_decorator "
+            "and dropped dev's nvtx_range_pop.",
         ),
-        take_main(IMAGE, Pathology.BINARY, Conflict.BINARY, _png(7), (), dev_image, main_image,
-                  "A docs figure changed on both sides; main's redraw is newer."),
-        take_main(
-            CLIP, Pathology.CRLF, Conflict.CONTENT, _CLIP_MAIN.encode(),
-            ("        x = x + self.position_embeddings  # add positional embeddings",),
-            dev_clip, main_clip,
-            "CRLF file: main's dtype fix supersedes dev's comment rewording; endings stay CRLF.",
+        routine(
+            path=IMAGE,
+            pathology=Pathology.BINARY,
+            conflict=Conflict.BINARY,
+            expected=_png(7),
+            dropped_commits=(dev_image,),
+            carriers=(main_image,),
+            note="A docs figure changed on both sides; main's redraw is newer.",
         ),
-        take_main(
-            EXAMPLE, Pathology.NO_TRAILING_NEWLINE, Conflict.CONTENT,
-            _example("train(num_iterations=5, log_interval=1)").encode(),
-            ("    train(num_iterations=10)",),
-            dev_example, main_example,
-            "The last line (no newline at end of file) changed on both sides; main's is fine.",
+        routine(
+            path=CLIP,
+            pathology=Pathology.CRLF,
+            conflict=Conflict.CONTENT,
+            expected=_CLIP_MAIN.encode(),
+            lost_lines=("        x = x + self.position_embeddings  # add positional embeddings",),
+            dropped_commits=(dev_clip,),
+            carriers=(main_clip,),
+            note="CRLF file: main's dtype fix supersedes dev's comment rewording; endings stay CRLF.",
+        ),
+        routine(
+            path=EXAMPLE,
+            pathology=Pathology.NO_TRAILING_NEWLINE,
+            conflict=Conflict.CONTENT,
+            expected=_example("train(num_iterations=5, log_interval=1)").encode(),
+            lost_lines=("    train(num_iterations=10)",),
+            dropped_commits=(dev_example,),
+            carriers=(main_example,),
+            note="The last line (no newline at end of file) changed on both sides; main's is fine.",
         ),
         FileTruth(
             path=SAMPLING,
