@@ -15,12 +15,16 @@ from workbench.git.types import ConflictEntry, MergeMessage, MergeTreeResult, St
 
 
 def merge_tree(repo: GitRepo, ours: str, theirs: str) -> MergeTreeResult:
-    """Merge ``theirs`` into ``ours`` (no strategy option) and collect conflicts."""
+    """Merge ``theirs`` into ``ours`` (no strategy option) and collect conflicts.
+
+    The objects git computes go to a private quarantine: ``.git`` is untouched.
+    """
     require_merge_tree()
     proc = run_git(
         repo.run_dir,
         ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
         check=False,
+        extra_env=repo.object_quarantine(),
     )
     if proc.returncode not in (0, 1):
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -50,6 +54,12 @@ def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:
         pos += 1
     messages: list[MergeMessage] = []
     while pos < len(fields) and fields[pos]:
+        if not fields[pos].isdigit():
+            # git appends free-form advice (e.g. about submodules) after the
+            # structured messages; keep it as one message for no path.
+            text = b"\0".join(fields[pos:]).rstrip(b"\0").decode("utf-8", "replace").strip()
+            messages.append(MergeMessage((), "advice", text))
+            break
         count = int(fields[pos])
         paths = tuple(_path(p) for p in fields[pos + 1 : pos + 1 + count])
         kind = fields[pos + 1 + count].decode("utf-8", "replace")

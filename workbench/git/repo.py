@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
+import weakref
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -29,6 +31,7 @@ class GitRepo:
         self._blob_cache: dict[str, bytes] = {}
         self._commit_cache: dict[str, CommitInfo] = {}
         self._blob_objects: dict[str, pygit2.Blob] = {}
+        self._quarantine: Path | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
@@ -52,6 +55,15 @@ class GitRepo:
         return Path(self._repo.path)
 
     @property
+    def common_dir(self) -> Path:
+        """Where objects and refs live (differs from gitdir in a linked worktree)."""
+        gitdir = Path(self._repo.path)
+        pointer = gitdir / "commondir"
+        if pointer.is_file():
+            return (gitdir / pointer.read_text(encoding="utf-8").strip()).resolve()
+        return gitdir
+
+    @property
     def workdir(self) -> Path | None:
         """The work tree, or None for a bare repository."""
         wd = self._repo.workdir
@@ -69,6 +81,34 @@ class GitRepo:
     @property
     def is_shallow(self) -> bool:
         return bool(self._repo.is_shallow)
+
+    # -- keeping .git untouched ------------------------------------------------
+
+    def object_quarantine(self) -> dict[str, str]:
+        """Environment that makes git write new objects to a private temp dir.
+
+        Commands like ``git merge-tree --write-tree`` store the objects they
+        compute; pointed here, they leave ``.git`` exactly as it was, while
+        still reading the repository's objects (and its alternates).  The
+        directory lives as long as this GitRepo and libgit2 reads from it too.
+        """
+        if self._quarantine is None:
+            holder = tempfile.TemporaryDirectory(prefix="workbench-objects-")
+            weakref.finalize(self, holder.cleanup)
+            self._quarantine = Path(holder.name)
+            self._repo.odb.add_disk_alternate(str(self._quarantine))
+        objects = self.common_dir / "objects"
+        alternates = [str(objects.resolve())]
+        info = objects / "info" / "alternates"
+        if info.is_file():
+            for line in info.read_text(encoding="utf-8", errors="replace").splitlines():
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    alternates.append(str((objects / line).resolve()))
+        return {
+            "GIT_OBJECT_DIRECTORY": str(self._quarantine),
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(alternates),
+        }
 
     # -- revisions ----------------------------------------------------------
 

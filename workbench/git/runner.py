@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -31,15 +31,19 @@ def run_git(
     check: bool = True,
     input_bytes: bytes | None = None,
     ok_codes: Sequence[int] = (0,),
+    extra_env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git ARGS`` in ``cwd`` and capture bytes; raise WorkbenchError on failure."""
     exe = git_executable()
+    env = git_env()
+    if extra_env:
+        env.update(extra_env)
     proc = subprocess.run(
         [exe, *args],
         cwd=str(cwd),
         input=input_bytes,
         capture_output=True,
-        env=git_env(),
+        env=env,
         check=False,
     )
     if check and proc.returncode not in ok_codes:

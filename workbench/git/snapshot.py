@@ -48,7 +48,7 @@ def locate_sync(
         return "in-progress", head, heads[0], None
     if head is None:
         raise WorkbenchError("the repository has no commits yet")
-    if len(repo.parents(head)) >= 2:
+    if len(repo.parents(head)) >= 2 or repo.is_shallow:
         return ("merge-commit", *_merge_parents(repo, head, "HEAD"), head)
     raise WorkbenchError(
         "no merge in progress and HEAD is not a merge commit: "
@@ -64,8 +64,16 @@ def _merge_parents(repo: GitRepo, sha: str, name: str) -> tuple[str, str]:
             "workbench handles two-parent syncs only (use --dev A --main B)"
         )
     if len(parents) < 2:
+        if repo.is_shallow and not parents:
+            raise WorkbenchError(
+                f"{name} has no parents in this shallow clone: fetch more history (git fetch --unshallow)"
+            )
         hint = _nearest_merge(repo, sha)
-        extra = f" (its nearest merge is {hint[:10]}: try `{hint[:10]} --result {name}`)" if hint else ""
+        extra = (
+            f" (for a sync branch head with fixes on top, name its merge and the head: `{hint[:10]} --result {name}`)"
+            if hint
+            else ""
+        )
         raise WorkbenchError(f"{name} is not a merge commit{extra}")
     return parents[0], parents[1]
 
