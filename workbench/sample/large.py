@@ -58,12 +58,16 @@ class _Module:
     lines: list[str]
     statements: list[int]
     """Indices of plain ``name = expr`` lines inside function bodies (safe to rewrite)."""
-    edits: dict[str, dict[int, list[str]]] = field(default_factory=lambda: {"dev": {}, "main": {}})
+    edits: dict[str, dict[int, tuple[str, ...]]] = field(
+        default_factory=lambda: {"dev": {}, "main": {}}
+    )
 
     def render(self, side: str | None = None) -> bytes:
         """The file as ``side`` has it now (each edit replaces one base line); None: the base."""
         edits = self.edits[side] if side else {}
-        out = [line for i, line in enumerate(self.lines) for line in edits.get(i, [line])]
+        out: list[str] = []
+        for i, line in enumerate(self.lines):
+            out.extend(edits.get(i, (line,)))
         return "".join(out).encode()
 
 
@@ -178,6 +182,67 @@ def _split(items: list[_Edit], commits: int, rng: random.Random) -> list[list[_E
     return groups
 
 
+def _plan(
+    gen: _Generator, modules: list[_Module], conflicting: int, commits: dict[str, int]
+) -> tuple[dict[str, list[_Edit]], int]:
+    """Each side's edits (two per commit at least) and the number of conflict hunks they make.
+
+    The first ``conflicting`` modules get 2-5 sites both sides rewrite; every
+    other edit is one-sided, and all sites in a module stay ``_SPACING`` apart.
+    """
+    work: dict[str, list[_Edit]] = {"dev": [], "main": []}
+    taken: dict[str, list[int]] = {m.path: [] for m in modules}
+    hunks = 0
+    for module in modules[:conflicting]:
+        for site in gen.sites(module, taken[module.path], gen.rng.randint(2, 5)):
+            hunks += 1
+            for side in work:
+                work[side].append(_Edit(module, site, gen.rewrite(module, site, side)))
+    one_sided = modules[conflicting:] or modules
+    for side, count in commits.items():
+        for attempt in itertools.count():
+            if len(work[side]) >= 2 * count:
+                break
+            if attempt > 100 * count:
+                raise ValueError(f"{len(modules)} files cannot hold {count} {side} commits")
+            module = gen.rng.choice(one_sided)
+            for site in gen.sites(module, taken[module.path], 1):
+                work[side].append(_Edit(module, site, gen.rewrite(module, site, side)))
+    return work, hunks
+
+
+def _history(
+    gen: _Generator, modules: list[_Module], work: dict[str, list[_Edit]], commits: dict[str, int]
+) -> bytes:
+    """The fast-import stream: one base commit, then dev's commits, then main's."""
+    stream = [
+        b"commit refs/heads/main\nmark :1\n",
+        _ident("author", BOT, 0),
+        _ident("committer", COMMITTER, 0),
+        _data(b"Initial import of Megatron-LM core"),
+    ]
+    stream += [_inline(m.path, m.render()) for m in modules]
+    tick, pr = 1, 3000
+    for side, count in commits.items():
+        stream.append(f"reset refs/heads/{side}\nfrom :1\n".encode())
+        for group in _split(work[side], count, gen.rng):
+            touched: dict[str, _Module] = {}
+            for edit in group:
+                edit.module.edits[side][edit.site] = edit.new_lines
+                touched[edit.module.path] = edit.module
+            pr += gen.rng.randint(1, 7)
+            stream += [
+                f"commit refs/heads/{side}\n".encode(),
+                _ident("author", gen.rng.choice(_PEOPLE), tick),
+                _ident("committer", COMMITTER, tick),
+                _data(gen.subject(side, pr, group[0].module).encode()),
+            ]
+            stream += [_inline(p, m.render(side)) for p, m in sorted(touched.items())]
+            tick += 1
+    stream.append(b"done\n")
+    return b"".join(stream)
+
+
 def build_large_sync(
     path: str | Path,
     files: int = 2000,
@@ -189,60 +254,19 @@ def build_large_sync(
     """Build ``files`` modules, ``dev_commits`` dev commits and ``main_commits`` (default half) on main.
 
     ``conflicting`` modules get 2-5 sites both sides rewrite differently; other
-    modules get one-sided edits, so the merge reports exactly those conflicts.
+    modules get one-sided edits, so a plain merge reports exactly those conflicts.
+    HEAD is left on dev with a clean work tree.
     """
-    if not 0 <= conflicting <= files or dev_commits < 1:
-        raise ValueError("need 0 <= conflicting <= files and at least one dev commit")
     main_commits = max(1, dev_commits // 2) if main_commits is None else main_commits
+    if not 0 <= conflicting <= files or dev_commits < 1 or main_commits < 1:
+        raise ValueError("need 0 <= conflicting <= files and at least one commit per side")
     gen = _Generator(seed)
-    rng = gen.rng
-    modules = [
-        gen.module(i, int(math.exp(rng.uniform(math.log(100), math.log(2000))))) for i in range(files)
-    ]
-    work: dict[str, list[_Edit]] = {"dev": [], "main": []}
-    taken: dict[str, list[int]] = {m.path: [] for m in modules}
-    hunks = 0
-    for module in modules[:conflicting]:
-        for site in gen.sites(module, taken[module.path], rng.randint(2, 5)):
-            hunks += 1
-            for side in ("dev", "main"):
-                work[side].append(_Edit(module, site, gen.rewrite(module, site, side)))
-    one_sided = modules[conflicting:] or modules
-    for side, commits in (("dev", dev_commits), ("main", main_commits)):
-        for attempt in itertools.count():
-            if len(work[side]) >= 2 * commits:
-                break
-            if attempt > 100 * commits:
-                raise ValueError(f"{files} files cannot hold {commits} {side} commits")
-            module = rng.choice(one_sided)
-            for site in gen.sites(module, taken[module.path], 1):
-                work[side].append(_Edit(module, site, gen.rewrite(module, site, side)))
-    stream = [
-        b"commit refs/heads/main\nmark :1\n",
-        _ident("author", BOT, 0),
-        _ident("committer", COMMITTER, 0),
-        _data(b"Initial import of Megatron-LM core"),
-    ]
-    stream += [_inline(m.path, m.render()) for m in modules]
-    tick, pr = 1, 3000
-    for side, commits in (("dev", dev_commits), ("main", main_commits)):
-        stream.append(f"reset refs/heads/{side}\nfrom :1\n".encode())
-        for group in _split(work[side], commits, rng):
-            touched: dict[str, _Module] = {}
-            for edit in group:
-                edit.module.edits[side][edit.site] = list(edit.new_lines)
-                touched[edit.module.path] = edit.module
-            pr += rng.randint(1, 7)
-            stream += [
-                f"commit refs/heads/{side}\n".encode(),
-                _ident("author", rng.choice(_PEOPLE), tick),
-                _ident("committer", COMMITTER, tick),
-                _data(gen.subject(side, pr, group[0].module).encode()),
-            ]
-            stream += [_inline(p, m.render(side)) for p, m in sorted(touched.items())]
-            tick += 1
+    sizes = [int(math.exp(gen.rng.uniform(math.log(100), math.log(2000)))) for _ in range(files)]
+    modules = [gen.module(i, n_lines) for i, n_lines in enumerate(sizes)]
+    commits = {"dev": dev_commits, "main": main_commits}
+    work, hunks = _plan(gen, modules, conflicting, commits)
     b = RepoBuilder.init(path)
-    b.git("fast-import", "--quiet", "--done", input=b"".join(stream) + b"done\n")
+    b.git("fast-import", "--quiet", "--done", input=_history(gen, modules, work, commits))
     b.git("symbolic-ref", "HEAD", "refs/heads/dev")
     b.git("reset", "-q", "--hard")
     dev, main = b.rev("dev"), b.rev("main")
