@@ -15,8 +15,10 @@ from rich.markup import escape
 
 # C0 controls except tab/newline, DEL, C1 controls, and the bidi overrides
 # that can make text display in a different order than it is stored.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_WITH_NEWLINES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates \udc80-\udcff are undecodable bytes kept by surrogateescape
+# (e.g. a Latin-1 file name); they are shown as the byte they stand for.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
+_UNSAFE_WITH_NEWLINES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -25,6 +27,8 @@ def _escape_char(match: re.Match[str]) -> str:
         return "\\n"
     if code == 0x09:
         return "\\t"
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
