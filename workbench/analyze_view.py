@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from workbench.analysis.model import FileAnalysis, Hunk, Level, SyncAnalysis
-from workbench.analysis.serialize import analysis_to_json
 from workbench.textsafe import visible
 
 _LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
 _LEVEL_MARK = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}
-
-
-def print_json(analysis: SyncAnalysis) -> None:
-    json.dump(analysis_to_json(analysis), sys.stdout, indent=2)
-    sys.stdout.write("\n")
 
 
 def ranked_files(analysis: SyncAnalysis) -> list[FileAnalysis]:

@@ -149,6 +149,7 @@ def _analyze_file(
             Algorithm.HISTOGRAM,
             Level.ZEALOUS,
             rediff_shifted=snapshot.rediff_shifted,
+            scripts=snapshot.line_scripts.get(entry.path),
         )
         exact = _matches_git(zealous, entry, read_blob)
         merge = coalesce_alnum(zealous)

@@ -16,12 +16,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.analyze_view import print_analysis, print_json
     from workbench.sync import open_sync
 
     _repo, analysis = open_sync(sync_request(args))
     if args.json:
-        print_json(analysis)
+        import json
+        import sys
+
+        from workbench.analysis.serialize import analysis_to_json
+
+        data = analysis_to_json(analysis)
+        # Pretty for a person at a terminal; compact (C-speed) for pipes and bots.
+        indent = 2 if sys.stdout.isatty() else None
+        sys.stdout.write(json.dumps(data, indent=indent, ensure_ascii=False) + "\n")
     else:
+        from workbench.analyze_view import print_analysis
+
         print_analysis(analysis, show_all=args.all)
     return 0

@@ -6,12 +6,14 @@ import os
 import re
 import tempfile
 import weakref
+from collections import OrderedDict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pygit2
 
 from workbench.errors import WorkbenchError
+from workbench.git.catfile import CatFile
 from workbench.git.types import CommitInfo
 
 _PR = re.compile(r"\(#(\d+)\)")
@@ -28,10 +30,10 @@ class GitRepo:
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
-        self._blob_cache: dict[str, bytes] = {}
+        self._blobs = _BlobCache()
         self._commit_cache: dict[str, CommitInfo] = {}
-        self._blob_objects: dict[str, pygit2.Blob] = {}
         self._quarantine: Path | None = None
+        self._catfile: CatFile | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
@@ -152,14 +154,16 @@ class GitRepo:
     # -- objects ----------------------------------------------------------------
 
     def read_blob(self, oid: str) -> bytes:
-        """A blob's bytes (cached: blobs never change)."""
-        data = self._blob_cache.get(oid)
+        """A blob's bytes, through git cat-file (see catfile.py for why); cached."""
+        data = self._blobs.get(oid)
         if data is None:
-            obj = self._repo.get(oid)
-            if obj is None or not isinstance(obj, pygit2.Blob):
+            if self._catfile is None:
+                self._catfile = CatFile(self.run_dir, self.object_quarantine())
+            found = self._catfile.read(oid)
+            if found is None or found[0] != "blob":
                 raise WorkbenchError(f"missing blob {oid[:10]} (shallow or damaged repository?)")
-            data = obj.data
-            self._blob_cache[oid] = data
+            data = found[1]
+            self._blobs.put(oid, data)
         return data
 
     def line_changes(self, old: str, new: str) -> tuple[tuple[int, int, int, int], ...]:
@@ -168,8 +172,12 @@ class GitRepo:
         Used where a plausible alignment is enough (blame); git-exact merges
         use the analysis layer's own xdiff.
         """
-        old_blob, new_blob = self._blob_object(old), self._blob_object(new)
-        patch = old_blob.diff(new_blob, pygit2.enums.DiffOption.FORCE_TEXT, context_lines=0)
+        patch = pygit2.Patch.create_from(
+            self.read_blob(old),
+            self.read_blob(new),
+            flag=pygit2.enums.DiffOption.FORCE_TEXT,
+            context_lines=0,
+        )
         return tuple(
             (
                 h.old_start if h.old_lines == 0 else h.old_start - 1,
@@ -179,17 +187,6 @@ class GitRepo:
             )
             for h in patch.hunks
         )
-
-    def _blob_object(self, oid: str) -> pygit2.Blob:
-        """Blob objects are kept: a file's versions are each diffed twice in blame."""
-        blob = self._blob_objects.get(oid)
-        if blob is None:
-            obj = self._repo.get(oid)
-            if not isinstance(obj, pygit2.Blob):
-                raise WorkbenchError(f"missing blob {oid[:10]} (shallow or damaged repository?)")
-            blob = obj
-            self._blob_objects[oid] = blob
-        return blob
 
     def blob_size(self, oid: str) -> int:
         obj = self._repo.get(oid)
@@ -282,6 +279,30 @@ class GitRepo:
     def raw(self) -> pygit2.Repository:
         """For the git layer's own modules only."""
         return self._repo
+
+
+class _BlobCache:
+    """Recently read blobs, bounded by total size (history can be hundreds of MB)."""
+
+    def __init__(self, budget: int = 64 * 1024 * 1024) -> None:
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._size = 0
+        self._budget = budget
+
+    def get(self, oid: str) -> bytes | None:
+        data = self._items.get(oid)
+        if data is not None:
+            self._items.move_to_end(oid)
+        return data
+
+    def put(self, oid: str, data: bytes) -> None:
+        if oid in self._items or len(data) > self._budget // 4:
+            return
+        self._items[oid] = data
+        self._size += len(data)
+        while self._size > self._budget and self._items:
+            _, dropped = self._items.popitem(last=False)
+            self._size -= len(dropped)
 
 
 def _entry(tree: pygit2.Tree, path: str) -> tuple[str, int] | None:

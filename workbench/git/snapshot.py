@@ -14,10 +14,11 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.git.history import side_history
+from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
-from workbench.git.types import MergeTreeResult, ResultFile, SyncSnapshot
+from workbench.git.types import MergeTreeResult, ResultFile, Script, SyncSnapshot
 
 
 def locate_sync(
@@ -127,7 +128,30 @@ def load_sync(
         dev_count=repo.count_commits(dev_sha, base),
         git_version=git_version(),
         repo_path=str(repo.workdir or repo.gitdir),
+        line_scripts=_line_scripts(repo, plain),
     )
+
+
+_TEXT_PROBE = 8000
+_BLOB_MODES = (0o100644, 0o100755)
+
+
+def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Script, Script]]:
+    """git's base->dev and base->main scripts for every text content conflict, in one go."""
+    paths: list[str] = []
+    pairs: list[tuple[str | None, str]] = []
+    for entry in plain.conflicts:
+        stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
+        if entry.ours is None or entry.theirs is None or any(s.mode not in _BLOB_MODES for s in stages):
+            continue
+        if any(b"\0" in repo.read_blob(s.oid)[:_TEXT_PROBE] for s in stages):
+            continue
+        base = entry.base.oid if entry.base else None
+        paths.append(entry.path)
+        pairs.append((base, entry.ours.oid))
+        pairs.append((base, entry.theirs.oid))
+    scripts = histogram_scripts(repo, pairs)
+    return {path: (scripts[2 * k], scripts[2 * k + 1]) for k, path in enumerate(paths)}
 
 
 def _read_results(

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+Script = tuple[tuple[int, int, int, int], ...]
+"""An edit script: 0-based (i1, chg1, i2, chg2) runs, old -> new."""
+
+
 @dataclass(frozen=True, slots=True)
 class CommitInfo:
     """A commit as the reviewer needs it: who, when, what, which PR."""
@@ -113,6 +117,8 @@ class SyncSnapshot:
     dev_count: int
     git_version: tuple[int, int, int]
     repo_path: str
+    line_scripts: dict[str, tuple[Script, Script]] = field(default_factory=dict, repr=False)
+    """Per conflicted text path: git's histogram scripts base->dev and base->main."""
 
     @property
     def rediff_shifted(self) -> bool:

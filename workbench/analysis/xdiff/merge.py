@@ -205,13 +205,22 @@ def merge_lines(
     level: Level = Level.ZEALOUS,
     style: Style = Style.MERGE,
     rediff_shifted: bool = False,
+    scripts: tuple[Sequence[tuple[int, int, int, int]], Sequence[tuple[int, int, int, int]]] | None = None,
 ) -> MergeResult:
-    """Merge ``ours`` and ``theirs`` against ``base`` exactly as xdl_merge does."""
+    """Merge ``ours`` and ``theirs`` against ``base`` exactly as xdl_merge does.
+
+    ``scripts`` are the base->ours and base->theirs edit scripts when already
+    known (computed by git for many files at once); otherwise they are
+    computed here with ``algorithm``.
+    """
     base_t, ours_t, theirs_t = tuple(base), tuple(ours), tuple(theirs)
-    c1 = classify(base_t, ours_t)
-    script1 = diff_ids(c1.ids1, c1.ids2, algorithm, rediff_shifted)
-    c2 = classify(base_t, theirs_t)
-    script2 = diff_ids(c2.ids1, c2.ids2, algorithm, rediff_shifted)
+    if scripts is not None:
+        script1, script2 = list(scripts[0]), list(scripts[1])
+    else:
+        c1 = classify(base_t, ours_t)
+        script1 = diff_ids(c1.ids1, c1.ids2, algorithm, rediff_shifted)
+        c2 = classify(base_t, theirs_t)
+        script2 = diff_ids(c2.ids1, c2.ids2, algorithm, rediff_shifted)
     if not script1:
         return MergeResult(base_t, ours_t, theirs_t, (), style, "theirs", (), tuple(script2))
     if not script2:
