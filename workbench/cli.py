@@ -29,6 +29,7 @@ COMMAND_MODULES: dict[str, str] = {
     "open": "workbench.commands.open",
     "analyze": "workbench.commands.analyze",
     "demo": "workbench.commands.demo",
+    "train": "workbench.commands.train",
 }
 
 

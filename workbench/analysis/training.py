@@ -1,0 +1,239 @@
+"""Training: what the maintainers shipped for each hunk, and grading a trainee.
+
+The answer key is the analysis of a sync whose result is the maintainers'
+final tree: every hunk ``-X theirs`` decided gets ``shipped`` (main, dev,
+both, or other for a hand-made splice), with the commits that explain it.
+A miss is *costly* when the maintainers had to bring dev's work back (they
+shipped dev, both or a splice) and the trainee kept main's text: exactly
+the mistake the sync bot makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis, Taken
+
+ANSWER_KEY_SCHEMA = "workbench.answer-key/1"
+GRADE_SCHEMA = "workbench.training-grade/1"
+SHIPPED = ("main", "dev", "both", "other")
+
+# What a trainee may answer, folded onto the four shipped values.
+_CHOICES = {
+    "main": "main",
+    "dev": "dev",
+    "both": "both",
+    "both-main-first": "both",
+    "custom": "other",
+    "edit": "other",
+    "other": "other",
+}
+
+
+def normalise_choice(choice: str) -> str:
+    """A trainee's answer as one of main/dev/both/other; ValueError if unknown."""
+    try:
+        return _CHOICES[choice.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown choice {choice!r} (use main, dev, both or other)") from None
+
+
+@dataclass(frozen=True, slots=True)
+class QuizHunk:
+    """One hunk to decide, and what the maintainers shipped there."""
+
+    path: str
+    index: int
+    hunk: Hunk
+    shipped: str
+    evidence: tuple[str, ...]
+    """Commits after the sync merge that wrote the shipped text (fix commits)."""
+
+    @property
+    def changed_after_sync(self) -> bool:
+        """The maintainers did not keep the bot's main text here."""
+        return self.shipped != "main"
+
+    @property
+    def signals(self) -> tuple[Signal, ...]:
+        return self.hunk.signals
+
+    @property
+    def level(self) -> Level:
+        return self.hunk.level
+
+
+@dataclass(frozen=True)
+class AnswerKey:
+    """Every quiz hunk of one shipped sync."""
+
+    merge: str
+    result: str
+    dev: str
+    main: str
+    hunks: tuple[QuizHunk, ...]
+
+    def find(self, path: str, index: int) -> QuizHunk | None:
+        for quiz in self.hunks:
+            if quiz.path == path and quiz.index == index:
+                return quiz
+        return None
+
+
+def shipped_value(hunk: Hunk) -> str:
+    """main/dev/both/other for what the shipped result holds in the hunk."""
+    if hunk.taken in (Taken.MAIN, Taken.DEV, Taken.BOTH):
+        return hunk.taken.value
+    return "other"
+
+
+def build_answer_key(
+    analysis: SyncAnalysis,
+    result: str,
+    evidence: Mapping[tuple[str, int], tuple[str, ...]],
+) -> AnswerKey:
+    """The key for a sync analysed against its shipped result."""
+    hunks = tuple(
+        QuizHunk(entry.path, hunk.index, hunk, shipped_value(hunk), evidence.get((entry.path, hunk.index), ()))
+        for entry in analysis.files
+        for hunk in entry.hunks
+    )
+    return AnswerKey(analysis.merge or "", result, analysis.dev, analysis.main, hunks)
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A hunk the trainee answered differently from what shipped."""
+
+    quiz: QuizHunk
+    answered: str
+
+    @property
+    def costly(self) -> bool:
+        return self.quiz.changed_after_sync and self.answered == "main"
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How a trainee's answers compare with the shipped sync."""
+
+    key: AnswerKey
+    agreed: tuple[QuizHunk, ...]
+    misses: tuple[Miss, ...]
+    unanswered: tuple[QuizHunk, ...]
+
+    @property
+    def answered(self) -> int:
+        return len(self.agreed) + len(self.misses)
+
+    @property
+    def score(self) -> float:
+        """Share of answered hunks that agree with the shipped sync (0..1)."""
+        return len(self.agreed) / self.answered if self.answered else 0.0
+
+    @property
+    def costly(self) -> tuple[Miss, ...]:
+        return tuple(m for m in self.misses if m.costly)
+
+    @property
+    def harmless(self) -> tuple[Miss, ...]:
+        return tuple(m for m in self.misses if not m.costly)
+
+
+def grade(key: AnswerKey, answers: Mapping[tuple[str, int], str]) -> Grade:
+    """Grade answers keyed by (path, hunk index); choices are normalised."""
+    agreed: list[QuizHunk] = []
+    misses: list[Miss] = []
+    unanswered: list[QuizHunk] = []
+    for quiz in key.hunks:
+        raw = answers.get((quiz.path, quiz.index))
+        if raw is None:
+            unanswered.append(quiz)
+            continue
+        choice = normalise_choice(raw)
+        if choice == quiz.shipped:
+            agreed.append(quiz)
+        else:
+            misses.append(Miss(quiz, choice))
+    return Grade(key, tuple(agreed), tuple(misses), tuple(unanswered))
+
+
+def parse_answers(data: Any, source: str) -> dict[tuple[str, int], str]:
+    """Read ``{"hunks": [{"path", "index", "choice"}]}``; ValueError naming the entry."""
+    if not isinstance(data, dict) or not isinstance(data.get("hunks"), list):
+        raise ValueError(f'{source}: expected {{"hunks": [{{"path", "index", "choice"}}, ...]}}')
+    answers: dict[tuple[str, int], str] = {}
+    for n, item in enumerate(data["hunks"]):
+        if not isinstance(item, dict) or not {"path", "index", "choice"} <= item.keys():
+            raise ValueError(f"{source}: hunks[{n}] needs path, index and choice")
+        if not isinstance(item["index"], int) or not isinstance(item["path"], str):
+            raise ValueError(f"{source}: hunks[{n}] has a non-integer index or a non-string path")
+        normalise_choice(str(item["choice"]))
+        answers[(item["path"], item["index"])] = str(item["choice"])
+    return answers
+
+
+def answer_key_json(key: AnswerKey) -> dict[str, Any]:
+    return {
+        "schema": ANSWER_KEY_SCHEMA,
+        "merge": key.merge,
+        "result": key.result,
+        "dev": key.dev,
+        "main": key.main,
+        "hunks": [_quiz_json(q) for q in key.hunks],
+    }
+
+
+def _quiz_json(quiz: QuizHunk) -> dict[str, Any]:
+    hunk = quiz.hunk
+    return {
+        "path": quiz.path,
+        "index": quiz.index,
+        "base_lines": hunk.base.as_list(),
+        "dev_lines": hunk.dev.as_list(),
+        "main_lines": hunk.main.as_list(),
+        "result_lines": hunk.result.as_list() if hunk.result else None,
+        "shipped": quiz.shipped,
+        "evidence": list(quiz.evidence),
+        "dev_commits": list(hunk.dev_commits),
+        "main_commits": list(hunk.main_commits),
+        "risk": hunk.risk,
+        "level": hunk.level.value,
+        "signals": [{"kind": s.kind, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
+    }
+
+
+def grade_json(result: Grade) -> dict[str, Any]:
+    def miss(m: Miss) -> dict[str, Any]:
+        return {"path": m.quiz.path, "index": m.quiz.index, "answered": m.answered, "shipped": m.quiz.shipped,
+                "evidence": list(m.quiz.evidence), "level": m.quiz.level.value}
+
+    return {
+        "schema": GRADE_SCHEMA,
+        "merge": result.key.merge,
+        "result": result.key.result,
+        "total": len(result.key.hunks),
+        "answered": result.answered,
+        "agreed": len(result.agreed),
+        "score": round(result.score, 4),
+        "costly_misses": [miss(m) for m in result.costly],
+        "harmless_misses": [miss(m) for m in result.harmless],
+        "unanswered": [{"path": q.path, "index": q.index} for q in result.unanswered],
+    }
+
+
+def summary(key: AnswerKey) -> dict[str, int]:
+    """How many hunks shipped as each value, and how many risky ones changed."""
+    counts = {value: 0 for value in SHIPPED}
+    for quiz in key.hunks:
+        counts[quiz.shipped] += 1
+    counts["changed_after_sync"] = sum(1 for q in key.hunks if q.changed_after_sync)
+    counts["changed_and_high"] = sum(1 for q in key.hunks if q.changed_after_sync and q.level is Level.HIGH)
+    return counts
+
+
+def quiz_order(hunks: Sequence[QuizHunk]) -> list[QuizHunk]:
+    """Riskiest first (the order the app asks in), then by path and index."""
+    return sorted(hunks, key=lambda q: (-q.hunk.risk, q.path, q.index))

@@ -1,0 +1,149 @@
+"""``workbench train``: replay a real sync, decide, then compare with what shipped.
+
+Non-interactive forms for instructors:
+    workbench train REV --answer-key [--json]
+    workbench train REV --answers FILE [--json]
+    workbench train --list
+REV is a shipped sync (a merge commit, or a sync branch head with fixes),
+a catalogue id (``megatron:4291``) or a sample exercise (``sample:NAME``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+
+HELP = "training: replay a shipped sync, decide each hunk, then see what the maintainers did"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("rev", nargs="?", metavar="REV", help="shipped sync, catalogue id (megatron:4291) or sample:NAME")
+    parser.add_argument("--repo", metavar="PATH", help="repository (default: the one containing the current directory)")
+    parser.add_argument("--result", metavar="R", help="the shipped result when REV is the bot's merge")
+    parser.add_argument("--policy", metavar="NAME", help="sync policy preset or file")
+    parser.add_argument("--answer-key", action="store_true", help="print every quiz hunk with what shipped")
+    parser.add_argument("--answers", metavar="FILE", help='grade a trainee\'s {"hunks": [{"path", "index", "choice"}]} file')
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--list", action="store_true", help="list the exercises")
+    parser.add_argument("--trainee", metavar="NAME", help="whose progress to keep (default: $USER)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list(args.json)
+    if args.rev is None:
+        raise WorkbenchError("name a sync to train on (see `workbench train --list`)")
+    with tempfile.TemporaryDirectory(prefix="workbench-train-") as scratch:
+        return _run(args, Path(scratch))
+
+
+def _run(args: argparse.Namespace, scratch: Path) -> int:
+    repo_path, merge, result = _exercise(args, scratch)
+    from workbench.training import load_answer_key
+
+    repo, _analysis, key = load_answer_key(repo_path, merge, result, args.policy)
+    if args.answers is not None:
+        return _grade(key, Path(args.answers), args.json, repo)
+    if args.answer_key:
+        return _print_key(key, args.json, repo)
+    raise WorkbenchError("the interactive quiz is not available yet: use --answer-key or --answers FILE")
+
+
+def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str, str]:
+    """(repository, merge, shipped result); sample exercises are built in ``scratch``."""
+    from workbench.git.repo import GitRepo
+    from workbench.training import build_sample_exercise, resolve_exercise
+
+    if args.rev.startswith("sample:"):
+        path, merge, result = build_sample_exercise(args.rev.split(":", 1)[1], scratch / "repo")
+        return str(path), merge, result
+    repo = GitRepo.open(args.repo)
+    merge, result = resolve_exercise(repo, args.rev, args.result)
+    return args.repo, merge, result
+
+
+def _list(as_json: bool) -> int:
+    from workbench.training import SAMPLE_EXERCISES, catalog
+
+    samples = [{"id": f"sample:{n}", "level": level, "title": title} for n, level, title in SAMPLE_EXERCISES]
+    real = [
+        {"id": e.id, "pr": e.pr, "date": e.date, "merge": e.merge, "result": e.result, "title": e.title, "note": e.note}
+        for e in catalog()
+    ]
+    if as_json:
+        print(json.dumps({"samples": samples, "megatron": real}, indent=2))
+        return 0
+    print("Sample exercises (no clone needed):")
+    for item in samples:
+        print(f"  {item['id']:36s} {item['level']:7s} {item['title']}")
+    print("\nReal Megatron-LM syncs (run inside a Megatron-LM clone, or pass --repo):")
+    for entry in real:
+        print(f"  {entry['id']:16s} {entry['date']}  {entry['title']}")
+        if entry["note"]:
+            print(f"  {'':16s} {entry['note']}")
+    return 0
+
+
+def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
+    from workbench.analysis.training import answer_key_json, summary
+    from workbench.textsafe import visible
+
+    if as_json:
+        sys.stdout.write(json.dumps(answer_key_json(key), ensure_ascii=False) + "\n")
+        return 0
+    counts = summary(key)
+    print(
+        f"merge {key.merge[:10]} -> shipped {key.result[:10]}: {len(key.hunks)} hunks; "
+        f"shipped main {counts['main']}, dev {counts['dev']}, both {counts['both']}, other {counts['other']}"
+    )
+    for quiz in key.hunks:
+        evidence = ", ".join(_commit_label(repo, sha) for sha in quiz.evidence) or "-"
+        print(
+            f"  {visible(quiz.path)} hunk {quiz.index + 1} (dev {quiz.hunk.dev.start}-{quiz.hunk.dev.end}): "
+            f"shipped {quiz.shipped}; evidence: {evidence}"
+        )
+    return 0
+
+
+def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
+    from workbench.analysis.training import grade, grade_json, parse_answers
+    from workbench.textsafe import visible
+
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise WorkbenchError(f"no such answers file: {path}") from None
+    except ValueError as exc:
+        raise WorkbenchError(f"{path} is not valid JSON: {exc}") from None
+    try:
+        answers = parse_answers(raw, str(path))
+    except ValueError as exc:
+        raise WorkbenchError(str(exc)) from None
+    result = grade(key, answers)
+    if as_json:
+        print(json.dumps(grade_json(result), ensure_ascii=False))
+        return 0
+    print(
+        f"score {result.score:.0%}: {len(result.agreed)} of {result.answered} answered hunks agree with what shipped "
+        f"({len(result.unanswered)} unanswered); costly misses {len(result.costly)}, harmless {len(result.harmless)}"
+    )
+    for label, misses in (("costly (dev work the maintainers restored)", result.costly), ("harmless", result.harmless)):
+        if misses:
+            print(f"{label}:")
+        for miss in misses:
+            evidence = ", ".join(_commit_label(repo, sha) for sha in miss.quiz.evidence) or "-"
+            print(f"  {visible(miss.quiz.path)} hunk {miss.quiz.index + 1}: you chose {miss.answered}, "
+                  f"shipped {miss.quiz.shipped} (evidence: {evidence})")
+    return 0
+
+
+def _commit_label(repo, sha: str) -> str:  # noqa: ANN001 - GitRepo
+    from workbench.textsafe import visible
+
+    info = repo.commit_info(sha)
+    return f"{sha[:10]} {visible(info.subject)[:72]}"

@@ -1,0 +1,1 @@
+"""Data files shipped with workbench (read with importlib.resources)."""

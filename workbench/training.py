@@ -1,0 +1,190 @@
+"""Training mode's plumbing: exercises, answer keys with evidence, progress.
+
+An exercise is a sync merge plus the commit holding what the maintainers
+shipped (the sync PR head, or the merge itself when fixes were amended in).
+The evidence for a hunk is the commits between the two that wrote the
+shipped text there, found with the same range-limited blame as the analysis.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from workbench.analysis.blame import LineMapper, attribute
+from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.training import AnswerKey, build_answer_key
+from workbench.errors import WorkbenchError
+from workbench.git.history import side_history
+from workbench.git.repo import GitRepo
+from workbench.sync import SyncRequest, open_sync
+
+SAMPLE_EXERCISES = (
+    ("squash-chain-main-ahead", "easy", "Main squashed dev's feature and improved it: is main's side right?"),
+    ("intentional-removal", "easy", "Main removed code on purpose: find the commit that proves it."),
+    ("policy-files", "medium", "Files the sync policy says to keep from dev, or take from main."),
+    ("dev-line-dropped", "medium", "A dev-only line next to main's unrelated edit."),
+    ("renamed-callee", "hard", "Main's caller, dev's renamed callee: the merge compiles and fails."),
+    ("squash-chain-dev-ahead", "hard", "Dev refined a feature after main squashed its first PR."),
+)
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """A real sync of a public repository, by commit id (data only)."""
+
+    id: str
+    pr: int
+    date: str
+    merge: str
+    result: str
+    title: str
+    note: str = ""
+
+
+def catalog() -> list[CatalogEntry]:
+    """The built-in catalogue of Megatron-LM syncs (needs a clone to use)."""
+    text = resources.files("workbench.data").joinpath("training_catalog.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    return [CatalogEntry(**entry) for entry in data["sync"]]
+
+
+def find_catalog(exercise_id: str) -> CatalogEntry:
+    for entry in catalog():
+        if entry.id == exercise_id:
+            return entry
+    known = ", ".join(e.id for e in catalog())
+    raise WorkbenchError(f"no exercise {exercise_id!r} in the catalogue (known: {known})")
+
+
+def resolve_exercise(repo: GitRepo, rev: str, result: str | None) -> tuple[str, str]:
+    """(merge, result) for ``train REV [--result R]`` or a catalogue id."""
+    if ":" in rev and rev.split(":", 1)[0] in {"megatron"}:
+        entry = find_catalog(rev)
+        return repo.resolve(entry.merge), repo.resolve(result or entry.result)
+    sha = repo.resolve(rev)
+    if len(repo.parents(sha)) >= 2:
+        return sha, repo.resolve(result) if result else sha
+    merge = sha
+    for _ in range(200):
+        parents = repo.parents(merge)
+        if len(parents) >= 2:
+            return merge, repo.resolve(result) if result else sha
+        if not parents:
+            break
+        merge = parents[0]
+    raise WorkbenchError(f"{rev} is not a sync merge and no merge precedes it on its first-parent line")
+
+
+def load_answer_key(repo_path: str | os.PathLike[str] | None, merge: str, result: str,
+                    policy: str | None = None) -> tuple[GitRepo, SyncAnalysis, AnswerKey]:
+    """Analyse the sync against its shipped result and find each hunk's evidence."""
+    repo, analysis = open_sync(SyncRequest(repo=repo_path, rev=merge, result=result, policy=policy))
+    evidence: dict[tuple[str, int], tuple[str, ...]] = {}
+    if result != merge:
+        paths = [f.path for f in analysis.files if f.hunks and f.result_present]
+        history = side_history(repo, result, merge, paths)
+        mapper = LineMapper(repo.line_changes)
+        for entry in analysis.files:
+            if entry.path not in paths or history.blobs[entry.path].get(result) is None:
+                continue
+            placed = [h for h in entry.hunks if h.result is not None]
+            lines = sorted({n for h in placed for n in range(h.result.start - 1, h.result.end)})  # type: ignore[union-attr]
+            found = attribute(history, entry.path, lines, mapper)
+            order = {sha: i for i, sha in enumerate(history.commits)}
+            for hunk in placed:
+                assert hunk.result is not None
+                shas = {found[n] for n in range(hunk.result.start - 1, hunk.result.end) if n in found}
+                evidence[(entry.path, hunk.index)] = tuple(sorted(shas, key=lambda s: order.get(s, 0)))
+    return repo, analysis, build_answer_key(analysis, result, evidence)
+
+
+def build_sample_exercise(name: str, path: Path | None = None) -> tuple[Path, str, str]:
+    """A scenario from the demo sample, merged by the bot and fixed as a reviewer should.
+
+    Returns (repository, merge, shipped result).  The fix commit writes the
+    ground truth's expected content for every file the scenario knows.
+    """
+    from workbench.sample import RepoBuilder, build_scenario
+    from workbench.sample.bot import finish_sync, start_sync
+
+    names = [n for n, _, _ in SAMPLE_EXERCISES]
+    if name not in names:
+        raise WorkbenchError(f"no sample exercise {name!r} (known: {', '.join(names)})")
+    root = path or Path(tempfile.mkdtemp(prefix=f"workbench-train-{name}-")) / "repo"
+    scenario = build_scenario(name, root)
+    builder = RepoBuilder.open(scenario.path)
+    start_sync(builder, "main2dev/training", scenario.dev, scenario.main)
+    merge = finish_sync(builder, "main2dev/training", scenario.main)
+    for truth in scenario.files:
+        if truth.expected is None:
+            if (scenario.path / truth.path).exists():
+                builder.delete(truth.path)
+        else:
+            builder.write(truth.path, truth.expected)
+    if not builder.git("status", "--porcelain").strip():
+        return scenario.path, merge, merge  # the bot's merge was already right
+    result = builder.commit("fix: restore what the sync dropped (maintainers' answer)")
+    return scenario.path, merge, result
+
+
+@dataclass
+class Progress:
+    """One trainee's answers and scores, kept across days."""
+
+    trainee: str
+    exercises: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """merge sha -> {"answers": {"path\\x00index": choice}, "score": float|None, ...}."""
+
+    def answers(self, merge: str) -> dict[tuple[str, int], str]:
+        raw = self.exercises.get(merge, {}).get("answers", {})
+        out = {}
+        for key, choice in raw.items():
+            path, _, index = key.rpartition("\0")
+            out[(path, int(index))] = choice
+        return out
+
+    def record(self, merge: str, path: str, index: int, choice: str) -> None:
+        entry = self.exercises.setdefault(merge, {"answers": {}})
+        entry.setdefault("answers", {})[f"{path}\0{index}"] = choice
+
+    def finish(self, merge: str, score: float, costly: int) -> None:
+        entry = self.exercises.setdefault(merge, {"answers": {}})
+        entry["score"] = score
+        entry["costly_misses"] = costly
+
+
+def progress_path(trainee: str) -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in trainee) or "trainee"
+    return Path(base, "workbench", "training", f"{safe}.json")
+
+
+def load_progress(trainee: str) -> Progress:
+    path = progress_path(trainee)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Progress(trainee)
+    except (OSError, ValueError) as exc:
+        raise WorkbenchError(f"cannot read training progress {path}: {exc}") from exc
+    return Progress(trainee, dict(data.get("exercises", {})))
+
+
+def save_progress(progress: Progress) -> Path:
+    """Atomically replace the trainee's progress file."""
+    path = progress_path(progress.trainee)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".progress-", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump({"trainee": progress.trainee, "exercises": progress.exercises}, handle, indent=1)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    return path
