@@ -66,13 +66,17 @@ def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:
         text = fields[pos + 2 + count].decode("utf-8", "replace").rstrip("\n")
         messages.append(MergeMessage(paths, kind, text))
         pos += 3 + count
+    by_path: dict[str, list[MergeMessage]] = {}
+    for message in messages:
+        for path in dict.fromkeys(message.paths):
+            by_path.setdefault(path, []).append(message)
     conflicts = tuple(
         ConflictEntry(
             path=path,
             base=stages[path].get(1),
             ours=stages[path].get(2),
             theirs=stages[path].get(3),
-            messages=tuple(m for m in messages if path in m.paths),
+            messages=tuple(by_path.get(path, ())),
         )
         for path in order
     )
