@@ -88,3 +88,15 @@ def test_no_shell_true_anywhere() -> None:
         if "shell=True" in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+def test_nothing_resets_checks_out_or_cleans_the_users_repository() -> None:
+    """Only the sample builder (which makes its own repositories) may run these."""
+    dangerous = ('"reset"', '"checkout"', '"clean"', '"restore"', '"stash"')
+    offenders = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.relative_to(PACKAGE).parts[0] != "sample"
+        and any(word in path.read_text(encoding="utf-8") for word in dangerous)
+    ]
+    assert offenders == []

@@ -10,6 +10,7 @@ updated (during a merge in progress).  A failure leaves the old file intact.
 from __future__ import annotations
 
 import ast
+import glob
 import os
 import re
 import tempfile
@@ -178,6 +179,8 @@ def _write_gitlink(repo: GitRepo, session: Session, path: str, choice: FileChoic
 def atomic_write(target: Path, data: bytes, executable: bool) -> None:
     """Temp file in the same directory, fsync, rename: the old file or the new, never half."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.workbench-tmp"):
+        stale.unlink(missing_ok=True)  # left by a write that was killed mid-way
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".workbench-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
