@@ -14,6 +14,7 @@ from typing import Any
 
 from workbench.analysis.blame import LineChanges, LineMapper
 from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.risk import score_risk
 from workbench.git.types import CommitInfo, SyncSnapshot
 
 ReadBlob = Callable[[str], bytes]
@@ -44,4 +45,4 @@ def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequenc
 
 def default_stages() -> tuple[Stage, ...]:
     """The stages every front end runs, in order."""
-    return ()
+    return (score_risk,)

@@ -1,0 +1,209 @@
+"""What the signals read about one file, computed once and cached.
+
+Every signal asks the same few questions (which versions of the file did
+each side go through, what did a version say, which commit is newer, which
+main commit deleted a line), so they are answered here once per file, from
+the snapshot's per-commit blob table and the shared blob reader: no git
+subprocess, and each blob is read at most once per run however many hunks
+look at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from workbench.analysis.model import Commit, FileAnalysis, Hunk
+from workbench.analysis.risk.twins import counterpart
+from workbench.analysis.risk.text import contains_block, meaningful
+from workbench.git.types import SideHistory
+
+ReadBlob = Callable[[str], bytes]
+CommitLookup = Callable[[str], Commit]
+
+
+class Blobs:
+    """Blob bytes and line sets, cached for the whole run (blobs never change)."""
+
+    def __init__(self, read_blob: ReadBlob) -> None:
+        self._read = read_blob
+        self._data: dict[str, bytes] = {}
+        self._lines: dict[str, frozenset[bytes]] = {}
+
+    def read(self, oid: str) -> bytes:
+        found = self._data.get(oid)
+        if found is None:
+            found = self._read(oid)
+            self._data[oid] = found
+        return found
+
+    def stripped_lines(self, oid: str | None) -> frozenset[bytes]:
+        """The blob's lines without leading and trailing whitespace, as a set."""
+        if oid is None:
+            return frozenset()
+        found = self._lines.get(oid)
+        if found is None:
+            found = self._lines[oid] = frozenset(line.strip() for line in self.read(oid).split(b"\n"))
+        return found
+
+    def has_block(self, oid: str | None, lines: Sequence[bytes]) -> bool:
+        """Whether the blob holds ``lines`` consecutively (whitespace-blind)."""
+        return oid is not None and contains_block(self.read(oid), lines)
+
+
+@dataclass(frozen=True)
+class RunCache:
+    """What every file of one run shares: the blob cache, commit lookups, commit order."""
+
+    blobs: Blobs
+    commit: CommitLookup
+    dev_history: SideHistory
+    main_history: SideHistory
+    dev_order: dict[str, int]
+    main_order: dict[str, int]
+
+    @classmethod
+    def build(cls, read_blob: ReadBlob, commit: CommitLookup, dev: SideHistory, main: SideHistory) -> RunCache:
+        def order(history: SideHistory) -> dict[str, int]:
+            return {sha: i for i, sha in enumerate(history.commits)}
+
+        return cls(Blobs(read_blob), commit, dev, main, order(dev), order(main))
+
+
+@dataclass(frozen=True)
+class Version:
+    """One state of the file on one side: the commit that wrote it, and its blob."""
+
+    commit: str
+    blob: str | None
+    parent_blob: str | None
+    """The file in the commit's first parent (its state just before)."""
+
+
+@dataclass
+class SideFile:
+    """One side's history of one path: the versions it went through, newest first."""
+
+    history: SideHistory
+    path: str
+    versions: tuple[Version, ...]
+    _order: dict[str, int] = field(repr=False)
+
+    @classmethod
+    def build(cls, history: SideHistory, path: str, order: dict[str, int], touching: Sequence[str]) -> SideFile:
+        """``touching``: the commits that changed the file, newest first (the engine's FileHistory);
+        ``order``: ``commit -> position`` in ``history.commits``, shared by every file."""
+        blobs = history.blobs.get(path, {})
+        versions = []
+        for sha in touching:
+            parents = history.parents.get(sha, ())
+            versions.append(Version(sha, blobs.get(sha), blobs.get(parents[0]) if parents else None))
+        return cls(history, path, tuple(versions), order)
+
+    def age(self, sha: str) -> int:
+        """Larger is older (position in the newest-first walk)."""
+        return self._order.get(sha, len(self._order))
+
+    def newer(self, commits: Sequence[str], than: str) -> tuple[str, ...]:
+        """The commits among ``commits`` that came after ``than``, oldest first."""
+        limit = self.age(than)
+        return tuple(sorted((c for c in commits if self.age(c) < limit), key=self.age, reverse=True))
+
+    def oldest_first(self, commits: Sequence[str]) -> tuple[str, ...]:
+        return tuple(sorted(dict.fromkeys(commits), key=self.age, reverse=True))
+
+    def parent_blob(self, sha: str) -> str | None:
+        """The file as it was just before ``sha`` (first parent)."""
+        parents = self.history.parents.get(sha, ())
+        return self.history.blobs.get(self.path, {}).get(parents[0]) if parents else None
+
+    def writer_of(self, blob: str, before: str) -> str | None:
+        """The newest commit older than ``before`` that left the file as ``blob``."""
+        limit = self.age(before)
+        for version in self.versions:
+            if self.age(version.commit) > limit and version.blob == blob:
+                return version.commit
+        return None
+
+
+@dataclass
+class FileEvidence:
+    """A conflicted file with both sides' histories and the shared readers."""
+
+    file: FileAnalysis
+    dev: SideFile
+    main: SideFile
+    blobs: Blobs
+    commit: CommitLookup
+    _deleters: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _twins: dict[str, Commit | None] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        file: FileAnalysis,
+        run: RunCache,
+    ) -> FileEvidence:
+        return cls(
+            file,
+            SideFile.build(run.dev_history, file.dev.path, run.dev_order, [c.sha for c in file.history.dev]),
+            SideFile.build(run.main_history, file.main.path, run.main_order, [c.sha for c in file.history.main]),
+            run.blobs,
+            run.commit,
+        )
+
+    def dev_commits(self) -> tuple[Commit, ...]:
+        """Dev's commits that touched the file, newest first."""
+        return self.file.history.dev
+
+    def counterpart(self, main: Commit) -> Commit | None:
+        """The dev commit touching this file that ``main`` is a squash of (cached per commit)."""
+        if main.sha not in self._twins:
+            self._twins[main.sha] = counterpart(main, self.dev_commits())
+        return self._twins[main.sha]
+
+    def main_deleters(self, hunk: Hunk) -> tuple[str, ...]:
+        """Main commits that deleted base lines of the hunk which main's file no longer has."""
+        found = self._deleters.get(hunk.index)
+        if found is None:
+            found = self._deleters[hunk.index] = self._find_deleters(hunk)
+        return found
+
+    def _find_deleters(self, hunk: Hunk) -> tuple[str, ...]:
+        lines = self.blobs.stripped_lines
+        here = {line.strip() for line in hunk.main_text} | lines(self.file.main.oid)
+        missing = {line.strip() for line in hunk.base_text if meaningful(line)} - here
+        found: list[str] = []
+        for version in self.main.versions:
+            if not missing:
+                break
+            if version.parent_blob is None:
+                continue
+            gone = (missing & lines(version.parent_blob)) - lines(version.blob)
+            if gone:
+                found.append(version.commit)
+                missing -= gone
+        return tuple(found)
+
+    def main_writers(self, hunk: Hunk) -> tuple[str, ...]:
+        """The main commits behind main's side of the hunk.
+
+        Who wrote main's lines (blame); else who deleted the base lines; else,
+        when main only changed lines next to the hunk, main's commits on the file.
+        """
+        if hunk.main_commits:
+            return hunk.main_commits
+        return self.main_deleters(hunk) or tuple(c.sha for c in self.file.history.main)
+
+
+def label(commit: Commit) -> str:
+    """How a message names a commit: its PR number, else its short sha."""
+    return f"#{commit.pr}" if commit.pr is not None else commit.sha[:10]
+
+
+def labels(commits: Sequence[Commit]) -> str:
+    """``#102``, ``#102 and #103``, ``#101, #102 and #103``."""
+    names = list(dict.fromkeys(label(c) for c in commits))
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,144 @@
+"""The ``score_risk`` pipeline stage: signals on every hunk, then risk and level.
+
+Runs last, so it sees the signals earlier stages put on hunks and files
+(policy, API audit) and folds their weights into the same score.  All
+evidence comes from the snapshot and the shared readers in the context;
+blobs and per-file histories are cached for the run, and the only repeated
+work per hunk is in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from workbench.analysis.blame import attribute
+from workbench.analysis.model import FileAnalysis, Hunk, Signal, SyncAnalysis, Taken
+from workbench.analysis.risk.chain import (
+    MAIN_AHEAD,
+    MAIN_AHEAD_WEIGHT,
+    dev_text_in_main_history,
+    older_dev_state,
+    squash_counterpart,
+)
+from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.drops import (
+    Dropped,
+    dev_changed,
+    dev_only_lines_dropped,
+    find_dropped,
+    main_removed_intentionally,
+)
+from workbench.analysis.risk.evidence import FileEvidence, RunCache
+from workbench.analysis.risk.text import is_data, meaningful
+from workbench.analysis.xdiff import split_lines
+
+if TYPE_CHECKING:
+    from workbench.analysis.pipeline import AnalysisContext
+
+RESULT_HAS_DEV = "result-has-dev"
+RESULT_HAS_DEV_WEIGHT = -100
+
+
+def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
+    """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
+    snapshot = context.snapshot
+    run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
+    return replace(analysis, files=tuple(_score_file(f, context, run) for f in analysis.files))
+
+
+def _score_file(entry: FileAnalysis, context: AnalysisContext, run: RunCache) -> FileAnalysis:
+    hunks = entry.hunks
+    if hunks and entry.merge is not None:
+        hunks = _score_hunks(FileEvidence.build(entry, run), context)
+    else:
+        hunks = tuple(_scored(h, list(h.signals)) for h in hunks)
+    risk = file_risk((h.risk for h in hunks), entry.signals)
+    return replace(entry, hunks=hunks, risk=risk, level=level_of(risk))
+
+
+def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:
+    risk = hunk_risk(hunk.taken, signals)
+    return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
+
+
+def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]:
+    merge = ev.file.merge
+    assert merge is not None
+    result = split_lines(ev.file.result_bytes) if ev.file.result_bytes is not None else None
+    data = [_all_data(h) for h in ev.file.hunks]
+    dropped = [find_dropped(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
+    writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
+    return tuple(
+        _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, result)])
+        for hunk, lost, d in zip(ev.file.hunks, dropped, data, strict=True)
+    )
+
+
+def _signals(
+    hunk: Hunk,
+    lost: Dropped,
+    data: bool,
+    writers: dict[int, str],
+    ev: FileEvidence,
+    result: Sequence[bytes] | None,
+) -> list[Signal]:
+    if hunk.taken in (Taken.DEV, Taken.BOTH):
+        held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
+        return [Signal(RESULT_HAS_DEV, f"the result already holds {held} here (resolved by hand)", (), RESULT_HAS_DEV_WEIGHT)]
+    if data:  # regenerated values: the loss is all there is to say, and it is cheap to redo
+        found = dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, result, data=True)
+        return [found] if found else []
+    found: list[Signal] = [s for s in (older_dev_state(hunk, ev), squash_counterpart(hunk, ev)) if s]
+    if not found:
+        found += [s for s in (dev_text_in_main_history(hunk, ev),) if s is not None]
+    hunk_writers = ev.dev.oldest_first([writers[n] for n in lost.lines if n in writers])[::-1]
+    dropped = dev_only_lines_dropped(hunk, lost, hunk_writers, ev, result)
+    if dropped is not None:
+        found.append(dropped)
+        chained = any(s.weight > 0 for s in found if s is not dropped)
+        removed = None if chained else main_removed_intentionally(hunk, lost, ev)
+        if removed is not None:
+            found.append(removed)
+    elif not any(s.kind == MAIN_AHEAD for s in found):
+        found += [s for s in (_main_has_dev_lines(hunk, ev),) if s is not None]
+    return found
+
+
+SAMPLE = 32
+"""Lines per side looked at to tell a values-only hunk (they are uniform)."""
+
+
+def _all_data(hunk: Hunk) -> bool:
+    """Both sides only state values here (regenerated numbers, lock entries)."""
+    text = b"".join((*_sample(hunk.dev_text), *_sample(hunk.main_text)))
+    return meaningful(text) and is_data(text)
+
+
+def _sample(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    return lines[:: len(lines) // SAMPLE + 1]
+
+
+def _main_has_dev_lines(hunk: Hunk, ev: FileEvidence) -> Signal | None:
+    """Every line dev wrote here is also on main's side: main has dev's change, and more."""
+    merge = ev.file.merge
+    assert merge is not None
+    own = [n for n in dev_changed(merge.ours_script, hunk) if meaningful(merge.ours[n])]
+    if not own or hunk.taken is not Taken.MAIN:
+        return None
+    return Signal(
+        MAIN_AHEAD,
+        f"main's side already has {'the line' if len(own) == 1 else f'all {len(own)} lines'} dev wrote here, and more",
+        (),
+        MAIN_AHEAD_WEIGHT,
+    )
+
+
+def _writers(ev: FileEvidence, context: AnalysisContext, dropped: list[Dropped]) -> dict[int, str]:
+    """The dev commit that wrote each dropped line (one blame walk for the whole file)."""
+    lines = sorted({n for lost in dropped for n in lost.lines})
+    history = context.snapshot.dev_history
+    if not lines or history.blobs.get(ev.file.dev.path, {}).get(history.tip) is None:
+        return {}
+    return attribute(history, ev.file.dev.path, lines, context.mapper)
