@@ -85,11 +85,14 @@ def _state_with(hunk: Hunk, ev: FileEvidence, extended: bool) -> str | None:
     return found
 
 
-def squash_counterpart(hunk: Hunk, ev: FileEvidence) -> Signal | None:
+def squash_counterpart(hunk: Hunk, ev: FileEvidence, loses_code: bool) -> Signal | None:
     """The main commit behind the taken text squashes a dev PR: did dev move on after it?
 
     Dev moved on (follow-up commits touch the hunk): -X theirs drops them.
-    It did not: main's squash is the newer text (``main-ahead``).
+    It did not, and the result keeps all of dev's code here: main's squash
+    is the newer text (``main-ahead``).  It did not, but dev's own version
+    of the PR has lines main's squash lacks: the two copies simply differ,
+    and the line-loss signal speaks for the hunk.
     """
     for main_sha in ev.main_writers(hunk):
         main = ev.commit(main_sha)
@@ -107,6 +110,8 @@ def squash_counterpart(hunk: Hunk, ev: FileEvidence) -> Signal | None:
                 (main.sha, twin.sha, *followups),
                 SQUASH_COUNTERPART_WEIGHT,
             )
+        if loses_code:
+            return None
         return Signal(
             MAIN_AHEAD,
             f"main's {label(main)} is a squash of dev {label(twin)}, and dev has not changed "

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from workbench.analysis.model import Level, Signal, Taken
 
-HIGH = 60
+HIGH = 50
 """Risk from which a hunk is ``high``."""
 MEDIUM = 30
 """Risk from which a hunk is ``medium``."""

@@ -1,12 +1,19 @@
-"""Line-loss signals: dev's own lines that neither main nor the result kept.
+"""Line-loss signals: dev's own lines that the result no longer has.
 
 The maintainers' audit compares sorted line sets per file, so a line that
 happens to exist anywhere else in the file hides a loss, and a loss cannot
 be pinned to a hunk.  Here each hunk's dev lines are looked for near the
-hunk in main's file and in the result (a window of lines around it), and
-only lines dev itself wrote (changed since the merge base) count.  A loss
-is intentional when a main commit deleted the base lines dev had edited;
-that commit is named as the evidence.
+hunk in the result (a window of lines around it), and only lines dev itself
+wrote (changed since the merge base) count.
+
+Two kinds of loss weigh differently.  A *contested* line replaced base
+lines that main replaced too: the sides disagree and ``-X theirs`` picked
+one.  A *collateral* line is dev's addition next to (not instead of) what
+main changed: nothing on main argues against it, it only fell inside the
+conflict, so losing it is much more likely an accident.
+
+A loss is intentional when a main commit deleted the base lines dev had
+edited; that commit is named as the evidence.
 """
 
 from __future__ import annotations
@@ -14,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.model import Hunk, LineRange, Signal
+from workbench.analysis.model import Hunk, LineRange, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
-from workbench.analysis.risk.names import dangling
+from workbench.analysis.risk.names import dangling, orphaned
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
@@ -25,30 +32,35 @@ MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
 
 WINDOW = 20
 """Lines either side of a hunk where a dev line still counts as kept."""
-DROPPED_WEIGHT = 20
-"""Weight of the first dropped line of code..."""
-PER_LINE = 4
-"""...plus this for each further one..."""
-MAX_LINES_BONUS = 28
-"""...up to this much (8 lines of code make a hunk high on their own)."""
-DANGLING_BONUS = 30
-"""A name the dropped lines defined is still used by the result."""
+CONTESTED_WEIGHT = 15
+"""Dev's replacement of lines main replaced too: the sides disagreed..."""
+COLLATERAL_WEIGHT = 30
+"""...dev's addition beside main's change: nothing on main disagreed."""
+PER_LINE = 3
+"""Each further line of code dropped..."""
+MAX_LINES_BONUS = 24
+"""...up to this much."""
+NAMES_BONUS = 30
+"""The result still needs a name the dropped lines defined, or no longer uses one they used."""
 DATA_WEIGHT = 5
-"""Only values (golden numbers, lock entries) were dropped."""
+"""Only values (golden numbers, lock entries) or comments were dropped."""
 REMOVED_WEIGHT = -50
+
+Script = tuple[tuple[int, int, int, int], ...]
 
 
 @dataclass(frozen=True)
 class Dropped:
-    """Dev lines of one hunk that are gone: 0-based indexes in dev's file, and their text."""
+    """Dev lines of one hunk that are gone: 0-based indexes in dev's file, text, and kind."""
 
     lines: tuple[int, ...] = ()
     text: tuple[bytes, ...] = ()
+    collateral: tuple[bool, ...] = ()
+    """Per line: dev added it beside main's change rather than instead of it."""
 
-    @property
-    def code(self) -> tuple[bytes, ...]:
-        """The dropped lines that are code rather than plain values."""
-        return tuple(line for line in self.text if not is_data(line))
+    def code(self) -> list[tuple[bytes, bool]]:
+        """The dropped lines that are code (not plain values), with their kind."""
+        return [(line, side) for line, side in zip(self.text, self.collateral, strict=True) if not is_data(line)]
 
 
 def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[bytes], bytes]) -> set[bytes]:
@@ -59,13 +71,31 @@ def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[byte
     return {key(line) for line in lines[lo:hi]}
 
 
-def dev_changed(script: tuple[tuple[int, int, int, int], ...], hunk: Hunk) -> list[int]:
+def dev_changed(script: Script, hunk: Hunk) -> list[int]:
     """0-based dev lines of the hunk that differ from the merge base (dev's own work)."""
     lo, hi = hunk.dev.start - 1, hunk.dev.end
     found: list[int] = []
     for _, _, start, count in script:
         found.extend(range(max(lo, start), min(hi, start + count)))
     return found
+
+
+def _collateral(merge: MergeResult, line: int) -> bool:
+    """Whether dev's change holding ``line`` leaves alone every base line main changed.
+
+    Scripts are (base start, base count, side start, side count).  A
+    replacement is contested when main replaced an overlapping base range;
+    an insertion when it lands strictly inside a range main replaced.
+    """
+    for base, count, start, size in merge.ours_script:
+        if start <= line < start + size:
+            for main_base, main_count, _, _ in merge.theirs_script:
+                if main_count and count and main_base < base + count and base < main_base + main_count:
+                    return False
+                if main_count and not count and main_base < base < main_base + main_count:
+                    return False
+            return True
+    return True
 
 
 def find_dropped(
@@ -78,21 +108,26 @@ def find_dropped(
 
     Main having the line matters only through the result: a line dev moved
     and main kept in place is lost just the same when the result drops it.
-    Without a result (the file is gone) main's text stands in for it.  Code
+    Without a decided result (the file is gone, or the hunk still has
+    conflict markers) main's text stands in for it.  Code
     is compared whitespace-blind; ``data`` (values only) just stripped, as
     good for generated files and much cheaper on large ones.
     """
     key = bytes.strip if data else norm
-    if result_lines is not None and hunk.result is not None:
+    if result_lines is not None and hunk.result is not None and hunk.taken is not Taken.UNRESOLVED:
         kept = _window(result_lines, hunk.result, key)
-    else:
+    else:  # no result yet (or still conflict markers): what taking main's side would keep
         kept = _window(merge.theirs, hunk.main, key)
-    pairs = [
-        (index, merge.ours[index])
+    lines = [
+        index
         for index in dev_changed(merge.ours_script, hunk)
         if key(merge.ours[index]) not in kept and meaningful(merge.ours[index])
     ]
-    return Dropped(tuple(i for i, _ in pairs), tuple(line for _, line in pairs))
+    return Dropped(
+        tuple(lines),
+        tuple(merge.ours[index] for index in lines),
+        tuple(_collateral(merge, index) for index in lines),
+    )
 
 
 def dev_only_lines_dropped(
@@ -103,38 +138,55 @@ def dev_only_lines_dropped(
     result_lines: Sequence[bytes] | None,
     data: bool = False,
 ) -> Signal | None:
-    """The hunk loses lines only dev had; more so if the result still needs them."""
+    """The hunk loses lines only dev had; more so beside main's change, or when the result needs them."""
     if not dropped.lines:
         return None
-    code = () if data else dropped.code
     commits = [ev.commit(sha) for sha in writers]
     source = f" (from dev's {labels(commits)})" if commits else ""
     count = len(dropped.lines)
-    what = f"{count} line{'s' if count > 1 else ''}"
+    what, verb = (f"{count} line", "is") if count == 1 else (f"{count} lines", "are")
+    code = [] if data else [(line, side) for line, side in dropped.code() if not _comment_only(line, hunk)]
     if not code:
         return Signal(
             DEV_ONLY_LINES_DROPPED,
-            f"{what} of values dev wrote here{source} {'is' if count == 1 else 'are'} not in the "
-            f"result, e.g. \u201c{shorten(dropped.text[0])}\u201d",
+            f"{what} of values or comments dev wrote here{source} {verb} not in the result, "
+            f"e.g. \u201c{shorten(dropped.text[0])}\u201d",
             tuple(writers),
             DATA_WEIGHT,
         )
-    weight = DROPPED_WEIGHT + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
-    message = (
-        f"{what} dev wrote here{source} {'is' if count == 1 else 'are'} not in the result, e.g. \u201c{shorten(code[0])}\u201d"
-    )
-    names = _dangling(hunk, code, result_lines)
-    if names:
-        weight += DANGLING_BONUS
-        shown = ", ".join(n.decode("utf-8", "replace") for n in names[:3])
-        message += f"; the result still uses {shown}, which only {'this line' if count == 1 else 'these lines'} defined"
+    beside = any(side for _, side in code)
+    weight = (COLLATERAL_WEIGHT if beside else CONTESTED_WEIGHT) + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
+    how = "beside main's change" if beside else "where main changed the same lines"
+    message = f"{what} dev wrote here{source}, {how}, {verb} not in the result, e.g. \u201c{shorten(code[0][0])}\u201d"
+    needed = _needed_names(hunk, [line for line, _ in code], result_lines)
+    if needed:
+        weight += NAMES_BONUS
+        message += "; " + needed
     return Signal(DEV_ONLY_LINES_DROPPED, message, tuple(writers), weight)
 
 
-def _dangling(hunk: Hunk, code: tuple[bytes, ...], result_lines: Sequence[bytes] | None) -> list[bytes]:
+def _comment_only(line: bytes, hunk: Hunk) -> bool:
+    """Whether dev only reworded a comment: the line's code is already in the base's lines here."""
+    code = norm(line.split(b"#", 1)[0]) if b"#" in line else None
+    if not code:
+        return False
+    return any(norm(base.split(b"#", 1)[0]) == code for base in hunk.base_text)
+
+
+def _needed_names(hunk: Hunk, code: list[bytes], result_lines: Sequence[bytes] | None) -> str:
+    """A clause naming what the result still needs from the dropped lines (or '')."""
     if result_lines is None or hunk.result is None:
-        return []
-    return dangling(code, result_lines, hunk.result.start - 1, hunk.result.end)
+        return ""
+    start, end = hunk.result.start - 1, hunk.result.end
+    names = dangling(code, result_lines, start, end)
+    if names:
+        shown = ", ".join(n.decode("utf-8", "replace") for n in names[:3])
+        return f"the result still uses {shown}, which only {'this line' if len(code) == 1 else 'these lines'} defined"
+    names = orphaned(code, result_lines, start, end)
+    if names:
+        shown = ", ".join(n.decode("utf-8", "replace") for n in names[:3])
+        return f"the result still defines {shown} but nothing uses {'it' if len(names) == 1 else 'them'} any more"
+    return ""
 
 
 def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -> Signal | None:

@@ -1,14 +1,18 @@
-"""Names a dropped dev line defined that the result still uses.
+"""Names that tie a dropped dev line to the code the result kept.
 
 When ``-X theirs`` drops an import, a parameter or an assignment of dev's
 while dev's code that uses the name survives elsewhere, the result compiles
-and fails at run time (the ``CudaGraphScope`` import of sync #4291).  This
-is a line-level look at Python-like text: enough to turn "a line is
-missing" into "a line is missing *and something still needs it*".
+and fails at run time (the ``CudaGraphScope`` import of sync #4291): the
+name *dangles*.  The other way round, when the dropped line was the only
+use of a name dev defined in a part that merged cleanly (a new parameter,
+an import), that name is now *orphaned*: dev's change survives half-done.
+This is a line-level look at Python-like text, enough to turn "a line is
+missing" into "a line is missing and the rest of the file shows it".
 """
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Sequence
 
@@ -16,11 +20,15 @@ _FROM_IMPORT = re.compile(rb"^\s*from\s+[\w.]+\s+import\s+\(?\s*(.*?)\)?\s*(?:#.
 _IMPORT = re.compile(rb"^\s*import\s+(.*?)\s*(?:#.*)?$")
 _DEF = re.compile(rb"^\s*(?:async\s+)?def\s+\w+\s*\((.*)$")
 _CLASS = re.compile(rb"^\s*class\s+(\w+)")
-_ASSIGN = re.compile(rb"^\s*([A-Za-z_][\w]*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?::[^=]+)?=(?!=)")
+_ASSIGN = re.compile(rb"^\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)(?:\s*:[^=]+)?\s=(?!=)")
+"""An assignment statement; ``key=value`` without spaces is a keyword argument, not a binding."""
 _IMPORTED_NAME = re.compile(rb"^([A-Za-z_][\w.]*)(?:\s+as\s+([A-Za-z_]\w*))?$")
 _PARAM = re.compile(rb"(?:^|,)\s*\*{0,2}([A-Za-z_]\w*)\s*(?=[:=,)]|$)")
-_SKIP = frozenset({b"self", b"cls", b"_"})
+_USED = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*=(?!=))")
+_STRINGS = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#.*""")
+_SKIP = frozenset({b"self", b"cls", b"_"} | {k.encode() for k in keyword.kwlist})
 MIN_NAME = 3
+"""Shorter names (``x``, ``i``) are everywhere; they prove nothing."""
 
 
 def defined_names(line: bytes) -> set[bytes]:
@@ -38,6 +46,11 @@ def defined_names(line: bytes) -> set[bytes]:
     return set()
 
 
+def used_names(line: bytes) -> set[bytes]:
+    """Names the line reads (not attributes, keywords, strings, comments, or ``key=`` targets)."""
+    return {n for n in _USED.findall(_STRINGS.sub(b" ", line)) if n not in _SKIP and len(n) >= MIN_NAME}
+
+
 def _imported(names: bytes, keep_dotted: bool) -> set[bytes]:
     out: set[bytes] = set()
     for part in names.split(b","):
@@ -51,42 +64,57 @@ def _indent(line: bytes) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _uses(lines: Sequence[bytes], name: bytes) -> bool:
-    word = re.compile(rb"(?<![\w.])" + re.escape(name) + rb"\b")
-    return any(word.search(line) for line in lines)
+def _word(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![\w.])" + re.escape(name) + rb"\b")
 
 
-def _binds(lines: Sequence[bytes], name: bytes) -> bool:
-    return any(name in defined_names(line) for line in lines if name in line)
+def _lines_with(text: bytes, name: bytes) -> list[bytes]:
+    """The lines of ``text`` where ``name`` occurs as a word (not as an attribute)."""
+    found = []
+    for match in _word(name).finditer(text):
+        start = text.rfind(b"\n", 0, match.start()) + 1
+        end = text.find(b"\n", match.end())
+        found.append(text[start : len(text) if end < 0 else end])
+    return found
 
 
-def dangling(
-    dropped: Sequence[bytes],
-    result: Sequence[bytes],
-    start: int,
-    end: int,
-) -> list[bytes]:
+def dangling(dropped: Sequence[bytes], result: Sequence[bytes], start: int, end: int) -> list[bytes]:
     """Names ``dropped`` lines defined that ``result`` still uses and defines nowhere.
 
     ``result[start:end]`` is what the result holds in the hunk's place.  A
     name bound inside a block (a parameter, a local) must be used in the
-    block that follows in the result; an import or a module-level name
-    anywhere in the result.
+    rest of that block; an import or a module-level name anywhere after it.
     """
     found: list[bytes] = []
     for line in dropped:
-        names = {n for n in defined_names(line) if len(n) >= MIN_NAME}
+        names = {n for n in defined_names(line) if len(n) >= MIN_NAME} - set(found)
         if not names:
             continue
         is_def = line.lstrip().startswith((b"def ", b"async "))
         module_level = _indent(line) == 0 and not is_def
         stop = len(result) if module_level else _scope_end(result, end, _indent(line), is_def)
-        binders = result if module_level else result[start:stop]
-        for name in sorted(names - set(found)):
-            if _uses(result[start:end], name) or _binds(binders, name):
+        here = b"".join(result[start:end])
+        after = b"".join(result[end:stop])
+        binders = b"".join(result if module_level else result[start:stop])
+        for name in sorted(names):
+            if _lines_with(here, name) or any(name in defined_names(x) for x in _lines_with(binders, name)):
                 continue
-            if _uses(result[end:stop], name):
+            if _lines_with(after, name):
                 found.append(name)
+    return found
+
+
+def orphaned(dropped: Sequence[bytes], result: Sequence[bytes], start: int, end: int) -> list[bytes]:
+    """Names the dropped lines used that the result still defines but never uses any more."""
+    candidates = sorted({n for line in dropped for n in used_names(line)})
+    if not candidates:
+        return []
+    text = b"".join(result)
+    found = []
+    for name in candidates:
+        hits = _lines_with(text, name)
+        if hits and all(name in defined_names(line) for line in hits):
+            found.append(name)
     return found
 
 

@@ -31,7 +31,7 @@ from workbench.analysis.risk.drops import (
     main_removed_intentionally,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
-from workbench.analysis.risk.text import is_data, meaningful
+from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm
 from workbench.analysis.xdiff import split_lines
 
 if TYPE_CHECKING:
@@ -84,26 +84,28 @@ def _signals(
     ev: FileEvidence,
     result: Sequence[bytes] | None,
 ) -> list[Signal]:
+    """This package's signals for one hunk, each already weighted."""
     if hunk.taken in (Taken.DEV, Taken.BOTH):
         held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
         return [Signal(RESULT_HAS_DEV, f"the result already holds {held} here (resolved by hand)", (), RESULT_HAS_DEV_WEIGHT)]
     if data:  # regenerated values: the loss is all there is to say, and it is cheap to redo
-        found = dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, result, data=True)
-        return [found] if found else []
-    found: list[Signal] = [s for s in (older_dev_state(hunk, ev), squash_counterpart(hunk, ev)) if s]
+        return _present(dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, result, data=True))
+    found = _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
     if not found:
-        found += [s for s in (dev_text_in_main_history(hunk, ev),) if s is not None]
+        found = _present(dev_text_in_main_history(hunk, ev))
     hunk_writers = ev.dev.oldest_first([writers[n] for n in lost.lines if n in writers])[::-1]
     dropped = dev_only_lines_dropped(hunk, lost, hunk_writers, ev, result)
-    if dropped is not None:
-        found.append(dropped)
-        chained = any(s.weight > 0 for s in found if s is not dropped)
-        removed = None if chained else main_removed_intentionally(hunk, lost, ev)
-        if removed is not None:
-            found.append(removed)
-    elif not any(s.kind == MAIN_AHEAD for s in found):
-        found += [s for s in (_main_has_dev_lines(hunk, ev),) if s is not None]
-    return found
+    if dropped is None:
+        if not any(s.kind == MAIN_AHEAD for s in found):
+            found += _present(_main_has_dev_lines(hunk, ev))
+        return found
+    if not any(s.weight > 0 for s in found):  # a squash chain outweighs main's deletion
+        found += _present(main_removed_intentionally(hunk, lost, ev))
+    return [*found, dropped]
+
+
+def _present(*signals: Signal | None) -> list[Signal]:
+    return [s for s in signals if s is not None]
 
 
 SAMPLE = 32
@@ -121,11 +123,11 @@ def _sample(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
 
 
 def _main_has_dev_lines(hunk: Hunk, ev: FileEvidence) -> Signal | None:
-    """Every line dev wrote here is also on main's side: main has dev's change, and more."""
+    """Every line dev wrote here is also on main's side of the hunk: main has dev's change, and more."""
     merge = ev.file.merge
     assert merge is not None
-    own = [n for n in dev_changed(merge.ours_script, hunk) if meaningful(merge.ours[n])]
-    if not own or hunk.taken is not Taken.MAIN:
+    own = {norm(merge.ours[n]) for n in dev_changed(merge.ours_script, hunk) if meaningful(merge.ours[n])}
+    if not own or hunk.taken is not Taken.MAIN or not own <= set(content_lines(hunk.main_text)):
         return None
     return Signal(
         MAIN_AHEAD,
