@@ -123,11 +123,10 @@ def find_dropped(
         for index in dev_changed(merge.ours_script, hunk)
         if key(merge.ours[index]) not in kept and meaningful(merge.ours[index])
     ]
-    return Dropped(
-        tuple(lines),
-        tuple(merge.ours[index] for index in lines),
-        tuple(_collateral(merge, index) for index in lines),
-    )
+    text = tuple(merge.ours[index] for index in lines)
+    if data:
+        return Dropped(tuple(lines), text, (False,) * len(lines))
+    return Dropped(tuple(lines), text, tuple(_collateral(merge, index) for index in lines))
 
 
 def dev_only_lines_dropped(
@@ -173,9 +172,13 @@ def _comment_only(line: bytes, hunk: Hunk) -> bool:
     return any(norm(base.split(b"#", 1)[0]) == code for base in hunk.base_text)
 
 
+MAX_NAME_LINES = 20
+"""Bigger losses speak for themselves; names are looked at for the small ones."""
+
+
 def _needed_names(hunk: Hunk, code: list[bytes], result_lines: Sequence[bytes] | None) -> str:
     """A clause naming what the result still needs from the dropped lines (or '')."""
-    if result_lines is None or hunk.result is None:
+    if result_lines is None or hunk.result is None or len(code) > MAX_NAME_LINES:
         return ""
     start, end = hunk.result.start - 1, hunk.result.end
     names = dangling(code, result_lines, start, end)

@@ -55,22 +55,21 @@ def is_data(text: bytes) -> bool:
 def contains_block(data: bytes, lines: Sequence[bytes]) -> bool:
     """Whether ``lines`` occur in ``data`` as consecutive lines, whitespace-blind.
 
-    Blank lines on either side are skipped.  The longest line is looked up
-    with a C-speed ``find`` and the rest is checked around each hit, so
-    searching a large file costs about one scan of it.
+    Blank lines on either side are skipped.  The longest word of the block
+    is looked up with a C-speed ``find`` and the lines are checked around
+    each hit, so searching a large file costs about one scan of it.
     """
     wanted = [n for n in (norm(line) for line in lines) if n]
     if not wanted:
         return False
-    at = max(range(len(wanted)), key=lambda i: len(wanted[i]))
-    anchor = wanted[at]
+    at, word = max(((i, w) for i, line in enumerate(wanted) for w in line.split(b" ")), key=lambda iw: len(iw[1]))
     start = 0
-    while (pos := data.find(anchor, start)) >= 0:
-        start = pos + 1
+    while (pos := data.find(word, start)) >= 0:
         begin = data.rfind(b"\n", 0, pos) + 1
         end = data.find(b"\n", pos)
         end = len(data) if end < 0 else end
-        if norm(data[begin:end]) != anchor:
+        start = end + 1
+        if norm(data[begin:end]) != wanted[at]:
             continue
         if _matches_before(data, begin, wanted[:at]) and _matches_after(data, end, wanted[at + 1 :]):
             return True

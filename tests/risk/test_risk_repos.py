@@ -1,0 +1,186 @@
+"""Signals on tiny repositories built for one situation each (cases the sample lacks)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from risk_tools import analyze_preview, analyze_repo, kinds, only_file, signal
+
+from workbench.analysis.engine import analyze
+from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken
+from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.risk import score_risk
+from workbench.git.repo import GitRepo
+from workbench.git.snapshot import load_sync
+from workbench.sample import RepoBuilder
+
+PATH = "pkg/feature.py"
+
+
+def _feature(body: str) -> str:
+    """A module whose ``scale`` function body is ``body``, between stable neighbours."""
+    head = "".join(f"def helper_{i}():\n    return {i}\n\n\n" for i in range(4))
+    tail = "".join(f"\n\ndef other_{i}():\n    return {i}\n" for i in range(4))
+    return f'"""Feature."""\n\n{head}def scale(value):\n{body}{tail}'
+
+
+BASE = "    return value\n"
+DEV_FIRST = "    factor = compute_scale_factor(value)\n    return value * factor\n"
+DEV_SECOND = "    factor = compute_scale_factor(value)\n    return min(value * factor, LIMIT)\n"
+
+
+def _chain(b: RepoBuilder, main_subject: str, main_body: str = "") -> None:
+    """Dev #11 then #12 on ``scale``; main lands #11's state under ``main_subject``."""
+    b.write(PATH, _feature(BASE))
+    b.commit("Initial import")
+    b.branch("dev").checkout("dev")
+    b.write(PATH, _feature(DEV_FIRST))
+    b.commit("[dev] Scale by the computed factor (#11)")
+    b.write(PATH, _feature(DEV_SECOND))
+    b.commit("[dev] Clamp the scaled value (#12)")
+    b.checkout("main")
+    b.write(PATH, _feature(DEV_FIRST))
+    b.commit(main_subject, main_body)
+
+
+def test_older_dev_state_without_any_squash_link(builder: RepoBuilder) -> None:
+    _chain(builder, "Port value scaling from the feature branch (#31)")
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    older = signal(hunk, "older-dev-state")
+    assert older.message.startswith("main's side is these lines as dev's #11 left them; dev's #12 changed them")
+    assert "squash-counterpart" not in kinds(hunk)
+    assert older.commits[-1] == builder.rev("dev~1")
+    assert builder.rev("dev") in older.commits
+    assert hunk.level is Level.HIGH
+
+
+def test_squash_counterpart_found_by_cross_reference(builder: RepoBuilder) -> None:
+    _chain(builder, "Scale values (#31)", "dev PR: #11")
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    squash = signal(hunk, "squash-counterpart")
+    assert squash.message == (
+        "-X theirs took main's text from #31 (a squash of dev #11); dev's #12 changed these lines "
+        "afterwards and is dropped"
+    )
+    assert squash.commits == (builder.rev("main"), builder.rev("dev~1"), builder.rev("dev"))
+
+
+def test_main_ahead_when_main_had_devs_text_and_moved_on(builder: RepoBuilder) -> None:
+    builder.write(PATH, _feature(BASE))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(DEV_FIRST))
+    builder.commit("[dev] Scale by the computed factor (#11)")
+    builder.checkout("main")
+    builder.write(PATH, _feature(DEV_FIRST))
+    builder.commit("Land value scaling (#31)")
+    builder.write(PATH, _feature(DEV_FIRST.replace("value * factor", "value * factor + OFFSET")))
+    tuned = builder.commit("Offset the scaled value (#32)")
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    ahead = signal(hunk, "main-ahead")
+    assert ahead.message.startswith("main already had dev's text here, and main's #32 changed it afterwards")
+    assert ahead.commits == (tuned,)
+    assert hunk.level is Level.LOW
+
+
+IMPORTS = "import os\nfrom pkg.alpha import alpha\n"
+BODY = "".join(f"\n\ndef filler_{i}():\n    return os.sep * {i}\n" for i in range(4))
+
+
+def _dangling(b: RepoBuilder) -> None:
+    """Dev imports ``beta`` beside the line main edits, and uses it far below."""
+    b.write(PATH, IMPORTS + BODY + "\n\ndef run():\n    return alpha()\n")
+    b.commit("Initial import")
+    b.branch("dev").checkout("dev")
+    b.write(
+        PATH,
+        IMPORTS + "from pkg.beta import beta_helper\n" + BODY + "\n\ndef run():\n    return beta_helper(alpha())\n",
+    )
+    b.commit("[dev] Run through beta (#14)")
+    b.checkout("main")
+    b.write(PATH, IMPORTS.replace("import alpha", "import alpha, gamma") + BODY + "\n\ndef run():\n    return alpha()\n")
+    b.commit("Import gamma as well (#34)")
+
+
+def test_dropped_import_still_used_by_the_result(builder: RepoBuilder) -> None:
+    _dangling(builder)
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    dropped = signal(hunk, "dev-only-lines-dropped")
+    assert "beside main's change" in dropped.message
+    assert dropped.message.endswith("the result still uses beta_helper, which only this line defined")
+    assert dropped.commits == (builder.rev("dev"),)
+    assert hunk.level is Level.HIGH
+
+
+def test_unresolved_hunk_is_scored_as_if_main_were_taken(builder: RepoBuilder) -> None:
+    _dangling(builder)
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    (hunk,) = only_file(analyze_repo(builder.path), PATH).hunks
+    assert hunk.taken is Taken.UNRESOLVED
+    assert "dev-only-lines-dropped" in kinds(hunk)
+    assert hunk.level is Level.HIGH
+
+
+def test_hand_resolved_hunk_says_so_and_scores_low(builder: RepoBuilder) -> None:
+    _dangling(builder)
+    builder.checkout("dev")
+    assert builder.merge("main", "ours") == 0
+    entry = only_file(analyze_repo(builder.path, "HEAD"), PATH)
+    (hunk,) = entry.hunks
+    assert hunk.taken is Taken.DEV
+    assert kinds(hunk) == ["result-has-dev"]
+    assert signal(hunk, "result-has-dev").message == "the result already holds dev's text here (resolved by hand)"
+    assert hunk.risk == 0 and entry.level is Level.LOW
+
+
+def test_regenerated_values_weigh_little(builder: RepoBuilder) -> None:
+    golden = "tests/golden_values.json"
+
+    def values(offset: float) -> str:
+        return json.dumps({str(i): round(10.5 + offset * i, 5) for i in range(1, 30)}, indent=4) + "\n"
+
+    builder.write(golden, values(0.0))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(golden, values(0.01))
+    builder.commit("Update golden values (#15)")
+    builder.checkout("main")
+    builder.write(golden, values(0.02))
+    builder.commit("ci: Update golden values (#35)")
+    hunks = only_file(analyze_preview(builder.path), golden).hunks
+    assert hunks
+    for hunk in hunks:
+        assert kinds(hunk) == ["dev-only-lines-dropped"]
+        assert "of values or comments" in hunk.signals[0].message
+        assert hunk.level is Level.LOW
+
+
+def _with_stage(path: str, earlier) -> SyncAnalysis:  # type: ignore[no-untyped-def]
+    repo = GitRepo.open(path)
+    snapshot = load_sync(repo, dev="dev", main="main")
+    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(earlier, score_risk))
+
+
+def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder) -> None:
+    """The hook for policy and API audit: their weights move hunk and file risk."""
+    _chain(builder, "Scale values (#31)", "dev PR: #11")
+
+    def policy(analysis: SyncAnalysis, _context: AnalysisContext) -> SyncAnalysis:
+        files = []
+        for entry in analysis.files:
+            hunks = tuple(
+                replace(h, signals=(Signal("policy-take-main", "taken from main by policy", (), -80),))
+                for h in entry.hunks
+            )
+            files.append(replace(entry, hunks=hunks, signals=(Signal("policy-note", "an override-list file", (), 70),)))
+        return replace(analysis, files=tuple(files))
+
+    entry = only_file(_with_stage(str(builder.path), policy), PATH)
+    (hunk,) = entry.hunks
+    assert kinds(hunk)[0] == "policy-take-main"
+    assert "squash-counterpart" in kinds(hunk)
+    assert hunk.risk == max(0, min(100, 15 + sum(s.weight for s in hunk.signals))) == 50
+    assert only_file(analyze_preview(builder.path), PATH).hunks[0].risk == 100
+    assert entry.risk == 15 + 70 and entry.level is Level.HIGH
