@@ -1,4 +1,11 @@
-"""``workbench analyze``: the analysis as a Rich table, or as JSON."""
+"""``workbench analyze``: the analysis as a Rich listing, riskiest first.
+
+Files are listed by risk, then each file that has something to say shows
+its hunks, highest risk first, with every signal under the hunk: weight,
+kind and the sentence a reviewer reads.  Repository text (paths, messages
+quoting code or commit subjects) goes through ``visible`` into ``Text``
+objects, never into markup.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from workbench.analysis.model import FileAnalysis, Hunk, Level, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Hunk, Level, Signal, SyncAnalysis
 from workbench.textsafe import visible
 
 _LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
@@ -19,10 +26,12 @@ def ranked_files(analysis: SyncAnalysis) -> list[FileAnalysis]:
 
 
 def ranked_hunks(entry: FileAnalysis) -> list[Hunk]:
+    """A file's hunks by risk, highest first; ties in file order."""
     return sorted(entry.hunks, key=lambda h: (-h.risk, h.index))
 
 
 def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Console | None = None) -> None:
+    """The summary, the file table, then the hunks worth a look (all of them with ``show_all``)."""
     console = console or Console(highlight=False)
     console.print(_summary(analysis))
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
@@ -40,13 +49,19 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
     console.print(table)
     for entry in ranked_files(analysis):
         hunks = [h for h in ranked_hunks(entry) if show_all or h.level is not Level.LOW]
-        if not hunks:
+        if not hunks and not (entry.signals and (show_all or entry.level is not Level.LOW)):
             continue
-        console.print(Text(visible(entry.path), style="bold"))
+        header = Text()
+        header.append_text(_level_text(entry.level, entry.risk))
+        header.append(" ")
+        header.append(visible(entry.path), style="bold")
+        console.print(header)
+        for found in entry.signals:
+            console.print(_signal_line(found, "    "))
         for hunk in hunks:
             console.print(_hunk_line(hunk))
-            for signal in hunk.signals:
-                console.print(Text("      " + visible(signal.message)))
+            for found in hunk.signals:
+                console.print(_signal_line(found, "        "))
 
 
 def _summary(analysis: SyncAnalysis) -> Text:
@@ -78,4 +93,15 @@ def _hunk_line(hunk: Hunk) -> Text:
         f"  hunk {hunk.index + 1}: dev {hunk.dev.start}-{hunk.dev.end}, main {hunk.main.start}-{hunk.main.end}, "
         f"result {result}, took {hunk.taken.value}"
     )
+    return text
+
+
+def _signal_line(found: Signal, indent: str) -> Text:
+    """``+50 squash-counterpart: <sentence>``, the weight coloured by its direction."""
+    text = Text(indent)
+    style = "red" if found.weight > 0 else "green" if found.weight < 0 else "dim"
+    text.append(f"{found.weight:+d} ", style=style)
+    text.append(visible(found.kind), style="bold")
+    text.append(": ")
+    text.append(visible(found.message))
     return text
