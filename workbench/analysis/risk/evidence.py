@@ -4,8 +4,8 @@ Every signal asks the same few questions (which versions of the file did
 each side go through, what did a version say, which commit is newer, which
 main commit deleted a line), so they are answered here once per file, from
 the snapshot's per-commit blob table and the shared blob reader: no git
-subprocess, and each blob is read at most once per run however many hunks
-look at it.
+subprocess, and each version of a file is read at most once however many of
+its hunks look at it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ CommitLookup = Callable[[str], Commit]
 
 
 class Blobs:
-    """Blob bytes and line sets, cached for the whole run (blobs never change)."""
+    """Blob bytes and line sets of one file's versions, cached while the file is scored.
+
+    Per file, not per run: a file's hunks share its versions, other files
+    never do, and a sync's history can hold hundreds of megabytes of them.
+    """
 
     def __init__(self, read_blob: ReadBlob) -> None:
         self._read = read_blob
@@ -53,9 +57,9 @@ class Blobs:
 
 @dataclass(frozen=True)
 class RunCache:
-    """What every file of one run shares: the blob cache, commit lookups, commit order."""
+    """What every file of one run shares: the readers and each side's commit order."""
 
-    blobs: Blobs
+    read_blob: ReadBlob
     commit: CommitLookup
     dev_history: SideHistory
     main_history: SideHistory
@@ -67,7 +71,7 @@ class RunCache:
         def order(history: SideHistory) -> dict[str, int]:
             return {sha: i for i, sha in enumerate(history.commits)}
 
-        return cls(Blobs(read_blob), commit, dev, main, order(dev), order(main))
+        return cls(read_blob, commit, dev, main, order(dev), order(main))
 
 
 @dataclass(frozen=True)
@@ -117,14 +121,6 @@ class SideFile:
         parents = self.history.parents.get(sha, ())
         return self.history.blobs.get(self.path, {}).get(parents[0]) if parents else None
 
-    def writer_of(self, blob: str, before: str) -> str | None:
-        """The newest commit older than ``before`` that left the file as ``blob``."""
-        limit = self.age(before)
-        for version in self.versions:
-            if self.age(version.commit) > limit and version.blob == blob:
-                return version.commit
-        return None
-
 
 @dataclass
 class FileEvidence:
@@ -148,7 +144,7 @@ class FileEvidence:
             file,
             SideFile.build(run.dev_history, file.dev.path, run.dev_order, [c.sha for c in file.history.dev]),
             SideFile.build(run.main_history, file.main.path, run.main_order, [c.sha for c in file.history.main]),
-            run.blobs,
+            Blobs(run.read_blob),
             run.commit,
         )
 

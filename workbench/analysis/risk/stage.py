@@ -3,8 +3,8 @@
 Runs last, so it sees the signals earlier stages put on hunks and files
 (policy, API audit) and folds their weights into the same score.  All
 evidence comes from the snapshot and the shared readers in the context;
-blobs and per-file histories are cached for the run, and the only repeated
-work per hunk is in memory.
+each file's versions and blobs are gathered once for all its hunks, and the
+only repeated work per hunk is in memory.
 """
 
 from __future__ import annotations
