@@ -194,7 +194,8 @@ def audit_counts(analysis: SyncAnalysis, replay: Replay) -> dict[tuple[str, int]
     for entry in analysis.files:
         if entry.merge is None:
             continue
-        suspects = _content(entry.merge.ours) - _content(entry.merge.theirs) - _content(split_lines(replay.file(entry.path) or b""))
+        merged = _content(split_lines(replay.file(entry.path) or b""))
+        suspects = _content(entry.merge.ours) - _content(entry.merge.theirs) - merged
         for hunk in entry.hunks:
             counts[(entry.path, hunk.index)] = sum(1 for line in hunk.dev_text if _norm(line) in suspects)
     return counts

@@ -131,10 +131,11 @@ def print_report(report: SyncReport, show_regions: bool) -> None:
             high = [f for f in inside if f.level is Level.HIGH]
             flagged = [f for f in inside if f.audit_rank is not None]
             print(f"    {scope}: {len(items)} regions, {len(inside)} inside a -X theirs hunk")
-            print(f"      risk:  in a high hunk {_share(len(high), len(inside))}; ranks {sorted(f.rank for f in inside)}")
+            ranks = sorted(f.rank for f in inside if f.rank is not None)
+            print(f"      risk:  in a high hunk {_share(len(high), len(inside))}; ranks {ranks}")
             print(
                 f"      audit: in a flagged hunk {_share(len(flagged), len(inside))}; "
-                f"ranks {sorted(f.audit_rank for f in flagged)}"
+                f"ranks {sorted(f.audit_rank for f in flagged if f.audit_rank is not None)}"
             )
         if show_regions:
             for item in found:

@@ -9,7 +9,7 @@ from risk_tools import analyze_preview, analyze_repo, kinds, only_file, signal
 
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken
-from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.pipeline import AnalysisContext, Stage
 from workbench.analysis.risk import score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
@@ -99,7 +99,8 @@ def _dangling(b: RepoBuilder) -> None:
     )
     b.commit("[dev] Run through beta (#14)")
     b.checkout("main")
-    b.write(PATH, IMPORTS.replace("import alpha", "import alpha, gamma") + BODY + "\n\ndef run():\n    return alpha()\n")
+    imports = IMPORTS.replace("import alpha", "import alpha, gamma")
+    b.write(PATH, imports + BODY + "\n\ndef run():\n    return alpha()\n")
     b.commit("Import gamma as well (#34)")
 
 
@@ -157,7 +158,7 @@ def test_regenerated_values_weigh_little(builder: RepoBuilder) -> None:
         assert hunk.level is Level.LOW
 
 
-def _with_stage(path: str, earlier) -> SyncAnalysis:  # type: ignore[no-untyped-def]
+def _with_stage(path: str, earlier: Stage) -> SyncAnalysis:
     repo = GitRepo.open(path)
     snapshot = load_sync(repo, dev="dev", main="main")
     return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(earlier, score_risk))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from workbench.analysis.model import Hunk, LineRange, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.names import dangling, orphaned
-from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, shorten
+from workbench.analysis.risk.text import content_lines, meaningful, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
 DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
@@ -59,8 +59,8 @@ class Dropped:
     """Per line: dev added it beside main's change rather than instead of it."""
 
     def code(self) -> list[tuple[bytes, bool]]:
-        """The dropped lines that are code (not plain values), with their kind."""
-        return [(line, side) for line, side in zip(self.text, self.collateral, strict=True) if not is_data(line)]
+        """The dropped lines, with their kind (in a code hunk a literal is code too: a flag, a default)."""
+        return list(zip(self.text, self.collateral, strict=True))
 
 
 def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[bytes], bytes]) -> set[bytes]:

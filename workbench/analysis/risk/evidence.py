@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk
-from workbench.analysis.risk.twins import counterpart
 from workbench.analysis.risk.text import contains_block, meaningful
+from workbench.analysis.risk.twins import counterpart
 from workbench.git.types import SideHistory
 
 ReadBlob = Callable[[str], bytes]

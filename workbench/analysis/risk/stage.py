@@ -87,7 +87,8 @@ def _signals(
     """This package's signals for one hunk, each already weighted."""
     if hunk.taken in (Taken.DEV, Taken.BOTH):
         held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
-        return [Signal(RESULT_HAS_DEV, f"the result already holds {held} here (resolved by hand)", (), RESULT_HAS_DEV_WEIGHT)]
+        message = f"the result already holds {held} here (resolved by hand)"
+        return [Signal(RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
     if data:  # regenerated values: the loss is all there is to say, and it is cheap to redo
         return _present(dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, result, data=True))
     found = _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
