@@ -66,6 +66,25 @@ def test_squash_counterpart_found_by_cross_reference(builder: RepoBuilder) -> No
     assert squash.commits == (builder.rev("main"), builder.rev("dev~1"), builder.rev("dev"))
 
 
+def test_squash_counterpart_found_by_a_similar_patch(builder: RepoBuilder) -> None:
+    """No shared title, no cross-reference: main's commit adds the lines dev's #11 added (reordered)."""
+    factor, log = "    factor = compute_scale_factor(value)\n", "    log_scaling(value, factor)\n    record(value)\n"
+    builder.write(PATH, _feature(BASE))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(factor + log + "    return value * factor\n"))
+    builder.commit("[dev] Scale by the computed factor (#11)")
+    builder.write(PATH, _feature(factor + log + "    return min(value * factor, LIMIT)\n"))
+    builder.commit("[dev] Clamp the scaled value (#12)")
+    builder.checkout("main")
+    builder.write(PATH, _feature(factor + "    return value * factor\n" + log))
+    builder.commit("Land the value scaler (#31)")
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    squash = signal(hunk, "squash-counterpart")
+    assert squash.message.startswith("-X theirs took main's text from #31 (a squash of dev #11); dev's #12")
+    assert "older-dev-state" not in kinds(hunk)
+
+
 def test_main_ahead_when_main_had_devs_text_and_moved_on(builder: RepoBuilder) -> None:
     builder.write(PATH, _feature(BASE))
     builder.commit("Initial import")

@@ -15,11 +15,14 @@ from dataclasses import dataclass, field
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk
 from workbench.analysis.risk.text import contains_block, meaningful
-from workbench.analysis.risk.twins import counterpart
+from workbench.analysis.risk.twins import MIN_PATCH_LINES, counterpart, similar_patch
 from workbench.git.types import SideHistory
 
 ReadBlob = Callable[[str], bytes]
 CommitLookup = Callable[[str], Commit]
+
+MAX_PATCH_VERSIONS = 30
+"""How many of dev's newest versions of a file a main patch is compared with."""
 
 
 class Blobs:
@@ -153,10 +156,34 @@ class FileEvidence:
         return self.file.history.dev
 
     def counterpart(self, main: Commit) -> Commit | None:
-        """The dev commit touching this file that ``main`` is a squash of (cached per commit)."""
+        """The dev commit touching this file that ``main`` is a squash of (cached per commit).
+
+        By message first; else by patch, among dev's newest ``MAX_PATCH_VERSIONS``
+        versions of the file (reading them costs, so only when the message says nothing).
+        """
         if main.sha not in self._twins:
-            self._twins[main.sha] = counterpart(main, self.dev_commits())
+            twin = counterpart(main, self.dev_commits())
+            if twin is None:
+                twin = self._patch_twin(main)
+            self._twins[main.sha] = twin
         return self._twins[main.sha]
+
+    def _patch_twin(self, main: Commit) -> Commit | None:
+        version = next((v for v in self.main.versions if v.commit == main.sha), None)
+        if version is None:
+            return None
+        added = self.added(version)
+        if len(added) < MIN_PATCH_LINES:
+            return None
+        for candidate in self.dev.versions[:MAX_PATCH_VERSIONS]:
+            if similar_patch(added, self.added(candidate)):
+                return self.commit(candidate.commit)
+        return None
+
+    def added(self, version: Version) -> frozenset[bytes]:
+        """The content lines a version has that its parent's version lacks (stripped)."""
+        after = self.blobs.stripped_lines(version.blob)
+        return frozenset(line for line in after - self.blobs.stripped_lines(version.parent_blob) if meaningful(line))
 
     def main_deleters(self, hunk: Hunk) -> tuple[str, ...]:
         """Main commits that deleted base lines of the hunk which main's file no longer has."""

@@ -3,7 +3,8 @@
 Megatron-LM lands dev features on main as squash commits: the same title
 without the ``[dev]`` tag (``[Dev] Feat(moe): X (#2614)`` on dev is
 ``[Main] Feat(moe): X (#2642)`` on main), or a description that names the
-counterpart (``dev PR: #101``, ``main PR: #3095``, ``Cherry-pick #1989``).
+counterpart (``dev PR: #101``, ``main PR: #3095``, ``Cherry-pick #1989``),
+or, failing both, a patch to the file that adds mostly the same lines.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from workbench.analysis.model import Commit
 
 MIN_TITLE = 12
 """Shorter titles ("Fix typo") are too common to pair commits by."""
+SIMILAR_PATCH = 0.6
+"""Share of the added lines two patches must have in common (Jaccard) to be one change."""
+MIN_PATCH_LINES = 3
+"""Added lines in common below which patches are not compared."""
 
 _TAGS = re.compile(r"^\s*(?:\[[^\]]*\]\s*|(?:cp|cherry-pick|reapply|backport)\s*:\s*)+", re.I)
 _TRAILING_PR = re.compile(r"\s*\(#\d+\)\s*$")
@@ -36,8 +41,14 @@ def mentioned_prs(commit: Commit) -> frozenset[int]:
     return frozenset(int(n) for n in _PR_REF.findall(commit.message)) - {commit.pr}
 
 
+def similar_patch(main_added: frozenset[bytes], dev_added: frozenset[bytes]) -> bool:
+    """Whether two commits added mostly the same lines to a file (sets of stripped lines)."""
+    common = len(main_added & dev_added)
+    return common >= MIN_PATCH_LINES and common >= SIMILAR_PATCH * len(main_added | dev_added)
+
+
 def counterpart(main: Commit, dev_commits: Sequence[Commit]) -> Commit | None:
-    """The dev commit ``main`` squashes: same title without tags, or a PR cross-reference."""
+    """The dev commit ``main`` squashes by its message: same title without tags, or a PR cross-reference."""
     key = title_key(main.subject)
     mentioned = mentioned_prs(main)
     for dev in dev_commits:
