@@ -24,6 +24,9 @@ MAIN_AHEAD_WEIGHT = -30
 
 MIN_BLOCK_WEIGHT = 8
 """Letters and digits a block needs before its recurrence means anything."""
+MAX_VERSIONS = 40
+"""How far back along dev's versions of a file the older state is looked for."""
+
 
 def _substantial(lines: tuple[bytes, ...]) -> bool:
     return weight_of(content_lines(lines)) >= MIN_BLOCK_WEIGHT
@@ -61,10 +64,6 @@ def older_dev_state(hunk: Hunk, ev: FileEvidence) -> Signal | None:
         (*dropped, state),
         OLDER_DEV_STATE_WEIGHT,
     )
-
-
-MAX_VERSIONS = 40
-"""How far back along dev's versions of a file the older state is looked for."""
 
 
 def _state_with(hunk: Hunk, ev: FileEvidence, extended: bool) -> str | None:
