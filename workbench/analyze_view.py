@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from workbench.analysis.model import FileAnalysis, Hunk, Level, Signal, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Signal, SyncAnalysis
 from workbench.textsafe import visible
 
 _LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
@@ -32,14 +32,21 @@ def ranked_hunks(entry: FileAnalysis) -> list[Hunk]:
 
 def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Console | None = None) -> None:
     """The summary, the file table, then the hunks worth a look (all of them with ``show_all``)."""
-    console = console or Console(highlight=False)
+    if console is None:
+        # Piped output keeps each file and sentence on one line (grep-able);
+        # a terminal gets Rich's wrapping at its own width.
+        console = Console(highlight=False, soft_wrap=True)
+        if not console.is_terminal:
+            console = Console(highlight=False, soft_wrap=True, width=1000)
     console.print(_summary(analysis))
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("risk", justify="right")
     table.add_column("status")
     table.add_column("hunks", justify="right")
     table.add_column("path", overflow="fold")
-    for entry in ranked_files(analysis):
+    files = ranked_files(analysis)
+    shown = files if show_all else [f for f in files if f.level is not Level.LOW or f.status is FileStatus.CONFLICTED]
+    for entry in shown:
         table.add_row(
             _level_text(entry.level, entry.risk),
             entry.status.value,
@@ -47,7 +54,9 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
             Text(visible(entry.path)),
         )
     console.print(table)
-    for entry in ranked_files(analysis):
+    if len(shown) < len(files):
+        console.print(Text(f"+ {len(files) - len(shown)} low-risk files (--all lists them)", style="dim"))
+    for entry in files:
         hunks = [h for h in ranked_hunks(entry) if show_all or h.level is not Level.LOW]
         if not hunks and not (entry.signals and (show_all or entry.level is not Level.LOW)):
             continue
@@ -88,9 +97,9 @@ def _level_text(level: Level, risk: int) -> Text:
 def _hunk_line(hunk: Hunk) -> Text:
     text = Text("  ")
     text.append_text(_level_text(hunk.level, hunk.risk))
-    result = f"{hunk.result.start}-{hunk.result.end}" if hunk.result else "absent"
+    result = hunk.result.describe() if hunk.result else "absent"
     text.append(
-        f"  hunk {hunk.index + 1}: dev {hunk.dev.start}-{hunk.dev.end}, main {hunk.main.start}-{hunk.main.end}, "
+        f"  hunk {hunk.index + 1}: dev {hunk.dev.describe()}, main {hunk.main.describe()}, "
         f"result {result}, took {hunk.taken.value}"
     )
     return text

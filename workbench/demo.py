@@ -15,6 +15,8 @@ def build_demo(path: str | None, state: str) -> Path:
         target = Path(tempfile.mkdtemp(prefix="workbench-demo-")) / "megatron-sample"
     else:
         target = Path(path)
+        if target.exists() and not target.is_dir():
+            raise WorkbenchError(f"{target} is a file: give an empty or new directory")
         if target.exists() and any(target.iterdir()):
             raise WorkbenchError(f"{target} is not empty: give an empty or new directory")
     build_sample_sync(target, state)  # type: ignore[arg-type]

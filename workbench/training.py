@@ -84,8 +84,10 @@ def resolve_exercise(repo: GitRepo, rev: str, result: str | None) -> tuple[str, 
 
 def load_answer_key(repo_path: str | os.PathLike[str] | None, merge: str, result: str,
                     policy: str | None = None) -> tuple[GitRepo, SyncAnalysis, AnswerKey]:
-    """Analyse the sync against its shipped result and find each hunk's evidence."""
+    """Analyse the raw replay and the shipped result, and find each hunk's evidence."""
     repo, analysis = open_sync(SyncRequest(repo=repo_path, rev=merge, result=result, policy=policy))
+    dev, main = repo.parents(merge)[:2]
+    _, replay = open_sync(SyncRequest(repo=repo_path, dev=dev, main=main, policy=policy))
     evidence: dict[tuple[str, int], tuple[str, ...]] = {}
     if result != merge:
         paths = [f.path for f in analysis.files if f.hunks and f.result_present]
@@ -102,7 +104,7 @@ def load_answer_key(repo_path: str | os.PathLike[str] | None, merge: str, result
                 assert hunk.result is not None
                 shas = {found[n] for n in range(hunk.result.start - 1, hunk.result.end) if n in found}
                 evidence[(entry.path, hunk.index)] = tuple(sorted(shas, key=lambda s: order.get(s, 0)))
-    return repo, analysis, build_answer_key(analysis, result, evidence)
+    return repo, replay, build_answer_key(replay, analysis, merge, result, evidence)
 
 
 def build_sample_exercise(name: str, path: Path | None = None) -> tuple[Path, str, str]:

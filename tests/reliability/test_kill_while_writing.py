@@ -23,12 +23,12 @@ from workbench.analysis.xdiff import Favor
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice
-from workbench.resolve.writer import capture_disk_state, write_file
+from workbench.resolve.writer import write_file
 from workbench.sync import SyncRequest, open_sync
 
 repo, analysis = open_sync(SyncRequest(repo=sys.argv[1]))
 journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
-session = Session(analysis, journal.load(), repo.read_blob, capture_disk_state(repo, [f.path for f in analysis.files]))
+session = Session(analysis, journal.load(), repo.read_blob)
 paths = [f.path for f in analysis.files if f.hunks and f.merge is not None and f.status.value != "conflicted"]
 print("ready", flush=True)
 n = 0

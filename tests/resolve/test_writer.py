@@ -10,15 +10,14 @@ from workbench.git.repo import GitRepo
 from workbench.resolve.events import FileChoice
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
-from workbench.resolve.writer import Blocked, capture_disk_state, check_write, conflict_markers, write_file
+from workbench.resolve.writer import Blocked, check_write, conflict_markers, write_file
 from workbench.sample import SampleSync
 from workbench.sync import SyncRequest, open_sync
 
 
 def _session(sample: SampleSync) -> tuple[GitRepo, Session]:
     repo, analysis = open_sync(SyncRequest(repo=sample.path))
-    disk = capture_disk_state(repo, [f.path for f in analysis.files])
-    return repo, Session(analysis, read_blob=repo.read_blob, disk_oids=disk)
+    return repo, Session(analysis, read_blob=repo.read_blob)
 
 
 def _py_with_hunks(session: Session) -> str:

@@ -91,6 +91,7 @@ def _analyze_files(
         dev_commits=snapshot.dev_count,
         git_version=".".join(str(n) for n in snapshot.git_version),
         repo_path=snapshot.repo_path,
+        result_commit=snapshot.result_commit,
     )
 
 
@@ -179,6 +180,7 @@ def _analyze_file(
         theirs_bytes=theirs_bytes,
         messages=tuple(m.text for m in entry.messages),
         exact=exact,
+        result_mode=result.mode if result.present else None,
     )
 
 

@@ -10,14 +10,15 @@ commit, a person) decided.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange, Taken
-from workbench.analysis.xdiff import Algorithm, Favor, MergeResult, diff_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, Change, Favor, MergeResult, diff_lines, split_lines
 from workbench.analysis.xdiff.merge import CONFLICT
 
 _MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
+_SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,8 @@ def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False
     if not conflicts:
         return ()
     theirs_lines, spans = theirs_layout(merge)
-    placed = _place(theirs_lines, spans, result)
+    own = [set(merge.ours[c.i1 : c.i1 + c.chg1]) for c in conflicts]
+    placed = _place(theirs_lines, spans, result, own)
     hunks = []
     for index, (chunk, where) in enumerate(zip(conflicts, placed, strict=True)):
         dev_text = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
@@ -108,9 +110,20 @@ def _with_newline(lines: Sequence[bytes]) -> bytes:
 
 
 def _place(
-    theirs_lines: list[bytes], spans: list[Span], result: bytes | None
+    theirs_lines: list[bytes],
+    spans: list[Span],
+    result: bytes | None,
+    own: list[set[bytes]] | None = None,
 ) -> list[tuple[LineRange, tuple[bytes, ...]] | None]:
-    """Map each span of the ``-X theirs`` output into the result."""
+    """Map each span of the ``-X theirs`` output into the result.
+
+    A region the result changed inside a span belongs to the hunk.  Lines
+    the result *inserted* right at a span's edge belong to it only when they
+    are its own material (dev's lines of the hunk, or conflict markers), as
+    when dev's text was kept before main's; any other line inserted there
+    (a maintainer's fix next to the hunk) stays outside, so deciding the
+    hunk never deletes it.
+    """
     if result is None:
         return [None] * len(spans)
     result_lines = split_lines(result)
@@ -121,34 +134,44 @@ def _place(
         ]
     script = diff_lines(theirs_lines, result_lines, Algorithm.MYERS)
     placed: list[tuple[LineRange, tuple[bytes, ...]] | None] = []
-    for span in spans:
-        lo = _map_start(script, span.start)
-        hi = _map_end(script, span.start + span.count)
-        hi = max(hi, lo)
+    for k, span in enumerate(spans):
+        material = own[k] if own is not None else set()
+
+        def absorbs(change: Change, material: set[bytes] = material) -> bool:
+            inserted = result_lines[change.i2 : change.i2 + change.chg2]
+            return all(line in material or _MARKER.match(line) or _SEPARATOR.match(line) for line in inserted)
+
+        lo = _map_start(script, span.start, absorbs)
+        hi = max(_map_end(script, span.start + span.count, absorbs), lo)
         placed.append((LineRange.from_slice(lo, hi - lo), tuple(result_lines[lo:hi])))
     return placed
 
 
-def _map_start(script: Sequence, pos: int) -> int:
-    """Result index for the start of a span, widened over edits that touch it."""
+def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
+    """Result index for the start of a span, widened over edits that belong to it."""
     shift = 0
     for change in script:
         if change.i1 > pos:
             break
-        if change.i1 <= pos < change.i1 + change.chg1 or (change.chg1 == 0 and change.i1 == pos):
+        inside = change.i1 <= pos < change.i1 + change.chg1
+        if inside or (change.chg1 == 0 and change.i1 == pos and absorbs(change)):
             return change.i2
-        shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
+        if change.i1 + change.chg1 <= pos:
+            shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
     return pos + shift
 
 
-def _map_end(script: Sequence, pos: int) -> int:
+def _map_end(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
     """Result index for the (exclusive) end of a span, widened likewise."""
     shift = 0
     for change in script:
         if change.i1 > pos:
             break
-        if change.i1 < pos <= change.i1 + change.chg1 or (change.chg1 == 0 and change.i1 == pos):
+        inside = change.i1 < pos <= change.i1 + change.chg1
+        at_edge = change.chg1 == 0 and change.i1 == pos
+        if inside or (at_edge and absorbs(change)):
             return change.i2 + change.chg2
-        if change.i1 + change.chg1 <= pos:
-            shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
+        if at_edge:
+            break  # lines inserted just after the span stay outside it
+        shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
     return pos + shift

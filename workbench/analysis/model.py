@@ -96,6 +96,12 @@ class LineRange:
     def slice(self) -> slice:
         return slice(self.start - 1, self.end)
 
+    def describe(self) -> str:
+        """For people: "12-15", "12", or "none (before line 12)" when empty."""
+        if self.empty:
+            return f"none (before line {self.start})"
+        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+
 
 @dataclass(frozen=True, slots=True)
 class Signal:
@@ -177,6 +183,8 @@ class FileAnalysis:
     """File-wide evidence (policy findings, API mismatches outside hunks)."""
     exact: bool | None = None
     """True when the hunk model re-renders git's conflicted blob byte for byte."""
+    result_mode: int | None = None
+    """The result's file mode (100644, 100755, 120000, 160000), None when absent."""
 
     @property
     def is_python(self) -> bool:
@@ -200,6 +208,8 @@ class SyncAnalysis:
     git_version: str = ""
     repo_path: str = ""
     labels: tuple[str, str] = ("dev", "main")
+    result_commit: str | None = None
+    """The commit whose tree is the result (merge-commit mode), else None."""
 
     def file(self, path: str) -> FileAnalysis | None:
         for entry in self.files:

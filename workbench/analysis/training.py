@@ -90,17 +90,28 @@ def shipped_value(hunk: Hunk) -> str:
 
 
 def build_answer_key(
-    analysis: SyncAnalysis,
+    replay: SyncAnalysis,
+    shipped: SyncAnalysis,
+    merge: str,
     result: str,
     evidence: Mapping[tuple[str, int], tuple[str, ...]],
 ) -> AnswerKey:
-    """The key for a sync analysed against its shipped result."""
-    hunks = tuple(
-        QuizHunk(entry.path, hunk.index, hunk, shipped_value(hunk), evidence.get((entry.path, hunk.index), ()))
-        for entry in analysis.files
-        for hunk in entry.hunks
-    )
-    return AnswerKey(analysis.merge or "", result, analysis.dev, analysis.main, hunks)
+    """The key: hunks, risk and signals from the raw ``-X theirs`` replay (what a
+    trainee sees), and what shipped from the analysis against the shipped result.
+
+    Scoring the shipped result instead would give the answer away: hunks the
+    maintainers restored already hold dev's text there and score low.
+    """
+    shipped_hunks = {(f.path, h.index): h for f in shipped.files for h in f.hunks}
+    hunks = []
+    for entry in replay.files:
+        for hunk in entry.hunks:
+            key = (entry.path, hunk.index)
+            answer = shipped_hunks.get(key)
+            if answer is None:
+                continue
+            hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ())))
+    return AnswerKey(merge, result, replay.dev, replay.main, tuple(hunks))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         data = analysis_to_json(analysis)
         # Pretty for a person at a terminal; compact (C-speed) for pipes and bots.
         indent = 2 if sys.stdout.isatty() else None
-        sys.stdout.write(json.dumps(data, indent=indent, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(data, indent=indent) + "\n")
     else:
         from workbench.analyze_view import print_analysis
 

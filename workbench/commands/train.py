@@ -63,7 +63,12 @@ def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str,
         path, merge, result = build_sample_exercise(args.rev.split(":", 1)[1], scratch / "repo")
         return str(path), merge, result
     repo = GitRepo.open(args.repo)
-    merge, result = resolve_exercise(repo, args.rev, args.result)
+    try:
+        merge, result = resolve_exercise(repo, args.rev, args.result)
+    except WorkbenchError as exc:
+        if args.rev.startswith("megatron:"):
+            raise WorkbenchError(f"{args.rev} needs a Megatron-LM clone with both branches (--repo CLONE): {exc}") from None
+        raise
     return args.repo, merge, result
 
 
@@ -94,7 +99,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
     from workbench.textsafe import visible
 
     if as_json:
-        sys.stdout.write(json.dumps(answer_key_json(key), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(answer_key_json(key)) + "\n")
         return 0
     counts = summary(key)
     print(
@@ -118,6 +123,8 @@ def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - Answe
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise WorkbenchError(f"no such answers file: {path}") from None
+    except OSError as exc:
+        raise WorkbenchError(f"cannot read {path}: {exc.strerror}") from None
     except ValueError as exc:
         raise WorkbenchError(f"{path} is not valid JSON: {exc}") from None
     try:
@@ -126,7 +133,7 @@ def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - Answe
         raise WorkbenchError(str(exc)) from None
     result = grade(key, answers)
     if as_json:
-        print(json.dumps(grade_json(result), ensure_ascii=False))
+        print(json.dumps(grade_json(result)))
         return 0
     print(
         f"score {result.score:.0%}: {len(result.agreed)} of {result.answered} answered hunks agree with what shipped "

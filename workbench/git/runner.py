@@ -15,9 +15,23 @@ from workbench.errors import WorkbenchError
 _VERSION = re.compile(r"git version (\d+)\.(\d+)(?:\.(\d+))?")
 
 
+# Variables that would point git at another repository, index or object store
+# than the one workbench opened (e.g. inherited from a hook or `git mergetool`).
+_LOCATING = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+)
+
+
 def git_env() -> dict[str, str]:
-    """The caller's environment with output made parseable and prompts off."""
-    env = dict(os.environ)
+    """The caller's environment, made parseable, prompt-free and bound to cwd's repository."""
+    env = {k: v for k, v in os.environ.items() if k not in _LOCATING}
     env["LC_ALL"] = "C"
     env["LANGUAGE"] = "C"
     env["GIT_TERMINAL_PROMPT"] = "0"
@@ -49,8 +63,21 @@ def run_git(
     if check and proc.returncode not in ok_codes:
         message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {proc.returncode}"
-        raise WorkbenchError(f"git {args[0]} failed: {detail}")
+        raise WorkbenchError(f"git {_command_name(args)} failed: {detail}")
     return proc
+
+
+def _command_name(args: Sequence[str]) -> str:
+    """The git subcommand in ``args`` (skipping ``-c key=value`` and global flags)."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "-c":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return args[0] if args else "git"
 
 
 @functools.cache

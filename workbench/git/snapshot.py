@@ -10,15 +10,17 @@ All I/O happens here; the analysis gets plain records and a blob reader.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.git.history import side_history
 from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
+from workbench.git.worktree import clean_contents
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
-from workbench.git.types import MergeTreeResult, ResultFile, Script, SyncSnapshot
+from workbench.git.types import MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
 
 
 def locate_sync(
@@ -111,6 +113,7 @@ def load_sync(
         raise WorkbenchError(f"dev and main have no merge base: {why}")
     plain = merge_tree(repo, dev_sha, main_sha)
     results = _read_results(repo, mode, plain, result_commit)
+    plain = _with_side_paths(repo, plain, dev_sha, main_sha)
     dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
     main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
     return SyncSnapshot(
@@ -130,6 +133,29 @@ def load_sync(
         repo_path=str(repo.workdir or repo.gitdir),
         line_scripts=_line_scripts(repo, plain),
     )
+
+
+def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str) -> MergeTreeResult:
+    """Put each stage at the path it has on its own side.
+
+    merge-tree lists every stage of a renamed file under the merged path;
+    the side that did not rename has the blob elsewhere, and its history
+    (and the blame behind each hunk) lives at that path.
+    """
+    located: dict[str, dict[str, str]] = {}
+
+    def where(tip: str, stage: StageEntry | None) -> StageEntry | None:
+        if stage is None or repo.tree_entry(tip, stage.path) == (stage.oid, stage.mode):
+            return stage
+        if tip not in located:
+            located[tip] = {oid: path for path, (oid, _) in repo.tree_paths(repo.tree_of(tip)).items()}
+        found = located[tip].get(stage.oid)
+        return replace(stage, path=found) if found else stage
+
+    entries = tuple(
+        replace(entry, ours=where(dev, entry.ours), theirs=where(main, entry.theirs)) for entry in plain.conflicts
+    )
+    return replace(plain, conflicts=entries)
 
 
 _TEXT_PROBE = 8000
@@ -160,35 +186,40 @@ def _read_results(
     results: dict[str, ResultFile] = {}
     if mode == "preview":
         return results
-    unmerged = repo.index_unmerged() if mode == "in-progress" else {}
-    for entry in plain.conflicts:
-        if mode == "merge-commit":
-            assert result_commit is not None
+    if mode == "merge-commit":
+        assert result_commit is not None
+        for entry in plain.conflicts:
             found = repo.tree_entry(result_commit, entry.path)
-            if found is None:
+            if found is None or found[1] not in _FILE_MODES:
                 results[entry.path] = ResultFile(False, None, None)
-            else:
-                oid, filemode = found
-                data = repo.read_blob(oid) if filemode != 0o160000 else None
-                results[entry.path] = ResultFile(True, data, oid, mode=filemode)
-        else:
-            results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged)
+                continue
+            oid, filemode = found
+            data = repo.read_blob(oid) if filemode != 0o160000 else None
+            results[entry.path] = ResultFile(True, data, oid, mode=filemode)
+        return results
+    unmerged = repo.index_unmerged()
+    cleaned = clean_contents(repo, [entry.path for entry in plain.conflicts])
+    for entry in plain.conflicts:
+        results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged, cleaned.get(entry.path))
     return results
 
 
-def _worktree_file(repo: GitRepo, path: str, unmerged: bool) -> ResultFile:
-    """The work tree's version of ``path`` (a symlink's target, as git stores it)."""
+_FILE_MODES = (0o100644, 0o100755, 0o120000, 0o160000)
+
+
+def _worktree_file(repo: GitRepo, path: str, unmerged: bool, cleaned: tuple[str, bytes] | None) -> ResultFile:
+    """The work tree's version of ``path`` as git would store it (filters applied)."""
     root = repo.workdir
     assert root is not None
     full = Path(root, path)
     if os.path.islink(full):
         data = os.fsencode(os.readlink(full))
         return ResultFile(True, data, repo.hash_bytes(data), unmerged, 0o120000)
-    if not full.is_file():
-        index = repo.index_entry(path)
-        if index is not None and index[1] == 0o160000:
-            return ResultFile(True, None, index[0], unmerged, 0o160000)
-        return ResultFile(False, None, None, unmerged)
-    data = full.read_bytes()
-    filemode = 0o100755 if os.access(full, os.X_OK) else 0o100644
-    return ResultFile(True, data, repo.hash_bytes(data), unmerged, filemode)
+    if cleaned is not None:
+        oid, data = cleaned
+        filemode = 0o100755 if os.access(full, os.X_OK) else 0o100644
+        return ResultFile(True, data, oid, unmerged, filemode)
+    index = repo.index_entry(path)
+    if index is not None and index[1] == 0o160000:
+        return ResultFile(True, None, index[0], unmerged, 0o160000)
+    return ResultFile(False, None, None, unmerged)

@@ -42,7 +42,7 @@ class Journal:
                 continue
             try:
                 events.append(Event.from_json(json.loads(line)))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, AttributeError):
                 continue
         return events
 

@@ -8,9 +8,9 @@ replays a journal, so reopening resumes exactly where the user stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Level, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
@@ -29,11 +29,14 @@ class Session:
         analysis: SyncAnalysis,
         events: Iterable[Event] = (),
         read_blob: ReadBlob | None = None,
-        disk_oids: Mapping[str, str | None] | None = None,
     ) -> None:
         self.analysis = analysis
         self._read_blob = read_blob
-        self._disk: dict[str, str | None] = dict(disk_oids or {})
+        # What the work tree must still hold before a write: the analysed result
+        # (a write updates it).  Anything else means someone changed the file.
+        self._disk: dict[str, str | None] = {
+            f.path: (f.result_oid if f.result_present else None) for f in analysis.files
+        }
         self._files = {f.path: f for f in analysis.files}
         self._hunks: dict[tuple[str, int], Decision] = {}
         self._file_choices: dict[str, FileChoice] = {}
@@ -139,9 +142,12 @@ class Session:
         if entry.merge is None:
             return entry.result_bytes if entry.result_present else None
         decisions = [self._hunks.get((path, h.index)) for h in entry.hunks]
-        if entry.status is FileStatus.CONFLICTED or not entry.result_present or entry.result_bytes is None:
+        if not entry.result_present or entry.result_bytes is None:
             return splice_merge(entry.merge, decisions)
-        return splice_result(entry.result_bytes, entry.hunks, decisions, entry.merge)
+        try:
+            return splice_result(entry.result_bytes, entry.hunks, decisions, entry.merge)
+        except ValueError as exc:
+            raise SessionError(f"{path}: {exc}") from None
 
     def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
         side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)

@@ -15,16 +15,24 @@ import os
 import re
 import tempfile
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from workbench.analysis.model import ConflictKind, Mode
+from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Mode, SyncAnalysis
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
-from workbench.git.worktree import disk_oid, stage_gitlink, stage_path, unstage_deleted, worktree_path
+from workbench.git.worktree import (
+    checkout_form,
+    disk_oid,
+    stage_gitlink,
+    stage_path,
+    unstage_deleted,
+    worktree_path,
+)
 from workbench.resolve.events import Event, FileChoice
-from workbench.resolve.session import Session
+from workbench.resolve.session import Session, SessionError
 
 _OPEN = re.compile(rb"^<{7}(?: |\r?$)", re.M)
 _MIDDLE = re.compile(rb"^={7}\r?$", re.M)
@@ -40,6 +48,9 @@ class Blocked(str, Enum):
     CHANGED_ON_DISK = "changed-on-disk"
     NO_WORKTREE = "no-worktree"
     UNSAFE_PATH = "unsafe-path"
+    UNDECIDED = "undecided"
+    NOT_WRITABLE = "not-writable"
+    OVERLAP = "overlap"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,28 +99,46 @@ def python_syntax_error(data: bytes, path: str) -> str | None:
     return None
 
 
-def capture_disk_state(repo: GitRepo, paths: list[str]) -> dict[str, str | None]:
-    """What the work tree holds now for each path: the baseline a session guards."""
+def write_blocker(repo: GitRepo, analysis: SyncAnalysis) -> str | None:
+    """Why nothing of this sync may be written to the work tree, or None.
+
+    Only the situation the analysis describes may be written: the merge in
+    progress it read, or the merge commit (or --result commit) when it is
+    what HEAD points at.  A preview, or a merge commit that is not checked
+    out, would overwrite unrelated work.
+    """
     if repo.workdir is None:
-        return {}
-    state: dict[str, str | None] = {}
-    for path in paths:
-        try:
-            state[path] = disk_oid(repo, path)
-        except WorkbenchError:
-            continue
-    return state
+        return "this repository has no work tree to write to"
+    head = repo.head()
+    if analysis.mode is Mode.PREVIEW:
+        return "a preview writes nothing: open the merge in progress, or the sync branch, to write"
+    if analysis.mode is Mode.IN_PROGRESS:
+        if head != analysis.dev or analysis.main not in repo.merge_heads():
+            return "the merge in progress changed since it was loaded: reopen the workbench"
+        return None
+    if head != analysis.result_commit:
+        target = (analysis.result_commit or "")[:10]
+        return f"the work tree is not at {target} (HEAD is {(head or 'unborn')[:10]}): check it out to write fixes"
+    return None
 
 
 def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: bool = False) -> WriteCheck:
     """Everything that must hold before ``path`` is written."""
-    if repo.workdir is None:
-        return WriteCheck(path, Blocked.NO_WORKTREE, "this repository has no work tree to write to")
+    blocker = write_blocker(repo, session.analysis)
+    if blocker is not None:
+        blocked = Blocked.NO_WORKTREE if repo.workdir is None else Blocked.NOT_WRITABLE
+        return WriteCheck(path, blocked, blocker)
     try:
         worktree_path(repo, path)
     except WorkbenchError as exc:
         return WriteCheck(path, Blocked.UNSAFE_PATH, str(exc))
-    data = session.preview(path)
+    entry = session.file(path)
+    if entry.status is FileStatus.CONFLICTED and not session.is_decided(path):
+        return WriteCheck(path, Blocked.UNDECIDED, f"{path} is still conflicted: decide every hunk (or the whole file) first")
+    try:
+        data = session.preview(path)
+    except SessionError as exc:
+        return WriteCheck(path, Blocked.OVERLAP, str(exc))
     if data is not None and conflict_markers(data):
         return WriteCheck(path, Blocked.MARKERS, f"{path} still holds conflict markers: decide every hunk first")
     if data is not None and path.endswith(".py"):
@@ -145,21 +174,37 @@ def write_file(
     data = session.preview(path)
     if data is None:
         _remove(target)
-        if stage:
-            unstage_deleted(repo, path)
         event = session.mark_written(path, None)
-        return WriteOutcome(path, True, stage, f"deleted {path}", event)
-    side = entry.main if choice is FileChoice.TAKE_MAIN else entry.dev
-    if entry.kind is ConflictKind.SYMLINK and (side.mode == 0o120000):
+        return _staged(repo, path, stage, f"deleted {path}", event, unstage_deleted)
+    mode = _mode_for(entry, choice)
+    if mode == 0o120000:
         _atomic_symlink(target, os.fsdecode(data))
     else:
-        executable = side.mode == _EXECUTABLE if side.mode else _is_executable(target)
-        atomic_write(target, data, executable)
-    if stage:
-        stage_path(repo, path)
-    oid = repo.hash_bytes(data)
-    event = session.mark_written(path, oid)
-    return WriteOutcome(path, True, stage, f"wrote {path}" + (" and staged it" if stage else ""), event)
+        atomic_write(target, checkout_form(repo, path, data), mode == _EXECUTABLE)
+    event = session.mark_written(path, repo.hash_bytes(data))
+    return _staged(repo, path, stage, f"wrote {path}", event, stage_path)
+
+
+def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
+    """The file mode to write: the chosen side's for a whole-file choice, else the result's."""
+    if choice is FileChoice.TAKE_MAIN and entry.main.mode:
+        return entry.main.mode
+    if choice is FileChoice.KEEP_DEV and entry.dev.mode:
+        return entry.dev.mode
+    return entry.result_mode or entry.main.mode or entry.dev.mode or 0o100644
+
+
+def _staged(
+    repo: GitRepo, path: str, stage: bool, message: str, event: Event, update: Callable[[GitRepo, str], None]
+) -> WriteOutcome:
+    """Update the index after the file is in place; a failure there is reported, not raised."""
+    if not stage:
+        return WriteOutcome(path, True, False, message, event)
+    try:
+        update(repo, path)
+    except WorkbenchError as exc:
+        return WriteOutcome(path, True, False, f"{message}, but staging failed: {exc}", event)
+    return WriteOutcome(path, True, True, f"{message} and staged it", event)
 
 
 def _write_gitlink(repo: GitRepo, session: Session, path: str, choice: FileChoice | None, stage: bool) -> WriteOutcome:
