@@ -13,6 +13,8 @@ import re
 
 from rich.markup import escape
 
+from workbench.git.content import decode
+
 # C0 controls except tab/newline, DEL, C1 controls, and the bidi overrides
 # that can make text display in a different order than it is stored.
 # Lone surrogates \udc80-\udcff are undecodable bytes kept by surrogateescape
@@ -43,9 +45,4 @@ def markup_safe(text: str, *, single_line: bool = True) -> str:
     return escape(visible(text, single_line=single_line))
 
 
-def decode(data: bytes) -> str:
-    """Bytes from the repository as text: UTF-8, else Latin-1 (never fails)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+__all__ = ["decode", "markup_safe", "visible"]

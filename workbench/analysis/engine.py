@@ -9,7 +9,7 @@ each side that touched the file and each hunk's lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -35,19 +35,18 @@ from workbench.analysis.xdiff import (
     merge_lines,
     split_lines,
 )
+from workbench.git.content import is_binary
 from workbench.git.types import (
-    CommitInfo,
+    CommitLookup,
     ConflictEntry,
+    ReadBlob,
     ResultFile,
     SideHistory,
     StageEntry,
     SyncSnapshot,
 )
 
-ReadBlob = Callable[[str], bytes]
-CommitLookup = Callable[[str], CommitInfo]
 
-_BINARY_PROBE = 8000
 _GITLINK, _SYMLINK = 0o160000, 0o120000
 _OURS_LABEL = re.compile(rb"^<{7} (.*?)\r?$", re.M)
 _THEIRS_LABEL = re.compile(rb"^>{7} (.*?)\r?$", re.M)
@@ -108,7 +107,7 @@ def conflict_kind(entry: ConflictEntry, read_blob: ReadBlob) -> ConflictKind:
         return ConflictKind.MODIFY_DELETE
     if entry.ours is None or entry.theirs is None:
         return ConflictKind.RENAME if "rename" in kinds else ConflictKind.MODIFY_DELETE
-    if "binary" in kinds or any(_is_binary(read_blob(s.oid)) for s in stages):
+    if "binary" in kinds or any(is_binary(read_blob(s.oid)) for s in stages):
         return ConflictKind.BINARY
     if entry.base is None:
         return ConflictKind.ADD_ADD
@@ -117,11 +116,6 @@ def conflict_kind(entry: ConflictEntry, read_blob: ReadBlob) -> ConflictKind:
     if "distinct modes" in kinds or "file/directory" in kinds:
         return ConflictKind.MODE
     return ConflictKind.CONTENT
-
-
-def _is_binary(data: bytes) -> bool:
-    """git's rule: a NUL byte in the first 8000 bytes."""
-    return b"\0" in data[:_BINARY_PROBE]
 
 
 def _side(stage: StageEntry | None, path: str) -> Side:

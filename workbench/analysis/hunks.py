@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange, Taken
 from workbench.analysis.xdiff import Algorithm, Change, Favor, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.merge import CONFLICT
+from workbench.analysis.xdiff.result import CONFLICT
 
 _MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
 _SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")

@@ -15,10 +15,8 @@ from typing import Any
 from workbench.analysis.blame import LineChanges, LineMapper
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.risk import score_risk
-from workbench.git.types import CommitInfo, SyncSnapshot
+from workbench.git.types import CommitLookup, ReadBlob, SyncSnapshot
 
-ReadBlob = Callable[[str], bytes]
-CommitLookup = Callable[[str], CommitInfo]
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
+from workbench.git.types import Script
 
-Script = tuple[tuple[int, int, int, int], ...]
 
 _SECTION = re.compile(rb"^diff --git a/f(\d+) b/f\d+$", re.M)
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)

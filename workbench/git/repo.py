@@ -14,6 +14,7 @@ import pygit2
 
 from workbench.errors import WorkbenchError
 from workbench.git.catfile import CatFile
+from workbench.git.content import decode
 from workbench.git.types import CommitInfo
 
 _PR = re.compile(r"\(#(\d+)\)")
@@ -323,9 +324,9 @@ def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) 
 
 
 def _commit_info(commit: pygit2.Commit) -> CommitInfo:
-    message = _decode(commit.raw_message)
+    message = decode(commit.raw_message)
     subject = message.split("\n", 1)[0].strip()
-    author = _decode(commit.author.raw_name) if commit.author else ""
+    author = decode(commit.author.raw_name) if commit.author else ""
     when = datetime.fromtimestamp(
         commit.author.time, timezone(timedelta(minutes=commit.author.offset))
     )
@@ -338,10 +339,3 @@ def _commit_info(commit: pygit2.Commit) -> CommitInfo:
         message=message[:4000],
         parents=tuple(str(p) for p in commit.parent_ids),
     )
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")

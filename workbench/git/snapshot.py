@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
+from workbench.git.content import is_binary
 from workbench.git.history import side_history
 from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
@@ -158,7 +159,6 @@ def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str)
     return replace(plain, conflicts=entries)
 
 
-_TEXT_PROBE = 8000
 _BLOB_MODES = (0o100644, 0o100755)
 
 
@@ -170,7 +170,7 @@ def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Scri
         stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
         if entry.ours is None or entry.theirs is None or any(s.mode not in _BLOB_MODES for s in stages):
             continue
-        if any(b"\0" in repo.read_blob(s.oid)[:_TEXT_PROBE] for s in stages):
+        if any(is_binary(repo.read_blob(s.oid)) for s in stages):
             continue
         base = entry.base.oid if entry.base else None
         paths.append(entry.path)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
 Script = tuple[tuple[int, int, int, int], ...]
 """An edit script: 0-based (i1, chg1, i2, chg2) runs, old -> new."""
+
+ReadBlob = Callable[[str], bytes]
+"""Reads a blob by id (blobs never change, so callers may treat it as pure)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +128,7 @@ class SyncSnapshot:
     def rediff_shifted(self) -> bool:
         """git 2.54 re-diffs histogram groups that grew while sliding."""
         return self.git_version >= (2, 54, 0)
+
+
+CommitLookup = Callable[[str], CommitInfo]
+"""Reads a commit's details by id."""

@@ -8,13 +8,13 @@ replays a journal, so reopening resumes exactly where the user stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
+from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
-ReadBlob = Callable[[str], bytes]
 
 
 class SessionError(ValueError):

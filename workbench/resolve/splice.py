@@ -18,7 +18,7 @@ from enum import Enum
 
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import Favor, MergeResult, split_lines
-from workbench.analysis.xdiff.merge import CONFLICT, IDENTICAL, needs_cr
+from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, needs_cr
 
 
 class Choice(str, Enum):

@@ -5,8 +5,7 @@ overlapping changes become conflicts unless identical.  At the "zealous"
 levels each conflict is re-diffed between ours and theirs so that lines both
 sides agree on move out of it, and conflicts fewer than four lines apart
 (or, at "zealous_alnum", separated only by lines without letters or digits)
-are joined.  ``render`` writes the result the way xdiff's output buffer does,
-including conflict markers, ``-X ours/theirs/union`` and CRLF handling.
+are joined.  Writing the result out lives in ``result.py``.
 """
 
 from __future__ import annotations
@@ -14,42 +13,26 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from dataclasses import dataclass
 
 from workbench.analysis.xdiff.diff import Algorithm, diff_ids
 from workbench.analysis.xdiff.lines import classify
+from workbench.analysis.xdiff.result import (
+    CONFLICT,
+    IDENTICAL,
+    OURS_ONLY,
+    THEIRS_ONLY,
+    Favor,
+    Level,
+    MergeChunk,
+    MergeResult,
+    Style,
+    needs_cr,
+)
+
+__all__ = ["Favor", "Level", "MergeChunk", "MergeResult", "Style", "coalesce_alnum", "merge_lines", "needs_cr"]
 
 _ALNUM = re.compile(rb"[A-Za-z0-9]")
-
-
-class Level(IntEnum):
-    """How hard xdiff tries to shrink conflicts (git merge: ZEALOUS)."""
-
-    MINIMAL = 0
-    EAGER = 1
-    ZEALOUS = 2
-    ZEALOUS_ALNUM = 3
-
-
-class Style(str, Enum):
-    """Conflict marker style (``merge.conflictStyle``)."""
-
-    MERGE = "merge"
-    DIFF3 = "diff3"
-    ZDIFF3 = "zdiff3"
-
-
-class Favor(IntEnum):
-    """How conflicts are resolved when rendering (``-X ours/theirs``, union)."""
-
-    NONE = 0
-    OURS = 1
-    THEIRS = 2
-    UNION = 3
-
-
-CONFLICT, OURS_ONLY, THEIRS_ONLY, IDENTICAL = 0, 1, 2, 4
 
 
 @dataclass(slots=True)
@@ -62,139 +45,6 @@ class _Merge:
     i2: int
     chg2: int
     refined: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class MergeChunk:
-    """One changed region: ``mode`` 0 conflict, 1 ours changed, 2 theirs, 4 same.
-
-    ``i0/chg0`` index the base, ``i1/chg1`` ours, ``i2/chg2`` theirs (0-based).
-    """
-
-    mode: int
-    i0: int
-    chg0: int
-    i1: int
-    chg1: int
-    i2: int
-    chg2: int
-
-
-@dataclass(frozen=True)
-class MergeResult:
-    """The merge's regions over the three line lists, ready to render."""
-
-    base: tuple[bytes, ...]
-    ours: tuple[bytes, ...]
-    theirs: tuple[bytes, ...]
-    chunks: tuple[MergeChunk, ...]
-    style: Style = Style.MERGE
-    whole: str | None = None
-    """'ours' or 'theirs' when one side did not change the base at all."""
-    ours_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
-    theirs_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
-
-    @property
-    def conflicts(self) -> tuple[MergeChunk, ...]:
-        return tuple(c for c in self.chunks if c.mode == CONFLICT)
-
-    def render(
-        self,
-        favor: Favor = Favor.NONE,
-        labels: tuple[str | None, str | None, str | None] = (None, None, None),
-        marker_size: int = 7,
-    ) -> bytes:
-        """The merged file; ``labels`` are (ours, theirs, base) marker names."""
-        if self.whole == "theirs":
-            return b"".join(self.theirs)
-        if self.whole == "ours":
-            return b"".join(self.ours)
-        out: list[bytes] = []
-        pos = 0
-        for chunk in self.chunks:
-            mode = favor.value if (favor and chunk.mode == CONFLICT) else chunk.mode
-            if mode == CONFLICT:
-                out.append(_copy(self.ours, pos, chunk.i1 - pos))
-                out.append(self.conflict_block(chunk, labels, marker_size))
-            elif mode & 3:
-                out.append(_copy(self.ours, pos, chunk.i1 - pos))
-                if mode & 1:
-                    cr = needs_cr(self.base, self.ours, self.theirs, chunk.i1, chunk.i2)
-                    out.append(_copy(self.ours, chunk.i1, chunk.chg1, cr, bool(mode & 2)))
-                if mode & 2:
-                    out.append(_copy(self.theirs, chunk.i2, chunk.chg2))
-            else:
-                continue
-            pos = chunk.i1 + chunk.chg1
-        out.append(_copy(self.ours, pos, len(self.ours) - pos))
-        return b"".join(out)
-
-    def conflict_block(
-        self,
-        chunk: MergeChunk,
-        labels: tuple[str | None, str | None, str | None],
-        marker_size: int,
-    ) -> bytes:
-        """The marker block git writes for one conflict chunk."""
-        cr = needs_cr(self.base, self.ours, self.theirs, chunk.i1, chunk.i2)
-        eol = b"\r\n" if cr else b"\n"
-        ours_label, theirs_label, base_label = labels
-        parts = [_marker(b"<", marker_size, ours_label, eol)]
-        parts.append(_copy(self.ours, chunk.i1, chunk.chg1, cr, True))
-        if self.style is not Style.MERGE:
-            parts.append(_marker(b"|", marker_size, base_label, eol))
-            parts.append(_copy(self.base, chunk.i0, chunk.chg0, cr, True))
-        parts.append(_marker(b"=", marker_size, None, eol))
-        parts.append(_copy(self.theirs, chunk.i2, chunk.chg2, cr, True))
-        parts.append(_marker(b">", marker_size, theirs_label, eol))
-        return b"".join(parts)
-
-
-def _marker(char: bytes, size: int, label: str | None, eol: bytes) -> bytes:
-    text = char * size
-    if label is not None:
-        text += b" " + label.encode("utf-8", "surrogateescape")
-    return text + eol
-
-
-def _copy(
-    lines: Sequence[bytes], start: int, count: int, cr: bool = False, add_nl: bool = False
-) -> bytes:
-    """xdl_recs_copy: lines, plus a newline when the last one lacks it and asked."""
-    if count < 1:
-        return b""
-    data = b"".join(lines[start : start + count])
-    if add_nl and not data.endswith(b"\n"):
-        data += b"\r\n" if cr else b"\n"
-    return data
-
-
-def _eol_crlf(lines: Sequence[bytes], i: int) -> int:
-    """1 if line i ends in CRLF, 0 if LF, -1 if it cannot be told (xdiff's rule)."""
-    n = len(lines)
-    if i < n - 1:
-        return int(len(lines[i]) > 1 and lines[i][-2:-1] == b"\r")
-    if n == 0:
-        return -1
-    line = lines[i]
-    if line.endswith(b"\n"):
-        return int(len(line) > 1 and line[-2:-1] == b"\r")
-    if i == 0:
-        return -1
-    prev = lines[i - 1]
-    return int(len(prev) > 1 and prev[-2:-1] == b"\r")
-
-
-def needs_cr(
-    base: Sequence[bytes], ours: Sequence[bytes], theirs: Sequence[bytes], i1: int, i2: int
-) -> bool:
-    """Whether text added around a conflict at (i1, i2) should end in CRLF."""
-    flag = _eol_crlf(ours, i1 - 1 if i1 else 0)
-    if flag:
-        flag = _eol_crlf(theirs, i2 - 1 if i2 else 0)
-    if flag:
-        flag = _eol_crlf(base, 0)
-    return flag > 0
 
 
 def merge_lines(
