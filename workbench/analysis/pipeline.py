@@ -43,4 +43,6 @@ def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequenc
 
 def default_stages() -> tuple[Stage, ...]:
     """The stages every front end runs, in order."""
-    return (score_risk,)
+    from workbench.analysis.api import audit_api
+
+    return (audit_api, score_risk)

@@ -1,0 +1,613 @@
+"""The API-mismatch audit: one side's caller against the other side's callee.
+
+Which code is checked: every line of the result that one side brought in
+(see ``view.py``), in Python files either side changed.  What is reported:
+an import, call or name that fails in the merged tree *and works in the
+tree of the side the code came from*.  That second condition is what keeps
+the audit quiet: code that was already broken, or that reaches into things
+the repository does not hold (``torch``, dynamic attributes), never fails
+only in the merge, so it is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from workbench.analysis.api.calls import Arguments, Problem, check_call
+from workbench.analysis.api.history import Change, History, Key, close_name, members, shape
+from workbench.analysis.api.index import Import, ModuleIndex
+from workbench.analysis.api.names import BUILTINS, undefined_uses
+from workbench.analysis.api.parse import parse
+from tree_sitter import Node
+from workbench.analysis.api.refs import Reference, references
+from workbench.analysis.api.symbols import Surface, interface, top_level_names
+from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, MODULE, Resolution, Target, Workspace
+from workbench.analysis.api.sources import Trees
+from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view, imported_modules
+from workbench.analysis.model import ApiMismatch, Commit, SyncAnalysis, Taken
+
+CommitLookup = Callable[[str], Commit]
+MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
+    "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
+)
+
+
+@dataclass(frozen=True)
+class CalleeNote:
+    """Evidence for the callee's file: the hunk that dropped or changed what a caller needs."""
+
+    path: str
+    hunk: int
+    message: str
+    commits: tuple[str, ...]
+
+
+class Auditor:
+    """Runs the audit over one analysis; holds the per-run caches."""
+
+    def __init__(self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup) -> None:
+        self.analysis = analysis
+        self.trees = trees
+        self.history = history
+        self.commit = commit
+        self.ws = {role: Workspace(role, trees) for role in ("result", "dev", "main", "base")}
+        self.findings: list[ApiMismatch] = []
+        self.notes: list[CalleeNote] = []
+        self._seen: set[tuple[str, int, str, str]] = set()
+
+    # -- which files ------------------------------------------------------------------
+
+    def candidates(self) -> list[str]:
+        """Python files either side changed, plus the conflicted ones, present in the result."""
+        paths = {f.path for f in self.analysis.files if f.is_python}
+        for side in SIDES:
+            paths.update(c.path for c in self.trees.files.changes("base", side) if c.path.endswith(".py") and c.status != "D")
+        return sorted(p for p in paths if self.trees.present("result", p))
+
+    def run(self) -> None:
+        for path in self.candidates():
+            changed = self._changed_imports(path)
+            if changed is None:
+                continue
+            view = file_view(
+                path, self.analysis.file(path), self.ws["result"], self.ws,
+                self.ws["base"].blob(path), self.ws["base"].read(path),
+            )
+            if view is not None and self._may_mismatch(view, changed):
+                self.audit_file(view)
+
+    def _changed_imports(self, path: str) -> list[tuple[str, str | None, str]] | None:
+        """The result's imports from modules that differ between some side's tree and the result.
+
+        None when nothing else needs a look either: the result is one side's
+        version and the other side's is the base's (or the same).  Decided
+        from blob ids and text alone, before the base's version is read.
+        """
+        imports = imported_modules(path, self.ws["result"].read(path) or b"")
+        changed = [imp for imp in imports if any(self._module_changed(side, imp[0], imp[1]) for side in SIDES)]
+        if not changed and self._one_sided(path):
+            return None
+        return changed
+
+    def _may_mismatch(self, view: FileView, changed: list[tuple[str, str | None, str]]) -> bool:
+        """Whether the lines a side brought in use a definition whose interface changed.
+
+        Definitions are compared by their interface text (``symbols.py``):
+        imported ones between that side's tree and the result, the file's
+        own (functions, classes, ``self.x`` members) between that side's
+        version of the file and the result's.  Only when one differs, or a
+        name the side's code uses may have lost its binding, is the file
+        parsed.
+        """
+        for side in SIDES:
+            lines = view.side_lines[side]
+            if not lines:
+                continue
+            own = view.blobs["result"] != view.blobs[side] and view.blobs[side] is not None
+            names = self._own_names(view, side) if own else frozenset()
+            heads = {local.encode() for _, _, local in changed} | {n.encode() for n in names} | {b"self", b"cls"}
+            uses = _uses(b"\n".join(view.lines["result"][n - 1] for n in lines), heads)
+            for module, name, local in changed:
+                if any(self._chain_changed(side, module, name, use) for use in uses.get(local, ())):
+                    return True
+            if own and self._own_changed(view, side, names, uses):
+                return True
+        return False
+
+    def _own_names(self, view: FileView, side: str) -> frozenset[str]:
+        mine_data = b"\n".join(view.lines[side]) + b"\n"
+        return top_level_names(view.blobs["result"] or "", view.data) | top_level_names(view.blobs[side] or "", mine_data)
+
+    def _own_changed(
+        self, view: FileView, side: str, names: frozenset[str], uses: dict[str, set[tuple[str, ...]]]
+    ) -> bool:
+        """The file's own definitions, as ``side``'s code uses them, differ from ``side``'s version."""
+        mine_blob = view.blobs[side]
+        result_blob = view.blobs["result"] or ""
+        if mine_blob is None:
+            return False
+        mine_data = b"\n".join(view.lines[side]) + b"\n"
+        for name in names & uses.keys():
+            there = interface(result_blob, view.data, name)
+            theirs = interface(mine_blob, mine_data, name)
+            if (there is None) != (theirs is None):
+                return True
+            if there is not None and theirs is not None and any(_surface_differs(there, theirs, u) for u in uses[name]):
+                return True
+        members = {use[0] for head in ("self", "cls") for use in uses.get(head, ()) if use and use[0] != CALL}
+        for name in names if members else ():
+            there = interface(result_blob, view.data, name) or ()
+            theirs = interface(mine_blob, mine_data, name) or ()
+            if any(s.members is not None for s in there + theirs) and any(
+                [s.member(m) for s in there] != [s.member(m) for s in theirs] for m in members
+            ):
+                return True
+        return view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"]) and bool(
+            _lost_candidates(view, side, _text_bindings(view.path, view.data))
+        )
+
+    def _one_sided(self, path: str) -> bool:
+        """Each side's version is the base's or the result's: no side brought in text the result lacks."""
+        result, base = self.ws["result"].blob(path), self.ws["base"].blob(path)
+        return all(self.ws[side].blob(path) in (result, base) for side in SIDES)
+
+    def _module_changed(self, side: str, module: str, name: str | None) -> bool:
+        merged, mine = self.ws["result"], self.ws[side]
+        for dotted in ((f"{module}.{name}",) if name else ()) + (module,):
+            merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
+            if merged_path is None and mine_path is None:
+                continue
+            return merged_path != mine_path or merged_path is None or merged.blob(merged_path) != mine.blob(merged_path)
+        return False
+
+    def _is_module(self, dotted: str) -> bool:
+        return self.ws["result"].module_path(dotted) is not None or any(
+            self.ws[side].module_path(dotted) is not None for side in SIDES
+        )
+
+    def _chain_changed(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
+        """Whether ``module[.name].rest`` may resolve differently in ``side``'s tree and the result.
+
+        Walks submodules first; the first part that is not a module is a
+        definition, compared by its interface (``symbols.py``) as far as the
+        use needs: ``ANY`` any change, ``CALL`` its signature (a class: its
+        constructor), an attribute that member, nothing its existence.
+        """
+        merged, mine = self.ws["result"], self.ws[side]
+        dotted, parts = module, [*([name] if name else []), *rest]
+        for i in range(len(parts) + 1):
+            merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
+            if merged_path is None and mine_path is None:
+                return False
+            if merged_path != mine_path or merged_path is None:
+                return True
+            if i == len(parts) or parts[i] in (ANY, CALL):
+                return merged.blob(merged_path) != mine.blob(merged_path)
+            deeper = f"{dotted}.{parts[i]}"
+            if self._is_module(deeper):
+                dotted = deeper
+                continue
+            return self._symbol_changed(side, merged_path, parts[i], parts[i + 1:], 0)
+        return True
+
+    def _symbol_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
+        """Whether definition ``name`` of ``path`` differs, for ``use``, between ``side``'s tree and the result."""
+        merged, mine = self.ws["result"], self.ws[side]
+        merged_blob, mine_blob = merged.blob(path), mine.blob(path)
+        if merged_blob == mine_blob:
+            return False
+        merged_data, mine_data = merged.read(path), mine.read(path)
+        if merged_blob is None or mine_blob is None or merged_data is None or mine_data is None:
+            return True
+        there, theirs = interface(merged_blob, merged_data, name), interface(mine_blob, mine_data, name)
+        if there is None and theirs is None:
+            return self._reexport_changed(side, path, name, use, depth)
+        if there is None or theirs is None:
+            return True
+        return _surface_differs(there, theirs, use)
+
+    def _reexport_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
+        """``name`` is bound in ``path`` some other way (a re-export): resolve it, then compare there."""
+        if depth >= 3:
+            return True
+        there, theirs = self.ws["result"].member(path, name), self.ws[side].member(path, name)
+        if there.kind != theirs.kind or there.path != theirs.path or there.path in (None, path):
+            return there.kind != theirs.kind or there.path != theirs.path or (there.kind not in (MISSING, "unknown") and there.path == path)
+        return self._symbol_changed(side, there.path or path, there.name.rsplit(".", 1)[-1], use, depth + 1)
+
+    def audit_file(self, view: FileView) -> None:
+        index = self.ws["result"].index(view.path)
+        if index is None:
+            return
+        for imp in index.all_imports:
+            for side in view.sides_at(imp.line, imp.end_line):
+                self.check_import(view, imp, side)
+        wanted = view.side_lines["main"] | view.side_lines["dev"]
+        root = parse(view.blobs["result"] or "", view.data).root_node
+        heads = frozenset(
+            {"self", "cls", *index.imports, *index.functions, *index.classes, *(i.local for i in index.local_imports)}
+        )
+        for ref in references(root, wanted, heads):
+            for side in view.sides_at(ref.line):
+                self.check_reference(view, index, ref, side)
+        if view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"]):
+            self.check_names(view, index, root)
+
+    # -- imports ----------------------------------------------------------------------
+
+    def check_import(self, view: FileView, imp: Import, side: str) -> None:
+        merged, mine = self.ws["result"], self.ws[side]
+        mine_path = mine.module_path(imp.module)
+        if mine_path is None:
+            return
+        merged_path = merged.module_path(imp.module)
+        if merged_path == mine_path and merged.blob(merged_path) == mine.blob(mine_path) and not mine_path.endswith("__init__.py"):
+            return
+        if imp.name is None:
+            if merged_path is None and self._side_imports(view, side, imp):
+                self._missing_module(view, imp, side, mine_path)
+            return
+        if merged_path is None:
+            if self._side_imports(view, side, imp):
+                self._missing_module(view, imp, side, mine_path)
+            return
+        if merged.module_path(f"{imp.module}.{imp.name}") is not None:
+            return
+        if merged_path == mine_path and not self._symbol_changed(side, merged_path, imp.name, (), 0):
+            return
+        if merged.member(merged_path, imp.name).kind != MISSING:
+            return
+        theirs = mine.member(mine_path, imp.name)
+        if not theirs.found or not self._side_imports(view, side, imp):
+            return
+        key = Key(None, imp.name)
+        other = OTHER[side]
+        change, dropped = self._why_missing(side, mine_path, key)
+        hint = self._rename_hint(change, key, merged.index(merged_path), mine.index(mine_path))
+        origin = self._origin(other, merged_path, key, None)
+        message = (
+            f"{side}'s `from {imp.module} import {imp.name}` fails in the merged tree: {origin}module "
+            f"{imp.module} has no `{imp.name}`{hint}{self._cause(side, change, dropped)}"
+        )
+        self._note_callee(mine_path, side, theirs.line, imp.name, view.path)
+        self._add(view, self._name_line(view, imp), imp.name, MISSING_IMPORT, message, side, merged_path, None,
+                  _shas(change, dropped))
+
+    def _missing_module(self, view: FileView, imp: Import, side: str, mine_path: str) -> None:
+        message = (
+            f"{side}'s import of {imp.module} fails in the merged tree: {mine_path} is not in it "
+            "(see deleted files)"
+        )
+        self._add(view, imp.line, imp.module, MISSING_IMPORT, message, side, mine_path, None, ())
+
+    def _side_imports(self, view: FileView, side: str, imp: Import) -> bool:
+        """``side``'s own version of the file makes the same import (the code is that side's)."""
+        index = self.ws[side].index(view.path)
+        if index is None:
+            return False
+        return any(i.module == imp.module and i.name == imp.name and i.local == imp.local for i in index.all_imports)
+
+    def _name_line(self, view: FileView, imp: Import) -> int:
+        """The line of a multi-line import that names ``imp``."""
+        word = (imp.name or imp.module).encode()
+        for n in range(imp.line, imp.end_line + 1):
+            if word in view.lines["result"][n - 1]:
+                return n
+        return imp.line
+
+    # -- calls and attributes ----------------------------------------------------------
+
+    def check_reference(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> None:
+        if self._unchanged(view, index, ref, side):
+            return
+        merged = self.ws["result"].chain(view.path, index, list(ref.chain), ref.line)
+        if merged is None:
+            return
+        if merged.target.kind == MISSING and merged.failed is not None:
+            self._missing_attribute(view, ref, side, merged)
+        elif ref.args is not None and merged.complete and merged.target.kind in (FUNCTION, CLASS):
+            problem = self._problem(self.ws["result"], merged.target, ref.args)
+            if problem is not None:
+                self._bad_call(view, ref, side, merged, problem)
+
+    def _unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> bool:
+        """What the reference uses has the same definition in ``side``'s tree and the result.
+
+        Then it resolves the same way in both, and cannot be a mismatch;
+        this spares parsing the modules a file imports from.
+        """
+        head = ref.chain[0]
+        imports = () if head in ("self", "cls") else index.binding(head, ref.line)
+        if not imports:
+            return view.blobs["result"] == view.blobs[side]
+        imp = imports[0]
+        rest = list(ref.chain[1:]) + ([CALL] if ref.args is not None else [])
+        return not self._chain_changed(side, imp.module, imp.name, rest)
+
+    def _theirs(self, view: FileView, ref: Reference, side: str) -> Resolution | None:
+        """The same reference resolved in ``side``'s tree, from ``side``'s version of the file."""
+        if not view.in_side(side, ref.line):
+            return None
+        line = view.side_line(side, ref.line)
+        index = self.ws[side].index(view.path)
+        if line is None or index is None:
+            return None
+        return self.ws[side].chain(view.path, index, list(ref.chain), line)
+
+    def _missing_attribute(self, view: FileView, ref: Reference, side: str, merged: Resolution) -> None:
+        depth = len(merged.steps) - 1
+        theirs = self._theirs(view, ref, side)
+        if theirs is None or len(theirs.steps) <= depth or not theirs.steps[depth].found:
+            return
+        owner = merged.parent
+        name = merged.failed or ref.chain[-1]
+        if owner is None or owner.path is None:
+            return
+        key = Key(owner.cls.name if owner.kind == CLASS and owner.cls is not None else None, name)
+        mine = theirs.steps[depth]
+        mine_owner = theirs.steps[depth - 1]
+        mine_path = mine_owner.path or owner.path
+        change, dropped = self._why_missing(side, mine_path, key)
+        hint = self._rename_hint(change, key, self.ws["result"].index(owner.path), self.ws[side].index(mine_path))
+        what = merged.target.owner or f"`{ref.chain[depth - 1]}`"
+        origin = self._origin(OTHER[side], owner.path, key, None)
+        verb = "calls" if ref.args is not None and depth == len(ref.chain) - 1 else "uses"
+        message = (
+            f"{side}'s code {verb} `{ref.text}`, but {origin}{what} in the merged tree has no `{name}`"
+            f"{hint}{self._cause(side, change, dropped)}"
+        )
+        self._note_callee(mine_path, side, mine.line, str(key), view.path)
+        self._add(view, ref.line, name, MISSING_ATTRIBUTE, message, side, owner.path, owner.line,
+                  _shas(change, dropped))
+
+    def _bad_call(self, view: FileView, ref: Reference, side: str, merged: Resolution, problem: Problem) -> None:
+        assert ref.args is not None
+        theirs = self._theirs(view, ref, side)
+        if theirs is None or not theirs.complete or theirs.target.kind != merged.target.kind:
+            return
+        if self._problem(self.ws[side], theirs.target, ref.args) is not None:
+            return
+        callee = self._callee(self.ws["result"], merged.target)
+        if callee is None or callee.path is None:
+            return
+        owner = merged.target.cls.name if merged.target.kind == CLASS and merged.target.cls else (
+            merged.parent.cls.name if merged.parent is not None and merged.parent.kind == CLASS and merged.parent.cls else None
+        )
+        name = "__init__" if merged.target.kind == CLASS else ref.chain[-1]
+        key = Key(owner, name)
+        other = OTHER[side]
+        now = shape(self.ws["result"].index(callee.path), key)
+        change = self.history.reshaped(other, callee.path, key, now)
+        origin = self._origin(other, callee.path, key, now)
+        signature = callee.functions[-1].signature()
+        kind = UNKNOWN_KEYWORD if problem.keyword else ARITY
+        message = (
+            f"{side}'s call `{ref.text}` passes {ref.args.describe()}, but the merged tree has "
+            f"{origin}`{signature}`: {problem.detail}{self._cause(side, change, None, changed=True)}"
+        )
+        self._add(view, ref.line, ref.chain[-1], kind, message, side, callee.path, callee.line, _shas(change, None))
+
+    def _callee(self, ws: Workspace, target: Target) -> Target | None:
+        if target.kind == FUNCTION:
+            return target
+        if target.kind == CLASS and target.cls is not None and target.path is not None:
+            found = ws.constructor(target.path, target.cls)
+            return found if found.kind == FUNCTION else None
+        return None
+
+    def _problem(self, ws: Workspace, target: Target, args: Arguments) -> Problem | None:
+        callee = self._callee(ws, target)
+        if callee is None:
+            return None
+        return check_call(callee.functions, args, callee.instance)
+
+    # -- names ------------------------------------------------------------------------
+
+    def check_names(self, view: FileView, index: ModuleIndex, root: Node) -> None:
+        """Names one side's code uses whose module-level binding the result lost.
+
+        Candidates come from text (no parsing); ``side``'s file is indexed
+        only when there are some, and pyflakes runs only on what is left.
+        """
+        lost: dict[str, set[str]] = {}
+        for side in SIDES:
+            if not view.blobs[side]:
+                continue
+            candidates = _lost_candidates(view, side, index.names | {i.local for i in index.local_imports})
+            mine = self.ws[side].index(view.path) if candidates else None
+            for name in candidates & mine.names if mine is not None else ():
+                if not self._from_star(view.path, index, name):
+                    lost.setdefault(name, set()).add(side)
+        if not lost:
+            return
+        uses = undefined_uses(view.path, view.data, lost, root)
+        for name, lines in sorted(uses.items()):
+            for side in sorted(lost[name]):
+                mine = [n for n in lines if view.in_side(side, n)]
+                if mine:
+                    self._undefined(view, name, side, mine)
+                    break
+
+    def _from_star(self, path: str, index: ModuleIndex, name: str) -> bool:
+        merged = self.ws["result"]
+        for star in index.stars:
+            star_path = merged.module_path(star)
+            if star_path is None or merged.member(star_path, name).kind != MISSING:
+                return True
+        return False
+
+    def _undefined(self, view: FileView, name: str, side: str, lines: list[int]) -> None:
+        bound_at = _binding_line(view, side, name)
+        other = OTHER[side]
+        dropper = self._dropping_hunk(view.path, side, bound_at)
+        commits: tuple[str, ...] = ()
+        if dropper is not None:
+            commits = dropper.main_commits if other == "main" else dropper.dev_commits
+            cause = f"; hunk {dropper.index + 1} took {other}'s side there" + (
+                f" ({self._label(commits[0])})" if commits else ""
+            )
+        else:
+            change = self.history.removed(other, view.path, Key(None, name))
+            commits = _shas(change, None)
+            cause = f"; {other}'s {self._label(change.sha)} removed it" if change else ""
+        where = f" at line {bound_at}" if bound_at else ""
+        uses = f"{len(lines)} use{'s' if len(lines) != 1 else ''}"
+        message = (
+            f"{side}'s code uses `{name}` ({uses}), but the merged file neither imports nor defines it; "
+            f"{side}'s version binds it{where}{cause}"
+        )
+        self._add(view, lines[0], name, UNDEFINED_NAME, message, side, view.path, None, commits)
+
+    # -- evidence -----------------------------------------------------------------------
+
+    def _why_missing(self, side: str, path: str, key: Key) -> tuple[Change | None, Change | None]:
+        """(the other side's commit that removed ``key``, or this side's that added it)."""
+        removed = self.history.removed(OTHER[side], path, key)
+        if removed is not None:
+            return removed, None
+        return None, self.history.added(side, path, key)
+
+    def _rename_hint(self, change: Change | None, key: Key, merged: ModuleIndex | None, mine: ModuleIndex | None) -> str:
+        renamed = change.renamed_to if change is not None else None
+        if renamed is None:
+            renamed = close_name(key.name, members(merged, key.owner) - members(mine, key.owner))
+        return f" (it has `{renamed}`)" if renamed else ""
+
+    def _cause(self, side: str, change: Change | None, dropped: Change | None, changed: bool = False) -> str:
+        other = OTHER[side]
+        if change is not None:
+            if changed:
+                return f"; {other}'s {self._label(change.sha)} changed it"
+            verb = f"renamed it to `{change.renamed_to}`" if change.renamed_to else "removed it"
+            return f"; {other}'s {self._label(change.sha)} {verb}"
+        if dropped is not None:
+            return f"; {side}'s {self._label(dropped.sha)} added it and the merge dropped it"
+        return ""
+
+    def _origin(self, other: str, path: str, key: Key, now: object) -> str:
+        """``dev's `` when the merged definition is the other side's as it stands there."""
+        merged = shape(self.ws["result"].index(path), key) if now is None else now
+        theirs = shape(self.ws[other].index(path), key) if self.ws[other].blob(path) else object()
+        return f"{other}'s " if merged == theirs else ""
+
+    def _label(self, sha: str) -> str:
+        info = self.commit(sha)
+        return f'{sha[:10]} "{info.subject}"'
+
+    def _dropping_hunk(self, path: str, side: str, line: int | None):  # noqa: ANN202 - Hunk | None
+        """The hunk of ``path`` whose ``side`` range holds ``line`` and that did not take ``side``."""
+        entry = self.analysis.file(path)
+        if entry is None or line is None:
+            return None
+        for hunk in entry.hunks:
+            span = hunk.dev if side == "dev" else hunk.main
+            keeps = hunk.taken in (Taken.BOTH, Taken.DEV if side == "dev" else Taken.MAIN)
+            if span.start <= line <= span.end and not keeps:
+                return hunk
+        return None
+
+    def _note_callee(self, path: str, side: str, line: int | None, symbol: str, caller: str) -> None:
+        hunk = self._dropping_hunk(path, side, line)
+        if hunk is None:
+            return
+        commits = hunk.main_commits if side == "dev" else hunk.dev_commits
+        self.notes.append(CalleeNote(
+            path, hunk.index,
+            f"this hunk drops {side}'s `{symbol}`, which {side}'s code in {caller} still uses", commits,
+        ))
+
+    def _add(self, view: FileView, line: int, symbol: str, kind: str, message: str, side: str,
+             callee_path: str | None, callee_line: int | None, commits: tuple[str, ...]) -> None:
+        key = (view.path, line, symbol, kind)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        hunk = view.hunk_at(line)
+        self.findings.append(ApiMismatch(
+            path=view.path, line=line, symbol=symbol, kind=kind, message=message, side=side,
+            callee_path=callee_path, callee_line=callee_line, commits=commits,
+            hunk=hunk.index if hunk is not None else None,
+        ))
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_TOP_LEVEL_BINDING = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))", re.M)
+
+
+ANY, CALL = "*", "()"
+"""Uses of a definition: any change matters; its call signature matters."""
+
+
+_USE = re.compile(rb"([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)[ \t]*(\()?")
+
+
+def _uses(text: bytes, heads: set[bytes]) -> dict[str, set[tuple[str, ...]]]:
+    """How ``text`` uses each of ``heads``: ``a.b.c(`` gives ``a: (b, c, CALL)``; a bare ``a`` gives ``()``."""
+    uses: dict[str, set[tuple[str, ...]]] = {}
+    for head, chain, called in _USE.findall(text):
+        if head not in heads:
+            continue
+        parts = chain.decode("ascii")[1:].split(".") if chain else []
+        uses.setdefault(head.decode("ascii"), set()).add((*parts, *((CALL,) if called else ())))
+    return uses
+
+
+def _surface_differs(there: tuple[Surface, ...], theirs: tuple[Surface, ...], use: Sequence[str]) -> bool:
+    """Whether two interfaces of a definition differ for ``use`` (see ``_chain_changed``)."""
+    if not use:
+        return False
+    if use[0] == ANY:
+        return there != theirs
+    classes = all(s.members is not None for s in there + theirs)
+    if use[0] == CALL:
+        if not classes:
+            return there != theirs
+        if any(s.generated_init for s in there + theirs):
+            return False
+        return _constructor(there) != _constructor(theirs)
+    if not classes:
+        return there != theirs
+    return [(s.header, s.member(use[0])) for s in there] != [(s.header, s.member(use[0])) for s in theirs]
+
+
+def _constructor(surfaces: tuple[Surface, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:
+    return [(s.header, s.member("__init__") + s.member("__new__")) for s in surfaces]
+
+
+def _text_bindings(path: str, data: bytes) -> set[str]:
+    """Names a file's text binds at column 0 or by an import (a generous superset of its module names)."""
+    found = {local for _, _, local in imported_modules(path, data)}
+    for match in _TOP_LEVEL_BINDING.finditer(data):
+        found.update(g.decode("ascii", "replace") for g in match.groups() if g)
+    return found
+
+
+def _lost_candidates(view: FileView, side: str, merged: frozenset[str] | set[str]) -> set[str]:
+    """Names ``side``'s file may bind that the result does not, used on lines the result kept from ``side``.
+
+    Read from text, so that ``side``'s file is parsed only when there is
+    a candidate; pyflakes then decides which uses really fail.
+    """
+    data = b"\n".join(view.lines[side])
+    names = _text_bindings(view.path, data) - merged - BUILTINS
+    if not names:
+        return set()
+    kept = b"\n".join(view.sets[side] & view.sets["result"])
+    alternatives = b"|".join(re.escape(name.encode()) for name in sorted(names))
+    return {word.decode("ascii") for word in re.findall(rb"\b(?:" + alternatives + rb")\b", kept)}
+
+
+def _binding_line(view: FileView, side: str, name: str) -> int | None:
+    """The first line of ``side``'s file, missing from the result, that names ``name``."""
+    gone = view.sets[side] - view.sets["result"]
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    for n, text in enumerate(view.lines[side], start=1):
+        if text in gone and pattern.search(text):
+            return n
+    return None
+
+
+def _shas(change: Change | None, dropped: Change | None) -> tuple[str, ...]:
+    return tuple(c.sha for c in (change, dropped) if c is not None)
