@@ -44,5 +44,7 @@ def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequenc
 def default_stages() -> tuple[Stage, ...]:
     """The stages every front end runs, in order."""
     from workbench.analysis.api import audit_api
+    from workbench.analysis.deleted import find_deleted
+    from workbench.analysis.policy_stage import apply_policy
 
-    return (audit_api, score_risk)
+    return (apply_policy, audit_api, find_deleted, score_risk)

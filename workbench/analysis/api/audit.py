@@ -47,8 +47,12 @@ class CalleeNote:
 class Auditor:
     """Runs the audit over one analysis; holds the per-run caches."""
 
-    def __init__(self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup) -> None:
+    def __init__(
+        self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup,
+        override: Callable[[str], bool] = lambda path: False,
+    ) -> None:
         self.analysis = analysis
+        self.override = override
         self.trees = trees
         self.history = history
         self.commit = commit
@@ -69,13 +73,13 @@ class Auditor:
     def run(self) -> None:
         for path in self.candidates():
             changed = self._changed_imports(path)
-            if changed is None:
+            if changed is None and not self.override(path):
                 continue
             view = file_view(
                 path, self.analysis.file(path), self.ws["result"], self.ws,
-                self.ws["base"].blob(path), self.ws["base"].read(path),
+                self.ws["base"].blob(path), self.ws["base"].read(path), self.override(path),
             )
-            if view is not None and self._may_mismatch(view, changed):
+            if view is not None and self._may_mismatch(view, changed or []):
                 self.audit_file(view)
 
     def _changed_imports(self, path: str) -> list[tuple[str, str | None, str]] | None:

@@ -94,6 +94,13 @@ class Import:
     end_line: int
     scope: tuple[int, int] | None = None
     """Lines of the enclosing function for an import inside one; None at module level."""
+    full: str = ""
+    """The whole dotted name imported (``a.b.c`` for ``import a.b.c``, which binds only ``a``)."""
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Modules this import may load: ``M`` and, for ``from M import x``, ``M.x``."""
+        return (self.full or self.module,) + ((f"{self.module}.{self.name}",) if self.name else ())
 
 
 @dataclass(frozen=True)
@@ -474,7 +481,7 @@ def imports_of(node: Node, package: str, scope: tuple[int, int] | None, stars: l
             elif item.type == "dotted_name":
                 module = text(item)
                 top = module.split(".", 1)[0]
-                yield Import(top, top, None, first, last, scope)
+                yield Import(top, top, None, first, last, scope, module)
         return
     module = _absolute(node.child_by_field_name("module_name"), package)
     if any(c.type == "wildcard_import" for c in node.children):

@@ -9,6 +9,7 @@ from workbench.analysis.api.history import History
 from workbench.analysis.api.sources import REPO_FILES, Trees
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SyncAnalysis
 from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.policy import Policy
 
 API_MISMATCH = "api-mismatch"
 API_MISMATCH_CALLEE = "api-mismatch-callee"
@@ -23,7 +24,9 @@ def audit_api(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     if files is None:
         return analysis
     trees = Trees(files, {f.path: f for f in analysis.files})
-    auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit)
+    policy = context.options.get("policy")
+    override = (lambda path: policy.override_rule(path) is not None) if isinstance(policy, Policy) else (lambda path: False)
+    auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override)
     auditor.run()
     findings = tuple(sorted(auditor.findings, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
     entries = tuple(_with_signals(entry, findings, auditor.notes) for entry in analysis.files)

@@ -18,7 +18,6 @@ from workbench.analysis.model import FileAnalysis, Hunk, Taken
 
 SIDES = ("main", "dev")
 OTHER = {"main": "dev", "dev": "main"}
-OVERRIDE = "override-from-main"
 
 
 @dataclass
@@ -64,7 +63,7 @@ class FileView:
 
 
 def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: dict[str, Workspace],
-              base_blob: str | None, base_data: bytes | None) -> FileView | None:
+              base_blob: str | None, base_data: bytes | None, override: bool = False) -> FileView | None:
     """The view of ``path``, or None when no side brought anything into its result."""
     data = result.read(path)
     result_blob = result.blob(path)
@@ -83,7 +82,7 @@ def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: di
         side_lines[side] = {i + 1 for i, text in enumerate(lines["result"]) if text in added and text.strip()}
         other = OTHER[side]
         whole = result_blob == blobs[side] and blobs[other] not in (base_blob, result_blob)
-        if whole or (side == "main" and entry is not None and entry.policy == OVERRIDE):
+        if whole or (side == "main" and override):
             side_lines[side] |= {i + 1 for i, text in enumerate(lines["result"]) if text in sets[side] and text.strip()}
     for hunk in entry.hunks if entry is not None else ():
         if hunk.result is None or hunk.result.empty:
