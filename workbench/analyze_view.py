@@ -56,6 +56,9 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
     console.print(table)
     if len(shown) < len(files):
         console.print(Text(f"+ {len(files) - len(shown)} low-risk files (--all lists them)", style="dim"))
+    for section in (_api_section(analysis), _policy_section(analysis), _deleted_section(analysis)):
+        if section is not None:
+            console.print(section)
     for entry in files:
         hunks = [h for h in ranked_hunks(entry) if show_all or h.level is not Level.LOW]
         if not hunks and not (entry.signals and (show_all or entry.level is not Level.LOW)):
@@ -71,13 +74,10 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
             console.print(_hunk_line(hunk))
             for found in hunk.signals:
                 console.print(_signal_line(found, "        "))
-    for section in (_api_section(analysis), _policy_section(analysis), _deleted_section(analysis)):
-        if section is not None:
-            console.print(section)
 
 
 _SEVERITY_STYLE = {"high": "bold red", "medium": "yellow", "info": "dim"}
-_VERDICT_STYLE = {"restore": "bold red", "check": "yellow", "leave": "green"}
+_VERDICT_STYLE = {"restore-file": "bold red", "check": "yellow", "leave-deleted": "green"}
 
 
 def _api_section(analysis: SyncAnalysis) -> Text | None:
@@ -113,7 +113,7 @@ def _deleted_section(analysis: SyncAnalysis) -> Text | None:
         return None
     text = Text(f"\nDeleted files ({len(analysis.deleted_files)})\n", style="bold")
     for deleted in analysis.deleted_files:
-        text.append(f"  {deleted.verdict:<7} ", style=_VERDICT_STYLE.get(deleted.verdict, ""))
+        text.append(f"  {deleted.verdict:<13} ", style=_VERDICT_STYLE.get(deleted.verdict, ""))
         text.append(f"{visible(deleted.path)}\n", style="bold")
         text.append(f"      {visible(deleted.message)}\n")
     return text

@@ -18,7 +18,7 @@ from workbench.analysis.api.sources import REPO_FILES, RepoFiles, Trees
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis
 from workbench.analysis.pipeline import AnalysisContext
 
-RESTORE, LEAVE, CHECK = "restore", "leave", "check"
+RESTORE, LEAVE, CHECK = "restore-file", "leave-deleted", "check"
 DELETED_IMPORTED = "deleted-imported"
 WEIGHT = 40
 """Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""

@@ -248,7 +248,7 @@ class DeletedFile:
     in_base: bool
     dev_present: bool
     verdict: str
-    """``restore`` (the result imports it), ``leave`` (dev deleted it on purpose) or ``check``."""
+    """``restore-file`` (the result imports it), ``leave-deleted`` (dev deleted it on purpose) or ``check``."""
     message: str
     importers: tuple[Importer, ...] = ()
     deleted_by: Commit | None = None

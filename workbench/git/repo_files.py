@@ -10,6 +10,7 @@ over the index (a merge in progress).  Reads are cached; nothing is written.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pygit2
@@ -93,13 +94,17 @@ class RepoFiles:
                 self._worktree[path] = (self._repo.hash_bytes(data), data)
         return self._worktree[path]
 
+    def _git(self, args: list[str], ok_codes: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[bytes]:
+        """git, able to read the objects a preview's merge-tree left in the quarantine."""
+        return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env=self._repo.object_quarantine())
+
     def changes(self, old: str, new: str) -> tuple[TreeChange, ...]:
         """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing)."""
         if new == "result" and self.worktree_result:
             args = ["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]]
         else:
             args = ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
-        out = run_git(self._repo.run_dir, args).stdout.split(b"\0")
+        out = self._git(args).stdout.split(b"\0")
         found = []
         for status, raw in zip(out[0::2], out[1::2], strict=False):
             if status:
@@ -114,7 +119,7 @@ class RepoFiles:
             args.append(self._trees[role])
             prefix = self._trees[role].encode() + b":"
         args += ["--", "*.py"]
-        proc = run_git(self._repo.run_dir, args, ok_codes=(0, 1))
+        proc = self._git(args, ok_codes=(0, 1))
         return tuple(
             item[len(prefix):].decode("utf-8", "surrogateescape")
             for item in proc.stdout.split(b"\0")
@@ -125,8 +130,7 @@ class RepoFiles:
         """Non-merge commits of ``base..role`` that changed ``path``, newest first."""
         tip = {"dev": self._snapshot.dev, "main": self._snapshot.main}[role]
         spec = f"{self._snapshot.base}..{tip}" if self._snapshot.base else tip
-        out = run_git(
-            self._repo.run_dir,
+        out = self._git(
             ["log", "--no-renames", "--no-abbrev", "--raw", "--format=@%H", f"-n{limit}", spec, "--", f":(literal){path}"],
         ).stdout.decode("utf-8", "surrogateescape")
         found: list[PathChange] = []
@@ -144,8 +148,7 @@ class RepoFiles:
     def deletion(self, path: str) -> str | None:
         """The dev commit in ``base..dev`` that deleted ``path`` (a merge only if no other did)."""
         spec = f"{self._snapshot.base}..{self._snapshot.dev}" if self._snapshot.base else self._snapshot.dev
-        out = run_git(
-            self._repo.run_dir,
+        out = self._git(
             ["log", "-m", "--no-renames", "--diff-filter=D", "--format=%H %P", spec, "--", f":(literal){path}"],
         ).stdout.decode("ascii", "replace")
         rows = [line.split() for line in out.splitlines() if line.strip()]
