@@ -96,12 +96,17 @@ class History:
         return module_index(path, blob, self._read(blob)) if blob is not None else None
 
     def removed(self, side: str, path: str, key: Key) -> Change | None:
-        """The newest commit on ``side`` after which ``key`` no longer existed."""
+        """The newest commit on ``side`` after which ``key`` no longer existed.
+
+        It counts as a rename when the same commit added a similar name, or
+        exactly one new name, to the same class or module.
+        """
         for sha, old, new in self._versions(side, path):
             before, after = self._index(path, old), self._index(path, new)
             if shape(before, key) is not None and shape(after, key) is None:
                 added = members(after, key.owner) - members(before, key.owner)
-                return Change(sha, close_name(key.name, added))
+                sole = next(iter(added)) if len(added) == 1 else None
+                return Change(sha, close_name(key.name, added) or sole)
         return None
 
     def added(self, side: str, path: str, key: Key) -> Change | None:
