@@ -104,7 +104,9 @@ def glob_regex(pattern: str) -> str:
             if end < 0:
                 raise ValueError(f"unclosed '[' in glob {pattern!r}")
             body = pattern[i + 1:end]
-            out.append("[" + ("^" + re.escape(body[1:]) if body.startswith("!") else re.escape(body)) + "]")
+            negate = body.startswith("!")
+            chars = (body[1:] if negate else body).replace("\\", "\\\\").replace("^", "\\^").replace("[", "\\[")
+            out.append("[" + ("^" if negate else "") + chars + "]")
             i = end + 1
         else:
             out.append(re.escape(c))
