@@ -60,6 +60,9 @@ class Auditor:
         self.findings: list[ApiMismatch] = []
         self.notes: list[CalleeNote] = []
         self._seen: set[tuple[str, int, str, str]] = set()
+        self._import_cache: dict[str, set[tuple[str, str | None, str]]] = {}
+        self._modules_changed: dict[tuple[str, str, str | None], bool] = {}
+        self._chains_changed: dict[tuple[str, str, str | None, tuple[str, ...]], bool] = {}
 
     # -- which files ------------------------------------------------------------------
 
@@ -79,8 +82,11 @@ class Auditor:
                 path, self.analysis.file(path), self.ws["result"], self.ws,
                 self.ws["base"].blob(path), self.ws["base"].read(path), self.override(path),
             )
-            if view is not None and self._may_mismatch(view, changed or []):
-                self.audit_file(view)
+            if view is None:
+                continue
+            risky, lost = self._risky(view, changed or [])
+            if risky or lost:
+                self.audit_file(view, risky, lost)
 
     def _changed_imports(self, path: str) -> list[tuple[str, str | None, str]] | None:
         """The result's imports from modules that differ between some side's tree and the result.
@@ -89,22 +95,24 @@ class Auditor:
         version and the other side's is the base's (or the same).  Decided
         from blob ids and text alone, before the base's version is read.
         """
-        imports = imported_modules(path, self.ws["result"].read(path) or b"")
+        imports = self._imports(path, self.ws["result"].blob(path), self.ws["result"].read(path) or b"")
         changed = [imp for imp in imports if any(self._module_changed(side, imp[0], imp[1]) for side in SIDES)]
         if not changed and self._one_sided(path):
             return None
         return changed
 
-    def _may_mismatch(self, view: FileView, changed: list[tuple[str, str | None, str]]) -> bool:
-        """Whether the lines a side brought in use a definition whose interface changed.
+    def _risky(self, view: FileView, changed: list[tuple[str, str | None, str]]) -> tuple[frozenset[str], bool]:
+        """The names whose uses need checking, and whether a binding may have been lost.
 
-        Definitions are compared by their interface text (``symbols.py``):
-        imported ones between that side's tree and the result, the file's
-        own (functions, classes, ``self.x`` members) between that side's
-        version of the file and the result's.  Only when one differs, or a
-        name the side's code uses may have lost its binding, is the file
-        parsed.
+        A use needs checking when what it uses has a different interface in
+        its side's tree than in the result (``symbols.py`` compares the text
+        of headers): an imported definition, or one of the file's own
+        (functions, classes, ``self.x`` members) when the result is not that
+        side's version of the file.  When nothing does, the file is not
+        even parsed.
         """
+        risky: set[str] = set()
+        lost = False
         for side in SIDES:
             lines = view.side_lines[side]
             if not lines:
@@ -114,11 +122,15 @@ class Auditor:
             heads = {local.encode() for _, _, local in changed} | {n.encode() for n in names} | {b"self", b"cls"}
             uses = _uses(b"\n".join(view.lines["result"][n - 1] for n in lines), heads)
             for module, name, local in changed:
-                if any(self._chain_changed(side, module, name, use) for use in uses.get(local, ())):
-                    return True
-            if own and self._own_changed(view, side, names, uses):
-                return True
-        return False
+                if local not in risky and any(self._chain_changed(side, module, name, use) for use in uses.get(local, ())):
+                    risky.add(local)
+            if own:
+                risky |= self._own_changed(view, side, names, uses)
+                lost = lost or (
+                    view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"])
+                    and bool(_lost_candidates(view, side, self._text_bindings(view.path, view.blobs["result"], view.data)))
+                )
+        return frozenset(risky), lost
 
     def _own_names(self, view: FileView, side: str) -> frozenset[str]:
         mine_data = b"\n".join(view.lines[side]) + b"\n"
@@ -126,31 +138,34 @@ class Auditor:
 
     def _own_changed(
         self, view: FileView, side: str, names: frozenset[str], uses: dict[str, set[tuple[str, ...]]]
-    ) -> bool:
-        """The file's own definitions, as ``side``'s code uses them, differ from ``side``'s version."""
+    ) -> set[str]:
+        """The file's own definitions whose interface, as ``side``'s code uses them, is not ``side``'s."""
         mine_blob = view.blobs[side]
         result_blob = view.blobs["result"] or ""
         if mine_blob is None:
-            return False
+            return set()
         mine_data = b"\n".join(view.lines[side]) + b"\n"
+        risky: set[str] = set()
         for name in names & uses.keys():
             there = interface(result_blob, view.data, name)
             theirs = interface(mine_blob, mine_data, name)
-            if (there is None) != (theirs is None):
-                return True
-            if there is not None and theirs is not None and any(_surface_differs(there, theirs, u) for u in uses[name]):
-                return True
+            if (there is None) != (theirs is None) or (
+                there is not None and theirs is not None and any(_surface_differs(there, theirs, u) for u in uses[name])
+            ):
+                risky.add(name)
         members = {use[0] for head in ("self", "cls") for use in uses.get(head, ()) if use and use[0] != CALL}
         for name in names if members else ():
             there = interface(result_blob, view.data, name) or ()
             theirs = interface(mine_blob, mine_data, name) or ()
-            if any(s.members is not None for s in there + theirs) and any(
+            if any(s.is_class for s in there + theirs) and any(
                 [s.member(m) for s in there] != [s.member(m) for s in theirs] for m in members
             ):
-                return True
-        return view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"]) and bool(
-            _lost_candidates(view, side, _text_bindings(view.path, view.data))
-        )
+                risky |= {"self", "cls"}
+                break
+        return risky
+
+    def _text_bindings(self, path: str, blob: str | None, data: bytes) -> set[str]:
+        return _bindings(self._imports(path, blob, data), data)
 
     def _one_sided(self, path: str) -> bool:
         """Each side's version is the base's or the result's: no side brought in text the result lacks."""
@@ -158,6 +173,14 @@ class Auditor:
         return all(self.ws[side].blob(path) in (result, base) for side in SIDES)
 
     def _module_changed(self, side: str, module: str, name: str | None) -> bool:
+        """The module an import names (``M`` or ``M.name``) is not the same blob in both trees (memoised)."""
+        key = (side, module, name)
+        found = self._modules_changed.get(key)
+        if found is None:
+            found = self._modules_changed[key] = self._compare_module(side, module, name)
+        return found
+
+    def _compare_module(self, side: str, module: str, name: str | None) -> bool:
         merged, mine = self.ws["result"], self.ws[side]
         for dotted in ((f"{module}.{name}",) if name else ()) + (module,):
             merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
@@ -172,12 +195,19 @@ class Auditor:
         )
 
     def _chain_changed(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
+        key = (side, module, name, tuple(rest))
+        found = self._chains_changed.get(key)
+        if found is None:
+            found = self._chains_changed[key] = self._compare_chain(side, module, name, rest)
+        return found
+
+    def _compare_chain(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
         """Whether ``module[.name].rest`` may resolve differently in ``side``'s tree and the result.
 
         Walks submodules first; the first part that is not a module is a
         definition, compared by its interface (``symbols.py``) as far as the
-        use needs: ``ANY`` any change, ``CALL`` its signature (a class: its
-        constructor), an attribute that member, nothing its existence.
+        use needs: ``CALL`` its signature (a class: its constructor), an
+        attribute that member, nothing its existence.
         """
         merged, mine = self.ws["result"], self.ws[side]
         dotted, parts = module, [*([name] if name else []), *rest]
@@ -187,7 +217,7 @@ class Auditor:
                 return False
             if merged_path != mine_path or merged_path is None:
                 return True
-            if i == len(parts) or parts[i] in (ANY, CALL):
+            if i == len(parts) or parts[i] == CALL:
                 return merged.blob(merged_path) != mine.blob(merged_path)
             deeper = f"{dotted}.{parts[i]}"
             if self._is_module(deeper):
@@ -213,30 +243,50 @@ class Auditor:
         return _surface_differs(there, theirs, use)
 
     def _reexport_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
-        """``name`` is bound in ``path`` some other way (a re-export): resolve it, then compare there."""
+        """``name`` is bound in ``path`` some other way, usually a re-export: follow it, then compare.
+
+        The import is read from text first (a package ``__init__`` is parsed
+        only when that fails); both trees must import it from the same place.
+        """
         if depth >= 3:
             return True
+        sources = []
+        for role in ("result", side):
+            data = self.ws[role].read(path) or b""
+            found = {(module, imported) for module, imported, local in self._imports(path, self.ws[role].blob(path), data) if local == name}
+            sources.append(found)
+        if len(sources[0]) == 1 and sources[0] == sources[1]:
+            module, imported = next(iter(sources[0]))
+            return self._chain_changed(side, module, imported, use)
         there, theirs = self.ws["result"].member(path, name), self.ws[side].member(path, name)
         if there.kind != theirs.kind or there.path != theirs.path or there.path in (None, path):
             return there.kind != theirs.kind or there.path != theirs.path or (there.kind not in (MISSING, "unknown") and there.path == path)
         return self._symbol_changed(side, there.path or path, there.name.rsplit(".", 1)[-1], use, depth + 1)
 
-    def audit_file(self, view: FileView) -> None:
+    def _imports(self, path: str, blob: str | None, data: bytes) -> set[tuple[str, str | None, str]]:
+        """``imported_modules``, memoised by blob for the run."""
+        if blob is None:
+            return imported_modules(path, data)
+        found = self._import_cache.get(blob)
+        if found is None:
+            found = self._import_cache[blob] = imported_modules(path, data)
+        return found
+
+    def audit_file(self, view: FileView, risky: frozenset[str], lost: bool) -> None:
+        """Check the imports and uses of ``risky`` names on the lines the sides brought in."""
         index = self.ws["result"].index(view.path)
         if index is None:
             return
         for imp in index.all_imports:
-            for side in view.sides_at(imp.line, imp.end_line):
-                self.check_import(view, imp, side)
+            if imp.local in risky:
+                for side in view.sides_at(imp.line, imp.end_line):
+                    self.check_import(view, imp, side)
         wanted = view.side_lines["main"] | view.side_lines["dev"]
         root = parse(view.blobs["result"] or "", view.data).root_node
-        heads = frozenset(
-            {"self", "cls", *index.imports, *index.functions, *index.classes, *(i.local for i in index.local_imports)}
-        )
-        for ref in references(root, wanted, heads):
+        for ref in references(root, wanted, risky):
             for side in view.sides_at(ref.line):
                 self.check_reference(view, index, ref, side)
-        if view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"]):
+        if lost:
             self.check_names(view, index, root)
 
     # -- imports ----------------------------------------------------------------------
@@ -540,8 +590,8 @@ _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _TOP_LEVEL_BINDING = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))", re.M)
 
 
-ANY, CALL = "*", "()"
-"""Uses of a definition: any change matters; its call signature matters."""
+CALL = "()"
+"""A use that calls the definition: its signature matters."""
 
 
 _USE = re.compile(rb"([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)[ \t]*(\()?")
@@ -562,9 +612,7 @@ def _surface_differs(there: tuple[Surface, ...], theirs: tuple[Surface, ...], us
     """Whether two interfaces of a definition differ for ``use`` (see ``_chain_changed``)."""
     if not use:
         return False
-    if use[0] == ANY:
-        return there != theirs
-    classes = all(s.members is not None for s in there + theirs)
+    classes = all(s.is_class for s in there + theirs)
     if use[0] == CALL:
         if not classes:
             return there != theirs
@@ -580,9 +628,9 @@ def _constructor(surfaces: tuple[Surface, ...]) -> list[tuple[bytes, tuple[bytes
     return [(s.header, s.member("__init__") + s.member("__new__")) for s in surfaces]
 
 
-def _text_bindings(path: str, data: bytes) -> set[str]:
+def _bindings(imports: set[tuple[str, str | None, str]], data: bytes) -> set[str]:
     """Names a file's text binds at column 0 or by an import (a generous superset of its module names)."""
-    found = {local for _, _, local in imported_modules(path, data)}
+    found = {local for _, _, local in imports}
     for match in _TOP_LEVEL_BINDING.finditer(data):
         found.update(g.decode("ascii", "replace") for g in match.groups() if g)
     return found
@@ -595,7 +643,7 @@ def _lost_candidates(view: FileView, side: str, merged: frozenset[str] | set[str
     a candidate; pyflakes then decides which uses really fail.
     """
     data = b"\n".join(view.lines[side])
-    names = _text_bindings(view.path, data) - merged - BUILTINS
+    names = _bindings(imported_modules(view.path, data), data) - merged - BUILTINS
     if not names:
         return set()
     kept = b"\n".join(view.sets[side] & view.sets["result"])

@@ -25,12 +25,34 @@ _OPEN, _CLOSE = b"([{", b")]}"
 CACHE_SIZE = 2048
 
 
-@dataclass(frozen=True)
 class Surface:
-    """A definition's interface: its header (with decorators) and, for a class, its members'."""
+    """A definition's interface: its header (with decorators) and, for a class, its members'.
 
-    header: bytes
-    members: tuple[tuple[str, bytes], ...] | None = None
+    A class's members are looked up on demand: one pass over the body finds
+    where each member starts, and only the headers asked for are read.
+    Two surfaces are equal when their headers are (bodies are not compared).
+    """
+
+    __slots__ = ("header", "_body", "_starts", "_found")
+
+    def __init__(self, header: bytes, body: bytes | None = None) -> None:
+        self.header = header
+        self._body = body
+        self._starts: dict[str, list[int]] | None = None
+        self._found: dict[str, tuple[bytes, ...]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Surface) and (self.header, self.is_class) == (other.header, other.is_class)
+
+    def __hash__(self) -> int:
+        return hash(self.header)
+
+    def __repr__(self) -> str:
+        return f"Surface({self.header!r})"
+
+    @property
+    def is_class(self) -> bool:
+        return self._body is not None
 
     @property
     def generated_init(self) -> bool:
@@ -38,7 +60,45 @@ class Surface:
         return bool(re.search(rb"^@\w*\.?(?:dataclass|define|attrs|frozen)\b", self.header, re.M))
 
     def member(self, name: str) -> tuple[bytes, ...]:
-        return tuple(text for member, text in self.members or () if member == name)
+        """Headers (with decorators) of the members named ``name``; a bare name for an attribute."""
+        if self._body is None:
+            return ()
+        if name not in self._found:
+            self._found[name] = tuple(_member_header(self._body, start) for start in self._member_starts().get(name, ()))
+        return self._found[name]
+
+    def _member_starts(self) -> dict[str, list[int]]:
+        if self._starts is None:
+            self._starts = {}
+            body = self._body or b""
+            first = re.search(rb"^([ \t]+)[^ \t\r\n#]", body, re.M)
+            if first is not None:
+                pattern = re.compile(
+                    rb"^" + re.escape(first.group(1)) + rb"(?:(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*[:=])", re.M
+                )
+                for match in pattern.finditer(body):
+                    name = (match.group(1) or match.group(2)).decode("ascii", "replace")
+                    self._starts.setdefault(name, []).append(match.start())
+        return self._starts
+
+
+def _member_header(body: bytes, start: int) -> bytes:
+    """A member's decorators and header (an attribute: its name up to ``=`` or ``:``)."""
+    line_end = body.find(b"\n", start)
+    line = body[start: line_end if line_end >= 0 else len(body)]
+    stripped = line.lstrip()
+    if not _MEMBER_NAME.match(stripped):
+        return _NAME.match(stripped).group()  # type: ignore[union-attr]
+    indent = line[: len(line) - len(stripped)]
+    begin = start
+    while begin > 0:
+        prev = body.rfind(b"\n", 0, begin - 1) + 1
+        if not body.startswith(indent + b"@", prev):
+            break
+        begin = prev
+    decorators = [d.strip() for d in body[begin:start].splitlines() if d.strip()]
+    header = body[start:_header_end(body, start)].strip()
+    return b"\n".join([*decorators, header])
 
 
 @dataclass
@@ -96,7 +156,7 @@ def _surface(layout: _Layout, start: int) -> Surface:
     header = _header_end(block, found.start())
     if found.group(1) == b"def":
         return Surface(block[:header])
-    return Surface(block[:header], tuple(_members(block[header:])))
+    return Surface(block[:header], block[header:])
 
 
 def _decorators_start(data: bytes, pos: int) -> int:
@@ -109,32 +169,22 @@ def _decorators_start(data: bytes, pos: int) -> int:
     return pos
 
 
-def _members(body: bytes) -> list[tuple[str, bytes]]:
-    """(name, header) of the defs and attributes at the first indentation level of a class body."""
-    first = re.search(rb"^([ \t]+)[^ \t\r\n#]", body, re.M)
-    if first is None:
-        return []
-    found: list[tuple[str, bytes]] = []
-    decorators: list[bytes] = []
-    for line in re.finditer(rb"^" + re.escape(first.group(1)) + rb"([^ \t\r\n#][^\n]*)", body, re.M):
-        text = line.group(1)
-        if text.startswith(b"@"):
-            decorators.append(text.rstrip())
-            continue
-        named = _MEMBER_NAME.match(text)
-        if named:
-            header = body[line.start(1):_header_end(body, line.start(1))]
-            found.append((named.group(1).decode("ascii", "replace"), b"\n".join([*decorators, header])))
-        else:
-            name = _NAME.match(text)
-            if name:
-                found.append((name.group().decode("ascii", "replace"), name.group()))
-        decorators = []
-    return found
-
-
 def _header_end(text: bytes, start: int) -> int:
     """Just past the colon that ends the header starting at ``start`` (brackets and strings skipped)."""
+    newline = text.find(b"\n", start)
+    line = text[start: newline if newline >= 0 else len(text)]
+    if b'"' not in line and b"'" not in line and all(line.count(o) == line.count(c) for o, c in _PAIRS):
+        code = line.split(b"#", 1)[0].rstrip()
+        if code.endswith(b":"):
+            return start + len(code)
+    return _scan(text, start)
+
+
+_PAIRS = ((b"(", b")"), (b"[", b"]"), (b"{", b"}"))
+
+
+def _scan(text: bytes, start: int) -> int:
+    """The general case: a header over several lines, or with strings or comments in it."""
     depth = 0
     i = max(start, 0)
     quote: int | None = None
