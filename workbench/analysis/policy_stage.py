@@ -26,6 +26,7 @@ WEIGHTS = {
     "policy-keep-dev": 60,
     "policy-coupled": 30,
     "policy-uv-source": 25,
+    "policy-uv-revision": 0,
     "policy-override": -10,
     "policy-override-diverged": 5,
     "policy-note": 0,
@@ -182,7 +183,9 @@ class _Evaluation:
             return entry
         signals = list(entry.signals)
         for finding in (f for f in findings if f.path == entry.path):
-            kind = _SEVERITY_SIGNAL.get("uv" if finding.kind.startswith("uv-") else finding.rule)
+            kind = _SEVERITY_SIGNAL.get("uv" if finding.kind == "uv-source-missing" else finding.rule)
+            if finding.kind == "uv-source-revision":
+                kind = "policy-uv-revision"
             if finding.rule == OVERRIDE_FROM_MAIN:
                 kind = "policy-override-diverged"
             if kind is not None:

@@ -43,7 +43,8 @@ class Trees:
 
     For a conflicted path the result is what the analysis says it is (the
     preview's ``-X theirs`` text, or what the app spliced), not what the
-    tree behind it holds (conflict markers, in a preview).
+    tree behind it holds (conflict markers, in a preview).  Its id is
+    hashed from those bytes, so a spliced result never reuses a stale parse.
     """
 
     def __init__(self, files: RepoFiles, conflicted: Mapping[str, FileAnalysis]) -> None:
@@ -63,7 +64,7 @@ class Trees:
             return self.files.blob_id(role, path)
         if not entry.result_present or entry.result_bytes is None:
             return None
-        return entry.result_oid or git_blob_id(entry.result_bytes)
+        return git_blob_id(entry.result_bytes)
 
     def read(self, role: str, path: str) -> bytes | None:
         entry = self._conflicted.get(path) if role == "result" else None
