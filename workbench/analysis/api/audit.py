@@ -12,20 +12,21 @@ only in the merge, so it is never reported.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from tree_sitter import Node
 
 from workbench.analysis.api.calls import Arguments, Problem, check_call
 from workbench.analysis.api.history import Change, History, Key, close_name, members, shape
 from workbench.analysis.api.index import Import, ModuleIndex
-from workbench.analysis.api.names import BUILTINS, undefined_uses
+from workbench.analysis.api.names import undefined_uses
 from workbench.analysis.api.parse import parse
-from tree_sitter import Node
 from workbench.analysis.api.refs import Reference, references
-from workbench.analysis.api.symbols import Surface, interface, top_level_names
-from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, MODULE, Resolution, Target, Workspace
+from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.sources import Trees
-from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view, imported_modules
+from workbench.analysis.api.triage import CALL, Triage, lost_candidates
+from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
 from workbench.analysis.model import ApiMismatch, Commit, SyncAnalysis, Taken
 
 CommitLookup = Callable[[str], Commit]
@@ -60,9 +61,7 @@ class Auditor:
         self.findings: list[ApiMismatch] = []
         self.notes: list[CalleeNote] = []
         self._seen: set[tuple[str, int, str, str]] = set()
-        self._import_cache: dict[str, set[tuple[str, str | None, str]]] = {}
-        self._modules_changed: dict[tuple[str, str, str | None], bool] = {}
-        self._chains_changed: dict[tuple[str, str, str | None, tuple[str, ...]], bool] = {}
+        self.triage = Triage(self.ws)
 
     # -- which files ------------------------------------------------------------------
 
@@ -75,7 +74,7 @@ class Auditor:
 
     def run(self) -> None:
         for path in self.candidates():
-            changed = self._changed_imports(path)
+            changed = self.triage.changed_imports(path)
             if changed is None and not self.override(path):
                 continue
             view = file_view(
@@ -84,193 +83,9 @@ class Auditor:
             )
             if view is None:
                 continue
-            risky, lost = self._risky(view, changed or [])
+            risky, lost = self.triage.risky(view, changed or [])
             if risky or lost:
                 self.audit_file(view, risky, lost)
-
-    def _changed_imports(self, path: str) -> list[tuple[str, str | None, str]] | None:
-        """The result's imports from modules that differ between some side's tree and the result.
-
-        None when nothing else needs a look either: the result is one side's
-        version and the other side's is the base's (or the same).  Decided
-        from blob ids and text alone, before the base's version is read.
-        """
-        imports = self._imports(path, self.ws["result"].blob(path), self.ws["result"].read(path) or b"")
-        changed = [imp for imp in imports if any(self._module_changed(side, imp[0], imp[1]) for side in SIDES)]
-        if not changed and self._one_sided(path):
-            return None
-        return changed
-
-    def _risky(self, view: FileView, changed: list[tuple[str, str | None, str]]) -> tuple[frozenset[str], bool]:
-        """The names whose uses need checking, and whether a binding may have been lost.
-
-        A use needs checking when what it uses has a different interface in
-        its side's tree than in the result (``symbols.py`` compares the text
-        of headers): an imported definition, or one of the file's own
-        (functions, classes, ``self.x`` members) when the result is not that
-        side's version of the file.  When nothing does, the file is not
-        even parsed.
-        """
-        risky: set[str] = set()
-        lost = False
-        for side in SIDES:
-            lines = view.side_lines[side]
-            if not lines:
-                continue
-            own = view.blobs["result"] != view.blobs[side] and view.blobs[side] is not None
-            names = self._own_names(view, side) if own else frozenset()
-            heads = {local.encode() for _, _, local in changed} | {n.encode() for n in names} | {b"self", b"cls"}
-            uses = _uses(b"\n".join(view.lines["result"][n - 1] for n in lines), heads)
-            for module, name, local in changed:
-                if local not in risky and any(self._chain_changed(side, module, name, use) for use in uses.get(local, ())):
-                    risky.add(local)
-            if own:
-                risky |= self._own_changed(view, side, names, uses)
-                lost = lost or (
-                    view.blobs["result"] not in (view.blobs["dev"], view.blobs["main"])
-                    and bool(_lost_candidates(view, side, self._text_bindings(view.path, view.blobs["result"], view.data)))
-                )
-        return frozenset(risky), lost
-
-    def _own_names(self, view: FileView, side: str) -> frozenset[str]:
-        mine_data = b"\n".join(view.lines[side]) + b"\n"
-        return top_level_names(view.blobs["result"] or "", view.data) | top_level_names(view.blobs[side] or "", mine_data)
-
-    def _own_changed(
-        self, view: FileView, side: str, names: frozenset[str], uses: dict[str, set[tuple[str, ...]]]
-    ) -> set[str]:
-        """The file's own definitions whose interface, as ``side``'s code uses them, is not ``side``'s."""
-        mine_blob = view.blobs[side]
-        result_blob = view.blobs["result"] or ""
-        if mine_blob is None:
-            return set()
-        mine_data = b"\n".join(view.lines[side]) + b"\n"
-        risky: set[str] = set()
-        for name in names & uses.keys():
-            there = interface(result_blob, view.data, name)
-            theirs = interface(mine_blob, mine_data, name)
-            if (there is None) != (theirs is None) or (
-                there is not None and theirs is not None and any(_surface_differs(there, theirs, u) for u in uses[name])
-            ):
-                risky.add(name)
-        members = {use[0] for head in ("self", "cls") for use in uses.get(head, ()) if use and use[0] != CALL}
-        for name in names if members else ():
-            there = interface(result_blob, view.data, name) or ()
-            theirs = interface(mine_blob, mine_data, name) or ()
-            if any(s.is_class for s in there + theirs) and any(
-                [s.member(m) for s in there] != [s.member(m) for s in theirs] for m in members
-            ):
-                risky |= {"self", "cls"}
-                break
-        return risky
-
-    def _text_bindings(self, path: str, blob: str | None, data: bytes) -> set[str]:
-        return _bindings(self._imports(path, blob, data), data)
-
-    def _one_sided(self, path: str) -> bool:
-        """Each side's version is the base's or the result's: no side brought in text the result lacks."""
-        result, base = self.ws["result"].blob(path), self.ws["base"].blob(path)
-        return all(self.ws[side].blob(path) in (result, base) for side in SIDES)
-
-    def _module_changed(self, side: str, module: str, name: str | None) -> bool:
-        """The module an import names (``M`` or ``M.name``) is not the same blob in both trees (memoised)."""
-        key = (side, module, name)
-        found = self._modules_changed.get(key)
-        if found is None:
-            found = self._modules_changed[key] = self._compare_module(side, module, name)
-        return found
-
-    def _compare_module(self, side: str, module: str, name: str | None) -> bool:
-        merged, mine = self.ws["result"], self.ws[side]
-        for dotted in ((f"{module}.{name}",) if name else ()) + (module,):
-            merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
-            if merged_path is None and mine_path is None:
-                continue
-            return merged_path != mine_path or merged_path is None or merged.blob(merged_path) != mine.blob(merged_path)
-        return False
-
-    def _is_module(self, dotted: str) -> bool:
-        return self.ws["result"].module_path(dotted) is not None or any(
-            self.ws[side].module_path(dotted) is not None for side in SIDES
-        )
-
-    def _chain_changed(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
-        key = (side, module, name, tuple(rest))
-        found = self._chains_changed.get(key)
-        if found is None:
-            found = self._chains_changed[key] = self._compare_chain(side, module, name, rest)
-        return found
-
-    def _compare_chain(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
-        """Whether ``module[.name].rest`` may resolve differently in ``side``'s tree and the result.
-
-        Walks submodules first; the first part that is not a module is a
-        definition, compared by its interface (``symbols.py``) as far as the
-        use needs: ``CALL`` its signature (a class: its constructor), an
-        attribute that member, nothing its existence.
-        """
-        merged, mine = self.ws["result"], self.ws[side]
-        dotted, parts = module, [*([name] if name else []), *rest]
-        for i in range(len(parts) + 1):
-            merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
-            if merged_path is None and mine_path is None:
-                return False
-            if merged_path != mine_path or merged_path is None:
-                return True
-            if i == len(parts) or parts[i] == CALL:
-                return merged.blob(merged_path) != mine.blob(merged_path)
-            deeper = f"{dotted}.{parts[i]}"
-            if self._is_module(deeper):
-                dotted = deeper
-                continue
-            return self._symbol_changed(side, merged_path, parts[i], parts[i + 1:], 0)
-        return True
-
-    def _symbol_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
-        """Whether definition ``name`` of ``path`` differs, for ``use``, between ``side``'s tree and the result."""
-        merged, mine = self.ws["result"], self.ws[side]
-        merged_blob, mine_blob = merged.blob(path), mine.blob(path)
-        if merged_blob == mine_blob:
-            return False
-        merged_data, mine_data = merged.read(path), mine.read(path)
-        if merged_blob is None or mine_blob is None or merged_data is None or mine_data is None:
-            return True
-        there, theirs = interface(merged_blob, merged_data, name), interface(mine_blob, mine_data, name)
-        if there is None and theirs is None:
-            return self._reexport_changed(side, path, name, use, depth)
-        if there is None or theirs is None:
-            return True
-        return _surface_differs(there, theirs, use)
-
-    def _reexport_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
-        """``name`` is bound in ``path`` some other way, usually a re-export: follow it, then compare.
-
-        The import is read from text first (a package ``__init__`` is parsed
-        only when that fails); both trees must import it from the same place.
-        """
-        if depth >= 3:
-            return True
-        sources = []
-        for role in ("result", side):
-            data = self.ws[role].read(path) or b""
-            found = {(module, imported) for module, imported, local in self._imports(path, self.ws[role].blob(path), data) if local == name}
-            sources.append(found)
-        if len(sources[0]) == 1 and sources[0] == sources[1]:
-            module, imported = next(iter(sources[0]))
-            return self._chain_changed(side, module, imported, use)
-        there, theirs = self.ws["result"].member(path, name), self.ws[side].member(path, name)
-        if there.kind != theirs.kind or there.path != theirs.path or there.path in (None, path):
-            return there.kind != theirs.kind or there.path != theirs.path or (there.kind not in (MISSING, "unknown") and there.path == path)
-        return self._symbol_changed(side, there.path or path, there.name.rsplit(".", 1)[-1], use, depth + 1)
-
-    def _imports(self, path: str, blob: str | None, data: bytes) -> set[tuple[str, str | None, str]]:
-        """``imported_modules``, memoised by blob for the run."""
-        if blob is None:
-            return imported_modules(path, data)
-        found = self._import_cache.get(blob)
-        if found is None:
-            found = self._import_cache[blob] = imported_modules(path, data)
-        return found
 
     def audit_file(self, view: FileView, risky: frozenset[str], lost: bool) -> None:
         """Check the imports and uses of ``risky`` names on the lines the sides brought in."""
@@ -309,7 +124,7 @@ class Auditor:
             return
         if merged.module_path(f"{imp.module}.{imp.name}") is not None:
             return
-        if merged_path == mine_path and not self._symbol_changed(side, merged_path, imp.name, (), 0):
+        if merged_path == mine_path and not self.triage.symbol_changed(side, merged_path, imp.name, (), 0):
             return
         if merged.member(merged_path, imp.name).kind != MISSING:
             return
@@ -378,7 +193,7 @@ class Auditor:
             return view.blobs["result"] == view.blobs[side]
         imp = imports[0]
         rest = list(ref.chain[1:]) + ([CALL] if ref.args is not None else [])
-        return not self._chain_changed(side, imp.module, imp.name, rest)
+        return not self.triage.chain_changed(side, imp.module, imp.name, rest)
 
     def _theirs(self, view: FileView, ref: Reference, side: str) -> Resolution | None:
         """The same reference resolved in ``side``'s tree, from ``side``'s version of the file."""
@@ -469,7 +284,7 @@ class Auditor:
         for side in SIDES:
             if not view.blobs[side]:
                 continue
-            candidates = _lost_candidates(view, side, index.names | {i.local for i in index.local_imports})
+            candidates = lost_candidates(view, side, index.names | {i.local for i in index.local_imports})
             mine = self.ws[side].index(view.path) if candidates else None
             for name in candidates & mine.names if mine is not None else ():
                 if not self._from_star(view.path, index, name):
@@ -584,71 +399,6 @@ class Auditor:
             callee_path=callee_path, callee_line=callee_line, commits=commits,
             hunk=hunk.index if hunk is not None else None,
         ))
-
-
-_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_TOP_LEVEL_BINDING = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))", re.M)
-
-
-CALL = "()"
-"""A use that calls the definition: its signature matters."""
-
-
-_USE = re.compile(rb"([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)*)[ \t]*(\()?")
-
-
-def _uses(text: bytes, heads: set[bytes]) -> dict[str, set[tuple[str, ...]]]:
-    """How ``text`` uses each of ``heads``: ``a.b.c(`` gives ``a: (b, c, CALL)``; a bare ``a`` gives ``()``."""
-    uses: dict[str, set[tuple[str, ...]]] = {}
-    for head, chain, called in _USE.findall(text):
-        if head not in heads:
-            continue
-        parts = chain.decode("ascii")[1:].split(".") if chain else []
-        uses.setdefault(head.decode("ascii"), set()).add((*parts, *((CALL,) if called else ())))
-    return uses
-
-
-def _surface_differs(there: tuple[Surface, ...], theirs: tuple[Surface, ...], use: Sequence[str]) -> bool:
-    """Whether two interfaces of a definition differ for ``use`` (see ``_chain_changed``)."""
-    if not use:
-        return False
-    classes = all(s.is_class for s in there + theirs)
-    if use[0] == CALL:
-        if not classes:
-            return there != theirs
-        if any(s.generated_init for s in there + theirs):
-            return False
-        return _constructor(there) != _constructor(theirs)
-    if not classes:
-        return there != theirs
-    return [(s.header, s.member(use[0])) for s in there] != [(s.header, s.member(use[0])) for s in theirs]
-
-
-def _constructor(surfaces: tuple[Surface, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:
-    return [(s.header, s.member("__init__") + s.member("__new__")) for s in surfaces]
-
-
-def _bindings(imports: set[tuple[str, str | None, str]], data: bytes) -> set[str]:
-    """Names a file's text binds at column 0 or by an import (a generous superset of its module names)."""
-    found = {local for _, _, local in imports}
-    for match in _TOP_LEVEL_BINDING.finditer(data):
-        found.update(g.decode("ascii", "replace") for g in match.groups() if g)
-    return found
-
-
-def _lost_candidates(view: FileView, side: str, merged: frozenset[str] | set[str]) -> set[str]:
-    """Names ``side``'s file may bind that the result does not, used on lines the result kept from ``side``.
-
-    Read from text, so that ``side``'s file is parsed only when there is
-    a candidate; pyflakes then decides which uses really fail.
-    """
-    data = b"\n".join(view.lines[side])
-    names = _bindings(imported_modules(view.path, data), data) - merged - BUILTINS
-    if not names:
-        return set()
-    kept = b"\n".join(view.sets[side] & view.sets["result"])
-    alternatives = b"|".join(re.escape(name.encode()) for name in sorted(names))
-    return {word.decode("ascii") for word in re.findall(rb"\b(?:" + alternatives + rb")\b", kept)}
 
 
 def _binding_line(view: FileView, side: str, name: str) -> int | None:

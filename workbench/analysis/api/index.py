@@ -1,10 +1,11 @@
 """What one Python module defines and imports, read from its syntax tree.
 
 Only what the audit needs: module-level bindings, top-level functions and
-classes with their methods' parameters, class attributes (including
-``self.x = ...`` in methods) and every import with the lines it covers.
-Function bodies are never walked, which keeps an index cheap enough to
-build for every module a sync touches.  Indexes are cached by blob id.
+classes with their methods' parameters, class attributes and every import
+with the lines it covers (the records are in ``records.py``).  Function
+bodies are never walked (``self.x = ...`` assignments are read only when a
+lookup needs them, see ``assigned_attributes``), which keeps an index cheap.
+Indexes are cached by blob id.
 """
 
 from __future__ import annotations
@@ -12,159 +13,15 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from enum import Enum
 
 from tree_sitter import Node
 
 from workbench.analysis.api.parse import captures, dotted, line, matches, parse, text
+from workbench.analysis.api.records import ClassInfo, Function, Import, ModuleIndex, Param, ParamKind
+
+__all__ = ["ClassInfo", "Function", "Import", "ModuleIndex", "Param", "ParamKind", "module_index", "package_of"]
 
 INDEX_CACHE_SIZE = 4096
-
-
-class ParamKind(str, Enum):
-    POSITIONAL_ONLY = "positional-only"
-    POSITIONAL = "positional"
-    KEYWORD_ONLY = "keyword-only"
-    VAR_POSITIONAL = "var-positional"
-    VAR_KEYWORD = "var-keyword"
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    name: str
-    kind: ParamKind
-    default: bool = False
-
-    def __str__(self) -> str:
-        if self.kind is ParamKind.VAR_POSITIONAL:
-            return f"*{self.name}"
-        if self.kind is ParamKind.VAR_KEYWORD:
-            return f"**{self.name}"
-        return f"{self.name}=…" if self.default else self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Function:
-    """A ``def``: its name, where it starts, its parameters and decorators."""
-
-    name: str
-    line: int
-    params: tuple[Param, ...]
-    decorators: tuple[str, ...] = ()
-
-    @property
-    def binding(self) -> str:
-        """How calls bind it: ``static``, ``class``, ``property`` or ``plain``."""
-        for deco in self.decorators:
-            last = deco.rsplit(".", 1)[-1]
-            if last == "staticmethod":
-                return "static"
-            if last == "classmethod":
-                return "class"
-            if last in ("property", "cached_property") or last.endswith(".setter"):
-                return "property"
-        return "plain"
-
-    def signature(self) -> str:
-        """``name(a, b=…, *args, c, **kw)``, as a reviewer reads it."""
-        parts: list[str] = []
-        starred = False
-        for i, param in enumerate(self.params):
-            if param.kind is ParamKind.KEYWORD_ONLY and not starred:
-                parts.append("*")
-            starred = starred or param.kind in (ParamKind.KEYWORD_ONLY, ParamKind.VAR_POSITIONAL)
-            parts.append(str(param))
-            after = self.params[i + 1] if i + 1 < len(self.params) else None
-            if param.kind is ParamKind.POSITIONAL_ONLY and (after is None or after.kind is not ParamKind.POSITIONAL_ONLY):
-                parts.append("/")
-        return f"{self.name}({', '.join(parts)})"
-
-
-@dataclass(frozen=True, slots=True)
-class Import:
-    """One name an import statement binds."""
-
-    local: str
-    module: str
-    """Absolute dotted module (relative imports resolved against the file's package)."""
-    name: str | None
-    """The imported attribute for ``from M import name``; None for ``import M``."""
-    line: int
-    end_line: int
-    scope: tuple[int, int] | None = None
-    """Lines of the enclosing function for an import inside one; None at module level."""
-    full: str = ""
-    """The whole dotted name imported (``a.b.c`` for ``import a.b.c``, which binds only ``a``)."""
-
-    @property
-    def targets(self) -> tuple[str, ...]:
-        """Modules this import may load: ``M`` and, for ``from M import x``, ``M.x``."""
-        return (self.full or self.module,) + ((f"{self.module}.{self.name}",) if self.name else ())
-
-
-@dataclass(frozen=True)
-class ClassInfo:
-    """A class: its bases (as written), methods, and every attribute it assigns."""
-
-    name: str
-    line: int
-    end_line: int
-    bases: tuple[str, ...]
-    methods: dict[str, tuple[Function, ...]]
-    attributes: frozenset[str]
-    decorators: tuple[str, ...] = ()
-    dynamic: bool = False
-    """Defines ``__getattr__``/``__getattribute__``: any attribute may exist."""
-    opaque_bases: bool = False
-    """A base is not a plain (dotted) name, e.g. ``namedtuple(...)``: unknowable."""
-
-    def has(self, name: str) -> bool:
-        return name in self.methods or name in self.attributes
-
-    @property
-    def is_dataclass_like(self) -> bool:
-        """Constructors generated from fields: no ``__init__`` to check calls against."""
-        return any(d.rsplit(".", 1)[-1].split("(")[0] in ("dataclass", "define", "attrs", "frozen") for d in self.decorators)
-
-
-@dataclass(frozen=True)
-class ModuleIndex:
-    """The bindings of one module (one blob)."""
-
-    path: str
-    imports: dict[str, tuple[Import, ...]]
-    local_imports: tuple[Import, ...]
-    functions: dict[str, tuple[Function, ...]]
-    classes: dict[str, tuple[ClassInfo, ...]]
-    names: frozenset[str]
-    """Every name bound at module level (imports, defs, classes, assignments)."""
-    stars: tuple[str, ...] = ()
-    """Modules imported with ``*``."""
-    dynamic: bool = False
-    """Defines a module-level ``__getattr__``: any attribute may exist."""
-    broken: bool = False
-    """The parse hit syntax errors (conflict markers, a half-merged statement)."""
-    all_imports: tuple[Import, ...] = field(default=(), repr=False)
-
-    def defines(self, name: str) -> bool:
-        return name in self.names
-
-    def class_at(self, row_line: int) -> ClassInfo | None:
-        """The innermost top-level class whose body holds ``row_line``."""
-        for variants in self.classes.values():
-            for cls in variants:
-                if cls.line <= row_line <= cls.end_line:
-                    return cls
-        return None
-
-    def binding(self, name: str, at_line: int) -> tuple[Import, ...]:
-        """The imports that bind ``name`` at ``at_line`` (function-local ones first)."""
-        local = tuple(
-            imp for imp in self.local_imports
-            if imp.local == name and imp.scope is not None and imp.scope[0] <= at_line <= imp.scope[1]
-        )
-        return local or self.imports.get(name, ())
 
 
 _CACHE: OrderedDict[str, ModuleIndex] = OrderedDict()
@@ -195,13 +52,7 @@ def build_index(path: str, root: Node, source: bytes = b"") -> ModuleIndex:
     for block in _flat_statements(root):
         builder.statement(block)
     local_imports = tuple(builder.local_imports(root, source))
-    classes = {
-        name: tuple(
-            ClassInfo(c.name, c.line, c.end_line, c.bases, c.methods, c.attributes, c.decorators, c.dynamic, c.opaque_bases)
-            for c in variants
-        )
-        for name, variants in builder.classes.items()
-    }
+    classes = {name: tuple(variants) for name, variants in builder.classes.items()}
     module_imports: dict[str, tuple[Import, ...]] = {
         name: tuple(found) for name, found in builder.imports.items()
     }
@@ -214,7 +65,6 @@ def build_index(path: str, root: Node, source: bytes = b"") -> ModuleIndex:
         names=frozenset(builder.names),
         stars=tuple(builder.stars),
         dynamic="__getattr__" in builder.functions,
-        broken=root.has_error,
         all_imports=tuple(i for v in module_imports.values() for i in v) + local_imports,
     )
 
@@ -308,20 +158,7 @@ def _function(node: Node, decorators: tuple[str, ...]) -> Function:
     )
 
 
-@dataclass
-class _ClassDraft:
-    name: str
-    line: int
-    end_line: int
-    bases: tuple[str, ...]
-    methods: dict[str, tuple[Function, ...]]
-    attributes: frozenset[str]
-    decorators: tuple[str, ...]
-    dynamic: bool
-    opaque_bases: bool
-
-
-def _class(node: Node, decorators: tuple[str, ...]) -> _ClassDraft:
+def _class(node: Node, decorators: tuple[str, ...]) -> ClassInfo:
     bases: list[str] = []
     opaque = False
     supers = node.child_by_field_name("superclasses")
@@ -351,7 +188,7 @@ def _class(node: Node, decorators: tuple[str, ...]) -> _ClassDraft:
             attributes.add(text(target.child_by_field_name("name")))
         else:
             attributes.update(_statement_names(target))
-    return _ClassDraft(
+    return ClassInfo(
         name=text(node.child_by_field_name("name")),
         line=line(node),
         end_line=node.end_point[0] + 1,
@@ -394,7 +231,7 @@ class _Builder:
         self.package = package
         self.imports: dict[str, list[Import]] = {}
         self.functions: dict[str, list[Function]] = {}
-        self.classes: dict[str, list[_ClassDraft]] = {}
+        self.classes: dict[str, list[ClassInfo]] = {}
         self.names: set[str] = set()
         self.stars: list[str] = []
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from workbench.analysis.api.index import ModuleIndex, package_of
+from workbench.analysis.api.index import package_of
 from workbench.analysis.api.resolve import Workspace
 from workbench.analysis.model import FileAnalysis, Hunk, Taken
 
@@ -57,9 +57,6 @@ class FileView:
             if hunk.result is not None and hunk.result.start <= line <= hunk.result.end:
                 return hunk
         return None
-
-    def index(self, side: str, workspace: Workspace) -> ModuleIndex | None:
-        return workspace.index(self.path) if self.blobs.get(side) else None
 
 
 def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: dict[str, Workspace],
