@@ -27,9 +27,9 @@ from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution,
 from workbench.analysis.api.sources import Trees
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
-from workbench.analysis.model import ApiMismatch, Commit, SyncAnalysis, Taken
+from workbench.analysis.model import ApiMismatch, SyncAnalysis, Taken
+from workbench.git.types import CommitLookup
 
-CommitLookup = Callable[[str], Commit]
 MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
     "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
 )

@@ -8,13 +8,12 @@ the newest commit whose change matches is the evidence a reviewer needs.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.analysis.api.index import ModuleIndex, module_index
 from workbench.analysis.api.sources import RepoFiles
+from workbench.git.types import ReadBlob
 
-ReadBlob = Callable[[str], bytes]
 Shape = tuple[object, ...] | None
 """What a definition looks like, for comparison: kind and parameter lists (None: absent)."""
 
