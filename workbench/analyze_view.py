@@ -56,6 +56,9 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
     console.print(table)
     if len(shown) < len(files):
         console.print(Text(f"+ {len(files) - len(shown)} low-risk files (--all lists them)", style="dim"))
+    for section in (_api_section(analysis), _policy_section(analysis), _deleted_section(analysis)):
+        if section is not None:
+            console.print(section)
     for entry in files:
         hunks = [h for h in ranked_hunks(entry) if show_all or h.level is not Level.LOW]
         if not hunks and not (entry.signals and (show_all or entry.level is not Level.LOW)):
@@ -71,6 +74,49 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
             console.print(_hunk_line(hunk))
             for found in hunk.signals:
                 console.print(_signal_line(found, "        "))
+
+
+_SEVERITY_STYLE = {"high": "bold red", "medium": "yellow", "info": "dim"}
+_VERDICT_STYLE = {"restore-file": "bold red", "check": "yellow", "leave-deleted": "green"}
+
+
+def _api_section(analysis: SyncAnalysis) -> Text | None:
+    """API mismatches: where, what kind, and the sentence naming both sides."""
+    if not analysis.api_mismatches:
+        return None
+    text = Text(f"\nAPI mismatches ({len(analysis.api_mismatches)})\n", style="bold")
+    for found in analysis.api_mismatches:
+        text.append(f"  {visible(found.path)}:{found.line}", style="bold")
+        text.append(f"  {found.kind}  {visible(found.symbol)}\n", style="red")
+        text.append(f"      {visible(found.message)}\n")
+    return text
+
+
+def _policy_section(analysis: SyncAnalysis) -> Text | None:
+    """The policy that ran, its findings (with their fixes) and the notes that apply."""
+    report = analysis.policy
+    if report is None:
+        return None
+    text = Text(f"\nPolicy {visible(report.name)} ({visible(report.source)}): {len(report.findings)} findings\n", style="bold")
+    for finding in report.findings:
+        text.append(f"  {finding.severity:<6} ", style=_SEVERITY_STYLE.get(finding.severity, ""))
+        text.append(f"{visible(finding.path)}  {finding.kind}\n", style="bold")
+        text.append(f"      {visible(finding.message)}\n")
+    for note in report.notes:
+        text.append(f"  note   {visible(note)}\n", style="dim")
+    return text
+
+
+def _deleted_section(analysis: SyncAnalysis) -> Text | None:
+    """Files main has and the result lacks, with what to do about each."""
+    if not analysis.deleted_files:
+        return None
+    text = Text(f"\nDeleted files ({len(analysis.deleted_files)})\n", style="bold")
+    for deleted in analysis.deleted_files:
+        text.append(f"  {deleted.verdict:<13} ", style=_VERDICT_STYLE.get(deleted.verdict, ""))
+        text.append(f"{visible(deleted.path)}\n", style="bold")
+        text.append(f"      {visible(deleted.message)}\n")
+    return text
 
 
 def _summary(analysis: SyncAnalysis) -> Text:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import SyncAnalysis
 from workbench.git.repo import GitRepo
+from workbench.analysis.policy import load_policy
+from workbench.git.repo_files import RepoFiles, read_policy_config
 from workbench.git.snapshot import load_sync
 
 
@@ -28,5 +30,8 @@ def open_sync(request: SyncRequest) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only)."""
     repo = GitRepo.open(request.repo)
     snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result)
-    options: dict[str, object] = {}
+    options: dict[str, object] = {
+        "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
+        "repo_files": RepoFiles(repo, snapshot),
+    }
     return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)

@@ -191,6 +191,131 @@ class FileAnalysis:
         return self.path.endswith(".py")
 
 
+@dataclass(frozen=True, slots=True)
+class ApiMismatch:
+    """A call, import or name in the result that the merged tree cannot satisfy.
+
+    The code at ``path:line`` came from one side (``side``) and fits that
+    side's tree; the callee the merge kept does not fit it.
+    """
+
+    path: str
+    line: int
+    """1-based line in the result."""
+    symbol: str
+    kind: str
+    """``missing-import``, ``missing-attribute``, ``arity``, ``unknown-keyword`` or ``undefined-name``."""
+    message: str
+    side: str
+    """Whose code the caller is: ``main`` or ``dev``."""
+    callee_path: str | None = None
+    callee_line: int | None = None
+    """Where the callee (or what should hold it) is in the result."""
+    commits: tuple[str, ...] = ()
+    """The commit that renamed or changed the callee, where found."""
+    hunk: int | None = None
+    """Index of the hunk holding the caller, when one does."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "symbol": self.symbol,
+            "kind": self.kind,
+            "message": self.message,
+            "side": self.side,
+            "callee_path": self.callee_path,
+            "callee_line": self.callee_line,
+            "commits": list(self.commits),
+            "hunk": self.hunk,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Importer:
+    """A line of the result that imports a module."""
+
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeletedFile:
+    """A file main has that the result lacks, and what to do about it."""
+
+    path: str
+    main_oid: str
+    in_base: bool
+    dev_present: bool
+    verdict: str
+    """``restore-file`` (the result imports it), ``leave-deleted`` (dev deleted it on purpose) or ``check``."""
+    message: str
+    importers: tuple[Importer, ...] = ()
+    deleted_by: Commit | None = None
+    """The dev commit that deleted it, when dev did."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "main_oid": self.main_oid,
+            "in_base": self.in_base,
+            "dev_present": self.dev_present,
+            "verdict": self.verdict,
+            "message": self.message,
+            "importers": [{"path": i.path, "line": i.line} for i in self.importers],
+            "deleted_by": None
+            if self.deleted_by is None
+            else {"sha": self.deleted_by.sha, "subject": self.deleted_by.subject, "pr": self.deleted_by.pr},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyFinding:
+    """One thing the sync policy says about a path."""
+
+    path: str
+    rule: str
+    """``keep-dev``, ``override-from-main``, ``coupled`` or ``note``."""
+    kind: str
+    """What was found, e.g. ``main-text-in-keep-dev``, ``coupled-split``, ``uv-source-missing``."""
+    message: str
+    severity: str = "high"
+    """``high``, ``medium`` or ``info``."""
+    fix: str | None = None
+    """A command that fixes it, when one does (``git checkout DEV -- FILE``)."""
+    source: str = ""
+    """Where the rule is written (``.workbench.toml:4``, ``preset megatron``)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "rule": self.rule,
+            "kind": self.kind,
+            "message": self.message,
+            "severity": self.severity,
+            "fix": self.fix,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class PolicyReport:
+    """Which policy ran, from where, and what it found."""
+
+    name: str
+    source: str
+    findings: tuple[PolicyFinding, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "source": self.source,
+            "findings": [f.to_json() for f in self.findings],
+            "notes": list(self.notes),
+        }
+
+
 @dataclass(frozen=True)
 class SyncAnalysis:
     """The whole sync: both tips, their base, and every file that needs a look."""
@@ -201,7 +326,7 @@ class SyncAnalysis:
     base: str | None
     merge: str | None
     files: tuple[FileAnalysis, ...]
-    api_mismatches: tuple[object, ...] = ()
+    api_mismatches: tuple[ApiMismatch, ...] = ()
     main_commits: int = 0
     """How many commits the sync brings from main (base..main)."""
     dev_commits: int = 0
@@ -210,6 +335,10 @@ class SyncAnalysis:
     labels: tuple[str, str] = ("dev", "main")
     result_commit: str | None = None
     """The commit whose tree is the result (merge-commit mode), else None."""
+    deleted_files: tuple[DeletedFile, ...] = ()
+    """Files main has that the result lacks (restore, leave, or check)."""
+    policy: PolicyReport | None = None
+    """The sync policy that ran and its findings (None: no policy)."""
 
     def file(self, path: str) -> FileAnalysis | None:
         for entry in self.files:

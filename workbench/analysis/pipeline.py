@@ -43,4 +43,8 @@ def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequenc
 
 def default_stages() -> tuple[Stage, ...]:
     """The stages every front end runs, in order."""
-    return (score_risk,)
+    from workbench.analysis.api import audit_api
+    from workbench.analysis.deleted import find_deleted
+    from workbench.analysis.policy_stage import apply_policy
+
+    return (apply_policy, audit_api, find_deleted, score_risk)

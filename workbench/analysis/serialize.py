@@ -28,6 +28,8 @@ def analysis_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "api_mismatches": [_plain(m) for m in analysis.api_mismatches],
         "summary": summary_to_json(analysis),
         "git_version": analysis.git_version,
+        "deleted_files": [d.to_json() for d in analysis.deleted_files],
+        "policy": analysis.policy.to_json() if analysis.policy is not None else None,
     }
 
 
@@ -46,6 +48,9 @@ def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "statuses": _count(f.status.value for f in analysis.files),
         "exact_files": sum(1 for f in analysis.files if f.exact),
         "checked_files": sum(1 for f in analysis.files if f.exact is not None),
+        "api_mismatches": len(analysis.api_mismatches),
+        "deleted_files": len(analysis.deleted_files),
+        "policy_findings": len(analysis.policy.findings) if analysis.policy is not None else 0,
     }
 
 

@@ -132,3 +132,21 @@ class SyncSnapshot:
 
 CommitLookup = Callable[[str], CommitInfo]
 """Reads a commit's details by id."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeChange:
+    """A path that differs between two trees (``git diff --no-renames --name-status``)."""
+
+    status: str
+    """``A`` added, ``D`` deleted, ``M`` modified, ``T`` type changed, ``U`` unmerged."""
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class PathChange:
+    """One commit's change to one path: the blob before and after (None: absent)."""
+
+    sha: str
+    old: str | None
+    new: str | None

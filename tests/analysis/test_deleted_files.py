@@ -1,0 +1,76 @@
+"""Files main has that the result lacks: restore when imported, leave when dev deleted them."""
+
+from __future__ import annotations
+
+from workbench.analysis.model import DeletedFile, SyncAnalysis
+from workbench.analysis.serialize import analysis_to_json
+from workbench.sample import RepoBuilder
+from workbench.sample.bot import finish_sync, start_sync
+from workbench.sync import SyncRequest, open_sync
+
+
+def _deleted(analysis: SyncAnalysis) -> dict[str, DeletedFile]:
+    return {d.path: d for d in analysis.deleted_files}
+
+
+def _history(b: RepoBuilder) -> dict[str, str]:
+    """Dev deletes two modules; main's new code imports one of them; main adds a notes file."""
+    b.write("pkg/__init__.py", "")
+    b.write("pkg/schedule.py", "def plan():\n    return 1\n")
+    b.write("pkg/legacy.py", "OLD = 1\n")
+    b.write("pkg/core.py", "X = 1\n")
+    b.commit("Initial import")
+    b.branch("dev").checkout("dev")
+    b.delete("pkg/schedule.py")
+    removed_schedule = b.commit("[dev] Replace the schedule (#11)")
+    b.delete("pkg/legacy.py")
+    removed_legacy = b.commit("[dev] Drop legacy (#12)")
+    b.checkout("main")
+    b.write("pkg/schedule.py", "def plan():\n    return 2\n")
+    b.write("pkg/runner.py", "# uses pkg.schedule in a comment\nfrom pkg import schedule\n\nRUN = schedule.plan()\n")
+    b.write("pkg/legacy.py", "OLD = 2\n")
+    b.write("docs/notes.md", "notes\n")
+    b.commit("Main's runner (#21)")
+    return {"schedule": removed_schedule, "legacy": removed_legacy}
+
+
+def test_restore_an_imported_file_and_leave_one_dev_deleted(builder: RepoBuilder) -> None:
+    commits = _history(builder)
+    start_sync(builder, "main2dev/sync", dev="dev", main="main")
+    merge = finish_sync(builder, "main2dev/sync", main="main")
+    builder.git("rm", "-q", "pkg/schedule.py", "pkg/legacy.py", "docs/notes.md")
+    builder.commit("A careless fix")
+    found = _deleted(open_sync(SyncRequest(repo=builder.path, rev=merge, result="HEAD"))[1])
+    assert set(found) == {"pkg/schedule.py", "pkg/legacy.py", "docs/notes.md"}
+    schedule = found["pkg/schedule.py"]
+    assert schedule.verdict == "restore-file" and [(i.path, i.line) for i in schedule.importers] == [("pkg/runner.py", 2)]
+    assert schedule.deleted_by is not None and schedule.deleted_by.sha == commits["schedule"]
+    assert f"git checkout {builder.rev('main')} -- pkg/schedule.py" in schedule.message
+    legacy = found["pkg/legacy.py"]
+    assert legacy.verdict == "leave-deleted" and legacy.importers == ()
+    assert legacy.deleted_by is not None and legacy.deleted_by.sha == commits["legacy"] and "(#12)" in legacy.message
+    notes = found["docs/notes.md"]
+    assert notes.verdict == "check" and not notes.in_base and not notes.dev_present
+
+
+def test_a_plain_sync_lists_devs_deletions_in_json(builder: RepoBuilder) -> None:
+    _history(builder)
+    analysis = open_sync(SyncRequest(repo=builder.path, dev="dev", main="main"))[1]
+    doc = analysis_to_json(analysis)
+    entries = {d["path"]: d for d in doc["deleted_files"]}
+    assert doc["summary"]["deleted_files"] == len(entries)
+    assert entries["pkg/schedule.py"]["verdict"] == "restore-file"
+    assert entries["pkg/schedule.py"]["importers"] == [{"path": "pkg/runner.py", "line": 2}]
+    assert entries["pkg/schedule.py"]["deleted_by"]["pr"] == 11
+
+
+def test_nothing_missing_nothing_listed(builder: RepoBuilder) -> None:
+    builder.write("a.py", "A = 1\n")
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write("a.py", "A = 2\n")
+    builder.commit("[dev] two (#1)")
+    builder.checkout("main")
+    builder.write("b.py", "B = 1\n")
+    builder.commit("b (#2)")
+    assert open_sync(SyncRequest(repo=builder.path, dev="dev", main="main"))[1].deleted_files == ()

@@ -1,0 +1,415 @@
+"""The API-mismatch audit: one side's caller against the other side's callee.
+
+Which code is checked: every line of the result that one side brought in
+(see ``view.py``), in Python files either side changed.  What is reported:
+an import, call or name that fails in the merged tree *and works in the
+tree of the side the code came from*.  That second condition is what keeps
+the audit quiet: code that was already broken, or that reaches into things
+the repository does not hold (``torch``, dynamic attributes), never fails
+only in the merge, so it is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from workbench.analysis.api.calls import Arguments, Problem, check_call
+from workbench.analysis.api.history import Change, History, Key, close_name, members, shape
+from workbench.analysis.api.index import Import, ModuleIndex
+from workbench.analysis.api.names import undefined_uses
+from workbench.analysis.api.parse import parse
+from workbench.analysis.api.refs import Reference, references
+from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
+from workbench.analysis.api.sources import Trees
+from workbench.analysis.api.triage import CALL, Triage, lost_candidates
+from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
+from workbench.analysis.model import ApiMismatch, SyncAnalysis, Taken
+from workbench.git.types import CommitLookup
+
+MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
+    "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
+)
+
+
+@dataclass(frozen=True)
+class CalleeNote:
+    """Evidence for the callee's file: the hunk that dropped or changed what a caller needs."""
+
+    path: str
+    hunk: int
+    message: str
+    commits: tuple[str, ...]
+
+
+class Auditor:
+    """Runs the audit over one analysis; holds the per-run caches."""
+
+    def __init__(
+        self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup,
+        override: Callable[[str], bool] = lambda path: False,
+    ) -> None:
+        self.analysis = analysis
+        self.override = override
+        self.trees = trees
+        self.history = history
+        self.commit = commit
+        self.ws = {role: Workspace(role, trees) for role in ("result", "dev", "main", "base")}
+        self.findings: list[ApiMismatch] = []
+        self.notes: list[CalleeNote] = []
+        self._seen: set[tuple[str, int, str, str]] = set()
+        self.triage = Triage(self.ws)
+
+    # -- which files ------------------------------------------------------------------
+
+    def candidates(self) -> list[str]:
+        """Python files either side changed, plus the conflicted ones, present in the result."""
+        paths = {f.path for f in self.analysis.files if f.is_python}
+        for side in SIDES:
+            paths.update(c.path for c in self.trees.files.changes("base", side) if c.path.endswith(".py") and c.status != "D")
+        return sorted(p for p in paths if self.trees.present("result", p))
+
+    def run(self) -> None:
+        for path in self.candidates():
+            changed = self.triage.changed_imports(path)
+            if changed is None and not self.override(path):
+                continue
+            view = file_view(
+                path, self.analysis.file(path), self.ws["result"], self.ws,
+                self.ws["base"].blob(path), self.ws["base"].read(path), self.override(path),
+            )
+            if view is None:
+                continue
+            risky, lost = self.triage.risky(view, changed or [])
+            if risky or lost:
+                self.audit_file(view, risky, lost)
+
+    def audit_file(self, view: FileView, risky: frozenset[str], lost: bool) -> None:
+        """Check the imports and uses of ``risky`` names on the lines the sides brought in."""
+        index = self.ws["result"].index(view.path)
+        if index is None:
+            return
+        for imp in index.all_imports:
+            if imp.local in risky:
+                for side in view.sides_at(imp.line, imp.end_line):
+                    self.check_import(view, imp, side)
+        wanted = view.side_lines["main"] | view.side_lines["dev"]
+        root = parse(view.blobs["result"] or "", view.data).root_node
+        for ref in references(root, wanted, risky):
+            for side in view.sides_at(ref.line):
+                self.check_reference(view, index, ref, side)
+        if lost:
+            self.check_names(view, index, root)
+
+    # -- imports ----------------------------------------------------------------------
+
+    def check_import(self, view: FileView, imp: Import, side: str) -> None:
+        merged, mine = self.ws["result"], self.ws[side]
+        mine_path = mine.module_path(imp.module)
+        if mine_path is None:
+            return
+        merged_path = merged.module_path(imp.module)
+        if merged_path == mine_path and merged.blob(merged_path) == mine.blob(mine_path) and not mine_path.endswith("__init__.py"):
+            return
+        if imp.name is None:
+            if merged_path is None and self._side_imports(view, side, imp):
+                self._missing_module(view, imp, side, mine_path)
+            return
+        if merged_path is None:
+            if self._side_imports(view, side, imp):
+                self._missing_module(view, imp, side, mine_path)
+            return
+        if merged.module_path(f"{imp.module}.{imp.name}") is not None:
+            return
+        if merged_path == mine_path and not self.triage.symbol_changed(side, merged_path, imp.name, (), 0):
+            return
+        if merged.member(merged_path, imp.name).kind != MISSING:
+            return
+        theirs = mine.member(mine_path, imp.name)
+        if not theirs.found or not self._side_imports(view, side, imp):
+            return
+        key = Key(None, imp.name)
+        other = OTHER[side]
+        change, dropped = self._why_missing(side, mine_path, key)
+        hint = self._rename_hint(change, key, merged.index(merged_path), mine.index(mine_path))
+        origin = self._origin(other, merged_path, key, None)
+        message = (
+            f"{side}'s `from {imp.module} import {imp.name}` fails in the merged tree: {origin}module "
+            f"{imp.module} has no `{imp.name}`{hint}{self._cause(side, change, dropped)}"
+        )
+        self._note_callee(mine_path, side, theirs.line, imp.name, view.path)
+        self._add(view, self._name_line(view, imp), imp.name, MISSING_IMPORT, message, side, merged_path, None,
+                  _shas(change, dropped))
+
+    def _missing_module(self, view: FileView, imp: Import, side: str, mine_path: str) -> None:
+        message = (
+            f"{side}'s import of {imp.module} fails in the merged tree: {mine_path} is not in it "
+            "(see deleted files)"
+        )
+        self._add(view, imp.line, imp.module, MISSING_IMPORT, message, side, mine_path, None, ())
+
+    def _side_imports(self, view: FileView, side: str, imp: Import) -> bool:
+        """``side``'s own version of the file makes the same import (the code is that side's)."""
+        index = self.ws[side].index(view.path)
+        if index is None:
+            return False
+        return any(i.module == imp.module and i.name == imp.name and i.local == imp.local for i in index.all_imports)
+
+    def _name_line(self, view: FileView, imp: Import) -> int:
+        """The line of a multi-line import that names ``imp``."""
+        word = (imp.name or imp.module).encode()
+        for n in range(imp.line, imp.end_line + 1):
+            if word in view.lines["result"][n - 1]:
+                return n
+        return imp.line
+
+    # -- calls and attributes ----------------------------------------------------------
+
+    def check_reference(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> None:
+        if self._unchanged(view, index, ref, side):
+            return
+        merged = self.ws["result"].chain(view.path, index, list(ref.chain), ref.line)
+        if merged is None:
+            return
+        if merged.target.kind == MISSING and merged.failed is not None:
+            self._missing_attribute(view, ref, side, merged)
+        elif ref.args is not None and merged.complete and merged.target.kind in (FUNCTION, CLASS):
+            problem = self._problem(self.ws["result"], merged.target, ref.args)
+            if problem is not None:
+                self._bad_call(view, ref, side, merged, problem)
+
+    def _unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> bool:
+        """What the reference uses has the same definition in ``side``'s tree and the result.
+
+        Then it resolves the same way in both, and cannot be a mismatch;
+        this spares parsing the modules a file imports from.
+        """
+        head = ref.chain[0]
+        imports = () if head in ("self", "cls") else index.binding(head, ref.line)
+        if not imports:
+            return view.blobs["result"] == view.blobs[side]
+        imp = imports[0]
+        rest = list(ref.chain[1:]) + ([CALL] if ref.args is not None else [])
+        return not self.triage.chain_changed(side, imp.module, imp.name, rest)
+
+    def _theirs(self, view: FileView, ref: Reference, side: str) -> Resolution | None:
+        """The same reference resolved in ``side``'s tree, from ``side``'s version of the file."""
+        if not view.in_side(side, ref.line):
+            return None
+        line = view.side_line(side, ref.line)
+        index = self.ws[side].index(view.path)
+        if line is None or index is None:
+            return None
+        return self.ws[side].chain(view.path, index, list(ref.chain), line)
+
+    def _missing_attribute(self, view: FileView, ref: Reference, side: str, merged: Resolution) -> None:
+        depth = len(merged.steps) - 1
+        theirs = self._theirs(view, ref, side)
+        if theirs is None or len(theirs.steps) <= depth or not theirs.steps[depth].found:
+            return
+        owner = merged.parent
+        name = merged.failed or ref.chain[-1]
+        if owner is None or owner.path is None:
+            return
+        key = Key(owner.cls.name if owner.kind == CLASS and owner.cls is not None else None, name)
+        mine = theirs.steps[depth]
+        mine_owner = theirs.steps[depth - 1]
+        mine_path = mine_owner.path or owner.path
+        change, dropped = self._why_missing(side, mine_path, key)
+        hint = self._rename_hint(change, key, self.ws["result"].index(owner.path), self.ws[side].index(mine_path))
+        what = merged.target.owner or f"`{ref.chain[depth - 1]}`"
+        origin = self._origin(OTHER[side], owner.path, key, None)
+        verb = "calls" if ref.args is not None and depth == len(ref.chain) - 1 else "uses"
+        message = (
+            f"{side}'s code {verb} `{ref.text}`, but {origin}{what} in the merged tree has no `{name}`"
+            f"{hint}{self._cause(side, change, dropped)}"
+        )
+        self._note_callee(mine_path, side, mine.line, str(key), view.path)
+        self._add(view, ref.line, name, MISSING_ATTRIBUTE, message, side, owner.path, owner.line,
+                  _shas(change, dropped))
+
+    def _bad_call(self, view: FileView, ref: Reference, side: str, merged: Resolution, problem: Problem) -> None:
+        assert ref.args is not None
+        theirs = self._theirs(view, ref, side)
+        if theirs is None or not theirs.complete or theirs.target.kind != merged.target.kind:
+            return
+        if self._problem(self.ws[side], theirs.target, ref.args) is not None:
+            return
+        callee = self._callee(self.ws["result"], merged.target)
+        if callee is None or callee.path is None:
+            return
+        owner = merged.target.cls.name if merged.target.kind == CLASS and merged.target.cls else (
+            merged.parent.cls.name if merged.parent is not None and merged.parent.kind == CLASS and merged.parent.cls else None
+        )
+        name = "__init__" if merged.target.kind == CLASS else ref.chain[-1]
+        key = Key(owner, name)
+        other = OTHER[side]
+        now = shape(self.ws["result"].index(callee.path), key)
+        change = self.history.reshaped(other, callee.path, key, now)
+        origin = self._origin(other, callee.path, key, now)
+        signature = callee.functions[-1].signature()
+        kind = UNKNOWN_KEYWORD if problem.keyword else ARITY
+        message = (
+            f"{side}'s call `{ref.text}` passes {ref.args.describe()}, but the merged tree has "
+            f"{origin}`{signature}`: {problem.detail}{self._cause(side, change, None, changed=True)}"
+        )
+        self._add(view, ref.line, ref.chain[-1], kind, message, side, callee.path, callee.line, _shas(change, None))
+
+    def _callee(self, ws: Workspace, target: Target) -> Target | None:
+        if target.kind == FUNCTION:
+            return target
+        if target.kind == CLASS and target.cls is not None and target.path is not None:
+            found = ws.constructor(target.path, target.cls)
+            return found if found.kind == FUNCTION else None
+        return None
+
+    def _problem(self, ws: Workspace, target: Target, args: Arguments) -> Problem | None:
+        callee = self._callee(ws, target)
+        if callee is None:
+            return None
+        return check_call(callee.functions, args, callee.instance)
+
+    # -- names ------------------------------------------------------------------------
+
+    def check_names(self, view: FileView, index: ModuleIndex, root: Node) -> None:
+        """Names one side's code uses whose module-level binding the result lost.
+
+        Candidates come from text (no parsing); ``side``'s file is indexed
+        only when there are some, and pyflakes runs only on what is left.
+        """
+        lost: dict[str, set[str]] = {}
+        for side in SIDES:
+            if not view.blobs[side]:
+                continue
+            candidates = lost_candidates(view, side, index.names | {i.local for i in index.local_imports})
+            mine = self.ws[side].index(view.path) if candidates else None
+            for name in candidates & mine.names if mine is not None else ():
+                if not self._from_star(view.path, index, name):
+                    lost.setdefault(name, set()).add(side)
+        if not lost:
+            return
+        uses = undefined_uses(view.path, view.data, lost, root)
+        for name, lines in sorted(uses.items()):
+            for side in sorted(lost[name]):
+                mine = [n for n in lines if view.in_side(side, n)]
+                if mine:
+                    self._undefined(view, name, side, mine)
+                    break
+
+    def _from_star(self, path: str, index: ModuleIndex, name: str) -> bool:
+        merged = self.ws["result"]
+        for star in index.stars:
+            star_path = merged.module_path(star)
+            if star_path is None or merged.member(star_path, name).kind != MISSING:
+                return True
+        return False
+
+    def _undefined(self, view: FileView, name: str, side: str, lines: list[int]) -> None:
+        bound_at = _binding_line(view, side, name)
+        other = OTHER[side]
+        dropper = self._dropping_hunk(view.path, side, bound_at)
+        commits: tuple[str, ...] = ()
+        if dropper is not None:
+            commits = dropper.main_commits if other == "main" else dropper.dev_commits
+            cause = f"; hunk {dropper.index + 1} took {other}'s side there" + (
+                f" ({self._label(commits[0])})" if commits else ""
+            )
+        else:
+            change = self.history.removed(other, view.path, Key(None, name))
+            commits = _shas(change, None)
+            cause = f"; {other}'s {self._label(change.sha)} removed it" if change else ""
+        where = f" at line {bound_at}" if bound_at else ""
+        uses = f"{len(lines)} use{'s' if len(lines) != 1 else ''}"
+        message = (
+            f"{side}'s code uses `{name}` ({uses}), but the merged file neither imports nor defines it; "
+            f"{side}'s version binds it{where}{cause}"
+        )
+        self._add(view, lines[0], name, UNDEFINED_NAME, message, side, view.path, None, commits)
+
+    # -- evidence -----------------------------------------------------------------------
+
+    def _why_missing(self, side: str, path: str, key: Key) -> tuple[Change | None, Change | None]:
+        """(the other side's commit that removed ``key``, or this side's that added it)."""
+        removed = self.history.removed(OTHER[side], path, key)
+        if removed is not None:
+            return removed, None
+        return None, self.history.added(side, path, key)
+
+    def _rename_hint(self, change: Change | None, key: Key, merged: ModuleIndex | None, mine: ModuleIndex | None) -> str:
+        renamed = change.renamed_to if change is not None else None
+        if renamed is None:
+            renamed = close_name(key.name, members(merged, key.owner) - members(mine, key.owner))
+        return f" (it has `{renamed}`)" if renamed else ""
+
+    def _cause(self, side: str, change: Change | None, dropped: Change | None, changed: bool = False) -> str:
+        other = OTHER[side]
+        if change is not None:
+            if changed:
+                return f"; {other}'s {self._label(change.sha)} changed it"
+            verb = f"renamed it to `{change.renamed_to}`" if change.renamed_to else "removed it"
+            return f"; {other}'s {self._label(change.sha)} {verb}"
+        if dropped is not None:
+            return f"; {side}'s {self._label(dropped.sha)} added it and the merge dropped it"
+        return ""
+
+    def _origin(self, other: str, path: str, key: Key, now: object) -> str:
+        """``dev's `` when the merged definition is the other side's as it stands there."""
+        merged = shape(self.ws["result"].index(path), key) if now is None else now
+        theirs = shape(self.ws[other].index(path), key) if self.ws[other].blob(path) else object()
+        return f"{other}'s " if merged == theirs else ""
+
+    def _label(self, sha: str) -> str:
+        info = self.commit(sha)
+        return f'{sha[:10]} "{info.subject}"'
+
+    def _dropping_hunk(self, path: str, side: str, line: int | None):  # noqa: ANN202 - Hunk | None
+        """The hunk of ``path`` whose ``side`` range holds ``line`` and that did not take ``side``."""
+        entry = self.analysis.file(path)
+        if entry is None or line is None:
+            return None
+        for hunk in entry.hunks:
+            span = hunk.dev if side == "dev" else hunk.main
+            keeps = hunk.taken in (Taken.BOTH, Taken.DEV if side == "dev" else Taken.MAIN)
+            if span.start <= line <= span.end and not keeps:
+                return hunk
+        return None
+
+    def _note_callee(self, path: str, side: str, line: int | None, symbol: str, caller: str) -> None:
+        hunk = self._dropping_hunk(path, side, line)
+        if hunk is None:
+            return
+        commits = hunk.main_commits if side == "dev" else hunk.dev_commits
+        self.notes.append(CalleeNote(
+            path, hunk.index,
+            f"this hunk drops {side}'s `{symbol}`, which {side}'s code in {caller} still uses", commits,
+        ))
+
+    def _add(self, view: FileView, line: int, symbol: str, kind: str, message: str, side: str,
+             callee_path: str | None, callee_line: int | None, commits: tuple[str, ...]) -> None:
+        key = (view.path, line, symbol, kind)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        hunk = view.hunk_at(line)
+        self.findings.append(ApiMismatch(
+            path=view.path, line=line, symbol=symbol, kind=kind, message=message, side=side,
+            callee_path=callee_path, callee_line=callee_line, commits=commits,
+            hunk=hunk.index if hunk is not None else None,
+        ))
+
+
+def _binding_line(view: FileView, side: str, name: str) -> int | None:
+    """The first line of ``side``'s file, missing from the result, that names ``name``."""
+    gone = view.sets[side] - view.sets["result"]
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    for n, text in enumerate(view.lines[side], start=1):
+        if text in gone and pattern.search(text):
+            return n
+    return None
+
+
+def _shas(change: Change | None, dropped: Change | None) -> tuple[str, ...]:
+    return tuple(c.sha for c in (change, dropped) if c is not None)

@@ -1,0 +1,93 @@
+"""Parsing Python with tree-sitter: one parser, trees cached by blob id.
+
+tree-sitter rather than ``ast`` because a sync leaves half-merged files
+(conflict markers, a hunk cut mid-statement): tree-sitter still parses the
+rest of the file, ``ast`` refuses the whole of it.  Blobs never change, so a
+tree parsed once per blob id serves every stage and every re-run in the app.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import cache
+
+import tree_sitter_python
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+TREE_CACHE_SIZE = 256
+"""Parsed trees kept (a tree costs about ten times its source in memory)."""
+
+
+@cache
+def language() -> Language:
+    return Language(tree_sitter_python.language())
+
+
+@cache
+def _parser() -> Parser:
+    return Parser(language())
+
+
+@cache
+def query(source: str) -> Query:
+    """A compiled query (compiling costs more than running it)."""
+    return Query(language(), source)
+
+
+_TREES: OrderedDict[str, Tree] = OrderedDict()
+
+
+def parse(blob_id: str, data: bytes) -> Tree:
+    """The syntax tree of ``data`` (a blob whose id is ``blob_id``), cached."""
+    tree = _TREES.get(blob_id)
+    if tree is not None:
+        _TREES.move_to_end(blob_id)
+        return tree
+    tree = _parser().parse(data)
+    _TREES[blob_id] = tree
+    if len(_TREES) > TREE_CACHE_SIZE:
+        _TREES.popitem(last=False)
+    return tree
+
+
+def captures(source: str, node: Node, rows: tuple[int, int] | None = None) -> dict[str, list[Node]]:
+    """Run a query under ``node``, optionally only on 0-based rows ``[first, last)``."""
+    cursor = QueryCursor(query(source))
+    if rows is not None:
+        cursor.set_point_range((rows[0], 0), (rows[1], 0))
+    return cursor.captures(node)
+
+
+def text(node: Node | None) -> str:
+    """A node's source text (undecodable bytes kept visible, never raising)."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def line(node: Node) -> int:
+    """1-based line where ``node`` starts."""
+    return node.start_point[0] + 1
+
+
+def dotted(node: Node | None) -> str | None:
+    """``a.b.c`` for a chain of plain attribute accesses on a name, else None."""
+    parts: list[str] = []
+    while node is not None and node.type == "attribute":
+        attr = node.child_by_field_name("attribute")
+        if attr is None:
+            return None
+        parts.append(text(attr))
+        node = node.child_by_field_name("object")
+    if node is None or node.type != "identifier":
+        return None
+    parts.append(text(node))
+    return ".".join(reversed(parts))
+
+
+def matches(source: str, node: Node, rows: tuple[int, int] | None = None) -> list[dict[str, Node]]:
+    """Each match of a query under ``node`` as {capture: node} (first node per capture)."""
+    cursor = QueryCursor(query(source))
+    if rows is not None:
+        cursor.set_point_range((rows[0], 0), (rows[1], 0))
+    return [{name: nodes[0] for name, nodes in groups.items() if nodes} for _, groups in cursor.matches(node)]

@@ -1,0 +1,76 @@
+"""The repository reads the policy, audit and deleted-files stages need, by role.
+
+``sync.py`` passes the git layer's ``RepoFiles`` in the context options
+(``options["repo_files"]``); the analysis only sees this protocol, so it
+never imports pygit2 and tests can hand it any object with these methods.
+Roles are ``base``, ``dev``, ``main`` and ``result``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Protocol
+
+from workbench.analysis.model import FileAnalysis
+from workbench.git.types import PathChange, TreeChange
+
+REPO_FILES = "repo_files"
+"""The ``AnalysisContext.options`` key the reader is passed under."""
+
+
+class RepoFiles(Protocol):
+    def blob_id(self, role: str, path: str) -> str | None: ...
+
+    def read(self, role: str, path: str) -> bytes | None: ...
+
+    def changes(self, old: str, new: str) -> tuple[TreeChange, ...]: ...
+
+    def grep(self, role: str, word: str) -> tuple[str, ...]: ...
+
+    def path_log(self, role: str, path: str, limit: int = 200) -> tuple[PathChange, ...]: ...
+
+    def deletion(self, path: str) -> str | None: ...
+
+
+def git_blob_id(data: bytes) -> str:
+    """The id git gives ``data`` as a blob (for results that exist only in memory)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+class Trees:
+    """``RepoFiles`` with the analysis' own view of the conflicted paths on top.
+
+    For a conflicted path the result is what the analysis says it is (the
+    preview's ``-X theirs`` text, or what the app spliced), not what the
+    tree behind it holds (conflict markers, in a preview).  Its id is
+    hashed from those bytes, so a spliced result never reuses a stale parse.
+    """
+
+    def __init__(self, files: RepoFiles, conflicted: Mapping[str, FileAnalysis]) -> None:
+        self.files = files
+        self._conflicted = conflicted
+        self._ids: dict[tuple[str, str], str | None] = {}
+
+    def blob_id(self, role: str, path: str) -> str | None:
+        key = (role, path)
+        if key not in self._ids:
+            self._ids[key] = self._blob_id(role, path)
+        return self._ids[key]
+
+    def _blob_id(self, role: str, path: str) -> str | None:
+        entry = self._conflicted.get(path) if role == "result" else None
+        if entry is None:
+            return self.files.blob_id(role, path)
+        if not entry.result_present or entry.result_bytes is None:
+            return None
+        return git_blob_id(entry.result_bytes)
+
+    def read(self, role: str, path: str) -> bytes | None:
+        entry = self._conflicted.get(path) if role == "result" else None
+        if entry is None:
+            return self.files.read(role, path)
+        return entry.result_bytes if entry.result_present else None
+
+    def present(self, role: str, path: str) -> bool:
+        return self.blob_id(role, path) is not None

@@ -1,0 +1,108 @@
+"""Files main has that the result lacks: restore them, or leave them deleted.
+
+The procedure's rule: restore a file if something in the merged tree
+imports it; leave it out if dev deleted it on purpose (the deletion commit
+is the evidence); otherwise somebody has to look.  Importers are found with
+``git grep`` for the module's name, then confirmed from each candidate's
+parsed imports, so a comment or a string never counts.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+
+from workbench.analysis.api.index import module_index
+from workbench.analysis.api.resolve import module_name
+from workbench.analysis.api.sources import REPO_FILES, RepoFiles, Trees
+from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis
+from workbench.analysis.pipeline import AnalysisContext
+
+RESTORE, LEAVE, CHECK = "restore-file", "leave-deleted", "check"
+DELETED_IMPORTED = "deleted-imported"
+WEIGHT = 40
+"""Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""
+
+
+def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
+    """Fill ``deleted_files`` (and flag conflicted ones the result still imports)."""
+    files = context.options.get(REPO_FILES)
+    if files is None:
+        return analysis
+    entries = {f.path: f for f in analysis.files}
+    trees = Trees(files, entries)
+    found = tuple(
+        _deleted(path, trees, files, analysis, context.commit) for path in _missing(files, trees, entries)
+    )
+    updated = tuple(_flag(entry, found) for entry in analysis.files)
+    return replace(analysis, deleted_files=found, files=updated)
+
+
+def _missing(files: RepoFiles, trees: Trees, entries: dict[str, FileAnalysis]) -> list[str]:
+    """Paths in main's tree that the result does not have (no rename pairing)."""
+    paths = {c.path for c in files.changes("main", "result") if c.status == "D"}
+    paths |= {p for p, e in entries.items() if e.main.present and not e.result_present}
+    return sorted(p for p in paths if trees.blob_id("main", p) is not None and not trees.present("result", p))
+
+
+def importers(path: str, trees: Trees) -> tuple[Importer, ...]:
+    """Lines of the result that import the module at ``path`` (Python files only)."""
+    if not path.endswith(".py"):
+        return ()
+    dotted = module_name(path)
+    word = dotted.rsplit(".", 1)[-1]
+    if not word:
+        return ()
+    found: list[Importer] = []
+    for candidate in trees.files.grep("result", word):
+        blob, data = trees.blob_id("result", candidate), trees.read("result", candidate)
+        if candidate == path or blob is None or data is None:
+            continue
+        index = module_index(candidate, blob, data)
+        lines = sorted({imp.line for imp in index.all_imports if dotted in imp.targets})
+        found.extend(Importer(candidate, line) for line in lines)
+    return tuple(found)
+
+
+def _deleted(path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: object) -> DeletedFile:
+    in_base = trees.blob_id("base", path) is not None
+    dev_present = trees.blob_id("dev", path) is not None
+    users = importers(path, trees)
+    sha = files.deletion(path) if in_base and not dev_present else None
+    deleted_by: Commit | None = commit(sha) if sha else None  # type: ignore[operator]
+    restore = f"git checkout {analysis.main} -- {shlex.quote(path)}"
+    by = f'{deleted_by.sha[:10]} "{deleted_by.subject}"' if deleted_by else ""
+    if users:
+        where = ", ".join(f"{u.path}:{u.line}" for u in users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
+        verdict = RESTORE
+        message = f"the result imports it ({where}) but lacks it: restore it with {restore}"
+        if deleted_by:
+            message += f" (dev deleted it in {by}; the importers are main's code)"
+    elif deleted_by:
+        verdict = LEAVE
+        message = f"dev deleted it in {by} and nothing in the result imports it: leave it out"
+    elif dev_present:
+        verdict = CHECK
+        message = f"dev and main both have it, yet the result does not (nothing imports it): restore with {restore} if it was dropped by mistake"
+    else:
+        verdict = CHECK
+        message = f"main added it and the result lacks it (nothing imports it): restore with {restore} if it belongs in dev"
+    return DeletedFile(
+        path=path,
+        main_oid=trees.blob_id("main", path) or "",
+        in_base=in_base,
+        dev_present=dev_present,
+        verdict=verdict,
+        message=message,
+        importers=users,
+        deleted_by=deleted_by,
+    )
+
+
+def _flag(entry: FileAnalysis, found: tuple[DeletedFile, ...]) -> FileAnalysis:
+    """A conflicted file the result dropped although it is imported gets a risk signal."""
+    hit = next((d for d in found if d.path == entry.path and d.verdict == RESTORE), None)
+    if hit is None:
+        return entry
+    signal = Signal(DELETED_IMPORTED, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), WEIGHT)
+    return replace(entry, signals=entry.signals + (signal,))

@@ -1,0 +1,265 @@
+"""The per-repository sync policy: which files come from main, which stay dev's.
+
+Read from ``.workbench.toml`` at the repository root (or ``[tool.workbench]``
+in ``pyproject.toml``), or a built-in preset (``--policy megatron``)::
+
+    preset = "megatron"              # optional: start from a preset, then add
+    override_from_main = ["megatron/training/training.py"]
+    keep_dev = [".github/CODEOWNERS"]
+    coupled = [["pyproject.toml", "uv.lock", "docker/Dockerfile.ci.dev"]]
+    [notes]
+    "uv.lock" = "Regenerate with `uv lock`, never edit by hand."
+
+Globs match the whole path from the repository root: ``*`` and ``?`` stop
+at ``/``, ``**`` crosses directories.  Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from workbench.analysis.policy_presets import PRESETS
+from workbench.errors import WorkbenchError
+
+KEEP_DEV, OVERRIDE_FROM_MAIN, COUPLED, NOTE = "keep-dev", "override-from-main", "coupled", "note"
+KEYS = ("preset", "override_from_main", "keep_dev", "coupled", "notes")
+TABLE = "tool.workbench"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One glob of the policy, and where it is written (``.workbench.toml:4``)."""
+
+    pattern: str
+    source: str
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(glob_regex(self.pattern))
+
+    def matches(self, path: str) -> bool:
+        return self.regex.fullmatch(path) is not None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A sync policy: rules by kind, with where each one came from."""
+
+    name: str
+    source: str
+    override_from_main: tuple[Rule, ...] = ()
+    keep_dev: tuple[Rule, ...] = ()
+    coupled: tuple[tuple[Rule, ...], ...] = ()
+    notes: tuple[tuple[Rule, str], ...] = field(default=())
+
+    def keep_dev_rule(self, path: str) -> Rule | None:
+        return next((r for r in self.keep_dev if r.matches(path)), None)
+
+    def override_rule(self, path: str) -> Rule | None:
+        return next((r for r in self.override_from_main if r.matches(path)), None)
+
+    def group_of(self, path: str) -> tuple[Rule, ...] | None:
+        return next((g for g in self.coupled if any(r.matches(path) for r in g)), None)
+
+    def notes_for(self, path: str) -> tuple[str, ...]:
+        return tuple(text for rule, text in self.notes if rule.matches(path))
+
+    def rule_name(self, path: str) -> str | None:
+        """The rule that applies to ``path`` (keep-dev wins over override, then coupled)."""
+        if self.keep_dev_rule(path):
+            return KEEP_DEV
+        if self.override_rule(path):
+            return OVERRIDE_FROM_MAIN
+        if self.group_of(path):
+            return COUPLED
+        return None
+
+
+def glob_regex(pattern: str) -> str:
+    """A regular expression for a path glob (``**`` crosses ``/``, ``*`` and ``?`` do not)."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                raise ValueError(f"unclosed '[' in glob {pattern!r}")
+            body = pattern[i + 1:end]
+            negate = body.startswith("!")
+            chars = (body[1:] if negate else body).replace("\\", "\\\\").replace("^", "\\^").replace("[", "\\[")
+            out.append("[" + ("^" if negate else "") + chars + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return "".join(out)
+
+
+# -- reading a configuration ------------------------------------------------------------
+
+
+def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name: str | None = None) -> Policy:
+    """The policy in a config file's text; ``label`` names it in errors (``label:line: ...``)."""
+    source = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    try:
+        data = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as exc:
+        line, message = _decode_error(exc, source)
+        raise WorkbenchError(f"{label}:{line}: invalid TOML: {message}") from None
+    locate = _Locator(source, label, TABLE if pyproject else None)
+    if pyproject:
+        data = data.get("tool", {}).get("workbench")
+        if not isinstance(data, dict):
+            raise WorkbenchError(f"{label}:1: no [{TABLE}] table")
+    for key in data:
+        if key not in KEYS:
+            raise locate.error(key, f"unknown key {key!r} (expected one of: {', '.join(KEYS)})")
+    base = _preset_base(data, locate)
+    return Policy(
+        name=name or (base.name if base and not _has_rules(data) else label),
+        source=label if base is None else f"{label} (preset {base.name})",
+        override_from_main=(base.override_from_main if base else ()) + _globs(data, "override_from_main", locate),
+        keep_dev=(base.keep_dev if base else ()) + _globs(data, "keep_dev", locate),
+        coupled=(base.coupled if base else ()) + _groups(data, locate),
+        notes=(base.notes if base else ()) + _notes(data, locate),
+    )
+
+
+def _has_rules(data: dict[str, Any]) -> bool:
+    return any(key in data for key in KEYS if key != "preset")
+
+
+def _preset_base(data: dict[str, Any], locate: _Locator) -> Policy | None:
+    if "preset" not in data:
+        return None
+    name = data["preset"]
+    if not isinstance(name, str):
+        raise locate.error("preset", "preset must be a string")
+    if name not in PRESETS:
+        raise locate.error("preset", f"unknown preset {name!r} (presets: {', '.join(sorted(PRESETS))})")
+    return preset(name)
+
+
+def _globs(data: dict[str, Any], key: str, locate: _Locator) -> tuple[Rule, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise locate.error(key, f"{key} must be a list of glob strings")
+    return tuple(_rule(v, key, locate) for v in value)
+
+
+def _groups(data: dict[str, Any], locate: _Locator) -> tuple[tuple[Rule, ...], ...]:
+    value = data.get("coupled", [])
+    ok = isinstance(value, list) and all(
+        isinstance(g, list) and len(g) >= 2 and all(isinstance(v, str) and v for v in g) for g in value
+    )
+    if not ok:
+        raise locate.error("coupled", "coupled must be a list of groups, each a list of two or more globs")
+    return tuple(tuple(_rule(v, "coupled", locate) for v in group) for group in value)
+
+
+def _notes(data: dict[str, Any], locate: _Locator) -> tuple[tuple[Rule, str], ...]:
+    value = data.get("notes", {})
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise locate.error("notes", "notes must be a table of glob = \"text\"")
+    return tuple((_rule(glob, "notes", locate, glob), text) for glob, text in value.items())
+
+
+def _rule(pattern: str, key: str, locate: _Locator, where: str | None = None) -> Rule:
+    key_line = locate.line_of(key)
+    line = locate.line_of(where or pattern, quoted=True, after=key_line) or key_line
+    try:
+        glob_regex(pattern)
+    except ValueError as exc:
+        raise WorkbenchError(f"{locate.label}:{line}: {exc}") from None
+    return Rule(pattern, f"{locate.label}:{line}")
+
+
+_AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)\s*$")
+
+
+def _decode_error(exc: tomllib.TOMLDecodeError, text: str) -> tuple[int, str]:
+    """tomllib's line (its message says "at line N" or "at end of document") and the message."""
+    message = str(exc)
+    found = _AT.search(message)
+    line = getattr(exc, "lineno", None) or (int(found[1]) if found and found[1] else max(1, len(text.splitlines())))
+    return line, _AT.sub("", message)
+
+
+class _Locator:
+    """Finds the line a key or a value is written on, for error messages and rule sources."""
+
+    def __init__(self, text: str, label: str, table: str | None) -> None:
+        self.label = label
+        self.lines = text.splitlines()
+        self.start = 0
+        if table is not None:
+            header = re.compile(r"^\s*\[\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]")
+            self.start = next((i for i, line in enumerate(self.lines) if header.match(line)), 0)
+
+    def line_of(self, needle: str, quoted: bool = False, after: int | None = None) -> int | None:
+        pattern = (
+            re.compile(r"[\"']" + re.escape(needle) + r"[\"']")
+            if quoted
+            else re.compile(r"^\s*(?:\[\s*)?[\"']?" + re.escape(needle) + r"[\"']?\s*[=.\]]")
+        )
+        for i in range(max(self.start, (after or 1) - 1), len(self.lines)):
+            if pattern.search(self.lines[i]):
+                return i + 1
+        return None
+
+    def error(self, key: str, message: str) -> WorkbenchError:
+        return WorkbenchError(f"{self.label}:{self.line_of(key) or self.start + 1}: {message}")
+
+
+def preset(name: str) -> Policy:
+    """A built-in policy by name."""
+    return parse_policy(PRESETS[name], f"preset {name}", name=name)
+
+
+ReadConfig = Callable[[], "tuple[str, bytes] | None"]
+ReadFile = Callable[[Path], bytes]
+
+
+def load_policy(spec: str | None, repo_config: ReadConfig, read_file: ReadFile = Path.read_bytes) -> Policy | None:
+    """The policy ``--policy`` names: a preset, a config file, or (None) the repository's own.
+
+    A repository without a configuration has no policy.  Bad input is a
+    one-line ``WorkbenchError`` naming the file and line.
+    """
+    if spec is None:
+        found = repo_config()
+        if found is None:
+            return None
+        label, text = found
+        return parse_policy(text, label, pyproject=label.endswith("pyproject.toml"))
+    if spec in PRESETS:
+        return preset(spec)
+    path = Path(spec)
+    try:
+        text = read_file(path)
+    except FileNotFoundError:
+        raise WorkbenchError(
+            f"unknown policy {spec!r}: not a preset ({', '.join(sorted(PRESETS))}) and no such file"
+        ) from None
+    except OSError as exc:
+        raise WorkbenchError(f"{spec}: cannot read policy file: {exc.strerror or exc}") from None
+    return parse_policy(text, spec, pyproject=path.name == "pyproject.toml")

@@ -1,0 +1,204 @@
+"""The ``apply_policy`` pipeline stage: what the sync policy says about this sync.
+
+Runs first.  A keep-dev file that does not hold dev's version is a
+high-risk finding with the command that fixes it; an override-from-main
+file is marked as intended (its main-taken hunks lose risk) and the API
+audit then checks everything in it against dev's code; coupled files must
+all come from the same side; for a keep-dev ``pyproject.toml``, git sources
+main added to ``[tool.uv.sources]`` are listed, as the procedure asks.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, replace
+
+from workbench.analysis.api.sources import REPO_FILES, RepoFiles, Trees
+from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SyncAnalysis, Taken
+from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.policy import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
+from workbench.analysis.policy_uv import uv_source_findings
+
+POLICY = "policy"
+"""The ``AnalysisContext.options`` key the Policy is passed under."""
+
+WEIGHTS = {
+    "policy-keep-dev": 60,
+    "policy-coupled": 30,
+    "policy-uv-source": 25,
+    "policy-uv-revision": 0,
+    "policy-override": -10,
+    "policy-override-diverged": 5,
+    "policy-note": 0,
+}
+"""On the 0..100 risk scale (high from 60); see docs/policy.md."""
+_SEVERITY_SIGNAL = {KEEP_DEV: "policy-keep-dev", COUPLED: "policy-coupled", "uv": "policy-uv-source"}
+
+
+@dataclass(frozen=True)
+class _State:
+    """A path's blob on each side and in the result (None: absent)."""
+
+    dev: str | None
+    main: str | None
+    result: str | None
+
+    @property
+    def holds(self) -> str:
+        """``dev``, ``main``, ``absent`` or ``mix``: what the result holds."""
+        if self.result == self.dev:
+            return "dev"
+        if self.result == self.main:
+            return "main"
+        return "absent" if self.result is None else "mix"
+
+
+def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
+    """Fill ``policy`` on the analysis and its files, with findings and signals."""
+    policy = context.options.get(POLICY)
+    if not isinstance(policy, Policy):
+        return analysis
+    files = context.options.get(REPO_FILES)
+    entries = {f.path: f for f in analysis.files}
+    trees = Trees(files, entries) if files is not None else None
+    evaluation = _Evaluation(policy, analysis, entries, trees, files)
+    findings = evaluation.run()
+    report = PolicyReport(policy.name, policy.source, tuple(findings), evaluation.notes())
+    updated = tuple(evaluation.annotate(entry, findings) for entry in analysis.files)
+    return replace(analysis, files=updated, policy=report)
+
+
+class _Evaluation:
+    def __init__(
+        self, policy: Policy, analysis: SyncAnalysis, entries: dict[str, FileAnalysis],
+        trees: Trees | None, files: RepoFiles | None,
+    ) -> None:
+        self.policy = policy
+        self.analysis = analysis
+        self.entries = entries
+        self.trees = trees
+        self.files = files
+        self.seen: set[str] = set(entries)
+
+    def paths(self, *pairs: tuple[str, str]) -> list[str]:
+        """Conflicted paths plus those that differ between the given trees."""
+        found = set(self.entries)
+        if self.files is not None:
+            for old, new in pairs:
+                found.update(c.path for c in self.files.changes(old, new))
+        self.seen |= found
+        return sorted(found)
+
+    def state(self, path: str) -> _State:
+        if self.trees is not None:
+            return _State(*(self.trees.blob_id(role, path) for role in ("dev", "main", "result")))
+        entry = self.entries[path]
+        return _State(entry.dev.oid, entry.main.oid, entry.result_oid if entry.result_present else None)
+
+    def run(self) -> list[PolicyFinding]:
+        findings: list[PolicyFinding] = []
+        for path in self.paths(("dev", "result"), ("main", "result")):
+            keep = self.policy.keep_dev_rule(path)
+            if keep is not None:
+                findings.extend(self.keep_dev(path, keep))
+            elif (override := self.policy.override_rule(path)) is not None:
+                findings.extend(self.override(path, override))
+        for group in self.policy.coupled:
+            findings.extend(self.coupled(group))
+        return findings
+
+    def keep_dev(self, path: str, rule: Rule) -> list[PolicyFinding]:
+        state = self.state(path)
+        found: list[PolicyFinding] = []
+        if path.rsplit("/", 1)[-1] == "pyproject.toml" and self.trees is not None:
+            uv, acceptable = uv_source_findings(self.trees, path, rule)
+            found.extend(uv)
+            if acceptable:
+                return found
+        if state.holds == "dev":
+            return found
+        dev = self.analysis.dev
+        fix = f"git rm -- {shlex.quote(path)}" if state.dev is None else f"git checkout {dev} -- {shlex.quote(path)}"
+        what = {
+            "main": "the result holds main's version",
+            "absent": "the result deleted it",
+            "mix": self._mix(path),
+        }[state.holds]
+        if state.dev is None:
+            what = "dev does not have this file, the result does"
+        found.insert(0, PolicyFinding(
+            path, KEEP_DEV, "main-text-in-keep-dev" if state.holds in ("main", "mix") else f"keep-dev-{state.holds}",
+            f"{path} must keep dev's version ({rule.source}), but {what}. Fix: {fix}",
+            "high", fix, rule.source,
+        ))
+        return found
+
+    def _mix(self, path: str) -> str:
+        entry = self.entries.get(path)
+        taken = sum(1 for h in entry.hunks if h.taken is Taken.MAIN) if entry is not None else 0
+        if taken:
+            if taken == len(entry.hunks):
+                return "its hunk holds main's text" if taken == 1 else f"all {taken} of its hunks hold main's text"
+            return f"{taken} of its {len(entry.hunks)} hunks hold main's text"
+        return "the result mixes both sides' changes"
+
+    def override(self, path: str, rule: Rule) -> list[PolicyFinding]:
+        state = self.state(path)
+        if state.holds in ("main", "absent") or state.main is None:
+            return []
+        main = self.analysis.main
+        fix = f"git checkout {main} -- {shlex.quote(path)}"
+        return [PolicyFinding(
+            path, OVERRIDE_FROM_MAIN, "override-not-main",
+            f"{path} is taken from main by policy ({rule.source}), but the result is not main's version; "
+            f"if the override applies, run {fix} and check the API audit's findings for it",
+            "info", fix, rule.source,
+        )]
+
+    def coupled(self, group: tuple[Rule, ...]) -> list[PolicyFinding]:
+        members = [p for rule in group for p in sorted(self.seen) if rule.matches(p)] or [r.pattern for r in group]
+        states = {path: self.state(path) for path in dict.fromkeys(members)}
+        moved = {path: s.holds for path, s in states.items() if s.dev != s.main}
+        if set(moved.values()) in (set(), {"dev"}, {"main"}):
+            return []
+        listed = ", ".join(f"{path} holds {'a mix' if holds == 'mix' else holds + chr(39) + 's'}" for path, holds in moved.items())
+        keep = all(self.policy.keep_dev_rule(p) for p in states)
+        fix = f"git checkout {self.analysis.dev} -- " + " ".join(shlex.quote(p) for p in states) if keep else None
+        return [PolicyFinding(
+            next(iter(moved)), COUPLED, "coupled-split",
+            f"{', '.join(states)} must come from the same side ({group[0].source}): {listed}"
+            + (f". Fix: {fix}" if fix else ""),
+            "medium", fix, group[0].source,
+        )]
+
+    def notes(self) -> tuple[str, ...]:
+        return tuple(
+            f"{rule.pattern}: {text}" for rule, text in self.policy.notes if any(rule.matches(p) for p in self.seen)
+        )
+
+    def annotate(self, entry: FileAnalysis, findings: list[PolicyFinding]) -> FileAnalysis:
+        """The file's rule, and signals for its findings, its intended main hunks and its notes."""
+        name = self.policy.rule_name(entry.path)
+        if name is None and not self.policy.notes_for(entry.path):
+            return entry
+        signals = list(entry.signals)
+        for finding in (f for f in findings if f.path == entry.path):
+            kind = _SEVERITY_SIGNAL.get("uv" if finding.kind == "uv-source-missing" else finding.rule)
+            if finding.kind == "uv-source-revision":
+                kind = "policy-uv-revision"
+            if finding.rule == OVERRIDE_FROM_MAIN:
+                kind = "policy-override-diverged"
+            if kind is not None:
+                signals.append(Signal(kind, finding.message, (), WEIGHTS[kind]))
+        signals.extend(Signal("policy-note", text, (), WEIGHTS["policy-note"]) for text in self.policy.notes_for(entry.path))
+        hunks = entry.hunks
+        if name == OVERRIDE_FROM_MAIN:
+            rule = self.policy.override_rule(entry.path)
+            assert rule is not None
+            intended = Signal(
+                "policy-override",
+                f"main's text is intended here: the file is on the override list ({rule.source})",
+                (), WEIGHTS["policy-override"],
+            )
+            hunks = tuple(replace(h, signals=h.signals + (intended,)) if h.taken is Taken.MAIN else h for h in hunks)
+        return replace(entry, policy=name, signals=tuple(signals), hunks=hunks)

@@ -1,0 +1,194 @@
+"""Whole-tree reads for the policy, the API audit and the deleted-files check.
+
+The engine reads only conflicted paths; these stages need any file of four
+trees, by role: ``base``, ``dev``, ``main`` and ``result``.  The result is a
+commit's tree (a merge commit, or ``--result``), git's own clean merge tree
+(preview: the conflicted paths come from the analysis), or the work tree
+over the index (a merge in progress).  Reads are cached; nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pygit2
+
+from workbench.errors import WorkbenchError
+from workbench.git.repo import GitRepo
+from workbench.git.runner import run_git
+from workbench.git.types import PathChange, SyncSnapshot, TreeChange
+
+ROLES = ("base", "dev", "main", "result")
+CONFIG_FILE = ".workbench.toml"
+PYPROJECT = "pyproject.toml"
+_NULL = "0" * 40
+_REGULAR = (0o100644, 0o100755)
+
+
+class RepoFiles:
+    """Read-only access to the files of a sync's four trees (see the module docstring)."""
+
+    def __init__(self, repo: GitRepo, snapshot: SyncSnapshot) -> None:
+        self._repo = repo
+        self._raw = repo.raw
+        self._snapshot = snapshot
+        commits = {"base": snapshot.base, "dev": snapshot.dev, "main": snapshot.main}
+        self._trees: dict[str, str] = {role: repo.tree_of(sha) for role, sha in commits.items() if sha}
+        if snapshot.mode == "merge-commit":
+            assert snapshot.result_commit is not None
+            self._trees["result"] = repo.tree_of(snapshot.result_commit)
+        elif snapshot.mode == "preview":
+            self._trees["result"] = snapshot.merge_tree.tree
+        self._objects: dict[str, pygit2.Tree] = {}
+        self._worktree: dict[str, tuple[str, bytes] | None] = {}
+
+    @property
+    def worktree_result(self) -> bool:
+        """The result is the work tree (a merge in progress)."""
+        return "result" not in self._trees
+
+    def _tree(self, role: str) -> pygit2.Tree | None:
+        if role not in self._trees:
+            return None
+        obj = self._objects.get(role)
+        if obj is None:
+            found = self._raw.get(self._trees[role])
+            if not isinstance(found, pygit2.Tree):
+                raise WorkbenchError(f"missing tree {self._trees[role][:10]}")
+            obj = self._objects[role] = found
+        return obj
+
+    def blob_id(self, role: str, path: str) -> str | None:
+        """The blob at ``path`` in ``role``'s tree; None when absent or not a regular file."""
+        if role == "result" and self.worktree_result:
+            found = self._work_file(path)
+            return found[0] if found else None
+        tree = self._tree(role)
+        if tree is None:
+            return None
+        try:
+            entry = tree[path]
+        except (KeyError, ValueError):
+            return None
+        if entry.filemode not in _REGULAR:
+            return None
+        return str(entry.id)
+
+    def read(self, role: str, path: str) -> bytes | None:
+        if role == "result" and self.worktree_result:
+            found = self._work_file(path)
+            return found[1] if found else None
+        oid = self.blob_id(role, path)
+        return self._repo.read_blob(oid) if oid is not None else None
+
+    def _work_file(self, path: str) -> tuple[str, bytes] | None:
+        if path not in self._worktree:
+            root = self._repo.workdir
+            full = Path(root, path) if root is not None else None
+            if full is None or full.is_symlink() or not full.is_file():
+                self._worktree[path] = None
+            else:
+                data = full.read_bytes()
+                self._worktree[path] = (self._repo.hash_bytes(data), data)
+        return self._worktree[path]
+
+    def _git(self, args: list[str], ok_codes: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[bytes]:
+        """git, able to read the objects a preview's merge-tree left in the quarantine."""
+        return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env=self._repo.object_quarantine())
+
+    def changes(self, old: str, new: str) -> tuple[TreeChange, ...]:
+        """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing)."""
+        if new == "result" and self.worktree_result:
+            args = ["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]]
+        else:
+            args = ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
+        out = self._git(args).stdout.split(b"\0")
+        found = []
+        for status, raw in zip(out[0::2], out[1::2], strict=False):
+            if status:
+                found.append(TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape")))
+        return tuple(found)
+
+    def grep(self, role: str, word: str) -> tuple[str, ...]:
+        """Python files of ``role``'s tree containing ``word`` as a whole word."""
+        args = ["grep", "-l", "-z", "-w", "-F", "-e", word]
+        prefix = b""
+        if not (role == "result" and self.worktree_result):
+            args.append(self._trees[role])
+            prefix = self._trees[role].encode() + b":"
+        args += ["--", "*.py"]
+        proc = self._git(args, ok_codes=(0, 1))
+        return tuple(
+            item[len(prefix):].decode("utf-8", "surrogateescape")
+            for item in proc.stdout.split(b"\0")
+            if item
+        )
+
+    def path_log(self, role: str, path: str, limit: int = 200) -> tuple[PathChange, ...]:
+        """Non-merge commits of ``base..role`` that changed ``path``, newest first."""
+        tip = {"dev": self._snapshot.dev, "main": self._snapshot.main}[role]
+        spec = f"{self._snapshot.base}..{tip}" if self._snapshot.base else tip
+        out = self._git(
+            ["log", "--no-renames", "--no-abbrev", "--raw", "--format=@%H", f"-n{limit}", spec, "--", f":(literal){path}"],
+        ).stdout.decode("utf-8", "surrogateescape")
+        found: list[PathChange] = []
+        sha = ""
+        for line in out.splitlines():
+            if line.startswith("@"):
+                sha = line[1:].strip()
+            elif line.startswith(":") and sha:
+                fields = line[1:].split("\t", 1)[0].split()
+                if len(fields) >= 4:
+                    found.append(PathChange(sha, _blob(fields[2]), _blob(fields[3])))
+                    sha = ""
+        return tuple(found)
+
+    def deletion(self, path: str) -> str | None:
+        """The dev commit in ``base..dev`` that deleted ``path`` (a merge only if no other did)."""
+        spec = f"{self._snapshot.base}..{self._snapshot.dev}" if self._snapshot.base else self._snapshot.dev
+        out = self._git(
+            ["log", "-m", "--no-renames", "--diff-filter=D", "--format=%H %P", spec, "--", f":(literal){path}"],
+        ).stdout.decode("ascii", "replace")
+        rows = [line.split() for line in out.splitlines() if line.strip()]
+        for row in rows:
+            if len(row) == 2:
+                return row[0]
+        return rows[0][0] if rows else None
+
+
+def _blob(oid: str) -> str | None:
+    return None if oid == _NULL else oid
+
+
+def read_policy_config(repo: GitRepo, snapshot: SyncSnapshot) -> tuple[str, bytes] | None:
+    """The repository's own sync configuration: (label for messages, TOML bytes), or None.
+
+    ``.workbench.toml`` first, else ``pyproject.toml`` if it has a
+    ``[tool.workbench]`` table.  A merge in progress reads the work tree
+    (where a maintainer edits it), except a file still conflicted in the
+    index, which is read from dev (HEAD); otherwise dev's commit is read,
+    because dev is the branch whose conventions the sync must respect.
+    """
+    unmerged = repo.index_unmerged() if snapshot.mode == "in-progress" else {}
+    for name in (CONFIG_FILE, PYPROJECT):
+        found = _config_file(repo, snapshot, name, name in unmerged)
+        if found is None:
+            continue
+        if name == PYPROJECT and b"[tool.workbench" not in found[1]:
+            continue
+        return found
+    return None
+
+
+def _config_file(repo: GitRepo, snapshot: SyncSnapshot, name: str, unmerged: bool) -> tuple[str, bytes] | None:
+    if snapshot.mode == "in-progress" and not unmerged and repo.workdir is not None:
+        full = Path(repo.workdir, name)
+        if full.is_file() and not os.path.islink(full):
+            return name, full.read_bytes()
+        return None
+    entry = repo.tree_entry(snapshot.dev, name)
+    if entry is None or entry[1] not in _REGULAR:
+        return None
+    return f"{snapshot.dev[:10]}:{name}", repo.read_blob(entry[0])
