@@ -127,12 +127,9 @@ class Workspace:
         if imports:
             found = [self._follow(imp.module, imp.name, 0) for imp in imports]
             return next((t for t in found if t.found), found[0])
-        if name in index.classes:
-            cls = index.classes[name][-1]
-            return Target(CLASS, path, name, cls=cls, line=cls.line)
-        if name in index.functions:
-            fns = index.functions[name]
-            return Target(FUNCTION, path, name, functions=fns, line=fns[-1].line)
+        defined = _definition(index, path, name)
+        if defined is not None:
+            return defined
         if name in index.names:
             return Target(NAME, path, name)
         return None
@@ -150,12 +147,9 @@ class Workspace:
         index = self.index(path)
         if index is None or depth > MAX_DEPTH:
             return UNKNOWN_TARGET
-        if name in index.classes:
-            cls = index.classes[name][-1]
-            return Target(CLASS, path, name, cls=cls, line=cls.line)
-        if name in index.functions:
-            fns = index.functions[name]
-            return Target(FUNCTION, path, name, functions=fns, line=fns[-1].line)
+        defined = _definition(index, path, name)
+        if defined is not None:
+            return defined
         if name in index.imports:
             imp = index.imports[name][0]
             found = self._follow(imp.module, imp.name, depth + 1)
@@ -264,3 +258,14 @@ class Workspace:
             if step.kind == UNKNOWN:
                 return Resolution(tuple(steps), complete=False)
         return Resolution(tuple(steps), complete=True)
+
+
+def _definition(index: ModuleIndex, path: str, name: str) -> Target | None:
+    """The class or function ``name`` defines at module level (the last one wins)."""
+    if name in index.classes:
+        cls = index.classes[name][-1]
+        return Target(CLASS, path, name, cls=cls, line=cls.line)
+    if name in index.functions:
+        fns = index.functions[name]
+        return Target(FUNCTION, path, name, functions=fns, line=fns[-1].line)
+    return None
