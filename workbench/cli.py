@@ -28,6 +28,7 @@ class _Parser(argparse.ArgumentParser):
 COMMAND_MODULES: dict[str, str] = {
     "open": "workbench.commands.open",
     "analyze": "workbench.commands.analyze",
+    "report": "workbench.commands.report",
     "demo": "workbench.commands.demo",
     "train": "workbench.commands.train",
 }

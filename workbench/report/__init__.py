@@ -1,0 +1,59 @@
+"""Sync reports for the PR body, a CI check and the terminal (``workbench report``).
+
+``make_report`` gathers a :class:`Report` from an opened sync;
+``render`` lays it out in one of :data:`FORMATS`.  Reports are read-only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from rich.console import Console
+
+from workbench.analysis.model import Level, SyncAnalysis
+from workbench.git.repo import GitRepo
+from workbench.report.decisions import load_decisions
+from workbench.report.github import render_github
+from workbench.report.jsonout import report_to_json
+from workbench.report.markdown import render_markdown
+from workbench.report.model import RecordedDecision, Report, build_report, is_open
+from workbench.report.stats import LineStats, python_line_stats
+from workbench.report.text import print_text
+
+FORMATS = ("md", "json", "text", "github")
+
+__all__ = [
+    "FORMATS",
+    "LineStats",
+    "RecordedDecision",
+    "Report",
+    "build_report",
+    "is_open",
+    "make_report",
+    "write_report",
+]
+
+
+def make_report(
+    repo: GitRepo, analysis: SyncAnalysis, *, result: str | None = None, fail_on: Level | None = None
+) -> Report:
+    """The report of an opened sync: line stats from git, decisions from the app's journal."""
+    stats = python_line_stats(repo, analysis, result)
+    decisions, note = load_decisions(repo.gitdir, analysis)
+    return build_report(analysis, stats, decisions, fail_on, decisions_note=note)
+
+
+def write_report(report: Report, fmt: str, out: TextIO) -> None:
+    """Write ``report`` to ``out`` as md, json, text or github."""
+    if fmt == "md":
+        out.write(render_markdown(report))
+    elif fmt == "json":
+        json.dump(report_to_json(report), out, indent=2)
+        out.write("\n")
+    elif fmt == "github":
+        out.write(render_github(report))
+    elif fmt == "text":
+        print_text(report, Console(file=out, highlight=False, soft_wrap=False))
+    else:
+        raise ValueError(f"unknown report format {fmt!r}")

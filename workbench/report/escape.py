@@ -1,0 +1,63 @@
+"""Repository text made safe for GitHub Markdown and for workflow commands.
+
+Paths, commit subjects and file content are untrusted: a subject could
+close a code fence, open a ``<details>``, start a link, ping ``@someone``
+or smuggle a terminal escape.  Each helper here puts text in exactly one
+context and makes it literal there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workbench.textsafe import visible
+
+# CommonMark inline syntax (emphasis, code, links, HTML, GFM strikethrough and
+# table pipes).  Text from here never starts a line, so block syntax is moot.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_ZERO_WIDTH_SPACE = "&#8203;"
+_BACKTICKS = re.compile(r"`+")
+
+
+def md_text(text: str) -> str:
+    """Inline Markdown that renders as exactly ``text`` (one line, no mentions)."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", visible(text).replace("&", "&amp;"))
+    return _no_mentions(escaped)
+
+
+def code_span(text: str) -> str:
+    """``text`` as an inline code span: a backtick fence longer than any run inside."""
+    shown = visible(text)
+    ticks = "`" * (_longest_backticks(shown) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") or not shown.strip() else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
+def code_block(body: str, info: str = "") -> str:
+    """A fenced block holding ``body`` literally (fence longer than any backtick run in it)."""
+    shown = visible(body, single_line=False)
+    fence = "`" * max(3, _longest_backticks(shown) + 1)
+    if shown and not shown.endswith("\n"):
+        shown += "\n"
+    return f"{fence}{info}\n{shown}{fence}"
+
+
+def _no_mentions(text: str) -> str:
+    """``@name`` with a zero-width space after the ``@``, so GitHub notifies nobody."""
+    return _MENTION.sub("@" + _ZERO_WIDTH_SPACE, text)
+
+
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
+def workflow_data(text: str) -> str:
+    """A workflow command's message: ``%``, CR and LF percent-encoded (GitHub's rules)."""
+    shown = visible(text, single_line=False)
+    return shown.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def workflow_property(text: str) -> str:
+    """A workflow command's property value: also ``:`` and ``,`` encoded."""
+    return workflow_data(visible(text)).replace(":", "%3A").replace(",", "%2C")

@@ -1,0 +1,92 @@
+"""The report as GitHub Actions workflow commands: one annotation per finding.
+
+Open high-risk hunks are ``::error``, open medium-risk hunks and file
+findings ``::warning``; a risky hunk somebody already addressed (decided in
+the app, or fixed in the result) is a ``::notice`` so the PR still shows it.
+Messages and properties are percent-encoded by GitHub's rules.
+"""
+
+from __future__ import annotations
+
+from workbench.analysis.model import Level
+from workbench.report.escape import workflow_data, workflow_property
+from workbench.report.model import Report, RiskyHunk
+from workbench.report.phrases import (
+    commit_label,
+    decision_label,
+    finding_text,
+    gate_sentence,
+    hunk_facts,
+    summary_facts,
+)
+
+
+def render_github(report: Report) -> str:
+    lines = [_hunk(r) for r in report.risky]
+    lines += [
+        _command("warning", f"policy: {f.message}", file=f.path, title=f"sync policy {f.policy or ''}".strip())
+        for f in report.policy
+    ]
+    for finding in report.api_mismatches:
+        path, line, message = finding_text(finding)
+        lines.append(_command("warning", message, file=path, line=line, title="API mismatch"))
+    lines += [
+        _command("warning", f"{e.event}: {e.reason}", file=e.path, title=f"file {e.event}")
+        for e in report.file_events
+    ]
+    gate = gate_sentence(report)
+    if report.gate is not None and report.gate.failed and gate:
+        lines.append(_command("error", gate, title="workbench report"))
+    lines.append("workbench report: " + "; ".join(summary_facts(report)) + (f"; {gate}" if gate else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _hunk(risky: RiskyHunk) -> str:
+    hunk = risky.hunk
+    if not risky.open:
+        kind = "notice"
+    else:
+        kind = "error" if risky.level is Level.HIGH else "warning"
+    reasons = [s.message for s in hunk.signals] or ["no reasons recorded"]
+    message = "\n".join(reasons)
+    for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
+        if commits:
+            message += f"\n{side}: " + "; ".join(commit_label(c) for c in commits)
+    if risky.decision is not None:
+        message += "\ndecided in the app: " + decision_label(risky.decision)
+        if risky.decision.note.strip():
+            message += f" (note: {risky.decision.note})"
+    line = end = None
+    if hunk.result is not None:
+        line = max(hunk.result.start if not hunk.result.empty else hunk.result.start - 1, 1)
+        end = max(hunk.result.end, line)
+    return _command(
+        kind,
+        message,
+        file=risky.path,
+        line=line,
+        end_line=end,
+        title=f"{risky.level.value}-risk hunk ({hunk_facts(hunk)})",
+    )
+
+
+def _command(
+    kind: str,
+    message: str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
+    end_line: int | None = None,
+    title: str | None = None,
+) -> str:
+    props = []
+    if file is not None:
+        props.append(f"file={workflow_property(file)}")
+    if line is not None:
+        props.append(f"line={line}")
+    if end_line is not None:
+        props.append(f"endLine={end_line}")
+    if title:
+        props.append(f"title={workflow_property(title)}")
+    head = f"::{kind} {','.join(props)}" if props else f"::{kind}"
+    return f"{head}::{workflow_data(message)}"

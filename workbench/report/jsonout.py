@@ -1,0 +1,93 @@
+"""The report as JSON (``workbench.report/1``): the Markdown's content for bots.
+
+Entities keep the names of ``workbench.analysis/1`` (a hunk here is
+``hunk_to_json`` plus its path, a commit is ``commit_to_json``); the
+report's own sections get their own keys.  Extend, never rename.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.analysis.model import SCHEMA as ANALYSIS_SCHEMA
+from workbench.analysis.serialize import commit_to_json, hunk_to_json, summary_to_json
+from workbench.report.model import RecordedDecision, Report, RiskyHunk
+from workbench.textsafe import decode
+
+SCHEMA = "workbench.report/1"
+
+
+def report_to_json(report: Report) -> dict[str, Any]:
+    analysis = report.analysis
+    summary = summary_to_json(analysis)
+    summary["theirs_hunks"] = report.theirs_hunks
+    summary["python_lines"] = report.stats.to_json() if report.stats else None
+    return {
+        "schema": SCHEMA,
+        "analysis_schema": ANALYSIS_SCHEMA,
+        "mode": analysis.mode.value,
+        "dev": analysis.dev,
+        "main": analysis.main,
+        "base": analysis.base,
+        "merge": analysis.merge,
+        "summary": summary,
+        "risky_hunks": [_risky(r) for r in report.risky],
+        "main_taken": [
+            {"path": t.path, "status": t.status.value, "policy": t.policy, "hunks": t.hunks, "reason": t.reason}
+            for t in report.taken
+        ],
+        "policy_findings": [{"path": f.path, "policy": f.policy, "message": f.message} for f in report.policy],
+        "api_mismatches": list(report.api_mismatches),
+        "deleted_files": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
+        "decisions": [_decision(d) for d in report.decisions] if report.decisions is not None else None,
+        "decisions_note": report.decisions_note or None,
+        "gate": _gate(report),
+        "git_version": analysis.git_version,
+    }
+
+
+def _risky(risky: RiskyHunk) -> dict[str, Any]:
+    hunk = risky.hunk
+    return {
+        "path": risky.path,
+        **hunk_to_json(hunk),
+        "open": risky.open,
+        "decision": _decision(risky.decision) if risky.decision else None,
+        "commits": {
+            "dev": [commit_to_json(c) for c in risky.dev_commits],
+            "main": [commit_to_json(c) for c in risky.main_commits],
+        },
+        "text": {
+            "base": _text(hunk.base_text),
+            "dev": _text(hunk.dev_text),
+            "main": _text(hunk.main_text),
+            "result": _text(hunk.result_text) if hunk.result_text is not None else None,
+        },
+    }
+
+
+def _decision(decision: RecordedDecision) -> dict[str, Any]:
+    return {
+        "path": decision.path,
+        "index": decision.index,
+        "choice": decision.choice,
+        "disposition": decision.disposition,
+        "note": decision.note,
+    }
+
+
+def _gate(report: Report) -> dict[str, Any] | None:
+    if report.gate is None:
+        return None
+    return {
+        "level": report.gate.level.value,
+        "failed": report.gate.failed,
+        "open": [
+            {"path": o.path, "index": o.index, "level": o.level.value, "taken": o.taken.value}
+            for o in report.gate.open
+        ],
+    }
+
+
+def _text(lines: tuple[bytes, ...]) -> str:
+    return decode(b"".join(lines))

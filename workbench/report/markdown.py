@@ -1,0 +1,153 @@
+"""The report as GitHub Markdown, ready to paste into the sync PR's body or a comment.
+
+A PR body holds at most 65,536 characters, so when the full report is
+longer the hunks' text is left out, medium-risk hunks first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from workbench.analysis.model import Commit, Level
+from workbench.report.escape import code_block, code_span, md_text
+from workbench.report.hunktext import hunk_diffs
+from workbench.report.model import Report, RiskyHunk
+from workbench.report.phrases import (
+    SECTIONS,
+    commit_subject,
+    decision_label,
+    finding_text,
+    gate_sentence,
+    hunk_facts,
+    location,
+    summary_facts,
+    taken_words,
+    title,
+    tool_version,
+)
+
+LIMIT = 65_536
+"""GitHub's limit on a PR body or comment, in characters."""
+
+COLLAPSE_AFTER = 15
+"""Longer file lists go in a collapsed ``<details>``."""
+
+_LEVEL_MARK = {Level.HIGH: "🔴", Level.MEDIUM: "🟠"}
+
+
+def render_markdown(report: Report, limit: int = LIMIT) -> str:
+    """The whole report; hunk text is dropped (medium first, then high) to stay under ``limit``."""
+    for shown in ((Level.MEDIUM, Level.HIGH), (Level.HIGH,), ()):
+        text = _render(report, shown)
+        if len(text) <= limit:
+            return text
+    return text
+
+
+def _render(report: Report, diffs_for: tuple[Level, ...]) -> str:
+    cut = len(diffs_for) < 2 and any(r.level not in diffs_for for r in report.risky)
+    parts = [f"## {md_text(title(report))}", "", "**" + " · ".join(_fact(f) for f in summary_facts(report)) + "**"]
+    gate = gate_sentence(report)
+    if gate:
+        parts += ["", md_text(gate)]
+    if cut:
+        parts += ["", "_Some hunks' text is left out to fit GitHub's size limit; "
+                      "`workbench report --format text` shows all of it._"]
+    sections: list[tuple[str, Callable[[], list[str]]]] = [
+        (SECTIONS[0], lambda: _hunks(report, Level.HIGH, diffs_for)),
+        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM, diffs_for)),
+        (SECTIONS[2], lambda: _taken(report)),
+        (SECTIONS[3], lambda: _policy(report)),
+        (SECTIONS[4], lambda: _api(report)),
+        (SECTIONS[5], lambda: _events(report)),
+        (SECTIONS[6], lambda: _decisions(report)),
+    ]
+    for heading, body in sections:
+        lines = body()
+        parts += ["", f"### {heading}", "", *(lines or ["none"])]
+    parts += ["", f"<sub>workbench {md_text(tool_version())}, git {md_text(report.analysis.git_version)}</sub>", ""]
+    return "\n".join(parts)
+
+
+def _fact(fact: str) -> str:
+    """A summary fact (our words, no repository text) with the strategy option as code."""
+    return md_text(fact).replace("-X theirs", "`-X theirs`")
+
+
+def _hunks(report: Report, level: Level, diffs_for: tuple[Level, ...]) -> list[str]:
+    out: list[str] = []
+    for risky in (r for r in report.risky if r.level is level):
+        out += _hunk(risky, level in diffs_for)
+    return out
+
+
+def _hunk(risky: RiskyHunk, with_text: bool) -> list[str]:
+    hunk = risky.hunk
+    head = f"{_LEVEL_MARK[risky.level]} **{code_span(location(risky.path, hunk))}** · {md_text(hunk_facts(hunk))}"
+    lines = [head, ""]
+    lines += [f"- {md_text(s.message)}" for s in hunk.signals] or ["- no reasons recorded"]
+    for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
+        if commits:
+            lines.append(f"- {side}: " + "; ".join(_commit(c) for c in commits))
+    if risky.decision is not None:
+        lines.append("- decided in the app: " + md_text(decision_label(risky.decision)) + _note(risky.decision.note))
+    if with_text:
+        body = "\n".join(_diff_line(d.sign, d.text) for d in hunk_diffs(hunk))
+        lines += ["", "<details><summary>dev / main / result text</summary>", "", code_block(body, "diff"), "", "</details>"]
+    return lines + [""]
+
+
+def _diff_line(sign: str, text: str) -> str:
+    if sign == "@":
+        return f"@@ {text} @@"
+    if sign == "…":
+        return f"# … {text}"
+    return sign + text
+
+
+def _commit(commit: Commit) -> str:
+    return f"{code_span(commit.short)} {md_text(commit_subject(commit))}"
+
+
+def _note(note: str) -> str:
+    return f" (note: {md_text(note)})" if note.strip() else ""
+
+
+def _collapsed(items: list[str], what: str) -> list[str]:
+    if len(items) <= COLLAPSE_AFTER:
+        return items
+    return [f"<details><summary>{len(items)} {what}</summary>", "", *items, "", "</details>"]
+
+
+def _taken(report: Report) -> list[str]:
+    return _collapsed([f"- {code_span(t.path)}: {md_text(taken_words(t))}" for t in report.taken], "files")
+
+
+def _policy(report: Report) -> list[str]:
+    return [
+        f"- {code_span(f.path)}" + (f" ({md_text(f.policy)})" if f.policy else "") + f": {md_text(f.message)}"
+        for f in report.policy
+    ]
+
+
+def _api(report: Report) -> list[str]:
+    out = []
+    for finding in report.api_mismatches:
+        path, line, message = finding_text(finding)
+        where = code_span(f"{path}:{line}" if line else path) + ": " if path else ""
+        out.append(f"- {where}{md_text(message)}")
+    return out
+
+
+def _events(report: Report) -> list[str]:
+    return [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
+
+
+def _decisions(report: Report) -> list[str]:
+    if report.decisions is None:
+        return [md_text(report.decisions_note or "the app's saved decisions are not available")]
+    return _collapsed(
+        [f"- {code_span(d.path)} {md_text(decision_label(d))}{_note(d.note)}" for d in report.decisions],
+        "decisions",
+    )
+

@@ -1,0 +1,321 @@
+"""What a sync report says, gathered once and rendered by every format.
+
+``build_report`` reads the analysis (and the decisions saved in the app,
+and the Python line statistics) and sorts it into the sections a reviewer
+of the sync PR reads top to bottom.  The formats (Markdown, JSON, text,
+GitHub annotations) only lay these records out, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.analysis.model import (
+    Commit,
+    FileAnalysis,
+    FileStatus,
+    Hunk,
+    Level,
+    Signal,
+    SyncAnalysis,
+    Taken,
+)
+from workbench.report.stats import LineStats
+
+KEEP_DEV = "keep-dev"
+OVERRIDE_FROM_MAIN = "override-from-main"
+
+_DISPOSITION = {
+    "main": "kept main",
+    "dev": "restored dev",
+    "both": "spliced",
+    "both-main-first": "spliced",
+    "custom": "edited",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedDecision:
+    """A decision saved in the app for this sync: one hunk, or a whole file (``index`` None)."""
+
+    path: str
+    index: int | None
+    choice: str
+    """One of main, dev, both, both-main-first, custom (``resolve.splice.Choice``)."""
+    note: str = ""
+
+    @property
+    def disposition(self) -> str:
+        """kept main, restored dev, spliced or edited."""
+        return _DISPOSITION.get(self.choice, self.choice)
+
+
+@dataclass(frozen=True)
+class RiskyHunk:
+    """A medium- or high-risk hunk, with the commits behind it resolved to records."""
+
+    path: str
+    hunk: Hunk
+    dev_commits: tuple[Commit, ...]
+    main_commits: tuple[Commit, ...]
+    decision: RecordedDecision | None
+    open: bool
+    """Still risky: nobody decided it in the app and the result holds main's text there."""
+
+    @property
+    def level(self) -> Level:
+        return self.hunk.level
+
+
+@dataclass(frozen=True, slots=True)
+class TakenFile:
+    """A file whose result is main's version: settled by ``-X theirs`` or by the override list."""
+
+    path: str
+    status: FileStatus
+    policy: str | None
+    hunks: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyFinding:
+    """A sync-policy problem with a file, said in a sentence."""
+
+    path: str
+    policy: str | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileEvent:
+    """A file the sync deleted from dev, or brought back although dev had deleted it."""
+
+    path: str
+    event: str
+    """``deleted`` or ``restored``."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHunk:
+    """A hunk that keeps ``--fail-on`` failing."""
+
+    path: str
+    index: int
+    level: Level
+    taken: Taken
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The ``--fail-on LEVEL`` verdict: the hunks at or above LEVEL that are still open."""
+
+    level: Level
+    open: tuple[OpenHunk, ...]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.open)
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report shows, in section order."""
+
+    analysis: SyncAnalysis
+    stats: LineStats | None
+    risky: tuple[RiskyHunk, ...]
+    """High first, then medium; by risk, then path and hunk order."""
+    taken: tuple[TakenFile, ...]
+    policy: tuple[PolicyFinding, ...]
+    api_mismatches: tuple[dict[str, Any], ...]
+    file_events: tuple[FileEvent, ...]
+    decisions: tuple[RecordedDecision, ...] | None
+    """None when the app's decision journal could not be read (see ``decisions_note``)."""
+    gate: Gate | None = None
+    decisions_note: str = ""
+    command: str = field(default="")
+    """How to reproduce the report (shown in the footer)."""
+
+    @property
+    def hunk_count(self) -> int:
+        return sum(len(f.hunks) for f in self.analysis.files)
+
+    @property
+    def theirs_hunks(self) -> int:
+        """Hunks whose result holds main's side: what ``-X theirs`` decided."""
+        return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.MAIN)
+
+    def level_counts(self) -> dict[str, int]:
+        counts = {level.value: 0 for level in (Level.HIGH, Level.MEDIUM, Level.LOW)}
+        for entry in self.analysis.files:
+            for hunk in entry.hunks:
+                counts[hunk.level.value] += 1
+        return counts
+
+
+def build_report(
+    analysis: SyncAnalysis,
+    stats: LineStats | None,
+    decisions: Iterable[RecordedDecision] | None,
+    fail_on: Level | None = None,
+    *,
+    decisions_note: str = "",
+    command: str = "",
+) -> Report:
+    """Sort the analysis into the report's sections (a pure function)."""
+    recorded = tuple(decisions) if decisions is not None else None
+    lookup = _DecisionLookup(recorded or ())
+    return Report(
+        analysis=analysis,
+        stats=stats,
+        risky=_risky_hunks(analysis, lookup),
+        taken=tuple(t for t in (_taken(f) for f in sorted(analysis.files, key=_by_path)) if t),
+        policy=_policy_findings(analysis),
+        api_mismatches=tuple(_plain(m) for m in analysis.api_mismatches),
+        file_events=_file_events(analysis),
+        decisions=recorded,
+        gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
+        decisions_note=decisions_note,
+        command=command,
+    )
+
+
+def is_open(hunk: Hunk, decided: bool) -> bool:
+    """The ``--fail-on`` rule for one hunk.
+
+    A hunk stays open while nobody has decided it in the app (a hunk
+    decision or a whole-file choice, main included: that is a reviewer's
+    verdict) and the result still holds main's text there or conflict
+    markers.  On a merge commit a result holding dev's text, both sides or
+    an edit means somebody fixed the hunk; a preview's result is pure
+    ``-X theirs``, so there only the app's decisions count.
+    """
+    return not decided and hunk.taken in (Taken.MAIN, Taken.UNRESOLVED)
+
+
+def gate(analysis: SyncAnalysis, lookup: _DecisionLookup, level: Level) -> Gate:
+    found = tuple(
+        OpenHunk(entry.path, hunk.index, hunk.level, hunk.taken)
+        for entry in sorted(analysis.files, key=_by_path)
+        for hunk in entry.hunks
+        if hunk.level.rank >= level.rank and is_open(hunk, lookup.decided(entry.path, hunk.index))
+    )
+    return Gate(level, found)
+
+
+class _DecisionLookup:
+    """The latest decision per hunk and per file (later records win, like the journal)."""
+
+    def __init__(self, decisions: Iterable[RecordedDecision]) -> None:
+        self._hunks: dict[tuple[str, int], RecordedDecision] = {}
+        self._files: dict[str, RecordedDecision] = {}
+        for decision in decisions:
+            if decision.index is None:
+                self._files[decision.path] = decision
+            else:
+                self._hunks[(decision.path, decision.index)] = decision
+
+    def get(self, path: str, index: int) -> RecordedDecision | None:
+        return self._hunks.get((path, index)) or self._files.get(path)
+
+    def decided(self, path: str, index: int) -> bool:
+        return self.get(path, index) is not None
+
+
+def _by_path(entry: FileAnalysis) -> str:
+    return entry.path
+
+
+def _risky_hunks(analysis: SyncAnalysis, lookup: _DecisionLookup) -> tuple[RiskyHunk, ...]:
+    found = []
+    for entry in analysis.files:
+        commits = {c.sha: c for c in (*entry.history.dev, *entry.history.main)}
+        for hunk in entry.hunks:
+            if hunk.level.rank < Level.MEDIUM.rank:
+                continue
+            decision = lookup.get(entry.path, hunk.index)
+            found.append(
+                RiskyHunk(
+                    path=entry.path,
+                    hunk=hunk,
+                    dev_commits=_commits(hunk.dev_commits, commits),
+                    main_commits=_commits(hunk.main_commits, commits),
+                    decision=decision,
+                    open=is_open(hunk, decision is not None),
+                )
+            )
+    found.sort(key=lambda r: (-r.hunk.level.rank, -r.hunk.risk, r.path, r.hunk.index))
+    return tuple(found)
+
+
+def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, ...]:
+    """Records for the shas the history knows (blame only names commits of the file's history)."""
+    return tuple(known[sha] for sha in shas if sha in known)
+
+
+def _taken(entry: FileAnalysis) -> TakenFile | None:
+    if entry.status is FileStatus.THEIRS_RESOLVED:
+        reason = "-X theirs"
+    elif entry.policy == OVERRIDE_FROM_MAIN and _holds_main(entry):
+        reason = "override list"
+    elif entry.main.oid is not None and entry.result_oid == entry.main.oid:
+        reason = "main's file"
+    else:
+        return None
+    return TakenFile(entry.path, entry.status, entry.policy, len(entry.hunks), reason)
+
+
+def _holds_main(entry: FileAnalysis) -> bool:
+    """The result is main's file, or main's side in every hunk."""
+    if entry.main.oid is not None and entry.result_oid == entry.main.oid:
+        return True
+    return bool(entry.hunks) and all(h.taken is Taken.MAIN for h in entry.hunks)
+
+
+def _policy_findings(analysis: SyncAnalysis) -> tuple[PolicyFinding, ...]:
+    """keep-dev files that hold main's text, and every policy signal a stage attached."""
+    found: list[PolicyFinding] = []
+    for entry in sorted(analysis.files, key=_by_path):
+        signals = [s for s in entry.signals if _is_policy(s)]
+        found.extend(PolicyFinding(entry.path, entry.policy, s.message) for s in signals)
+        if not signals and entry.policy == KEEP_DEV and _holds_any_main(entry):
+            found.append(
+                PolicyFinding(entry.path, entry.policy, "must keep dev's version, but the result holds main's text")
+            )
+    return tuple(found)
+
+
+def _is_policy(signal: Signal) -> bool:
+    return signal.kind.startswith("policy")
+
+
+def _holds_any_main(entry: FileAnalysis) -> bool:
+    if entry.main.oid is not None and entry.result_oid == entry.main.oid:
+        return True
+    return any(h.taken is Taken.MAIN for h in entry.hunks)
+
+
+def _file_events(analysis: SyncAnalysis) -> tuple[FileEvent, ...]:
+    """Modify/delete conflicts by what the result did with the file."""
+    found = []
+    for entry in sorted(analysis.files, key=_by_path):
+        if entry.status is not FileStatus.MODIFY_DELETE:
+            continue
+        if entry.dev.oid is None and entry.result_present:
+            found.append(FileEvent(entry.path, "restored", "dev deleted it; main changed it and the result keeps main's"))
+        elif entry.main.oid is None and not entry.result_present:
+            found.append(FileEvent(entry.path, "deleted", "main deleted it; dev had changed it"))
+        elif entry.dev.oid is not None and not entry.result_present:
+            found.append(FileEvent(entry.path, "deleted", "dev has it; the result does not"))
+    return tuple(found)
+
+
+def _plain(value: Any) -> dict[str, Any]:
+    """API findings serialise themselves (``to_json``), as in ``workbench.analysis/1``."""
+    to_json = getattr(value, "to_json", None)
+    data = to_json() if callable(to_json) else value
+    return data if isinstance(data, dict) else {"message": str(data)}

@@ -1,0 +1,126 @@
+"""The words every format uses for the same facts (plain strings, not yet escaped)."""
+
+from __future__ import annotations
+
+from workbench.analysis.model import Commit, Hunk, Mode, Taken
+from workbench.report.model import RecordedDecision, Report, TakenFile
+
+SECTIONS = (
+    "High-risk hunks",
+    "Medium-risk hunks",
+    "Files where main's version was taken",
+    "Policy findings",
+    "API mismatches",
+    "Files deleted or restored",
+    "Decisions recorded in the app",
+)
+"""Section titles, in order (the summary comes first and has none)."""
+
+_TAKEN = {
+    Taken.MAIN: "the result holds main's side",
+    Taken.DEV: "the result holds dev's side",
+    Taken.BOTH: "the result holds both sides",
+    Taken.OTHER: "the result holds an edit",
+    Taken.UNRESOLVED: "the result still has conflict markers",
+}
+
+
+def title(report: Report) -> str:
+    a = report.analysis
+    sides = f"main {a.main[:10]} into dev {a.dev[:10]}"
+    if a.mode is Mode.MERGE_COMMIT and a.merge:
+        return f"Sync report for merge {a.merge[:10]} ({sides})"
+    if a.mode is Mode.IN_PROGRESS:
+        return f"Sync report for the merge in progress ({sides})"
+    return f"Sync preview ({sides}, result as -X theirs would write it)"
+
+
+def summary_facts(report: Report) -> list[str]:
+    """The summary line's parts: commits, files, hunks, levels, Python lines."""
+    levels = report.level_counts()
+    hunks = report.hunk_count
+    theirs = report.theirs_hunks
+    decided = (
+        f"{hunks} hunks decided by -X theirs"
+        if theirs == hunks
+        else f"{hunks} conflicting hunks, {theirs} decided by -X theirs"
+    )
+    facts = [
+        f"{report.analysis.main_commits} commits from main",
+        f"{len(report.analysis.files)} files conflicting",
+        decided,
+        f"{levels['high']} high / {levels['medium']} medium / {levels['low']} low",
+    ]
+    if report.stats is not None:
+        facts.append(f"{report.stats.sentence()} (against dev)")
+    return facts
+
+
+def gate_sentence(report: Report) -> str | None:
+    gate = report.gate
+    if gate is None:
+        return None
+    if not gate.failed:
+        return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value})"
+    return (
+        f"--fail-on {gate.level.value}: failed, {len(gate.open)} hunk(s) at or above "
+        f"{gate.level.value} undecided in the app with main's text still in the result"
+    )
+
+
+def location(path: str, hunk: Hunk) -> str:
+    """Where to look: the result's lines, or dev's when the result lacks them."""
+    if hunk.result is not None and not hunk.result.empty:
+        return f"{path} lines {hunk.result.start}-{hunk.result.end}"
+    if hunk.result is not None:
+        return f"{path} before line {hunk.result.start}"
+    return f"{path} (dev lines {hunk.dev.start}-{hunk.dev.end})"
+
+
+def hunk_facts(hunk: Hunk) -> str:
+    return f"hunk {hunk.index + 1}, risk {hunk.risk}, {_TAKEN[hunk.taken]}"
+
+
+def taken_words(entry: TakenFile) -> str:
+    """Why main's version is there: ``-X theirs``, the override list, or main's whole file."""
+    words = entry.reason + (f", policy {entry.policy}" if entry.policy else "")
+    return words + (f", {entry.hunks} hunk{'s' if entry.hunks != 1 else ''}" if entry.hunks else "")
+
+
+def commit_subject(commit: Commit) -> str:
+    """Subject and PR number (Megatron-LM's squash subjects end in it already)."""
+    if commit.pr is not None and f"#{commit.pr}" not in commit.subject:
+        return f"{commit.subject} (#{commit.pr})"
+    return commit.subject
+
+
+def commit_label(commit: Commit) -> str:
+    return f"{commit.short} {commit_subject(commit)}"
+
+
+def decision_label(decision: RecordedDecision) -> str:
+    where = "whole file" if decision.index is None else f"hunk {decision.index + 1}"
+    return f"{where}: {decision.disposition}"
+
+
+def finding_text(finding: dict[str, object]) -> tuple[str | None, int | None, str]:
+    """(path, line, sentence) of an API finding, whatever its stage put in it."""
+    path = finding.get("path") or finding.get("file")
+    line = finding.get("line")
+    message = finding.get("message") or finding.get("detail") or ", ".join(
+        f"{k}={v}" for k, v in finding.items() if k not in ("path", "file", "line")
+    )
+    return (
+        str(path) if path is not None else None,
+        line if isinstance(line, int) else None,
+        str(message),
+    )
+
+
+def tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("workbench")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -1,0 +1,106 @@
+"""The report for a terminal, rendered with Rich.
+
+Every piece of repository text goes into ``rich.text.Text`` through
+``visible``, never into markup.  Colour follows Rich's detection: none when
+the output is not a terminal or ``NO_COLOR`` is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.text import Text
+
+from workbench.analysis.model import Level
+from workbench.report.hunktext import hunk_diffs
+from workbench.report.model import Report, RiskyHunk
+from workbench.report.phrases import (
+    SECTIONS,
+    commit_label,
+    decision_label,
+    finding_text,
+    gate_sentence,
+    hunk_facts,
+    location,
+    summary_facts,
+    taken_words,
+    title,
+)
+from workbench.textsafe import visible
+
+_LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
+_DIFF_STYLE = {"-": "red", "+": "green", "@": "cyan", "…": "dim", " ": ""}
+
+
+def print_text(report: Report, console: Console) -> None:
+    console.print(Text(title(report), style="bold"))
+    console.print(Text(" · ".join(summary_facts(report))))
+    gate = gate_sentence(report)
+    if gate:
+        console.print(Text(gate, style="bold red" if report.gate and report.gate.failed else "bold green"))
+    sections: list[tuple[str, Callable[[], list[Text]]]] = [
+        (SECTIONS[0], lambda: _hunks(report, Level.HIGH)),
+        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM)),
+        (SECTIONS[2], lambda: [_item(t.path, taken_words(t)) for t in report.taken]),
+        (SECTIONS[3], lambda: [_item(f.path, f.message) for f in report.policy]),
+        (SECTIONS[4], lambda: [_api(f) for f in report.api_mismatches]),
+        (SECTIONS[5], lambda: [_item(e.path, f"{e.event}, {e.reason}") for e in report.file_events]),
+        (SECTIONS[6], lambda: _decisions(report)),
+    ]
+    for heading, body in sections:
+        console.print()
+        console.print(Text(heading, style="bold underline"))
+        for line in body() or [Text("none", style="dim")]:
+            console.print(line)
+
+
+def _hunks(report: Report, level: Level) -> list[Text]:
+    out: list[Text] = []
+    for risky in (r for r in report.risky if r.level is level):
+        out += _hunk(risky)
+    return out
+
+
+def _hunk(risky: RiskyHunk) -> list[Text]:
+    hunk = risky.hunk
+    head = Text()
+    head.append(f"{risky.level.value.upper():6} ", style=_LEVEL_STYLE[risky.level])
+    head.append(visible(location(risky.path, hunk)), style="bold")
+    head.append(f"  {hunk_facts(hunk)}")
+    out = [head]
+    out += [Text("  - " + visible(s.message)) for s in hunk.signals] or [Text("  - no reasons recorded")]
+    for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
+        for commit in commits:
+            out.append(Text(f"  {side}: " + visible(commit_label(commit)), style="dim"))
+    if risky.decision is not None:
+        note = f" (note: {risky.decision.note})" if risky.decision.note.strip() else ""
+        out.append(Text("  decided in the app: " + visible(decision_label(risky.decision) + note)))
+    for line in hunk_diffs(hunk):
+        prefix = "@@ " if line.sign == "@" else line.sign
+        out.append(Text("    " + prefix + visible(line.text).replace("\t", "    "), style=_DIFF_STYLE[line.sign]))
+    out.append(Text())
+    return out
+
+
+def _item(path: str, words: str) -> Text:
+    text = Text("  ")
+    text.append(visible(path), style="bold")
+    text.append("  " + visible(words))
+    return text
+
+
+def _api(finding: dict[str, object]) -> Text:
+    path, line, message = finding_text(finding)
+    if path is None:
+        return Text("  " + visible(message))
+    return _item(f"{path}:{line}" if line else path, message)
+
+
+def _decisions(report: Report) -> list[Text]:
+    if report.decisions is None:
+        return [Text(visible(report.decisions_note or "the app's saved decisions are not available"), style="dim")]
+    return [
+        _item(d.path, decision_label(d) + (f" (note: {d.note})" if d.note.strip() else ""))
+        for d in report.decisions
+    ]
