@@ -54,6 +54,7 @@ def write_report(report: Report, fmt: str, out: TextIO) -> None:
     elif fmt == "github":
         out.write(render_github(report))
     elif fmt == "text":
-        print_text(report, Console(file=out, highlight=False, soft_wrap=False))
+        terminal = out.isatty()
+        print_text(report, Console(file=out, highlight=False, soft_wrap=not terminal))
     else:
         raise ValueError(f"unknown report format {fmt!r}")

@@ -65,7 +65,7 @@ def _render(report: Report, diffs_for: tuple[Level, ...]) -> str:
     for heading, body in sections:
         lines = body()
         parts += ["", f"### {heading}", "", *(lines or ["none"])]
-    parts += ["", f"<sub>workbench {md_text(tool_version())}, git {md_text(report.analysis.git_version)}</sub>", ""]
+    parts += ["", "---", "", f"<sub>workbench {md_text(tool_version())}, git {md_text(report.analysis.git_version)}</sub>", ""]
     return "\n".join(parts)
 
 

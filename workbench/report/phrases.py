@@ -25,6 +25,10 @@ _TAKEN = {
 }
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def title(report: Report) -> str:
     a = report.analysis
     sides = f"main {a.main[:10]} into dev {a.dev[:10]}"
@@ -41,13 +45,13 @@ def summary_facts(report: Report) -> list[str]:
     hunks = report.hunk_count
     theirs = report.theirs_hunks
     decided = (
-        f"{hunks} hunks decided by -X theirs"
+        f"{plural(hunks, 'hunk')} decided by -X theirs"
         if theirs == hunks
-        else f"{hunks} conflicting hunks, {theirs} decided by -X theirs"
+        else f"{plural(hunks, 'conflicting hunk')}, {theirs} decided by -X theirs"
     )
     facts = [
-        f"{report.analysis.main_commits} commits from main",
-        f"{len(report.analysis.files)} files conflicting",
+        f"{plural(report.analysis.main_commits, 'commit')} from main",
+        f"{plural(len(report.analysis.files), 'file')} conflicting",
         decided,
         f"{levels['high']} high / {levels['medium']} medium / {levels['low']} low",
     ]
@@ -63,7 +67,7 @@ def gate_sentence(report: Report) -> str | None:
     if not gate.failed:
         return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value})"
     return (
-        f"--fail-on {gate.level.value}: failed, {len(gate.open)} hunk(s) at or above "
+        f"--fail-on {gate.level.value}: failed, {plural(len(gate.open), 'hunk')} at or above "
         f"{gate.level.value} undecided in the app with main's text still in the result"
     )
 
@@ -84,7 +88,7 @@ def hunk_facts(hunk: Hunk) -> str:
 def taken_words(entry: TakenFile) -> str:
     """Why main's version is there: ``-X theirs``, the override list, or main's whole file."""
     words = entry.reason + (f", policy {entry.policy}" if entry.policy else "")
-    return words + (f", {entry.hunks} hunk{'s' if entry.hunks != 1 else ''}" if entry.hunks else "")
+    return words + (f", {plural(entry.hunks, 'hunk')}" if entry.hunks else "")
 
 
 def commit_subject(commit: Commit) -> str:

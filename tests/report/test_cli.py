@@ -1,0 +1,111 @@
+"""``workbench report`` end to end: every format runs, and every exit code is the contract's."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from report_tools import SampleSync, report_for
+
+from workbench.analysis.model import Level, Taken
+from workbench.cli import main
+from workbench.report.model import RecordedDecision, is_open
+from workbench.sample.api import CALLER
+from workbench.sample.drops import SPECS
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["report", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("fmt", ["md", "json", "text", "github"])
+def test_every_format_exits_0_without_a_gate(
+    bot_merge: SampleSync, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    code, out, err = _run(capsys, "--repo", str(bot_merge.path), "--format", fmt)
+    assert (code, err) == (0, "")
+    assert "files conflicting" in out or json.loads(out)["summary"]["files"] > 0
+
+
+def test_fail_on_exits_1_while_main_text_is_undecided(
+    bot_merge: SampleSync, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run(capsys, str(bot_merge.merge), "--repo", str(bot_merge.path), "--fail-on", "low",
+                          "--format", "json")
+    gate = json.loads(out)["gate"]
+    assert (code, err) == (1, "")
+    assert gate["failed"] and {o["taken"] for o in gate["open"]} == {"main"}
+
+
+def test_fail_on_exits_0_when_the_result_holds_dev(dev_merge: SampleSync, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "--repo", str(dev_merge.path), "--fail-on", "low", "--format", "json")
+    doc = json.loads(out)
+    assert doc["summary"]["hunks"] > 0 and doc["summary"]["theirs_hunks"] == 0
+    assert (code, doc["gate"]["open"]) == (0, [])
+
+
+def test_fail_on_in_a_merge_in_progress_and_a_preview(
+    in_progress: SampleSync, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = in_progress.git("status", "--porcelain=v1", "-z")
+    code, out, _ = _run(capsys, "--repo", str(in_progress.path), "--fail-on", "low", "--format", "md")
+    assert code == 1 and "Sync report for the merge in progress" in out
+    code, out, _ = _run(capsys, "--repo", str(in_progress.path), "--dev", in_progress.dev, "--main",
+                        in_progress.main, "--fail-on", "low", "--format", "github")
+    assert code == 1 and "--fail-on low: failed" in out
+    assert in_progress.git("status", "--porcelain=v1", "-z") == status
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--fail-on", "severe"],
+        ["--format", "yaml"],
+        ["no-such-rev"],
+        ["--dev", "HEAD"],
+        ["--repo", "/nonexistent/repository"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    bot_merge: SampleSync, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    repo = [] if "--repo" in args else ["--repo", str(bot_merge.path)]
+    try:
+        code = main(["report", *repo, *args])
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
+    marks = {(SPECS, 0): (Level.HIGH, ("a",)), (CALLER, 1): (Level.MEDIUM, ("b",))}
+    assert [(o.path, o.index) for o in report_for(bot_merge, marks, (), Level.MEDIUM).gate.open] == [
+        (SPECS, 0), (CALLER, 1)
+    ]
+    decided = [RecordedDecision(SPECS, 0, "main"), RecordedDecision(CALLER, None, "dev")]
+    gate = report_for(bot_merge, marks, decided, Level.MEDIUM).gate
+    assert gate is not None and not gate.failed
+    assert report_for(bot_merge, marks, (), Level.HIGH).gate.open[0].path == SPECS
+
+
+@pytest.mark.parametrize(
+    ("taken", "decided", "expected"),
+    [
+        (Taken.MAIN, False, True),
+        (Taken.UNRESOLVED, False, True),
+        (Taken.DEV, False, False),
+        (Taken.BOTH, False, False),
+        (Taken.OTHER, False, False),
+        (Taken.MAIN, True, False),
+        (Taken.UNRESOLVED, True, False),
+    ],
+)
+def test_the_open_rule(bot_merge: SampleSync, taken: Taken, decided: bool, expected: bool) -> None:
+    hunk = next(r.hunk for r in report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("a",))}).risky)
+    assert is_open(replace(hunk, taken=taken), decided) is expected

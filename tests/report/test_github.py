@@ -1,0 +1,105 @@
+"""``--format github``: workflow commands, parsed back the way the Actions runner does."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from report_tools import SampleSync, report_for
+
+from workbench.analysis.model import Level
+from workbench.report.github import render_github
+from workbench.report.model import RecordedDecision
+from workbench.sample.api import CALLER
+from workbench.sample.builder import RepoBuilder
+from workbench.sample.drops import SPECS
+from workbench.sample.structure import RMS_NORM, SHIM
+
+_COMMAND = re.compile(r"^::(error|warning|notice)(?: (.*?))?::(.*)$")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    kind: str
+    props: dict[str, str]
+    message: str
+
+
+def _unescape_data(text: str) -> str:
+    return text.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
+
+
+def _unescape_property(text: str) -> str:
+    return _unescape_data(text.replace("%3A", ":").replace("%2C", ","))
+
+
+def parse(output: str) -> tuple[list[Annotation], list[str]]:
+    """(annotations, other lines), following GitHub's workflow-command format."""
+    found, other = [], []
+    for line in output.splitlines():
+        match = _COMMAND.match(line)
+        if match is None:
+            assert not line.startswith("::"), line
+            other.append(line)
+            continue
+        props = {}
+        for prop in filter(None, (match[2] or "").split(",")):
+            key, _, value = prop.partition("=")
+            props[key] = _unescape_property(value)
+        found.append(Annotation(match[1], props, _unescape_data(match[3])))
+    return found, other
+
+
+def test_one_annotation_per_finding(bot_merge: SampleSync) -> None:
+    marks = {
+        (SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is gone",)),
+        (CALLER, 1): (Level.MEDIUM, ("group_commit was renamed on dev",)),
+        (CALLER, 0): (Level.HIGH, ("CudaGraphScope no longer exists on dev",)),
+    }
+    decisions = [RecordedDecision(CALLER, 0, "dev", "restored dev's import")]
+    annotations, other = parse(render_github(report_for(bot_merge, marks, decisions, Level.MEDIUM)))
+    by_place = {(a.props.get("file"), a.props.get("line")): a for a in annotations}
+    specs = by_place[(SPECS, "11")]
+    assert specs.kind == "error"
+    assert specs.props["endLine"] == "11"
+    assert specs.message.splitlines()[0] == "dev's qk_l2_norm line is gone"
+    assert "dev: " in specs.message and "(#121)" in specs.message
+    assert by_place[(CALLER, "16")].kind == "warning"
+    decided = by_place[(CALLER, "6")]
+    assert decided.kind == "notice"
+    assert "decided in the app: hunk 1: restored dev (note: restored dev's import)" in decided.message
+    assert by_place[(SHIM, None)].props["title"] == "file restored"
+    assert by_place[(RMS_NORM, None)].props["title"] == "file deleted"
+    gate = by_place[(None, None)]
+    assert gate.kind == "error" and "--fail-on medium: failed, 2 hunks" in gate.message
+    assert len(annotations) == 3 + 2 + 1
+    assert len(other) == 1 and other[0].startswith("workbench report: ")
+
+
+def test_no_gate_annotation_when_nothing_is_open(bot_merge: SampleSync) -> None:
+    annotations, other = parse(render_github(report_for(bot_merge, fail_on=Level.HIGH)))
+    assert [a.props.get("title") for a in annotations] == ["file restored", "file deleted"]
+    assert other[0].endswith("--fail-on high: passed (no open hunk at or above high)")
+
+
+def test_messages_and_properties_survive_github_encoding(tmp_path: Path) -> None:
+    path = "odd/a,b:c%d.py"
+    reason = "line one\nline two: 100% sure, ::error::not a command\r"
+    b = RepoBuilder.init(tmp_path / "repo")
+    b.write(path, "x = 1\n")
+    b.commit("base")
+    b.branch("dev")
+    b.write(path, "x = 2\n")
+    b.commit("main")
+    b.checkout("dev")
+    b.write(path, "x = 3\n")
+    b.commit("dev")
+    b.merge("main", "theirs", check=True)
+    sync = SampleSync(b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), b.rev("HEAD"), b)
+    output = render_github(report_for(sync, {(path, 0): (Level.HIGH, (reason,))}))
+    annotations, _ = parse(output)
+    [hunk] = [a for a in annotations if a.props.get("file") == path]
+    assert hunk.props["line"] == "1"
+    assert hunk.message.startswith("line one\nline two: 100% sure, ::error::not a command\\x0d")
+    assert all(line.startswith(("::", "workbench report: ")) for line in output.splitlines())

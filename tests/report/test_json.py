@@ -1,0 +1,102 @@
+"""``--format json``: the report's content, validated, under the analyze schema's names."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from report_tools import SampleSync, open_analysis, report_for
+
+from workbench.analysis.model import Level
+from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
+from workbench.cli import main
+from workbench.report.jsonout import SCHEMA, report_to_json
+from workbench.report.model import RecordedDecision
+from workbench.sample.drops import SPECS
+from workbench.sample.policy import CODEOWNERS
+from workbench.sample.structure import RMS_NORM, SHIM
+
+STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
+
+TOP = {
+    "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
+    "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
+    "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "decisions": (LIST, NONE),
+    "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
+}
+ENTRIES = {
+    "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
+    "policy_findings": {"path": STR, "policy": (STR, NONE), "message": STR},
+    "deleted_files": {"path": STR, "event": STR, "reason": STR},
+    "decisions": {"path": STR, "index": (INT, NONE), "choice": STR, "disposition": STR, "note": STR},
+}
+RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
+GATE = {"level": STR, "failed": BOOL, "open": LIST}
+
+
+def _check(record: dict[str, Any], shape: dict[str, Any], where: str) -> None:
+    assert set(record) == set(shape), where
+    for key, kind in shape.items():
+        assert isinstance(record[key], kind), f"{where}.{key}: {record[key]!r}"
+
+
+def validate(doc: dict[str, Any], names: tuple[set[str], set[str]]) -> None:
+    """The ``workbench.report/1`` shape, entry by entry; ``names``: analyze's hunk and commit keys."""
+    hunk_names, commit_names = names
+    _check(doc, TOP, "report")
+    assert doc["schema"] == SCHEMA
+    for section, shape in ENTRIES.items():
+        for i, entry in enumerate(doc[section] or ()):
+            _check(entry, shape, f"{section}[{i}]")
+    for i, risky in enumerate(doc["risky_hunks"]):
+        assert set(risky) - set(RISKY_EXTRA) == hunk_names, f"risky_hunks[{i}]"
+        _check({k: risky[k] for k in RISKY_EXTRA}, RISKY_EXTRA, f"risky_hunks[{i}]")
+        assert set(risky["commits"]) == {"dev", "main"}
+        for commit in (*risky["commits"]["dev"], *risky["commits"]["main"]):
+            assert set(commit) == commit_names
+        assert set(risky["text"]) == {"base", "dev", "main", "result"}
+    if doc["gate"] is not None:
+        _check(doc["gate"], GATE, "gate")
+
+
+def analyze_names(sync: SampleSync) -> tuple[set[str], set[str]]:
+    """The names ``workbench.analysis/1`` gives a hunk and a commit, read off a real analysis."""
+    _repo, analysis = open_analysis(sync.path)
+    entry = next(f for f in analysis.files if f.hunks)
+    return set(hunk_to_json(entry.hunks[0])), set(commit_to_json(entry.history.dev[0]))
+
+
+def test_the_cli_writes_a_valid_document(bot_merge: SampleSync, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--repo", str(bot_merge.path), "--format", "json", "--fail-on", "high"]) in (0, 1)
+    doc = json.loads(capsys.readouterr().out)
+    validate(doc, analyze_names(bot_merge))
+    _repo, analysis = open_analysis(bot_merge.path)
+    analyze = analysis_to_json(analysis)
+    for key in ("mode", "dev", "main", "base", "merge", "git_version"):
+        assert doc[key] == analyze[key]
+    assert set(analyze["summary"]) <= set(doc["summary"])
+    assert doc["summary"]["python_lines"]["files"] > 0
+    assert doc["gate"]["level"] == "high"
+
+
+def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
+    marks = {(SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is gone",))}
+    decisions = [RecordedDecision(SPECS, 0, "dev", "restored by hand")]
+    doc = json.loads(json.dumps(report_to_json(report_for(bot_merge, marks, decisions, Level.HIGH))))
+    validate(doc, analyze_names(bot_merge))
+    [risky] = doc["risky_hunks"]
+    assert (risky["path"], risky["index"], risky["level"]) == (SPECS, 0, "high")
+    assert risky["signals"][0]["message"] == "dev's qk_l2_norm line is gone"
+    assert risky["decision"]["disposition"] == "restored dev" and risky["open"] is False
+    assert "qk_l2_norm=qk_l2_norm" in risky["text"]["dev"]
+    assert risky["text"]["result"] == risky["text"]["main"]
+    dev_blob = bot_merge.git("show", f"{bot_merge.dev}:{SPECS}").decode()
+    assert risky["text"]["dev"] in dev_blob
+    assert [c["subject"] for c in risky["commits"]["dev"]] == ["[dev] Add QK L2 norm to GPT layer specs (#121)"]
+    assert {"path": CODEOWNERS, "status": "theirs-resolved", "policy": None, "hunks": 1,
+            "reason": "-X theirs"} in doc["main_taken"]
+    assert [(e["path"], e["event"]) for e in doc["deleted_files"]] == [(SHIM, "restored"), (RMS_NORM, "deleted")]
+    assert doc["gate"] == {"level": "high", "failed": False, "open": []}
+    assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
+                                 "note": "restored by hand"}]

@@ -1,0 +1,175 @@
+"""The Markdown report, rendered as GitHub would and checked section by section."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from report_tools import SampleSync, bare, html_sections, open_analysis, render_html, report_for
+
+from workbench.analysis.model import Level
+from workbench.report.markdown import render_markdown
+from workbench.report.model import RecordedDecision, build_report
+from workbench.report.phrases import SECTIONS
+from workbench.report.stats import python_line_stats
+from workbench.sample.builder import RepoBuilder
+from workbench.sample.api import CALLER
+from workbench.sample.drops import SPECS
+from workbench.sample.policy import CODEOWNERS, PYPROJECT
+from workbench.sample.structure import IMAGE, RMS_NORM, SHIM
+
+NONE = "<p>none</p>\n"
+
+
+def _text(fragment: str) -> str:
+    """The visible text of an HTML fragment."""
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def test_every_section_in_order_and_empty_ones_say_none(bot_merge: SampleSync) -> None:
+    sections = html_sections(render_html(render_markdown(report_for(bot_merge))))
+    assert list(sections) == ["", *SECTIONS]
+    for empty in ("High-risk hunks", "Medium-risk hunks", "Policy findings", "API mismatches",
+                  "Decisions recorded in the app"):
+        assert sections[empty] == NONE, empty
+
+
+def test_summary_line_agrees_with_git(bot_merge: SampleSync) -> None:
+    summary = _text(html_sections(render_html(render_markdown(report_for(bot_merge))))[""])
+    commits = int(bot_merge.git("rev-list", "--count", f"{bot_merge.dev}..{bot_merge.main}"))
+    conflicted = bot_merge.builder.run("merge-tree", "--write-tree", "--name-only", bot_merge.dev, bot_merge.main)
+    paths = [p for p in conflicted.stdout.decode().split("\n\n")[0].splitlines()[1:] if p]
+    added = deleted = files = 0
+    for row in bot_merge.git("diff", "--numstat", f"{bot_merge.dev}...HEAD", "--", "*.py").decode().splitlines():
+        a, d, _ = row.split("\t", 2)
+        added, deleted, files = added + int(a), deleted + int(d), files + 1
+    assert files > 0
+    assert f"{commits} commits from main" in summary
+    assert f"{len(set(paths))} files conflicting" in summary
+    assert "hunks decided by -X theirs" in summary
+    assert "0 high / 0 medium /" in summary
+    assert f"Python lines: +{added} / -{deleted} across {files} files (against dev)" in summary
+
+
+def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: SampleSync) -> None:
+    marks = {
+        (SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is missing from the result",)),
+        (CALLER, 1): (Level.MEDIUM, ("main calls group_commit, which dev renamed",)),
+        (CALLER, 0): (Level.HIGH, ("an import of a name dev renamed",)),
+    }
+    sections = html_sections(render_html(render_markdown(report_for(bot_merge, marks))))
+    high, medium = sections["High-risk hunks"], sections["Medium-risk hunks"]
+    assert _text(high).index(SPECS) < _text(high).index(CALLER)  # same risk: by path
+    assert f"{CALLER} lines 6-6" in _text(high)
+    assert f"{SPECS} lines 11-11" in _text(high)
+    assert "<li>dev&#x27;s qk_l2_norm line is missing from the result</li>" in high.replace("'", "&#x27;")
+    dev_commit = bot_merge.git("log", "-1", "--format=%H %s", "dev", "--", SPECS).decode().split(" ", 1)
+    assert f"{dev_commit[0][:10]} {dev_commit[1].strip()}" in _text(high)
+    assert high.count("<details><summary>dev / main / result text</summary>") == 2
+    diff = re.search(r'<code class="language-diff">(.*?)</code>', high.split(SPECS, 1)[1], re.S)
+    assert diff is not None
+    lines = html.unescape(diff.group(1)).splitlines()
+    assert lines[0] == "@@ dev lines 11-12 -> result lines 11-11 @@"
+    assert "-        qk_l2_norm=qk_l2_norm," in lines
+    assert "+        qk_layernorm=config.qk_layernorm or config.qk_clip," in lines
+    assert f"{CALLER} lines 16-22" in _text(medium)
+    assert "main calls group_commit, which dev renamed" in _text(medium)
+
+
+def test_files_main_won_and_files_deleted_or_restored(bot_merge: SampleSync) -> None:
+    sections = html_sections(render_html(render_markdown(report_for(bot_merge))))
+    taken = _text(sections["Files where main's version was taken"])
+    assert f"{CODEOWNERS}: -X theirs, 1 hunk" in taken
+    assert f"{IMAGE}: main's file" in taken
+    events = _text(sections["Files deleted or restored"])
+    assert f"{SHIM}: restored" in events
+    assert f"{RMS_NORM}: deleted, main deleted it" in events
+
+
+def test_policy_findings_and_api_mismatches_from_the_stages(bot_merge: SampleSync) -> None:
+    class Mismatch:
+        def to_json(self) -> dict[str, object]:
+            return {"path": CALLER, "line": 18, "message": "group_commit is not defined in the merged tree"}
+
+    repo, analysis = open_analysis(bot_merge.path)
+    analysis = bare(analysis)
+    files = tuple(replace(f, policy="keep-dev") if f.path == PYPROJECT else f for f in analysis.files)
+    analysis = replace(analysis, files=files, api_mismatches=(Mismatch(),))
+    report = build_report(analysis, python_line_stats(repo, analysis), ())
+    sections = html_sections(render_html(render_markdown(report)))
+    assert _text(sections["Policy findings"]).strip() == (
+        f"{PYPROJECT} (keep-dev): must keep dev's version, but the result holds main's text"
+    )
+    assert _text(sections["API mismatches"]).strip() == f"{CALLER}:18: group_commit is not defined in the merged tree"
+
+
+def test_decisions_with_their_disposition_and_note(bot_merge: SampleSync) -> None:
+    decisions = [
+        RecordedDecision(SPECS, 0, "dev", note="keeps #121's `qk_l2_norm` (ask @ada)"),
+        RecordedDecision(CODEOWNERS, None, "main"),
+        RecordedDecision(CALLER, 1, "custom"),
+    ]
+    marks = {(SPECS, 0): (Level.HIGH, ("dropped dev line",))}
+    markdown = render_markdown(report_for(bot_merge, marks, decisions))
+    sections = html_sections(render_html(markdown))
+    text = _text(sections["Decisions recorded in the app"])
+    assert f"{SPECS} hunk 1: restored dev (note: keeps #121's `qk_l2_norm` (ask @\u200bada))" in text
+    assert f"{CODEOWNERS} whole file: kept main" in text
+    assert f"{CALLER} hunk 2: edited" in text
+    assert "decided in the app: hunk 1: restored dev" in _text(sections["High-risk hunks"])
+    assert "@ada" not in markdown.replace("@&#8203;ada", "")
+
+
+def test_a_long_report_drops_hunk_text_medium_first(bot_merge: SampleSync) -> None:
+    marks = {
+        (SPECS, 0): (Level.HIGH, ("a",)),
+        (CALLER, 1): (Level.MEDIUM, ("b",)),
+    }
+    report = report_for(bot_merge, marks)
+    full = render_markdown(report)
+    assert full.count("<details><summary>dev / main / result text") == 2
+    trimmed = render_markdown(report, limit=len(full) - 1)
+    assert trimmed.count("<details><summary>dev / main / result text") == 1
+    assert "left out to fit GitHub's size limit" in trimmed
+    bare_report = render_markdown(report, limit=1000)
+    assert "<details><summary>dev / main / result text" not in bare_report
+    assert html_sections(render_html(bare_report)).keys() == html_sections(render_html(full)).keys()
+
+
+ALLOWED_TAGS = {"h2", "h3", "hr", "p", "strong", "em", "code", "pre", "ul", "li", "details", "summary", "sub"}
+HOSTILE_SUBJECT = (
+    "Fix @octocat's `bug` [click](https://evil.example) <img src=x onerror=alert(1)> "
+    "\x1b[31mred\x1b[0m | *bold* _it_ ~~gone~~ </details> (#77)"
+)
+HOSTILE_PATH = "src/we`ird_*name*<b>x</b>.py"
+HOSTILE_LINE = "```\n"
+
+
+def test_repository_text_cannot_break_the_markdown(tmp_path: Path) -> None:
+    b = RepoBuilder.init(tmp_path / "repo")
+    b.write(HOSTILE_PATH, "a = 1\nb = 2\n")
+    b.commit("base")
+    b.branch("dev")
+    b.write(HOSTILE_PATH, "a = 1\nb = 3\n")
+    b.commit("main side")
+    b.checkout("dev")
+    b.write(HOSTILE_PATH, f"a = 1\n{HOSTILE_LINE}</details>\n<script>alert(1)</script>\n````\nb = 4 @someone\n")
+    b.commit(HOSTILE_SUBJECT)
+    b.merge("main", "theirs", check=True)
+    sync = SampleSync(b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), b.rev("HEAD"), b)
+    markdown = render_markdown(report_for(sync, {(HOSTILE_PATH, 0): (Level.HIGH, (HOSTILE_SUBJECT,))}))
+    assert "\x1b" not in markdown
+    rendered = render_html(markdown)
+    assert set(re.findall(r"</?([a-z0-9]+)", rendered)) <= ALLOWED_TAGS
+    assert rendered.count("<details>") == rendered.count("</details>") == 1
+    high = html_sections(rendered)["High-risk hunks"]
+    shown_subject = HOSTILE_SUBJECT.replace("@", "@\u200b").replace("\x1b", "\\x1b")
+    assert f"<li>{shown_subject}</li>" in html.unescape(high)
+    assert f"{HOSTILE_PATH} lines 2-2" in _text(high)
+    code = re.search(r'<code class="language-diff">(.*?)</code>', high, re.S)
+    assert code is not None
+    block = html.unescape(code.group(1)).splitlines()
+    assert block[1:] == ["-```", "-</details>", "-<script>alert(1)</script>", "-````",
+                         "-b = 4 @someone", "+b = 3"]
