@@ -1,61 +1,40 @@
-"""Sync repositories built with the sample scenarios, for the report tests.
+"""The demo sample sync in the states the report meets, shared for the session.
 
-The bot's finished ``-X theirs`` merge, the same merge left in progress,
-and a merge resolved to dev's side, each built once per session.
+The report only reads, so tests share the session's built samples instead
+of copying them; ``dev_merge`` is the same sync resolved to dev's side.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from report_tools import SampleSync
 
-from workbench.sample import api, chains, drops, policy, structure
-from workbench.sample.bot import finish_sync, start_sync, sync_branch_name, unmerged
-from workbench.sample.builder import RepoBuilder
-from workbench.sample.recipe import build
+from workbench.sample import RepoBuilder, SampleSync, build_sample_sync
+from workbench.sample.bot import sync_branch_name, unmerged
 
-RECIPES = (
-    chains.squash_chain_main_ahead,
-    drops.dev_line_dropped,
-    drops.intentional_removal,
-    policy.policy_files,
-    api.renamed_callee,
-    structure.structural_conflicts,
-)
-
-
-def _built(path: Path) -> tuple[RepoBuilder, str, str, str]:
-    b = RepoBuilder.init(path)
-    built = build(b, RECIPES)
-    return b, built.dev, built.main, sync_branch_name(b)
+Template = Callable[[str], SampleSync]
 
 
 @pytest.fixture(scope="session")
-def bot_merge(tmp_path_factory: pytest.TempPathFactory) -> SampleSync:
-    """The bot's sync: ``-X theirs``, remaining conflicts favouring main, committed."""
-    b, dev, main, branch = _built(tmp_path_factory.mktemp("bot") / "repo")
-    if start_sync(b, branch):
-        finish_sync(b, branch)
-    return SampleSync(b.path, dev, main, b.rev("HEAD"), b)
+def bot_merge(sample_template: Template) -> SampleSync:
+    """The bot's sync: ``-X theirs``, leftover conflicts favouring main, committed."""
+    return sample_template("merge-commit")
 
 
 @pytest.fixture(scope="session")
-def in_progress(tmp_path_factory: pytest.TempPathFactory) -> SampleSync:
+def in_progress(sample_template: Template) -> SampleSync:
     """The bot's ``-X theirs`` merge stopped on modify/delete conflicts (MERGE_HEAD set)."""
-    b, dev, main, branch = _built(tmp_path_factory.mktemp("progress") / "repo")
-    assert start_sync(b, branch), "the structural scenario leaves conflicts"
-    return SampleSync(b.path, dev, main, None, b)
+    return sample_template("in-progress")
 
 
 @pytest.fixture(scope="session")
 def dev_merge(tmp_path_factory: pytest.TempPathFactory) -> SampleSync:
     """The same sync resolved the other way: ``-X ours`` and dev's side of every leftover."""
-    b, dev, main, branch = _built(tmp_path_factory.mktemp("ours") / "repo")
-    b.checkout(dev)
-    b.git("checkout", "-q", "-b", branch)
-    if b.merge(main, "ours") != 0:
+    sample = build_sample_sync(tmp_path_factory.mktemp("ours") / "repo", "branches")
+    b = RepoBuilder.open(sample.path)
+    b.git("checkout", "-q", "-b", sync_branch_name(b))
+    if b.merge(sample.main, "ours") != 0:
         for path, stages in sorted(unmerged(b).items()):
             if 2 in stages:
                 b.git("checkout", "--ours", "--", path)
@@ -63,6 +42,5 @@ def dev_merge(tmp_path_factory: pytest.TempPathFactory) -> SampleSync:
             else:
                 b.git("rm", "-q", "--", path)
         b.commit("Merge main into dev keeping dev's side")
-    return SampleSync(b.path, dev, main, b.rev("HEAD"), b)
-
-
+    return SampleSync(sample.name, sample.path, sample.dev, sample.main, sample.base, sample.files,
+                      state="merge-commit", merge=b.rev("HEAD"))

@@ -9,7 +9,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -18,22 +19,25 @@ from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.model import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
-from workbench.sample.builder import RepoBuilder
+from workbench.sample import RepoBuilder, SampleSync, Scenario
 from workbench.sync import SyncRequest, open_sync
 
 
-@dataclass(frozen=True)
-class SampleSync:
-    """A built repository and the commits of its sync."""
+def git(sync: Scenario, *args: str) -> bytes:
+    """``git ARGS`` in the sync's repository, sealed like the builder's; fails on a non-zero status."""
+    return RepoBuilder.open(sync.path).git(*args)
 
-    path: Path
-    dev: str
-    main: str
-    merge: str | None
-    builder: RepoBuilder
 
-    def git(self, *args: str) -> bytes:
-        return self.builder.git(*args)
+def git_run(sync: Scenario, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """``git ARGS`` whatever its exit status."""
+    return RepoBuilder.open(sync.path).run(*args)
+
+
+def merged(b: RepoBuilder) -> SampleSync:
+    """A small hand-built repository whose HEAD is a sync merge commit."""
+    base = b.git("merge-base", "HEAD^1", "HEAD^2").decode().strip()
+    return SampleSync("hand-built", b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), base, (), "merge-commit",
+                      merge=b.rev("HEAD"))
 
 
 def open_analysis(path: Path, **request: str) -> tuple[GitRepo, SyncAnalysis]:
@@ -87,9 +91,9 @@ def bare(analysis: SyncAnalysis) -> SyncAnalysis:
 
 
 def report_for(
-    sync: SampleSync,
+    sync: Scenario,
     marks: Mapping[tuple[str, int], tuple[Level, tuple[str, ...]]] | None = None,
-    decisions: Sequence[RecordedDecision] | None = (),
+    decisions: Sequence[RecordedDecision] = (),
     fail_on: Level | None = None,
     **request: str,
 ) -> Report:

@@ -6,11 +6,12 @@ import json
 from dataclasses import replace
 
 import pytest
-from report_tools import SampleSync, report_for
+from report_tools import git, report_for
 
 from workbench.analysis.model import Level, Taken
 from workbench.cli import main
 from workbench.report.model import RecordedDecision, is_open
+from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.drops import SPECS
 
@@ -50,13 +51,13 @@ def test_fail_on_exits_0_when_the_result_holds_dev(dev_merge: SampleSync, capsys
 def test_fail_on_in_a_merge_in_progress_and_a_preview(
     in_progress: SampleSync, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status = in_progress.git("status", "--porcelain=v1", "-z")
+    status = git(in_progress, "status", "--porcelain=v1", "-z")
     code, out, _ = _run(capsys, "--repo", str(in_progress.path), "--fail-on", "low", "--format", "md")
     assert code == 1 and "Sync report for the merge in progress" in out
     code, out, _ = _run(capsys, "--repo", str(in_progress.path), "--dev", in_progress.dev, "--main",
                         in_progress.main, "--fail-on", "low", "--format", "github")
     assert code == 1 and "--fail-on low: failed" in out
-    assert in_progress.git("status", "--porcelain=v1", "-z") == status
+    assert git(in_progress, "status", "--porcelain=v1", "-z") == status
 
 
 @pytest.mark.parametrize(

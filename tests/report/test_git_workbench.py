@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_tools import SampleSync
+
+from workbench.sample import SampleSync
 
 SCRIPTS = Path(sys.executable).parent
 pytestmark = pytest.mark.skipif(

@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from report_tools import SampleSync, report_for
+from report_tools import merged, report_for
 
 from workbench.analysis.model import Level
 from workbench.report.github import render_github
 from workbench.report.model import RecordedDecision
+from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.drops import SPECS
@@ -96,7 +97,7 @@ def test_messages_and_properties_survive_github_encoding(tmp_path: Path) -> None
     b.write(path, "x = 3\n")
     b.commit("dev")
     b.merge("main", "theirs", check=True)
-    sync = SampleSync(b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), b.rev("HEAD"), b)
+    sync = merged(b)
     output = render_github(report_for(sync, {(path, 0): (Level.HIGH, (reason,))}))
     annotations, _ = parse(output)
     [hunk] = [a for a in annotations if a.props.get("file") == path]

@@ -6,13 +6,14 @@ import json
 from typing import Any
 
 import pytest
-from report_tools import SampleSync, open_analysis, report_for
+from report_tools import git, open_analysis, report_for
 
 from workbench.analysis.model import Level
 from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
 from workbench.cli import main
 from workbench.report.jsonout import SCHEMA, report_to_json
 from workbench.report.model import RecordedDecision
+from workbench.sample import SampleSync
 from workbench.sample.drops import SPECS
 from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import RMS_NORM, SHIM
@@ -22,14 +23,14 @@ STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
 TOP = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
-    "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "decisions": (LIST, NONE),
+    "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
 ENTRIES = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
     "policy_findings": {"path": STR, "policy": (STR, NONE), "message": STR},
     "deleted_files": {"path": STR, "event": STR, "reason": STR},
-    "decisions": {"path": STR, "index": (INT, NONE), "choice": STR, "disposition": STR, "note": STR},
+    "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR},
 }
 RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
 GATE = {"level": STR, "failed": BOOL, "open": LIST}
@@ -91,7 +92,7 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert risky["decision"]["disposition"] == "restored dev" and risky["open"] is False
     assert "qk_l2_norm=qk_l2_norm" in risky["text"]["dev"]
     assert risky["text"]["result"] == risky["text"]["main"]
-    dev_blob = bot_merge.git("show", f"{bot_merge.dev}:{SPECS}").decode()
+    dev_blob = git(bot_merge, "show", f"{bot_merge.dev}:{SPECS}").decode()
     assert risky["text"]["dev"] in dev_blob
     assert [c["subject"] for c in risky["commits"]["dev"]] == ["[dev] Add QK L2 norm to GPT layer specs (#121)"]
     assert {"path": CODEOWNERS, "status": "theirs-resolved", "policy": None, "hunks": 1,

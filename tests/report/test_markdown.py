@@ -7,15 +7,16 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from report_tools import SampleSync, bare, html_sections, open_analysis, render_html, report_for
+from report_tools import bare, git, git_run, html_sections, merged, open_analysis, render_html, report_for
 
 from workbench.analysis.model import Level
 from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, build_report
 from workbench.report.phrases import SECTIONS
 from workbench.report.stats import python_line_stats
-from workbench.sample.builder import RepoBuilder
+from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
+from workbench.sample.builder import RepoBuilder
 from workbench.sample.drops import SPECS
 from workbench.sample.policy import CODEOWNERS, PYPROJECT
 from workbench.sample.structure import IMAGE, RMS_NORM, SHIM
@@ -38,11 +39,11 @@ def test_every_section_in_order_and_empty_ones_say_none(bot_merge: SampleSync) -
 
 def test_summary_line_agrees_with_git(bot_merge: SampleSync) -> None:
     summary = _text(html_sections(render_html(render_markdown(report_for(bot_merge))))[""])
-    commits = int(bot_merge.git("rev-list", "--count", f"{bot_merge.dev}..{bot_merge.main}"))
-    conflicted = bot_merge.builder.run("merge-tree", "--write-tree", "--name-only", bot_merge.dev, bot_merge.main)
+    commits = int(git(bot_merge, "rev-list", "--count", f"{bot_merge.dev}..{bot_merge.main}"))
+    conflicted = git_run(bot_merge, "merge-tree", "--write-tree", "--name-only", bot_merge.dev, bot_merge.main)
     paths = [p for p in conflicted.stdout.decode().split("\n\n")[0].splitlines()[1:] if p]
     added = deleted = files = 0
-    for row in bot_merge.git("diff", "--numstat", f"{bot_merge.dev}...HEAD", "--", "*.py").decode().splitlines():
+    for row in git(bot_merge, "diff", "--numstat", f"{bot_merge.dev}...HEAD", "--", "*.py").decode().splitlines():
         a, d, _ = row.split("\t", 2)
         added, deleted, files = added + int(a), deleted + int(d), files + 1
     assert files > 0
@@ -59,23 +60,30 @@ def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: Sa
         (CALLER, 1): (Level.MEDIUM, ("main calls group_commit, which dev renamed",)),
         (CALLER, 0): (Level.HIGH, ("an import of a name dev renamed",)),
     }
-    sections = html_sections(render_html(render_markdown(report_for(bot_merge, marks))))
-    high, medium = sections["High-risk hunks"], sections["Medium-risk hunks"]
-    assert _text(high).index(SPECS) < _text(high).index(CALLER)  # same risk: by path
-    assert f"{CALLER} lines 6-6" in _text(high)
-    assert f"{SPECS} lines 11-11" in _text(high)
-    assert "<li>dev&#x27;s qk_l2_norm line is missing from the result</li>" in high.replace("'", "&#x27;")
-    dev_commit = bot_merge.git("log", "-1", "--format=%H %s", "dev", "--", SPECS).decode().split(" ", 1)
-    assert f"{dev_commit[0][:10]} {dev_commit[1].strip()}" in _text(high)
-    assert high.count("<details><summary>dev / main / result text</summary>") == 2
-    diff = re.search(r'<code class="language-diff">(.*?)</code>', high.split(SPECS, 1)[1], re.S)
+    report = report_for(bot_merge, marks)
+    hunks = {(r.path, r.hunk.index): r.hunk for r in report.risky}
+    sections = html_sections(render_html(render_markdown(report)))
+    high, medium = _text(sections["High-risk hunks"]), _text(sections["Medium-risk hunks"])
+    assert high.index(SPECS) < high.index(CALLER)  # same risk: by path
+    for key, text in (((SPECS, 0), high), ((CALLER, 0), high), ((CALLER, 1), medium)):
+        result = hunks[key].result
+        assert result is not None
+        assert f"{key[0]} lines {result.start}-{result.end}" in text
+    assert "dev's qk_l2_norm line is missing from the result" in high
+    assert "main calls group_commit, which dev renamed" in medium
+    dev_commit = git(bot_merge, "log", "-1", "--format=%H %s", bot_merge.dev, "--", SPECS).decode().split(" ", 1)
+    assert f"{dev_commit[0][:10]} {dev_commit[1].strip()}" in high
+    assert sections["High-risk hunks"].count("<details><summary>dev / main / result text</summary>") == 2
+    diff = re.search(r'<code class="language-diff">(.*?)</code>', sections["High-risk hunks"].split(SPECS, 1)[1], re.S)
     assert diff is not None
     lines = html.unescape(diff.group(1)).splitlines()
-    assert lines[0] == "@@ dev lines 11-12 -> result lines 11-11 @@"
+    specs = hunks[(SPECS, 0)]
+    assert specs.result is not None
+    assert lines[0] == (
+        f"@@ dev lines {specs.dev.start}-{specs.dev.end} -> result lines {specs.result.start}-{specs.result.end} @@"
+    )
     assert "-        qk_l2_norm=qk_l2_norm," in lines
     assert "+        qk_layernorm=config.qk_layernorm or config.qk_clip," in lines
-    assert f"{CALLER} lines 16-22" in _text(medium)
-    assert "main calls group_commit, which dev renamed" in _text(medium)
 
 
 def test_files_main_won_and_files_deleted_or_restored(bot_merge: SampleSync) -> None:
@@ -158,7 +166,7 @@ def test_repository_text_cannot_break_the_markdown(tmp_path: Path) -> None:
     b.write(HOSTILE_PATH, f"a = 1\n{HOSTILE_LINE}</details>\n<script>alert(1)</script>\n````\nb = 4 @someone\n")
     b.commit(HOSTILE_SUBJECT)
     b.merge("main", "theirs", check=True)
-    sync = SampleSync(b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), b.rev("HEAD"), b)
+    sync = merged(b)
     markdown = render_markdown(report_for(sync, {(HOSTILE_PATH, 0): (Level.HIGH, (HOSTILE_SUBJECT,))}))
     assert "\x1b" not in markdown
     rendered = render_html(markdown)

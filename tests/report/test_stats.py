@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from report_tools import SampleSync, open_analysis
+from report_tools import git, open_analysis
 
 from workbench.git.numstat import NumstatEntry, parse_numstat
 from workbench.report.stats import LineStats, python_line_stats
+from workbench.sample import SampleSync
 
 
 def _git_numstat(sync: SampleSync, *revs: str) -> LineStats:
     """The sync procedure's own command, summed like its awk line (binary files count as 0)."""
-    rows = sync.git("diff", "--numstat", *revs, "--", "*.py").decode().splitlines()
+    rows = git(sync, "diff", "--numstat", *revs, "--", "*.py").decode().splitlines()
     added = sum(int(r.split("\t")[0]) for r in rows if not r.startswith("-"))
     deleted = sum(int(r.split("\t")[1]) for r in rows if not r.startswith("-"))
     return LineStats(added, deleted, len(rows))
@@ -35,7 +36,7 @@ def test_a_merge_in_progress_counts_the_work_tree(in_progress: SampleSync) -> No
 
 def test_result_overrides_the_merge_commit(bot_merge: SampleSync) -> None:
     """A fix commit on the sync branch that puts dev's tree back leaves no Python change."""
-    fix = bot_merge.git("commit-tree", f"{bot_merge.dev}^{{tree}}", "-p", str(bot_merge.merge), "-m", "fix")
+    fix = git(bot_merge, "commit-tree", f"{bot_merge.dev}^{{tree}}", "-p", str(bot_merge.merge), "-m", "fix")
     repo, analysis = open_analysis(bot_merge.path, result=fix.decode().strip())
     assert python_line_stats(repo, analysis, fix.decode().strip()) == LineStats(0, 0, 0)
 

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_tools import SampleSync, report_for
+from report_tools import report_for
 
 from workbench.analysis.model import Level
 from workbench.report import write_report
 from workbench.report.phrases import SECTIONS
+from workbench.sample import SampleSync
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.drops import SPECS
 

@@ -32,12 +32,14 @@ def numstat(
 
     Renames are detected (``-M``, git's default for ``git diff``) whatever
     the user's ``diff.renames`` says, so the figures match the procedure's.
+    Trees from ``merge_tree`` live in the repository's object quarantine, so
+    git reads through it.
     """
     args = ["diff", "--numstat", "-z", "-M", "--no-ext-diff", "--no-textconv", "--no-relative", old]
     if new is not None:
         args.append(new)
     args += ["--", *pathspecs]
-    proc = run_git(repo.run_dir, args)
+    proc = run_git(repo.run_dir, args, extra_env=repo.object_quarantine())
     return parse_numstat(proc.stdout)
 
 

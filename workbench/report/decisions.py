@@ -1,4 +1,9 @@
-"""The decisions the app saved for this sync, as the report lists them."""
+"""The decisions the app saved for this sync, read from its journal, as the report lists them.
+
+The app appends every action to ``.git/workbench/journal/`` (keyed by the
+dev and main commits); replaying it through a ``Session`` gives the state
+the reviewer left: each hunk's choice, whole-file choices, and notes.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,30 @@ from pathlib import Path
 
 from workbench.analysis.model import SyncAnalysis
 from workbench.report.model import RecordedDecision
+from workbench.resolve.journal import Journal
+from workbench.resolve.session import Session
 
 
-def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...] | None, str]:
-    """(decisions, note); decisions is None, with a note saying why, when none can be read."""
-    return None, "the app's decision journal is not available yet"
+def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...], str]:
+    """(decisions in file and hunk order, a note on where they came from)."""
+    journal = Journal.for_sync(gitdir, analysis.dev, analysis.main)
+    if not journal.exists():
+        return (), "no decisions saved in the app for this sync"
+    return recorded_decisions(Session(analysis, journal.load())), ""
+
+
+def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
+    """Every hunk decision, whole-file choice and note the session holds."""
+    notes = session.notes()
+    found: list[RecordedDecision] = []
+    for entry in session.analysis.files:
+        path = entry.path
+        choice = session.file_choice(path)
+        if choice is not None or notes.get((path, None)):
+            found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), "")))
+        for hunk in entry.hunks:
+            decision = session.decision(path, hunk.index)
+            note = notes.get((path, hunk.index), "")
+            if decision is not None or note:
+                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note))
+    return tuple(found)

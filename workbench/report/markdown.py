@@ -144,8 +144,8 @@ def _events(report: Report) -> list[str]:
 
 
 def _decisions(report: Report) -> list[str]:
-    if report.decisions is None:
-        return [md_text(report.decisions_note or "the app's saved decisions are not available")]
+    if not report.decisions and report.decisions_note:
+        return [f"none ({md_text(report.decisions_note)})"]
     return _collapsed(
         [f"- {code_span(d.path)} {md_text(decision_label(d))}{_note(d.note)}" for d in report.decisions],
         "decisions",

@@ -9,7 +9,7 @@ GitHub annotations) only lay these records out, so they cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.model import (
@@ -33,6 +33,9 @@ _DISPOSITION = {
     "both": "spliced",
     "both-main-first": "spliced",
     "custom": "edited",
+    "take-main": "kept main",
+    "keep-dev": "restored dev",
+    "delete": "deleted",
 }
 
 
@@ -42,13 +45,16 @@ class RecordedDecision:
 
     path: str
     index: int | None
-    choice: str
-    """One of main, dev, both, both-main-first, custom (``resolve.splice.Choice``)."""
+    choice: str | None
+    """A hunk's main, dev, both, both-main-first or custom (``resolve.splice.Choice``), a
+    file's keep-dev, take-main or delete (``resolve.events.FileChoice``); None: only a note."""
     note: str = ""
 
     @property
     def disposition(self) -> str:
-        """kept main, restored dev, spliced or edited."""
+        """kept main, restored dev, spliced, edited or deleted (undecided: a note alone)."""
+        if self.choice is None:
+            return "undecided"
         return _DISPOSITION.get(self.choice, self.choice)
 
 
@@ -133,12 +139,10 @@ class Report:
     policy: tuple[PolicyFinding, ...]
     api_mismatches: tuple[dict[str, Any], ...]
     file_events: tuple[FileEvent, ...]
-    decisions: tuple[RecordedDecision, ...] | None
-    """None when the app's decision journal could not be read (see ``decisions_note``)."""
+    decisions: tuple[RecordedDecision, ...]
     gate: Gate | None = None
     decisions_note: str = ""
-    command: str = field(default="")
-    """How to reproduce the report (shown in the footer)."""
+    """Why there are no decisions, when there are none (e.g. nothing saved in the app)."""
 
     @property
     def hunk_count(self) -> int:
@@ -160,15 +164,14 @@ class Report:
 def build_report(
     analysis: SyncAnalysis,
     stats: LineStats | None,
-    decisions: Iterable[RecordedDecision] | None,
+    decisions: Iterable[RecordedDecision] = (),
     fail_on: Level | None = None,
     *,
     decisions_note: str = "",
-    command: str = "",
 ) -> Report:
     """Sort the analysis into the report's sections (a pure function)."""
-    recorded = tuple(decisions) if decisions is not None else None
-    lookup = _DecisionLookup(recorded or ())
+    recorded = tuple(decisions)
+    lookup = _DecisionLookup(recorded)
     return Report(
         analysis=analysis,
         stats=stats,
@@ -180,7 +183,6 @@ def build_report(
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
         decisions_note=decisions_note,
-        command=command,
     )
 
 
@@ -214,12 +216,15 @@ class _DecisionLookup:
         self._hunks: dict[tuple[str, int], RecordedDecision] = {}
         self._files: dict[str, RecordedDecision] = {}
         for decision in decisions:
+            if decision.choice is None:
+                continue
             if decision.index is None:
                 self._files[decision.path] = decision
             else:
                 self._hunks[(decision.path, decision.index)] = decision
 
     def get(self, path: str, index: int) -> RecordedDecision | None:
+        """The hunk's own decision, else the whole-file choice."""
         return self._hunks.get((path, index)) or self._files.get(path)
 
     def decided(self, path: str, index: int) -> bool:

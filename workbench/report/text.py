@@ -98,8 +98,8 @@ def _api(finding: dict[str, object]) -> Text:
 
 
 def _decisions(report: Report) -> list[Text]:
-    if report.decisions is None:
-        return [Text(visible(report.decisions_note or "the app's saved decisions are not available"), style="dim")]
+    if not report.decisions and report.decisions_note:
+        return [Text(f"none ({visible(report.decisions_note)})", style="dim")]
     return [
         _item(d.path, decision_label(d) + (f" (note: {d.note})" if d.note.strip() else ""))
         for d in report.decisions
