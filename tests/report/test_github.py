@@ -59,15 +59,17 @@ def test_one_annotation_per_finding(bot_merge: SampleSync) -> None:
         (CALLER, 0): (Level.HIGH, ("CudaGraphScope no longer exists on dev",)),
     }
     decisions = [RecordedDecision(CALLER, 0, "dev", "restored dev's import")]
-    annotations, other = parse(render_github(report_for(bot_merge, marks, decisions, Level.MEDIUM)))
+    report = report_for(bot_merge, marks, decisions, Level.MEDIUM)
+    start = {(r.path, r.hunk.index): str(r.hunk.result.start) for r in report.risky if r.hunk.result}
+    annotations, other = parse(render_github(report))
     by_place = {(a.props.get("file"), a.props.get("line")): a for a in annotations}
-    specs = by_place[(SPECS, "11")]
+    specs = by_place[(SPECS, start[(SPECS, 0)])]
     assert specs.kind == "error"
-    assert specs.props["endLine"] == "11"
+    assert specs.props["endLine"] == next(str(r.hunk.result.end) for r in report.risky if r.path == SPECS and r.hunk.result)
     assert specs.message.splitlines()[0] == "dev's qk_l2_norm line is gone"
     assert "dev: " in specs.message and "(#121)" in specs.message
-    assert by_place[(CALLER, "16")].kind == "warning"
-    decided = by_place[(CALLER, "6")]
+    assert by_place[(CALLER, start[(CALLER, 1)])].kind == "warning"
+    decided = by_place[(CALLER, start[(CALLER, 0)])]
     assert decided.kind == "notice"
     assert "decided in the app: hunk 1: restored dev (note: restored dev's import)" in decided.message
     assert by_place[(SHIM, None)].props["title"] == "file restored"

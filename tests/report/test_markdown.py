@@ -12,7 +12,7 @@ from report_tools import bare, git, git_run, html_sections, merged, open_analysi
 from workbench.analysis.model import Level
 from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, build_report
-from workbench.report.phrases import SECTIONS
+from workbench.report.phrases import SECTIONS, lines
 from workbench.report.stats import python_line_stats
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
@@ -68,7 +68,7 @@ def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: Sa
     for key, text in (((SPECS, 0), high), ((CALLER, 0), high), ((CALLER, 1), medium)):
         result = hunks[key].result
         assert result is not None
-        assert f"{key[0]} lines {result.start}-{result.end}" in text
+        assert f"{key[0]} {lines(result)}" in text
     assert "dev's qk_l2_norm line is missing from the result" in high
     assert "main calls group_commit, which dev renamed" in medium
     dev_commit = git(bot_merge, "log", "-1", "--format=%H %s", bot_merge.dev, "--", SPECS).decode().split(" ", 1)
@@ -76,14 +76,14 @@ def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: Sa
     assert sections["High-risk hunks"].count("<details><summary>dev / main / result text</summary>") == 2
     diff = re.search(r'<code class="language-diff">(.*?)</code>', sections["High-risk hunks"].split(SPECS, 1)[1], re.S)
     assert diff is not None
-    lines = html.unescape(diff.group(1)).splitlines()
+    shown = html.unescape(diff.group(1)).splitlines()
     specs = hunks[(SPECS, 0)]
     assert specs.result is not None
-    assert lines[0] == (
-        f"@@ dev lines {specs.dev.start}-{specs.dev.end} -> result lines {specs.result.start}-{specs.result.end} @@"
+    assert shown[0] == (
+        f"@@ dev {lines(specs.dev)} -> result {lines(specs.result)} @@"
     )
-    assert "-        qk_l2_norm=qk_l2_norm," in lines
-    assert "+        qk_layernorm=config.qk_layernorm or config.qk_clip," in lines
+    assert "-        qk_l2_norm=qk_l2_norm," in shown
+    assert "+        qk_layernorm=config.qk_layernorm or config.qk_clip," in shown
 
 
 def test_files_main_won_and_files_deleted_or_restored(bot_merge: SampleSync) -> None:
@@ -175,7 +175,7 @@ def test_repository_text_cannot_break_the_markdown(tmp_path: Path) -> None:
     high = html_sections(rendered)["High-risk hunks"]
     shown_subject = HOSTILE_SUBJECT.replace("@", "@\u200b").replace("\x1b", "\\x1b")
     assert f"<li>{shown_subject}</li>" in html.unescape(high)
-    assert f"{HOSTILE_PATH} lines 2-2" in _text(high)
+    assert f"{HOSTILE_PATH} line 2" in _text(high)
     code = re.search(r'<code class="language-diff">(.*?)</code>', high, re.S)
     assert code is not None
     block = html.unescape(code.group(1)).splitlines()

@@ -65,7 +65,7 @@ def _span(value: LineRange | None) -> str:
         return "(absent)"
     if value.empty:
         return f"(nothing, before line {value.start})"
-    return f"lines {value.start}-{value.end}"
+    return f"line {value.start}" if value.count == 1 else f"lines {value.start}-{value.end}"
 
 
 def _line(raw: bytes) -> str:

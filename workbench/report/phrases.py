@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import Commit, Hunk, Mode, Taken
+from workbench.analysis.model import Commit, Hunk, LineRange, Mode, Taken
 from workbench.report.model import RecordedDecision, Report, TakenFile
 
 SECTIONS = (
@@ -75,10 +75,15 @@ def gate_sentence(report: Report) -> str | None:
 def location(path: str, hunk: Hunk) -> str:
     """Where to look: the result's lines, or dev's when the result lacks them."""
     if hunk.result is not None and not hunk.result.empty:
-        return f"{path} lines {hunk.result.start}-{hunk.result.end}"
+        return f"{path} {lines(hunk.result)}"
     if hunk.result is not None:
         return f"{path} before line {hunk.result.start}"
-    return f"{path} (dev lines {hunk.dev.start}-{hunk.dev.end})"
+    return f"{path} (dev {lines(hunk.dev)})"
+
+
+def lines(span: LineRange) -> str:
+    """``line 7`` or ``lines 7-9`` (for a non-empty range)."""
+    return f"line {span.start}" if span.count == 1 else f"lines {span.start}-{span.end}"
 
 
 def hunk_facts(hunk: Hunk) -> str:
