@@ -93,7 +93,13 @@ def test_files_main_won_and_files_deleted_or_restored(bot_merge: SampleSync) -> 
     assert f"{IMAGE}: main's file" in taken
     events = _text(sections["Files deleted or restored"])
     assert f"{SHIM}: restored" in events
-    assert f"{RMS_NORM}: deleted, main deleted it" in events
+    assert f"{RMS_NORM}: deleted, main deleted it; dev changed it; the result drops dev's" in events
+
+
+def test_modify_delete_conflicts_still_in_the_index(in_progress: SampleSync) -> None:
+    events = _text(html_sections(render_html(render_markdown(report_for(in_progress))))["Files deleted or restored"])
+    assert f"{SHIM}: unresolved, dev deleted it; main changed it; still conflicted" in events
+    assert f"{RMS_NORM}: unresolved, main deleted it; dev changed it; still conflicted" in events
 
 
 def test_policy_findings_and_api_mismatches_from_the_stages(bot_merge: SampleSync) -> None:

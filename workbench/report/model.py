@@ -14,6 +14,7 @@ from typing import Any
 
 from workbench.analysis.model import (
     Commit,
+    ConflictKind,
     FileAnalysis,
     FileStatus,
     Hunk,
@@ -97,11 +98,11 @@ class PolicyFinding:
 
 @dataclass(frozen=True, slots=True)
 class FileEvent:
-    """A file the sync deleted from dev, or brought back although dev had deleted it."""
+    """A file the sync deleted from dev, brought back although dev had deleted it, or left open."""
 
     path: str
     event: str
-    """``deleted`` or ``restored``."""
+    """``deleted``, ``restored`` or ``unresolved`` (a modify/delete conflict still in the index)."""
     reason: str
 
 
@@ -305,17 +306,19 @@ def _holds_any_main(entry: FileAnalysis) -> bool:
 
 
 def _file_events(analysis: SyncAnalysis) -> tuple[FileEvent, ...]:
-    """Modify/delete conflicts by what the result did with the file."""
+    """Modify/delete conflicts by what the result did with the file (or that it is still open)."""
     found = []
     for entry in sorted(analysis.files, key=_by_path):
-        if entry.status is not FileStatus.MODIFY_DELETE:
+        if entry.kind is not ConflictKind.MODIFY_DELETE and entry.status is not FileStatus.MODIFY_DELETE:
             continue
-        if entry.dev.oid is None and entry.result_present:
-            found.append(FileEvent(entry.path, "restored", "dev deleted it; main changed it and the result keeps main's"))
-        elif entry.main.oid is None and not entry.result_present:
-            found.append(FileEvent(entry.path, "deleted", "main deleted it; dev had changed it"))
-        elif entry.dev.oid is not None and not entry.result_present:
-            found.append(FileEvent(entry.path, "deleted", "dev has it; the result does not"))
+        dev_deleted = entry.dev.oid is None
+        who = "dev deleted it; main changed it" if dev_deleted else "main deleted it; dev changed it"
+        if entry.status is FileStatus.CONFLICTED:
+            found.append(FileEvent(entry.path, "unresolved", f"{who}; still conflicted"))
+        elif dev_deleted and entry.result_present:
+            found.append(FileEvent(entry.path, "restored", f"{who}; the result keeps main's"))
+        elif not dev_deleted and not entry.result_present:
+            found.append(FileEvent(entry.path, "deleted", f"{who}; the result drops dev's"))
     return tuple(found)
 
 
