@@ -110,3 +110,15 @@ def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
 def test_the_open_rule(bot_merge: SampleSync, taken: Taken, decided: bool, expected: bool) -> None:
     hunk = next(r.hunk for r in report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("a",))}).risky)
     assert is_open(replace(hunk, taken=taken), decided) is expected
+
+
+def test_an_internal_error_is_one_line_and_exit_3(
+    bot_merge: SampleSync, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr("workbench.report.render_markdown", broken)
+    code, out, err = _run(capsys, "--repo", str(bot_merge.path))
+    assert (code, out) == (3, "")
+    assert err == "workbench: internal error: RuntimeError: boom (run with --debug for details)\n"
