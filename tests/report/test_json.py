@@ -23,13 +23,13 @@ STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
 TOP = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
-    "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "decisions": LIST,
+    "policy_findings": LIST, "api_mismatches": LIST, "file_events": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
 ENTRIES = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
     "policy_findings": {"path": STR, "policy": (STR, NONE), "message": STR},
-    "deleted_files": {"path": STR, "event": STR, "reason": STR},
+    "file_events": {"path": STR, "event": STR, "reason": STR},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR},
 }
 RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
@@ -97,7 +97,7 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert [c["subject"] for c in risky["commits"]["dev"]] == ["[dev] Add QK L2 norm to GPT layer specs (#121)"]
     assert {"path": CODEOWNERS, "status": "theirs-resolved", "policy": None, "hunks": 1,
             "reason": "-X theirs"} in doc["main_taken"]
-    assert [(e["path"], e["event"]) for e in doc["deleted_files"]] == [(SHIM, "restored"), (RMS_NORM, "deleted")]
+    assert [(e["path"], e["event"]) for e in doc["file_events"]] == [(SHIM, "restored"), (RMS_NORM, "deleted")]
     assert doc["gate"] == {"level": "high", "failed": False, "open": []}
     assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                  "note": "restored by hand"}]

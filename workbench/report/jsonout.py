@@ -38,7 +38,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
         ],
         "policy_findings": [{"path": f.path, "policy": f.policy, "message": f.message} for f in report.policy],
         "api_mismatches": list(report.api_mismatches),
-        "deleted_files": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
+        "file_events": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
         "decisions": [_decision(d) for d in report.decisions],
         "decisions_note": report.decisions_note or None,
         "gate": _gate(report),
