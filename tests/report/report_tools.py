@@ -87,7 +87,7 @@ def _unescape(text: str) -> str:
 def bare(analysis: SyncAnalysis) -> SyncAnalysis:
     """The engine's facts only: no risk, policy or API findings from later stages."""
     files = tuple(replace(f, policy=None, risk=0, level=Level.LOW, signals=()) for f in analysis.files)
-    return with_risk(replace(analysis, files=files, api_mismatches=()), {})
+    return with_risk(replace(analysis, files=files, api_mismatches=(), deleted_files=(), policy=None), {})
 
 
 def report_for(

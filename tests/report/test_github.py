@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from report_tools import merged, report_for
+from report_tools import merged, open_analysis, report_for
 
 from workbench.analysis.model import Level
 from workbench.report.github import render_github
-from workbench.report.model import RecordedDecision
+from workbench.report.model import RecordedDecision, build_report
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
@@ -106,3 +106,16 @@ def test_messages_and_properties_survive_github_encoding(tmp_path: Path) -> None
     assert hunk.props["line"] == "1"
     assert hunk.message.startswith("line one\nline two: 100% sure, ::error::not a command\\x0d")
     assert all(line.startswith(("::", "workbench report: ")) for line in output.splitlines())
+
+
+def test_policy_findings_by_severity_and_api_mismatches_at_their_line(bot_merge: SampleSync) -> None:
+    _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
+    assert analysis.policy is not None
+    annotations, _ = parse(render_github(build_report(analysis, None)))
+    policy = [a for a in annotations if a.props.get("title", "").startswith("sync policy: ")]
+    kinds = {"high": "error", "medium": "warning", "info": "notice"}
+    assert [(a.props["file"], a.kind) for a in policy] == [
+        (f.path, kinds[f.severity]) for f in analysis.policy.findings
+    ]
+    api = [(a.props["file"], a.props["line"], a.message) for a in annotations if a.props.get("title") == "API mismatch"]
+    assert api == [(m.path, str(m.line), m.message) for m in analysis.api_mismatches]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from report_tools import git, open_analysis, report_for
 
-from workbench.analysis.model import Level
+from workbench.analysis.model import DeletedFile, Level, PolicyFinding
 from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
 from workbench.cli import main
 from workbench.report.jsonout import SCHEMA, report_to_json
@@ -23,12 +23,11 @@ STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
 TOP = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
-    "policy_findings": LIST, "api_mismatches": LIST, "file_events": LIST, "decisions": LIST,
+    "policy": (DICT, NONE), "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "file_events": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
 ENTRIES = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
-    "policy_findings": {"path": STR, "policy": (STR, NONE), "message": STR},
     "file_events": {"path": STR, "event": STR, "reason": STR},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR},
 }
@@ -57,6 +56,10 @@ def validate(doc: dict[str, Any], names: tuple[set[str], set[str]]) -> None:
         for commit in (*risky["commits"]["dev"], *risky["commits"]["main"]):
             assert set(commit) == commit_names
         assert set(risky["text"]) == {"base", "dev", "main", "result"}
+    for finding in doc["policy_findings"]:
+        assert set(finding) == set(PolicyFinding("p", "r", "k", "m").to_json())
+    for deleted in doc["deleted_files"]:
+        assert set(deleted) == set(DeletedFile("p", "0", True, False, "check", "m").to_json())
     if doc["gate"] is not None:
         _check(doc["gate"], GATE, "gate")
 
@@ -69,12 +72,14 @@ def analyze_names(sync: SampleSync) -> tuple[set[str], set[str]]:
 
 
 def test_the_cli_writes_a_valid_document(bot_merge: SampleSync, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["report", "--repo", str(bot_merge.path), "--format", "json", "--fail-on", "high"]) in (0, 1)
+    argv = ["report", "--repo", str(bot_merge.path), "--format", "json", "--fail-on", "high", "--policy", "megatron"]
+    assert main(argv) in (0, 1)
     doc = json.loads(capsys.readouterr().out)
     validate(doc, analyze_names(bot_merge))
-    _repo, analysis = open_analysis(bot_merge.path)
+    _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
     analyze = analysis_to_json(analysis)
-    for key in ("mode", "dev", "main", "base", "merge", "git_version"):
+    assert doc["policy_findings"] and doc["api_mismatches"]
+    for key in ("mode", "dev", "main", "base", "merge", "git_version", "policy", "api_mismatches", "deleted_files"):
         assert doc[key] == analyze[key]
     assert set(analyze["summary"]) <= set(doc["summary"])
     assert doc["summary"]["python_lines"]["files"] > 0

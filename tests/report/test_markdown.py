@@ -9,20 +9,16 @@ from pathlib import Path
 
 from report_tools import bare, git, git_run, html_sections, merged, open_analysis, render_html, report_for
 
-from workbench.analysis.model import Level
+from workbench.analysis.model import DeletedFile, Importer, Level
 from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, build_report
 from workbench.report.phrases import SECTIONS, lines
-from workbench.report.stats import python_line_stats
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.drops import SPECS
-from workbench.sample.policy import CODEOWNERS, PYPROJECT
+from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import IMAGE, RMS_NORM, SHIM
-
-NONE = "<p>none</p>\n"
-
 
 def _text(fragment: str) -> str:
     """The visible text of an HTML fragment."""
@@ -34,7 +30,7 @@ def test_every_section_in_order_and_empty_ones_say_none(bot_merge: SampleSync) -
     assert list(sections) == ["", *SECTIONS]
     for empty in ("High-risk hunks", "Medium-risk hunks", "Policy findings", "API mismatches",
                   "Decisions recorded in the app"):
-        assert sections[empty] == NONE, empty
+        assert sections[empty].startswith("<p>none") and sections[empty].count("<p>") == 1, empty
 
 
 def test_summary_line_agrees_with_git(bot_merge: SampleSync) -> None:
@@ -103,20 +99,34 @@ def test_modify_delete_conflicts_still_in_the_index(in_progress: SampleSync) -> 
 
 
 def test_policy_findings_and_api_mismatches_from_the_stages(bot_merge: SampleSync) -> None:
-    class Mismatch:
-        def to_json(self) -> dict[str, object]:
-            return {"path": CALLER, "line": 18, "message": "group_commit is not defined in the merged tree"}
+    _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
+    assert analysis.policy is not None and analysis.policy.findings and analysis.api_mismatches
+    sections = html_sections(render_html(render_markdown(build_report(analysis, None))))
+    policy, api = _text(sections["Policy findings"]), _text(sections["API mismatches"])
+    for finding in analysis.policy.findings:
+        assert f"{finding.path} ({finding.rule}, {finding.severity}): {finding.message}" in policy
+    for mismatch in analysis.api_mismatches:
+        assert f"{mismatch.path}:{mismatch.line}: {mismatch.message}" in api
 
-    repo, analysis = open_analysis(bot_merge.path)
-    analysis = bare(analysis)
-    files = tuple(replace(f, policy="keep-dev") if f.path == PYPROJECT else f for f in analysis.files)
-    analysis = replace(analysis, files=files, api_mismatches=(Mismatch(),))
-    report = build_report(analysis, python_line_stats(repo, analysis), ())
-    sections = html_sections(render_html(render_markdown(report)))
-    assert _text(sections["Policy findings"]).strip() == (
-        f"{PYPROJECT} (keep-dev): must keep dev's version, but the result holds main's text"
+
+def test_without_a_policy_the_section_says_so(bot_merge: SampleSync) -> None:
+    sections = html_sections(render_html(render_markdown(report_for(bot_merge))))
+    assert _text(sections["Policy findings"]).strip() == "none (no sync policy ran: configure one or pass --policy)"
+
+
+def test_deleted_files_from_the_audit_come_first(bot_merge: SampleSync) -> None:
+    _repo, analysis = open_analysis(bot_merge.path)
+    audited = DeletedFile(
+        path="megatron/core/old_utils.py", main_oid="0" * 40, in_base=True, dev_present=True,
+        verdict="restore-file", message="the result imports it (megatron/core/a.py:3) but lacks it",
+        importers=(Importer("megatron/core/a.py", 3),),
     )
-    assert _text(sections["API mismatches"]).strip() == f"{CALLER}:18: group_commit is not defined in the merged tree"
+    report = build_report(replace(bare(analysis), deleted_files=(audited,)), None)
+    events = _text(html_sections(render_html(render_markdown(report)))["Files deleted or restored"]).split("\n")
+    assert [line for line in events if line][:2] == [
+        "megatron/core/old_utils.py: deleted, restore-file: the result imports it (megatron/core/a.py:3) but lacks it",
+        f"{SHIM}: restored, dev deleted it; main changed it; the result keeps main's",
+    ]
 
 
 def test_decisions_with_their_disposition_and_note(bot_merge: SampleSync) -> None:

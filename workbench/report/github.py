@@ -1,14 +1,16 @@
 """The report as GitHub Actions workflow commands: one annotation per finding.
 
-Open high-risk hunks are ``::error``, open medium-risk hunks and file
-findings ``::warning``; a risky hunk somebody already addressed (decided in
-the app, or fixed in the result) is a ``::notice`` so the PR still shows it.
-Messages and properties are percent-encoded by GitHub's rules.
+Open high-risk hunks are ``::error``, open medium-risk hunks ``::warning``;
+a risky hunk somebody already addressed (decided in the app, or fixed in the
+result) is a ``::notice`` so the PR still shows it.  Policy findings follow
+their severity (high, medium, info: error, warning, notice); API mismatches
+and deleted files are warnings, except files dev deleted on purpose
+(notices).  Messages and properties are percent-encoded by GitHub's rules.
 """
 
 from __future__ import annotations
 
-from workbench.analysis.model import Level
+from workbench.analysis.model import Level, PolicyFinding
 from workbench.report.escape import workflow_data, workflow_property
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
@@ -20,16 +22,22 @@ from workbench.report.phrases import (
     summary_facts,
 )
 
+_POLICY_KIND = {"high": "error", "medium": "warning", "info": "notice"}
+LEAVE_DELETED = "leave-deleted"
+"""The deleted-file audit's verdict for a file dev deleted on purpose: nothing to do."""
+
 
 def render_github(report: Report) -> str:
     lines = [_hunk(r) for r in report.risky]
-    lines += [
-        _command("warning", f"policy: {f.message}", file=f.path, title=f"sync policy {f.policy or ''}".strip())
-        for f in report.policy
-    ]
+    lines += [_policy(f) for f in report.policy_findings]
     for finding in report.api_mismatches:
         path, line, message = finding_text(finding)
         lines.append(_command("warning", message, file=path, line=line, title="API mismatch"))
+    lines += [
+        _command("notice" if d.verdict == LEAVE_DELETED else "warning", d.message, file=d.path,
+                 title=f"file deleted: {d.verdict}")
+        for d in report.deleted_files
+    ]
     lines += [
         _command("warning", f"{e.event}: {e.reason}", file=e.path, title=f"file {e.event}")
         for e in report.file_events
@@ -39,6 +47,14 @@ def render_github(report: Report) -> str:
         lines.append(_command("error", gate, title="workbench report"))
     lines.append("workbench report: " + "; ".join(summary_facts(report)) + (f"; {gate}" if gate else ""))
     return "\n".join(lines) + "\n"
+
+
+def _policy(finding: PolicyFinding) -> str:
+    message = finding.message
+    if finding.fix and finding.fix not in message:
+        message += f"\nFix: {finding.fix}"
+    kind = _POLICY_KIND.get(finding.severity, "warning")
+    return _command(kind, message, file=finding.path, title=f"sync policy: {finding.rule}")
 
 
 def _hunk(risky: RiskyHunk) -> str:

@@ -36,8 +36,10 @@ def report_to_json(report: Report) -> dict[str, Any]:
             {"path": t.path, "status": t.status.value, "policy": t.policy, "hunks": t.hunks, "reason": t.reason}
             for t in report.taken
         ],
-        "policy_findings": [{"path": f.path, "policy": f.policy, "message": f.message} for f in report.policy],
+        "policy": analysis.policy.to_json() if analysis.policy is not None else None,
+        "policy_findings": [f.to_json() for f in report.policy_findings],
         "api_mismatches": list(report.api_mismatches),
+        "deleted_files": [d.to_json() for d in report.deleted_files],
         "file_events": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
         "decisions": [_decision(d) for d in report.decisions],
         "decisions_note": report.decisions_note or None,

@@ -16,10 +16,13 @@ from workbench.report.phrases import (
     SECTIONS,
     commit_subject,
     decision_label,
+    deleted_words,
     finding_text,
     gate_sentence,
     hunk_facts,
     location,
+    no_policy_findings,
+    policy_words,
     summary_facts,
     taken_words,
     title,
@@ -124,10 +127,8 @@ def _taken(report: Report) -> list[str]:
 
 
 def _policy(report: Report) -> list[str]:
-    return [
-        f"- {code_span(f.path)}" + (f" ({md_text(f.policy)})" if f.policy else "") + f": {md_text(f.message)}"
-        for f in report.policy
-    ]
+    items = [f"- {code_span(f.path)} {md_text(policy_words(f))}" for f in report.policy_findings]
+    return items or [md_text(no_policy_findings(report))]
 
 
 def _api(report: Report) -> list[str]:
@@ -140,7 +141,8 @@ def _api(report: Report) -> list[str]:
 
 
 def _events(report: Report) -> list[str]:
-    return [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
+    deleted = [f"- {code_span(d.path)}: {md_text(deleted_words(d))}" for d in report.deleted_files]
+    return deleted + [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
 
 
 def _decisions(report: Report) -> list[str]:

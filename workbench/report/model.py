@@ -15,17 +15,17 @@ from typing import Any
 from workbench.analysis.model import (
     Commit,
     ConflictKind,
+    DeletedFile,
     FileAnalysis,
     FileStatus,
     Hunk,
     Level,
-    Signal,
+    PolicyFinding,
     SyncAnalysis,
     Taken,
 )
 from workbench.report.stats import LineStats
 
-KEEP_DEV = "keep-dev"
 OVERRIDE_FROM_MAIN = "override-from-main"
 
 _DISPOSITION = {
@@ -88,15 +88,6 @@ class TakenFile:
 
 
 @dataclass(frozen=True, slots=True)
-class PolicyFinding:
-    """A sync-policy problem with a file, said in a sentence."""
-
-    path: str
-    policy: str | None
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
 class FileEvent:
     """A file the sync deleted from dev, brought back although dev had deleted it, or left open."""
 
@@ -137,7 +128,6 @@ class Report:
     risky: tuple[RiskyHunk, ...]
     """High first, then medium; by risk, then path and hunk order."""
     taken: tuple[TakenFile, ...]
-    policy: tuple[PolicyFinding, ...]
     api_mismatches: tuple[dict[str, Any], ...]
     file_events: tuple[FileEvent, ...]
     decisions: tuple[RecordedDecision, ...]
@@ -153,6 +143,16 @@ class Report:
     def theirs_hunks(self) -> int:
         """Hunks whose result holds main's side: what ``-X theirs`` decided."""
         return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.MAIN)
+
+    @property
+    def policy_findings(self) -> tuple[PolicyFinding, ...]:
+        """What the sync policy found (none when no policy ran: ``analysis.policy`` is None)."""
+        return self.analysis.policy.findings if self.analysis.policy is not None else ()
+
+    @property
+    def deleted_files(self) -> tuple[DeletedFile, ...]:
+        """Files main has that the result lacks, with the verdict of the deleted-file audit."""
+        return self.analysis.deleted_files
 
     def level_counts(self) -> dict[str, int]:
         counts = {level.value: 0 for level in (Level.HIGH, Level.MEDIUM, Level.LOW)}
@@ -178,7 +178,6 @@ def build_report(
         stats=stats,
         risky=_risky_hunks(analysis, lookup),
         taken=tuple(t for t in (_taken(f) for f in sorted(analysis.files, key=_by_path)) if t),
-        policy=_policy_findings(analysis),
         api_mismatches=tuple(_plain(m) for m in analysis.api_mismatches),
         file_events=_file_events(analysis),
         decisions=recorded,
@@ -282,33 +281,16 @@ def _holds_main(entry: FileAnalysis) -> bool:
     return bool(entry.hunks) and all(h.taken is Taken.MAIN for h in entry.hunks)
 
 
-def _policy_findings(analysis: SyncAnalysis) -> tuple[PolicyFinding, ...]:
-    """keep-dev files that hold main's text, and every policy signal a stage attached."""
-    found: list[PolicyFinding] = []
-    for entry in sorted(analysis.files, key=_by_path):
-        signals = [s for s in entry.signals if _is_policy(s)]
-        found.extend(PolicyFinding(entry.path, entry.policy, s.message) for s in signals)
-        if not signals and entry.policy == KEEP_DEV and _holds_any_main(entry):
-            found.append(
-                PolicyFinding(entry.path, entry.policy, "must keep dev's version, but the result holds main's text")
-            )
-    return tuple(found)
-
-
-def _is_policy(signal: Signal) -> bool:
-    return signal.kind.startswith("policy")
-
-
-def _holds_any_main(entry: FileAnalysis) -> bool:
-    if entry.main.oid is not None and entry.result_oid == entry.main.oid:
-        return True
-    return any(h.taken is Taken.MAIN for h in entry.hunks)
-
-
 def _file_events(analysis: SyncAnalysis) -> tuple[FileEvent, ...]:
-    """Modify/delete conflicts by what the result did with the file (or that it is still open)."""
+    """Modify/delete conflicts by what the result did with the file (or that it is still open).
+
+    A file the deleted-file audit already explains (``deleted_files``) is left to it.
+    """
+    audited = {d.path for d in analysis.deleted_files}
     found = []
     for entry in sorted(analysis.files, key=_by_path):
+        if entry.path in audited:
+            continue
         if entry.kind is not ConflictKind.MODIFY_DELETE and entry.status is not FileStatus.MODIFY_DELETE:
             continue
         dev_deleted = entry.dev.oid is None

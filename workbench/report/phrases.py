@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import Commit, Hunk, LineRange, Mode, Taken
+from workbench.analysis.model import Commit, DeletedFile, Hunk, LineRange, Mode, PolicyFinding, Taken
 from workbench.report.model import RecordedDecision, Report, TakenFile
 
 SECTIONS = (
@@ -94,6 +94,25 @@ def taken_words(entry: TakenFile) -> str:
     """Why main's version is there: ``-X theirs``, the override list, or main's whole file."""
     words = entry.reason + (f", policy {entry.policy}" if entry.policy else "")
     return words + (f", {plural(entry.hunks, 'hunk')}" if entry.hunks else "")
+
+
+def policy_words(finding: PolicyFinding) -> str:
+    """The finding's rule and severity, its sentence, and the fix when the sentence lacks it."""
+    words = f"({finding.rule}, {finding.severity}): {finding.message}"
+    if finding.fix and finding.fix not in finding.message:
+        words += f" Fix: {finding.fix}"
+    return words
+
+
+def no_policy_findings(report: Report) -> str:
+    policy = report.analysis.policy
+    if policy is None:
+        return "none (no sync policy ran: configure one or pass --policy)"
+    return f"none (policy {policy.name} from {policy.source})"
+
+
+def deleted_words(entry: DeletedFile) -> str:
+    return f"deleted, {entry.verdict}: {entry.message}"
 
 
 def commit_subject(commit: Commit) -> str:

@@ -19,10 +19,13 @@ from workbench.report.phrases import (
     SECTIONS,
     commit_label,
     decision_label,
+    deleted_words,
     finding_text,
     gate_sentence,
     hunk_facts,
     location,
+    no_policy_findings,
+    policy_words,
     summary_facts,
     taken_words,
     title,
@@ -43,9 +46,12 @@ def print_text(report: Report, console: Console) -> None:
         (SECTIONS[0], lambda: _hunks(report, Level.HIGH)),
         (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM)),
         (SECTIONS[2], lambda: [_item(t.path, taken_words(t)) for t in report.taken]),
-        (SECTIONS[3], lambda: [_item(f.path, f.message) for f in report.policy]),
+        (SECTIONS[3], lambda: _policy(report)),
         (SECTIONS[4], lambda: [_api(f) for f in report.api_mismatches]),
-        (SECTIONS[5], lambda: [_item(e.path, f"{e.event}, {e.reason}") for e in report.file_events]),
+        (SECTIONS[5], lambda: [
+            *(_item(d.path, deleted_words(d)) for d in report.deleted_files),
+            *(_item(e.path, f"{e.event}, {e.reason}") for e in report.file_events),
+        ]),
         (SECTIONS[6], lambda: _decisions(report)),
     ]
     for heading, body in sections:
@@ -88,6 +94,11 @@ def _item(path: str, words: str) -> Text:
     text.append(visible(path), style="bold")
     text.append("  " + visible(words))
     return text
+
+
+def _policy(report: Report) -> list[Text]:
+    items = [_item(f.path, policy_words(f)) for f in report.policy_findings]
+    return items or [Text(visible(no_policy_findings(report)), style="dim")]
 
 
 def _api(finding: dict[str, object]) -> Text:
