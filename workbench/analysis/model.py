@@ -17,11 +17,12 @@ SCHEMA = "workbench.analysis/1"
 
 
 class Mode(str, Enum):
-    """Which of the three situations is being analysed."""
+    """Which of the three situations is being analysed (or one file for git mergetool)."""
 
     IN_PROGRESS = "in-progress"
     MERGE_COMMIT = "merge-commit"
     PREVIEW = "preview"
+    MERGETOOL = "mergetool"
 
 
 class FileStatus(str, Enum):

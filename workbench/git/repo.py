@@ -7,6 +7,7 @@ import re
 import tempfile
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -32,6 +33,7 @@ class GitRepo:
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
         self._blobs = _BlobCache()
+        self._pinned: dict[str, bytes] = {}
         self._commit_cache: dict[str, CommitInfo] = {}
         self._quarantine: Path | None = None
         self._catfile: CatFile | None = None
@@ -156,7 +158,7 @@ class GitRepo:
 
     def read_blob(self, oid: str) -> bytes:
         """A blob's bytes, through git cat-file (see catfile.py for why); cached."""
-        data = self._blobs.get(oid)
+        data = self._pinned.get(oid) or self._blobs.get(oid)
         if data is None:
             if self._catfile is None:
                 self._catfile = CatFile(self.run_dir, self.object_quarantine())
@@ -166,6 +168,15 @@ class GitRepo:
             data = found[1]
             self._blobs.put(oid, data)
         return data
+
+    def remember_blobs(self, contents: Iterable[bytes]) -> None:
+        """Make contents that are not in the repository readable by blob id.
+
+        git mergetool's BASE/LOCAL/REMOTE are temporary files, not objects;
+        the analysis refers to them by the id they would have.
+        """
+        for data in contents:
+            self._pinned[self.hash_bytes(data)] = data
 
     def line_changes(self, old: str, new: str) -> tuple[tuple[int, int, int, int], ...]:
         """libgit2's line diff of two blobs as 0-based (i1, chg1, i2, chg2) runs.

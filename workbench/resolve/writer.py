@@ -110,6 +110,8 @@ def write_blocker(repo: GitRepo, analysis: SyncAnalysis) -> str | None:
     if repo.workdir is None:
         return "this repository has no work tree to write to"
     head = repo.head()
+    if analysis.mode is Mode.MERGETOOL:
+        return None  # git mergetool handed us MERGED to write
     if analysis.mode is Mode.PREVIEW:
         return "a preview writes nothing: open the merge in progress, or the sync branch, to write"
     if analysis.mode is Mode.IN_PROGRESS:
