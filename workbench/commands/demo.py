@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 HELP = "open the workbench on a built-in sample sync"
 
@@ -14,15 +15,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--print", dest="print_only", action="store_true",
                         help="print the analysis instead of opening the app")
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
+    parser.add_argument("--file", metavar="PATH", help="open straight on this file")
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.analyze_view import print_analysis
     from workbench.demo import build_demo
-    from workbench.sync import SyncRequest, open_sync
+    from workbench.sync import SyncRequest
 
     path = build_demo(args.path, args.state)
-    _repo, analysis = open_sync(SyncRequest(repo=path))
-    print_analysis(analysis, show_all=True)
-    print(f"\nSample repository: {path}")
-    return 0
+    request = SyncRequest(repo=path)
+    if args.print_only:
+        from workbench.analyze_view import print_analysis
+        from workbench.sync import open_sync
+
+        _repo, analysis = open_sync(request)
+        print_analysis(analysis, show_all=True)
+        print(f"\nSample repository: {path}")
+        return 0
+    from workbench.tui.launch import launch
+
+    status = launch(request, theme=args.theme, start_file=args.file)
+    print(f"The sample repository is kept at {path}", file=sys.stderr)
+    return status

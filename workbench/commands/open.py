@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from workbench.commands import add_sync_options
-from workbench.errors import WorkbenchError
+from workbench.commands import add_sync_options, sync_request
 
 HELP = "open the workbench on a sync (the default command)"
 
@@ -13,8 +12,10 @@ HELP = "open the workbench on a sync (the default command)"
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)
     parser.add_argument("--file", metavar="PATH", help="open straight on this file")
-    parser.add_argument("--theme", metavar="NAME", help="colour theme")
+    parser.add_argument("--theme", metavar="NAME", help="colour theme (remembered with t in the app)")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise WorkbenchError("the interactive workbench is not available yet: use `workbench analyze`")
+    from workbench.tui.launch import launch
+
+    return launch(sync_request(args), theme=args.theme, start_file=args.file)

@@ -1,0 +1,89 @@
+"""The workbench App: themes, keymap, the main screen, and the app-wide keys. Wiring only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+from textual.theme import Theme
+
+from workbench.tui.config import Config, remember_theme
+from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
+from workbench.tui.screens.help import HelpScreen
+from workbench.tui.screens.main import Loader, MainScreen
+from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
+
+
+class WorkbenchApp(App[int]):
+    """Review, decide and write a main-to-dev sync."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "workbench"
+    BINDINGS = bindings(Scope.APP)
+
+    def __init__(self, load: Loader, config: Config, themes: list[Theme], *,
+                 theme: str | None = None, start_file: str | None = None) -> None:
+        super().__init__()
+        self._load = load
+        """Opens the sync; runs in a worker of the main screen."""
+        self.config = config
+        self._themes = themes
+        self._start_file = start_file
+        self._initial_theme = theme or config.theme or DEFAULT_THEME
+        self.load_error: str | None = None
+        """Why the sync could not be opened (the app then exits with status 2)."""
+        self.set_keymap(config.keys)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(VARIABLE_DEFAULTS)
+
+    def on_mount(self) -> None:
+        for theme in self._themes:
+            self.register_theme(theme)
+        if self._initial_theme not in self.available_themes:
+            self.notify(f"No theme named {self._initial_theme!r}; using {DEFAULT_THEME}.", severity="warning")
+            self._initial_theme = DEFAULT_THEME
+        self.theme = self._initial_theme
+        self.push_screen(MainScreen(self._load, self.config, self._start_file))
+
+    @property
+    def theme_names(self) -> list[str]:
+        return [theme.name for theme in self._themes]
+
+    def action_cycle_theme(self) -> None:
+        self.theme = next_theme(self.theme, self.theme_names)
+        self.notify(f"Theme: {self.theme}")
+        if self.config.path is not None:
+            try:
+                remember_theme(self.config.path, self.theme)
+            except (OSError, ValueError) as exc:
+                self.notify(f"Could not remember the theme: {exc}", severity="warning")
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        self.push_screen(HelpScreen(effective_keys(self.config.keys)))
+
+    async def action_quit(self) -> None:
+        if isinstance(self.screen, MainScreen):
+            self.screen.request_quit()
+        elif len(self.screen_stack) > 1:
+            self.screen.dismiss(None)
+        else:
+            self.exit(0)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette lists every workbench action with its keys."""
+        keys = effective_keys(self.config.keys)
+        for spec in ACTIONS:
+            if Scope.SCREEN in spec.scopes and isinstance(screen, MainScreen):
+                callback = partial(screen.run_action, spec.action)
+            elif Scope.APP in spec.scopes:
+                callback = partial(self.run_action, spec.action)
+            else:
+                continue
+            yield SystemCommand(spec.description, f"{spec.help}  [{display_keys(keys[spec.id])}]", callback)
+        yield from super().get_system_commands(screen)

@@ -1,0 +1,117 @@
+"""The user's settings: ``$XDG_CONFIG_HOME/workbench/config.toml``.
+
+```toml
+theme = "workbench-light"      # remembered when ``t`` switches themes
+editor = "vim"                 # for ``e`` (default: git's core.editor, $VISUAL, $EDITOR)
+context = 3                    # lines shown around each hunk
+
+[keys]                         # rebind any action by its id (see ``?``)
+take_main = "m,ctrl+m"
+```
+
+The file is read with tomllib and never rewritten wholesale: remembering the
+theme edits only the ``theme`` line, atomically, so the user's comments and
+other settings stay as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.errors import WorkbenchError
+from workbench.tui.keymap import unknown_actions
+
+_THEME_LINE = re.compile(r'^theme\s*=.*$', re.M)
+_TABLE = re.compile(r"^\s*\[", re.M)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings the app is built with (tests pass their own)."""
+
+    theme: str | None = None
+    keys: dict[str, str] = field(default_factory=dict)
+    """Action id -> keys (comma separated), overriding the defaults."""
+    editor: str | None = None
+    context: int = 3
+    path: Path | None = None
+    """Where the settings came from (and where the theme is remembered)."""
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "workbench" / "config.toml"
+
+
+def user_theme_dir() -> Path:
+    return config_path().parent / "themes"
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The settings in ``path`` (default: the user's file); a missing file means defaults."""
+    path = path or config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config(path=path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkbenchError(f"cannot read {path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise WorkbenchError(f"{path}: {exc}") from None
+    keys = data.get("keys", {})
+    if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+        raise WorkbenchError(f'{path}: [keys] maps action ids to key strings, e.g. take_main = "m"')
+    unknown = unknown_actions(keys)
+    if unknown:
+        raise WorkbenchError(f"{path}: unknown action(s) in [keys]: {', '.join(unknown)} (press ? in the app for the ids)")
+    theme, editor, context = data.get("theme"), data.get("editor"), data.get("context", 3)
+    if theme is not None and not isinstance(theme, str):
+        raise WorkbenchError(f"{path}: theme must be a string")
+    if editor is not None and not isinstance(editor, str):
+        raise WorkbenchError(f"{path}: editor must be a string")
+    if not isinstance(context, int) or isinstance(context, bool) or not 0 <= context <= 100:
+        raise WorkbenchError(f"{path}: context must be a whole number from 0 to 100")
+    return Config(theme=theme, keys=dict(keys), editor=editor, context=context, path=path)
+
+
+def remember_theme(path: Path, name: str) -> None:
+    """Set ``theme = "name"`` in the config file, touching nothing else (atomic)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    line = f'theme = "{_toml_escape(name)}"'
+    if _THEME_LINE.search(_top_level(text)):
+        head_end = len(_top_level(text))
+        text = _THEME_LINE.sub(line, text[:head_end], count=1) + text[head_end:]
+    else:
+        text = f"{line}\n{text}"
+    tomllib.loads(text)  # never write a file we could not read back
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _top_level(text: str) -> str:
+    """The part of a TOML document before its first table header."""
+    match = _TABLE.search(text)
+    return text[: match.start()] if match else text
+
+
+def _toml_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -1,0 +1,131 @@
+"""Everything a screen needs to draw one file, prepared in a worker.
+
+Alignment, word changes, unified diffs and syntax spans are computed here,
+off the UI thread and once per file (or once per toggle), by calling the pure
+helpers of ``workbench.analysis.display`` and ``syntax``; the widgets only
+look the results up while rendering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from workbench.analysis.display import DiffRow, FileLayout, hunks_layout, merge_layout, unified_rows
+from workbench.analysis.model import FileAnalysis, Side
+from workbench.analysis.xdiff import split_lines
+from workbench.errors import WorkbenchError
+from workbench.tui.syntax import SyntaxSpans, highlighter_for
+from workbench.tui.workspace import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class SideFacts:
+    """One side of a whole-file choice: is it there, which blob, how big."""
+
+    label: str
+    oid: str | None
+    size: int | None
+    mode: int | None
+
+
+@dataclass(frozen=True)
+class FileView:
+    """A file ready to draw: its aligned layout (text files) or its sides (the rest)."""
+
+    path: str
+    layout: FileLayout | None
+    syntax: dict[str, SyntaxSpans] = field(default_factory=dict)
+    """Side name ("base", "dev", "main") -> highlight spans."""
+    sides: tuple[SideFacts, ...] = ()
+
+
+@dataclass(frozen=True)
+class BothDiffs:
+    """The result as it would be written, against dev and against main."""
+
+    path: str
+    dev: tuple[DiffRow, ...]
+    main: tuple[DiffRow, ...]
+    syntax: dict[str, SyntaxSpans] = field(default_factory=dict)
+    """"dev", "main" and "result" spans (old sides and the new one)."""
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class CommitDiff:
+    """One commit's change to one file."""
+
+    sha: str
+    path: str
+    rows: tuple[DiffRow, ...]
+    syntax: dict[str, SyntaxSpans] = field(default_factory=dict)
+    """"old" and "new" spans."""
+    note: str = ""
+
+
+def prepare_file(workspace: Workspace, path: str) -> FileView:
+    entry = workspace.entry(path)
+    if not entry.hunks:
+        return FileView(path, None, sides=_sides(workspace, entry))
+    layout = merge_layout(entry.merge, entry.hunks) if entry.merge is not None else hunks_layout(entry.hunks)
+    syntax: dict[str, SyntaxSpans] = {}
+    highlight = highlighter_for(path)
+    if highlight is not None and entry.merge is not None:
+        for name, lines in (("base", entry.merge.base), ("dev", entry.merge.ours), ("main", entry.merge.theirs)):
+            syntax[name] = highlight(b"".join(lines))
+    return FileView(path, layout, syntax)
+
+
+def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:
+    def facts(label: str, side: Side) -> SideFacts:
+        size = workspace.repo.blob_size(side.oid) if side.oid and side.mode != 0o160000 else None
+        return SideFacts(label, side.oid, size, side.mode)
+
+    return (facts("base", entry.base), facts("dev", entry.dev), facts("main", entry.main))
+
+
+def prepare_diffs(workspace: Workspace, path: str) -> BothDiffs:
+    """``git diff dev result`` and ``git diff main result`` for the file as decided now."""
+    entry = workspace.entry(path)
+    result = workspace.session.preview(path)
+    new = split_lines(result or b"")
+    dev = _blob_lines(workspace, entry.dev)
+    main = _blob_lines(workspace, entry.main)
+    syntax: dict[str, SyntaxSpans] = {}
+    highlight = highlighter_for(path)
+    if highlight is not None:
+        syntax = {"dev": highlight(b"".join(dev)), "main": highlight(b"".join(main)), "result": highlight(result or b"")}
+    return BothDiffs(path, unified_rows(dev, new), unified_rows(main, new), syntax, deleted=result is None)
+
+
+def _blob_lines(workspace: Workspace, side: Side) -> list[bytes]:
+    if side.oid is None or side.mode == 0o160000:
+        return []
+    return split_lines(workspace.repo.read_blob(side.oid))
+
+
+def prepare_commit_diff(workspace: Workspace, sha: str, path: str) -> CommitDiff:
+    """What commit ``sha`` did to ``path`` (against its first parent)."""
+    repo = workspace.repo
+    try:
+        info = repo.commit_info(sha)
+        new_entry = repo.tree_entry(sha, path)
+        old_entry = repo.tree_entry(info.parents[0], path) if info.parents else None
+    except WorkbenchError as exc:
+        return CommitDiff(sha, path, (), note=str(exc))
+    old = repo.read_blob(old_entry[0]) if old_entry and old_entry[1] != 0o160000 else b""
+    new = repo.read_blob(new_entry[0]) if new_entry and new_entry[1] != 0o160000 else b""
+    note = ""
+    if b"\0" in old[:8000] or b"\0" in new[:8000]:
+        return CommitDiff(sha, path, (), note=f"binary file: {len(old)} bytes before, {len(new)} after")
+    if old_entry is None and new_entry is None:
+        note = f"{path} is in neither this commit nor its parent (renamed?)"
+    elif old_entry is None:
+        note = "this commit adds the file"
+    elif new_entry is None:
+        note = "this commit deletes the file"
+    syntax: dict[str, SyntaxSpans] = {}
+    highlight = highlighter_for(path)
+    if highlight is not None:
+        syntax = {"old": highlight(old), "new": highlight(new)}
+    return CommitDiff(sha, path, unified_rows(split_lines(old), split_lines(new)), syntax, note)

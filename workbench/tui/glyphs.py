@@ -1,0 +1,81 @@
+"""The letters and words that stand for statuses, risk levels and choices.
+
+Colour is never the only signal: every risk level has a letter, every status
+a letter and a word, so the app reads the same in monochrome.
+"""
+
+from __future__ import annotations
+
+from workbench.analysis.model import FileAnalysis, FileStatus, Level, Taken
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice, Decision
+
+RISK_LETTER = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}
+RISK_WORD = {Level.HIGH: "high risk", Level.MEDIUM: "medium risk", Level.LOW: "low risk"}
+
+STATUS_LETTER = {
+    FileStatus.CONFLICTED: "C",
+    FileStatus.THEIRS_RESOLVED: "T",
+    FileStatus.HAND_RESOLVED: "E",
+    FileStatus.MODIFY_DELETE: "D",
+    FileStatus.ADD_ADD: "A",
+    FileStatus.BINARY: "B",
+}
+STATUS_WORD = {
+    FileStatus.CONFLICTED: "conflicted",
+    FileStatus.THEIRS_RESOLVED: "-X theirs took main",
+    FileStatus.HAND_RESOLVED: "hand-resolved",
+    FileStatus.MODIFY_DELETE: "modify/delete",
+    FileStatus.ADD_ADD: "added on both sides",
+    FileStatus.BINARY: "binary",
+}
+POLICY_LETTER = "P"
+
+TAKEN_WORD = {
+    Taken.MAIN: "the result holds main's side",
+    Taken.DEV: "the result holds dev's side",
+    Taken.BOTH: "the result holds both sides",
+    Taken.OTHER: "the result holds an edit of its own",
+    Taken.UNRESOLVED: "still conflicted (markers)",
+}
+TAKEN_SHORT = {
+    Taken.MAIN: "took main",
+    Taken.DEV: "took dev",
+    Taken.BOTH: "took both",
+    Taken.OTHER: "edited",
+    Taken.UNRESOLVED: "conflict",
+}
+
+CHOICE_WORD = {
+    Choice.MAIN: "main",
+    Choice.DEV: "dev",
+    Choice.BOTH: "both (dev, main)",
+    Choice.BOTH_MAIN_FIRST: "both (main, dev)",
+    Choice.CUSTOM: "edited",
+}
+FILE_CHOICE_WORD = {
+    FileChoice.KEEP_DEV: "keep dev's file",
+    FileChoice.TAKE_MAIN: "take main's file",
+    FileChoice.DELETE: "delete the file",
+}
+
+DECIDED = "✓"
+UNWRITTEN = "●"
+
+
+def decision_word(decision: Decision | None) -> str:
+    return "undecided" if decision is None else CHOICE_WORD[decision.choice]
+
+
+def status_letters(entry: FileAnalysis) -> str:
+    """One status letter, plus P when a sync-policy rule applies to the file."""
+    return STATUS_LETTER[entry.status] + (POLICY_LETTER if entry.policy else " ")
+
+
+def status_words(entry: FileAnalysis) -> str:
+    words = STATUS_WORD[entry.status]
+    return f"{words}; policy: {entry.policy}" if entry.policy else words
+
+
+def short_sha(sha: str) -> str:
+    return sha[:10]

@@ -1,0 +1,130 @@
+"""Every action of the app, with its default keys: one table for bindings, footer, help and palette.
+
+Keys are data (harlequin's keymap, lazygit's ``GetKeybindings``): each
+``ActionSpec`` is turned into Textual ``Binding`` objects whose ``id`` is the
+action's id, so a user rebinds a key in ``config.toml`` (``[keys]
+take_main = "ctrl+m"``) through Textual's keymap, and the footer, the ``?``
+screen and the command palette all show the keys actually in force.  The
+default keys named in the issue are a public contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from textual.binding import Binding
+
+
+class Scope(str, Enum):
+    """Where a binding lives (and so when it is active)."""
+
+    APP = "app"
+    SCREEN = "screen"
+    LIST = "list"
+    """Lists: the file list and the history panel."""
+    VIEW = "view"
+    """The hunk view's cursor."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One user action: its id (also the config key), keys and words."""
+
+    id: str
+    action: str
+    """The Textual action run by the key (``action_<name>`` on the scope's node)."""
+    keys: str
+    """Default keys, comma separated, in Textual's key names."""
+    description: str
+    """A word or two for the footer."""
+    help: str
+    """A sentence for the help screen and the command palette."""
+    scopes: tuple[Scope, ...]
+    group: str
+    show: bool = False
+    """Shown in the footer."""
+    key_display: str | None = None
+
+
+def _a(id: str, keys: str, description: str, help: str, scope: Scope | tuple[Scope, ...], group: str,
+       show: bool = False, action: str | None = None, key_display: str | None = None) -> ActionSpec:
+    scopes = scope if isinstance(scope, tuple) else (scope,)
+    return ActionSpec(id, action or id, keys, description, help, scopes, group, show, key_display)
+
+
+S, APP = Scope.SCREEN, Scope.APP
+ACTIONS: tuple[ActionSpec, ...] = (
+    _a("cursor_down", "j,down", "Down", "Move down (files, history, or the hunk view's cursor)",
+       (Scope.LIST, Scope.VIEW), "Move", key_display="j/↓"),
+    _a("cursor_up", "k,up", "Up", "Move up", (Scope.LIST, Scope.VIEW), "Move", key_display="k/↑"),
+    _a("page_down", "pagedown,ctrl+d", "Page down", "Move a page down", Scope.VIEW, "Move"),
+    _a("page_up", "pageup,ctrl+u", "Page up", "Move a page up", Scope.VIEW, "Move"),
+    _a("next_hunk", "n", "Next", "Next hunk (on to the next file after the last)", S, "Move", show=True),
+    _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
+    _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
+    _a("prev_risky", "P", "Prev risky", "Previous undecided high-risk hunk in the whole sync", S, "Move"),
+    _a("filter", "slash", "Filter", "Filter the file list by typing part of a path", S, "Move", key_display="/"),
+    _a("focus_files", "escape", "Files", "Back to the file list", S, "Move", key_display="esc"),
+    _a("take_main", "m", "Main", "Take main's side for this hunk (take main's file for a whole-file choice)",
+       S, "Decide", show=True),
+    _a("take_dev", "d", "Dev", "Take dev's side for this hunk (keep dev's file for a whole-file choice)",
+       S, "Decide", show=True),
+    _a("take_both", "b", "Both", "Take both: dev's lines, then main's", S, "Decide", show=True),
+    _a("take_both_main_first", "B", "Both (main first)", "Take both: main's lines, then dev's", S, "Decide"),
+    _a("edit", "e", "Edit", "Edit this hunk's result in $EDITOR (or in the app when none is set)",
+       S, "Decide", show=True),
+    _a("file_main", "M", "File: main", "Take main for every hunk of this file", S, "Decide"),
+    _a("file_dev", "D", "File: dev", "Take dev for every hunk of this file", S, "Decide"),
+    _a("delete_file", "x", "Delete file", "Whole-file choice: delete the file", S, "Decide"),
+    _a("undo", "u", "Undo", "Undo the last decision", S, "Decide", show=True),
+    _a("redo", "ctrl+r", "Redo", "Redo what was undone", S, "Decide"),
+    _a("write", "w", "Write", "Write every decided file (and stage it during a merge in progress)",
+       S, "Write", show=True),
+    _a("toggle_base", "a", "Base", "Show or hide the base (merge ancestor) column", S, "View"),
+    _a("toggle_diffs", "v", "Diffs", "Switch between the hunk view and the result-vs-dev / result-vs-main diffs",
+       S, "View"),
+    _a("toggle_context", "z", "Context", "Expand or collapse all context around the hunks", S, "View"),
+    _a("focus_history", "h", "History", "Go to the history panel (enter shows a commit's diff)", S, "View"),
+    _a("help", "question_mark", "Help", "Show every key", APP, "App", show=True, key_display="?"),
+    _a("cycle_theme", "t", "Theme", "Switch to the next colour theme (remembered)", APP, "App"),
+    _a("quit", "q", "Quit", "Quit (asks when decisions are not written yet)", APP, "App", show=True),
+)
+
+BY_ID: dict[str, ActionSpec] = {spec.id: spec for spec in ACTIONS}
+
+
+def bindings(scope: Scope) -> list[Binding]:
+    """Textual bindings for one scope, each carrying its action id for rebinding."""
+    return [
+        Binding(
+            spec.keys,
+            spec.action,
+            spec.description,
+            show=spec.show,
+            key_display=spec.key_display,
+            id=spec.id,
+            tooltip=spec.help,
+        )
+        for spec in ACTIONS
+        if scope in spec.scopes
+    ]
+
+
+def effective_keys(overrides: Mapping[str, str]) -> dict[str, str]:
+    """Action id -> the keys in force (the user's override, else the default)."""
+    return {spec.id: overrides.get(spec.id, spec.keys) for spec in ACTIONS}
+
+
+_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "down": "↓", "up": "↑",
+          "pagedown": "PgDn", "pageup": "PgUp"}
+
+
+def display_keys(keys: str) -> str:
+    """``"j,down"`` -> ``"j ↓"``: how a key list reads in help and the palette."""
+    return " ".join(_NAMES.get(key.strip(), key.strip()) for key in keys.split(",") if key.strip())
+
+
+def unknown_actions(overrides: Mapping[str, str]) -> list[str]:
+    return sorted(set(overrides) - set(BY_ID))

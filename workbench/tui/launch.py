@@ -1,0 +1,42 @@
+"""Starting the app from the command line: settings, themes, and an early start on the analysis.
+
+The analysis is started in a thread *before* Textual is imported and the
+App is built, so the two overlap and the file list appears sooner; the App
+receives a loader that simply waits for that result.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from workbench.errors import WorkbenchError
+from workbench.sync import SyncRequest
+
+
+def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | None = None) -> int:
+    """Run the workbench on ``request``; returns the exit status."""
+    from workbench.git.repo import GitRepo
+    from workbench.git.snapshot import locate_sync
+
+    # Bad input (no repository, unknown revision, no merge) is a one-line error
+    # before the screen is taken over; this check is cheap.
+    locate_sync(GitRepo.open(request.repo), request.rev, request.dev, request.main)
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-load")
+    from workbench.tui.workspace import Workspace
+
+    future: Future[Workspace] = pool.submit(Workspace.open, request)
+    pool.shutdown(wait=False)
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.config import load_config, user_theme_dir
+    from workbench.tui.themes import builtin_theme_dir, load_themes
+
+    config = load_config()
+    themes = load_themes(builtin_theme_dir(), user_theme_dir())
+    names = {t.name for t in themes}
+    if theme is not None and theme not in names:
+        raise WorkbenchError(f"no theme named {theme!r} (themes: {', '.join(sorted(names))})")
+    app = WorkbenchApp(future.result, config, themes, theme=theme, start_file=start_file)
+    status = app.run()
+    if app.load_error is not None:
+        raise WorkbenchError(app.load_error)
+    return int(status or 0)

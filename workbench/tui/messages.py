@@ -1,0 +1,45 @@
+"""Messages workers post to the main screen when their work is done.
+
+Workers never touch widgets: they compute in a thread and post one of
+these (``post_message`` is thread-safe); the screen's handler hands the
+result down to its widgets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from workbench.tui.fileview import BothDiffs, FileView
+from workbench.tui.workspace import Workspace
+
+
+@dataclass
+class WorkspaceLoaded(Message):
+    """The sync is analysed and the decisions journal replayed."""
+
+    workspace: Workspace
+    seconds: float
+    """How long loading took (shown in the log, used by benchmarks)."""
+
+
+@dataclass
+class LoadFailed(Message):
+    """Opening the sync failed; ``error`` is one line for the user."""
+
+    error: str
+
+
+@dataclass
+class FileViewReady(Message):
+    """A file's rows, folds and syntax are ready to draw."""
+
+    view: FileView
+
+
+@dataclass
+class DiffsReady(Message):
+    """The result-vs-dev and result-vs-main diffs of a file are ready."""
+
+    diffs: BothDiffs

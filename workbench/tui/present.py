@@ -1,0 +1,264 @@
+"""From the analysis and the session to what widgets show: titles, rows, sentences.
+
+The screen calls these after every change and hands the results down to its
+widgets.  Repository text (paths, subjects, authors, signal sentences that
+quote them) always goes through ``visible`` into ``rich.text.Text``, never
+into a markup string, so ``[bold]`` in a commit subject is shown as typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from rich.text import Text
+
+from workbench.analysis.display import display_text
+from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.xdiff import split_lines
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
+from workbench.textsafe import visible
+from workbench.tui.fileview import SideFacts
+from workbench.tui.glyphs import (
+    FILE_CHOICE_WORD,
+    RISK_LETTER,
+    RISK_WORD,
+    STATUS_WORD,
+    TAKEN_SHORT,
+    TAKEN_WORD,
+    decision_word,
+    short_sha,
+    status_letters,
+    status_words,
+)
+from workbench.tui.palette import Palette
+from workbench.tui.widgets.file_list import FileRow, Totals
+from workbench.tui.widgets.hunk_view import HunkTitle
+from workbench.tui.widgets.result_preview import PreviewLine
+from workbench.tui.workspace import Workspace, file_level
+
+MODE_WORD = {
+    Mode.IN_PROGRESS: "merge in progress",
+    Mode.MERGE_COMMIT: "merge commit",
+    Mode.PREVIEW: "preview",
+}
+
+
+def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
+    session = ws.session
+    decided = session.decided(entry.path) if entry.hunks else int(session.file_choice(entry.path) is not None)
+    return FileRow(
+        path=entry.path,
+        level=file_level(entry),
+        status=status_letters(entry),
+        decided=decided,
+        total=len(entry.hunks),
+        unwritten=entry.path in session.dirty_paths(),
+    )
+
+
+def totals(ws: Workspace) -> Totals:
+    return Totals(
+        files=len(ws.files),
+        undecided=ws.session.undecided(),
+        high=ws.session.undecided_high(),
+        unwritten=len(ws.session.dirty_paths()),
+    )
+
+
+def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
+    entry = ws.entry(path)
+    out = {}
+    for hunk in entry.hunks:
+        decision = ws.session.decision(path, hunk.index)
+        choice = ws.session.file_choice(path)
+        word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+        out[hunk.index] = HunkTitle(
+            number=hunk.index + 1,
+            total=len(entry.hunks),
+            level=hunk.level,
+            risk=hunk.risk,
+            taken=TAKEN_SHORT[hunk.taken],
+            decision=word,
+            decided=decision is not None or choice is not None,
+        )
+    return out
+
+
+def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLine, ...], str]:
+    """The current hunk's result lines, each tinted by its origin; and a caption."""
+    entry = ws.entry(path)
+    hunk = entry.hunks[index]
+    lines = ws.hunk_result(path, index)
+    decision = ws.session.decision(path, index)
+    choice = ws.session.file_choice(path)
+    start = hunk.result.start if hunk.result is not None else None
+    if lines is None:
+        return (), "the file would be deleted" if choice is FileChoice.DELETE else "the file is absent from the result"
+    tones = _tones(hunk, decision.choice if decision else None, choice, len(lines), entry.status)
+    numbered = decision is None and choice is None and start is not None
+    out = tuple(
+        PreviewLine(start + k if numbered and start is not None else None, display_text(line), tone)
+        for k, (line, tone) in enumerate(zip(lines, tones))
+    )
+    if decision is not None:
+        caption = f"result of hunk {index + 1}: {decision_word(decision)} (decided, not yet written)"
+        if path not in ws.session.dirty_paths():
+            caption = f"result of hunk {index + 1}: {decision_word(decision)} (written)"
+    elif choice is not None:
+        caption = f"result of hunk {index + 1}: {FILE_CHOICE_WORD[choice]}"
+    elif entry.status is FileStatus.CONFLICTED:
+        caption = f"result of hunk {index + 1}: still conflicted in the work tree"
+    else:
+        caption = f"result of hunk {index + 1} now: {TAKEN_WORD[hunk.taken]}"
+    return out, caption
+
+
+def _tones(hunk: Hunk, choice: Choice | None, file_choice: FileChoice | None, count: int,
+           status: FileStatus) -> list[str | None]:
+    if file_choice is FileChoice.KEEP_DEV or choice is Choice.DEV:
+        return ["dev"] * count
+    if file_choice is FileChoice.TAKE_MAIN or choice is Choice.MAIN:
+        return ["main"] * count
+    if choice is Choice.BOTH:
+        first = min(len(hunk.dev_text), count)
+        return ["dev"] * first + ["main"] * (count - first)
+    if choice is Choice.BOTH_MAIN_FIRST:
+        first = min(len(hunk.main_text), count)
+        return ["main"] * first + ["dev"] * (count - first)
+    if choice is Choice.CUSTOM:
+        return ["result"] * count
+    if status is FileStatus.CONFLICTED:
+        return [None] * count
+    tone = {Taken.MAIN: "main", Taken.DEV: "dev"}.get(hunk.taken, "result")
+    return [tone] * count
+
+
+# -- the why panel -----------------------------------------------------------------------
+
+
+def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> Text:
+    """The current hunk's risk signals as sentences, with the commits they name."""
+    entry = ws.entry(path)
+    text = Text()
+    commits = _commit_index(entry)
+    if index is None or not entry.hunks:
+        text.append(f"{status_words(entry)}\n", style="bold")
+        for message in entry.messages:
+            text.append(f"• {visible(message)}\n")
+        _signals(text, entry.signals, commits, palette)
+        return text
+    hunk = entry.hunks[index]
+    text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
+    text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.hunks)}\n")
+    if hunk.signals:
+        _signals(text, hunk.signals, commits, palette)
+    else:
+        text.append("No risk signals for this hunk.\n", style=Style(italic=True))
+    text.append(f"\n{_facts(entry, hunk)}\n")
+    _side_commits(text, "dev", hunk.dev_commits, commits, palette)
+    _side_commits(text, "main", hunk.main_commits, commits, palette)
+    if entry.signals:
+        text.append("\nFile-wide\n", style="bold")
+        _signals(text, entry.signals, commits, palette)
+    return text
+
+
+def _facts(entry: FileAnalysis, hunk: Hunk) -> str:
+    dev = _range_words(hunk.dev.start, hunk.dev.end)
+    main = _range_words(hunk.main.start, hunk.main.end)
+    status = STATUS_WORD[entry.status]
+    return f"dev {dev}, main {main}; {status}; {TAKEN_WORD[hunk.taken]}."
+
+
+def _range_words(start: int, end: int) -> str:
+    if end < start:
+        return f"adds nothing (before line {start})"
+    return f"line {start}" if start == end else f"lines {start}–{end}"
+
+
+def _signals(text: Text, signals: Iterable[Signal], commits: dict[str, Commit], palette: Palette) -> None:
+    for signal in signals:
+        text.append("• ", style=palette.risk[Level.HIGH] if signal.weight >= 50 else palette.risk[Level.MEDIUM])
+        text.append(visible(signal.message, single_line=False))
+        text.append("\n")
+        for sha in signal.commits:
+            _commit_line(text, sha, commits, palette, indent="    ")
+
+
+def _side_commits(text: Text, side: str, shas: tuple[str, ...], commits: dict[str, Commit], palette: Palette) -> None:
+    if not shas:
+        return
+    text.append(f"{side} lines from:\n", style=palette.hue[side])
+    for sha in shas:
+        _commit_line(text, sha, commits, palette, indent="  ")
+
+
+def _commit_line(text: Text, sha: str, commits: dict[str, Commit], palette: Palette, indent: str) -> None:
+    commit = commits.get(sha)
+    text.append(indent)
+    text.append(short_sha(sha), style=Style(color=palette.muted.color))
+    if commit is not None:
+        if commit.pr is not None:
+            text.append(f" #{commit.pr}", style="bold")
+        text.append(f" {visible(commit.subject)}")
+    text.append("\n")
+
+
+def _commit_index(entry: FileAnalysis) -> dict[str, Commit]:
+    return {c.sha: c for c in (*entry.history.dev, *entry.history.main)}
+
+
+# -- whole-file choices ---------------------------------------------------------------------
+
+
+def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], palette: Palette) -> Text:
+    entry = ws.entry(path)
+    choice = ws.session.file_choice(path)
+    text = Text()
+    text.append(visible(path), style="bold")
+    text.append(f"\n{status_words(entry)}: choose the whole file.\n\n")
+    for facts in sides:
+        style = palette.hue.get(facts.label, Style(bold=True))
+        text.append(f"{facts.label:<5}", style=style)
+        if facts.oid is None:
+            text.append("  absent (deleted on this side)\n")
+            continue
+        size = "submodule" if facts.mode == 0o160000 else f"{facts.size:,} bytes" if facts.size is not None else "?"
+        mode = f"{facts.mode:o}" if facts.mode else ""
+        text.append(f"  {short_sha(facts.oid)}  {size:>14}  {mode}\n")
+    text.append("\n")
+    for key, word in (("d", FileChoice.KEEP_DEV), ("m", FileChoice.TAKE_MAIN), ("x", FileChoice.DELETE)):
+        marked = choice is word
+        text.append("  ▶ " if marked else "    ", style="bold")
+        text.append(f"{key}", style="bold reverse" if marked else "bold")
+        text.append(f"  {FILE_CHOICE_WORD[word]}\n", style="bold" if marked else "")
+    if entry.messages:
+        text.append("\n")
+        for message in entry.messages:
+            text.append(f"{visible(message)}\n", style=Style(color=palette.muted.color))
+    return text
+
+
+# -- the header line ------------------------------------------------------------------------
+
+
+def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(" workbench ", style="bold reverse")
+    text.append(f" {visible(repo_name)} · {MODE_WORD[analysis.mode]}")
+    if analysis.merge:
+        text.append(f" {short_sha(analysis.merge)}")
+    text.append(" · dev ")
+    text.append(short_sha(analysis.dev), style="bold")
+    text.append(" ← main ")
+    text.append(short_sha(analysis.main), style="bold")
+    text.append(f" · {analysis.main_commits} commits from main")
+    if resumed:
+        text.append(" · resumed earlier decisions", style="italic")
+    return text
+
+
+def result_line_count(data: bytes | None) -> int:
+    return len(split_lines(data or b""))

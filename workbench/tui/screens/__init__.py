@@ -1,0 +1,1 @@
+"""Screens: the main workbench and its dialogs."""

@@ -1,0 +1,247 @@
+"""Deciding, editing, undoing, writing and quitting: the main screen's commands.
+
+Each handler is a few lines: it asks the ``Workspace`` to do the thing
+(which journals it), tells the user what happened, and lets the screen
+redraw.  The flows that ask questions (a file changed on disk, unwritten
+decisions on quit) run as async workers so they can wait for an answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import SuspendNotSupported
+from textual.screen import Screen
+
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice, Decision
+from workbench.resolve.writer import Blocked, conflict_markers
+from workbench.textsafe import visible
+from workbench.tui.editor import run_editor
+from workbench.tui.glyphs import FILE_CHOICE_WORD
+from workbench.tui.screens.confirm import Answer, ConfirmScreen
+from workbench.tui.screens.edit import EditScreen
+
+if TYPE_CHECKING:
+    from workbench.tui.config import Config
+    from workbench.tui.fileview import FileView
+    from workbench.tui.workspace import Workspace
+
+
+class DecidingScreen(Screen[None]):
+    """The base of ``MainScreen``: commands over its ``ws``, ``path``, ``current`` and ``view``."""
+
+    ws: Workspace | None
+    path: str | None
+    current: int | None
+    view: FileView | None
+    config: Config
+
+    def refresh_state(self, paths: set[str] | None = None) -> None:
+        """Redraw after decisions changed (the screen that draws implements it)."""
+        raise NotImplementedError
+
+    # -- per hunk ----------------------------------------------------------------------------
+
+    def _hunk_target(self) -> tuple[str, int] | None:
+        if self.ws is None or self.path is None or self.view is None:
+            return None
+        if self.view.layout is None or self.current is None:
+            return None
+        return self.path, self.current
+
+    def _whole_file(self) -> bool:
+        return self.ws is not None and self.path is not None and self.view is not None and self.view.layout is None
+
+    def _decide(self, choice: Choice) -> None:
+        target = self._hunk_target()
+        if target is None:
+            return
+        assert self.ws is not None
+        self.ws.decide(target[0], target[1], Decision(choice))
+        self.refresh_state({target[0]})
+
+    def _choose(self, choice: FileChoice) -> None:
+        assert self.ws is not None and self.path is not None
+        self.ws.choose_file(self.path, choice)
+        self.notify(f"{FILE_CHOICE_WORD[choice]}: {visible(self.path)}")
+        self.refresh_state({self.path})
+
+    def action_take_main(self) -> None:
+        self._choose(FileChoice.TAKE_MAIN) if self._whole_file() else self._decide(Choice.MAIN)
+
+    def action_take_dev(self) -> None:
+        self._choose(FileChoice.KEEP_DEV) if self._whole_file() else self._decide(Choice.DEV)
+
+    def action_take_both(self) -> None:
+        self._decide(Choice.BOTH)
+
+    def action_take_both_main_first(self) -> None:
+        self._decide(Choice.BOTH_MAIN_FIRST)
+
+    def action_delete_file(self) -> None:
+        if self.ws is not None and self.path is not None and self.view is not None:
+            self._choose(FileChoice.DELETE)
+
+    # -- per file ----------------------------------------------------------------------------
+
+    def _decide_file(self, choice: Choice, file_choice: FileChoice) -> None:
+        if self.ws is None or self.path is None or self.view is None:
+            return
+        if self._whole_file():
+            self._choose(file_choice)
+            return
+        self.ws.decide_file(self.path, choice)
+        count = len(self.ws.entry(self.path).hunks)
+        self.notify(f"{choice.value} for all {count} hunk{'s' if count != 1 else ''} of {visible(self.path)}")
+        self.refresh_state({self.path})
+
+    def action_file_main(self) -> None:
+        self._decide_file(Choice.MAIN, FileChoice.TAKE_MAIN)
+
+    def action_file_dev(self) -> None:
+        self._decide_file(Choice.DEV, FileChoice.KEEP_DEV)
+
+    # -- undo / redo ---------------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        if self.ws is None:
+            return
+        label = self.ws.session.undo_label()
+        if self.ws.undo() is None:
+            self.notify("Nothing to undo.")
+            return
+        self.notify(f"Undid: {visible(label)}")
+        self.refresh_state()
+
+    def action_redo(self) -> None:
+        if self.ws is None:
+            return
+        label = self.ws.session.redo_label()
+        if self.ws.redo() is None:
+            self.notify("Nothing to redo.")
+            return
+        self.notify(f"Redid: {visible(label)}")
+        self.refresh_state()
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def action_edit(self) -> None:
+        target = self._hunk_target()
+        if target is not None:
+            self._edit(*target)
+
+    @work(exclusive=True, group="edit")
+    async def _edit(self, path: str, index: int) -> None:
+        assert self.ws is not None
+        seed = self.ws.edit_seed(path, index)
+        text = await self._edited_text(path, index, seed)
+        if text is None or text == seed:
+            self.notify("Edit cancelled: nothing changed.")
+            return
+        self.ws.decide(path, index, Decision(Choice.CUSTOM, text))
+        if conflict_markers(text):
+            self.notify(f"Hunk {index + 1} still holds conflict markers: writing will refuse it.",
+                        severity="warning")
+        self.refresh_state({path})
+
+    async def _edited_text(self, path: str, index: int, seed: bytes) -> bytes | None:
+        assert self.ws is not None
+        command = self.ws.editor(self.config.editor)
+        suffix = PurePosixPath(path).suffix or ".txt"
+        if command is not None:
+            try:
+                with self.app.suspend():
+                    return run_editor(command, seed, suffix)
+            except SuspendNotSupported:
+                pass
+        title = f"hunk {index + 1} of {visible(path)}"
+        language = "python" if suffix == ".py" else None
+        edited = await self.app.push_screen_wait(
+            EditScreen(seed.decode("utf-8", "surrogateescape"), title, language)
+        )
+        return None if edited is None else edited.encode("utf-8", "surrogateescape")
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def action_write(self) -> None:
+        self._write()
+
+    @work(exclusive=True, group="write")
+    async def _write(self) -> bool:
+        """Write every file with unwritten decisions; True when none was left unwritten."""
+        ws = self.ws
+        if ws is None:
+            return False
+        if not ws.can_write:
+            self.notify("This is a preview (--dev/--main): there is no merge on disk to write into. "
+                        "Your decisions are saved.", severity="warning")
+            return False
+        paths = ws.session.dirty_paths()
+        if not paths:
+            self.notify("Nothing to write: every decision is already in the work tree.")
+            return True
+        written: list[str] = []
+        problems: list[str] = []
+        for path in paths:
+            check = await asyncio.to_thread(ws.check, path)
+            overwrite = False
+            if check.blocked is Blocked.CHANGED_ON_DISK:
+                overwrite = await self._ask_overwrite(path)
+                if not overwrite:
+                    problems.append(f"skipped {path}: it changed on disk")
+                    continue
+            elif not check.ok:
+                problems.append(check.message)
+                continue
+            outcome = await asyncio.to_thread(ws.write, path, overwrite)
+            (written if outcome.written else problems).append(outcome.message)
+        self._report_write(written, problems, ws.stages)
+        self.refresh_state(set(paths))
+        return not problems
+
+    async def _ask_overwrite(self, path: str) -> bool:
+        question = Text()
+        question.append(visible(path), style="bold")
+        question.append(" changed on disk since the workbench loaded it (someone else edited it).\n\n"
+                        "Overwrite it with your decisions, or skip it for now?")
+        answer = await self.app.push_screen_wait(
+            ConfirmScreen(question, [Answer("s", "Skip", "skip"), Answer("o", "Overwrite", "overwrite")], "skip")
+        )
+        return answer == "overwrite"
+
+    def _report_write(self, written: list[str], problems: list[str], staged: bool) -> None:
+        if written:
+            where = "written and staged" if staged else "written to the work tree (commit a fix-up)"
+            self.notify(f"{len(written)} file{'s' if len(written) != 1 else ''} {where}.")
+        for problem in problems:
+            self.notify(visible(problem), title="Not written", severity="error", timeout=12)
+
+    # -- quitting ------------------------------------------------------------------------------
+
+    def request_quit(self) -> None:
+        self._quit()
+
+    @work(exclusive=True, group="quit")
+    async def _quit(self) -> None:
+        ws = self.ws
+        dirty = ws.session.dirty_paths() if ws is not None else []
+        if not dirty or ws is None or not ws.can_write:
+            self.app.exit(0)
+            return
+        question = Text(f"{len(dirty)} file{'s have' if len(dirty) != 1 else ' has'} decisions not written to the "
+                        "work tree yet. They are saved and come back when you reopen this sync.")
+        answer = await self.app.push_screen_wait(
+            ConfirmScreen(question, [Answer("w", "Write, then quit", "write"), Answer("q", "Quit", "quit"),
+                                     Answer("c", "Cancel", "cancel")])
+        )
+        if answer == "quit":
+            self.app.exit(0)
+        elif answer == "write":
+            worker = self._write()
+            if await worker.wait():
+                self.app.exit(0)

@@ -1,0 +1,65 @@
+"""The ``?`` screen: every action with the keys in force, and what the letters mean."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from workbench.analysis.model import FileStatus, Level
+from workbench.tui.glyphs import POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
+from workbench.tui.keymap import ACTIONS, display_keys
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys by group, then the legend of the file list."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 96; height: 90%; border: thick $primary; background: $surface; padding: 0 2;
+    }
+    """
+
+    def __init__(self, keys: dict[str, str]) -> None:
+        super().__init__()
+        self._keys = keys
+        """Action id -> keys in force."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self._table())
+            yield Static(self._legend())
+
+    def _table(self) -> Table:
+        table = Table(show_edge=False, box=None, pad_edge=False, expand=True, title="Keys", title_style="bold")
+        table.add_column("keys", style="bold", no_wrap=True, min_width=12)
+        table.add_column("what it does")
+        table.add_column("id (for [keys] in config.toml)", style="dim", no_wrap=True)
+        for group, specs in groupby(ACTIONS, key=lambda spec: spec.group):
+            table.add_row(Text(group, style="bold underline"), "", "")
+            for spec in specs:
+                table.add_row(display_keys(self._keys.get(spec.id, spec.keys)), spec.help, spec.id)
+        return table
+
+    def _legend(self) -> Text:
+        text = Text("\nFile list: risk letter, status letter, path, hunks decided/total\n", style="bold")
+        for level in (Level.HIGH, Level.MEDIUM, Level.LOW):
+            text.append(f"  {RISK_LETTER[level]}  {RISK_WORD[level]}\n")
+        for status in FileStatus:
+            text.append(f"  {STATUS_LETTER[status]}  {STATUS_WORD[status]}\n")
+        text.append(f"  {POLICY_LETTER}  a sync-policy rule applies (keep dev / override from main)\n")
+        text.append("  ✓  every hunk decided      ●  decisions not written to the work tree yet\n")
+        text.append("\nDecisions are saved as you go (under .git/workbench/); reopening resumes them.\n")
+        return text
+
+    def action_close(self) -> None:
+        self.dismiss(None)

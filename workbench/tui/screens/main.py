@@ -1,0 +1,400 @@
+"""The workbench screen: files on the left, the hunk in the middle, evidence below.
+
+Wiring only: handlers hand commands to the ``Workspace`` and results down
+to widgets; heavy work (loading the sync, preparing a file, diffs) runs in
+thread workers that post a message when done.  Deciding, editing, writing
+and quitting live in ``DecidingScreen`` (``screens/deciding.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ContentSwitcher, Footer, Static
+
+from workbench.analysis.display import fold_layout
+from workbench.errors import WorkbenchError
+from workbench.textsafe import visible
+from workbench.tui import present
+from workbench.tui.config import Config
+from workbench.tui.fileview import FileView, prepare_commit_diff, prepare_diffs, prepare_file
+from workbench.tui.glyphs import short_sha
+from workbench.tui.keymap import Scope, bindings
+from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, WorkspaceLoaded
+from workbench.tui.palette import Palette, theme_palette
+from workbench.tui.screens.commit_diff import CommitDiffScreen
+from workbench.tui.screens.deciding import DecidingScreen
+from workbench.tui.widgets.diff_view import DiffView
+from workbench.tui.widgets.file_choice import FileChoicePanel
+from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.history_panel import HistoryPanel
+from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.widgets.result_preview import ResultPreview
+from workbench.tui.widgets.sync_bar import SyncBar
+from workbench.tui.widgets.why_panel import WhyPanel
+from workbench.tui.workspace import Position, Workspace
+
+Loader = Callable[[], Workspace]
+
+
+class MainScreen(DecidingScreen):
+    """Review, decide and write one sync."""
+
+    BINDINGS = bindings(Scope.SCREEN)
+
+    def __init__(self, load: Loader, config: Config, start_file: str | None = None) -> None:
+        super().__init__()
+        self._load_workspace = load
+        """Opens the sync (run in a worker; injected so tests and benchmarks choose the repository)."""
+        self.config = config
+        self._start_file = start_file
+        self.ws: Workspace | None = None
+        self.path: str | None = None
+        """The file on screen."""
+        self.view: FileView | None = None
+        self.current: int | None = None
+        """The hunk decisions act on."""
+        self._pending_hunk: int | None = None
+        self._expanded: frozenset[int] = frozenset()
+        self._expand_all = False
+        self.show_diffs = False
+        self.loaded_at: float | None = None
+        """Monotonic time the file list was filled (benchmarks read it)."""
+
+    def compose(self) -> ComposeResult:
+        yield SyncBar(id="sync-bar")
+        with Horizontal(id="body"):
+            yield FileList(id="files")
+            with Vertical(id="center"):
+                with ContentSwitcher(initial="placeholder", id="views"):
+                    yield HunkView(id="hunks")
+                    with Horizontal(id="diffs"):
+                        yield DiffView(id="dev-diff")
+                        yield DiffView(id="main-diff")
+                    yield FileChoicePanel(id="choice")
+                    yield Static(Text("Analysing the sync…"), id="placeholder")
+                yield ResultPreview(id="result")
+                with Horizontal(id="evidence"):
+                    yield WhyPanel(id="why")
+                    yield HistoryPanel(id="history")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#result").border_title = "Result"
+        self.query_one("#why").border_title = "Why"
+        self.query_one("#history").border_title = "History"
+        self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
+        self.query_one(FileList).options.focus()
+        self._load()
+
+    @property
+    def palette(self) -> Palette:
+        return theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        start = time.perf_counter()
+        try:
+            workspace = self._load_workspace()
+        except WorkbenchError as exc:
+            self.post_message(LoadFailed(str(exc)))
+            return
+        except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
+            self.post_message(LoadFailed(f"internal error: {type(exc).__name__}: {exc}"))
+            return
+        self.post_message(WorkspaceLoaded(workspace, time.perf_counter() - start))
+
+    def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
+        ws = self.ws = message.workspace
+        self.log.info(f"sync loaded in {message.seconds:.2f}s")
+        name = ws.repo.workdir.name if ws.repo.workdir else ws.repo.gitdir.name
+        self.query_one(SyncBar).set_title(present.sync_title(ws.analysis, name, ws.resumed))
+        self.query_one(SyncBar).set_busy("")
+        files = self.query_one(FileList)
+        files.set_files([present.file_row(ws, entry) for entry in ws.files])
+        self._refresh_totals()
+        self.loaded_at = time.monotonic()
+        if not ws.files:
+            self._placeholder("Nothing to review: the sync merged without conflicts.")
+            return
+        start = self._start_file if self._start_file and any(f.path == self._start_file for f in ws.files) else None
+        if self._start_file and start is None:
+            self.notify(f"{visible(self._start_file)} does not need a look in this sync", severity="warning")
+        if start is not None:
+            self._pending_hunk = 0
+            files.highlight(start)
+            if files.highlighted_path != start:
+                self.open_file(start)
+        elif files.highlighted_path is not None:
+            self.open_file(files.highlighted_path)
+        if ws.resumed:
+            self.notify("Resumed the decisions saved earlier for this sync.")
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        self.app.load_error = message.error  # type: ignore[attr-defined]
+        self.app.exit(2)
+
+    def _placeholder(self, words: str) -> None:
+        self.query_one("#placeholder", Static).update(Text(words))
+        self.query_one("#views", ContentSwitcher).current = "placeholder"
+
+    # -- files -----------------------------------------------------------------------------
+
+    @on(FileList.FileHighlighted)
+    def _file_highlighted(self, message: FileList.FileHighlighted) -> None:
+        if message.path != self.path:
+            self.open_file(message.path)
+
+    @on(FileList.FileChosen)
+    def _file_chosen(self, message: FileList.FileChosen) -> None:
+        if message.path != self.path:
+            self._pending_hunk = 0
+            self.open_file(message.path)
+        else:
+            self._focus_view()
+            if self.current is None and self.view and self.view.layout:
+                self._go(Position(message.path, 0))
+
+    def open_file(self, path: str) -> None:
+        """Show a file: evidence now, rows when the worker has prepared them."""
+        assert self.ws is not None
+        self.path = path
+        self.view = None
+        self.current = None
+        self._expanded = frozenset()
+        entry = self.ws.entry(path)
+        self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set())
+        self.query_one(WhyPanel).show(present.why_text(self.ws, path, None, self.palette))
+        self.query_one(ResultPreview).show((), "")
+        self._prepare(path)
+
+    @work(thread=True, exclusive=True, group="file")
+    def _prepare(self, path: str) -> None:
+        assert self.ws is not None
+        self.post_message(FileViewReady(prepare_file(self.ws, path)))
+
+    def on_file_view_ready(self, message: FileViewReady) -> None:
+        view = message.view
+        if view.path != self.path or self.ws is None:
+            return
+        self.view = view
+        switcher = self.query_one("#views", ContentSwitcher)
+        if view.layout is None:
+            self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
+            switcher.current = "choice"
+            self.query_one(ResultPreview).show((), "a whole-file choice: d keeps dev's file, m takes main's, x deletes it")
+            self.query_one("#result").border_title = "Result"
+            if self._pending_hunk is not None:
+                self._pending_hunk = None
+                self.query_one(FileChoicePanel).focus()
+            return
+        hunks = self.query_one(HunkView)
+        analysis = self.ws.analysis
+        labels = {"dev": f"dev {short_sha(analysis.dev)}", "main": f"main {short_sha(analysis.main)}",
+                  "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"}
+        hunks.set_sides(labels)
+        hunks.show(view.layout, self._entries(), view.syntax, present.hunk_titles(self.ws, view.path))
+        if self.show_diffs:
+            switcher.current = "diffs"
+            self._prepare_diffs(view.path)
+        else:
+            switcher.current = "hunks"
+        target = self._pending_hunk if self._pending_hunk is not None else 0
+        focus = self._pending_hunk is not None
+        self._pending_hunk = None
+        self._go(Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1)), focus=focus)
+
+    def _entries(self):  # noqa: ANN202 - tuple[ViewEntry, ...]
+        assert self.view is not None and self.view.layout is not None
+        return fold_layout(self.view.layout, self.config.context, self._expanded, self._expand_all)
+
+    # -- hunks -----------------------------------------------------------------------------
+
+    def _go(self, position: Position, focus: bool = True) -> None:
+        """Move to a hunk (or a whole-file choice), opening its file first when needed."""
+        if position.path != self.path or self.view is None:
+            self._pending_hunk = position.hunk if position.hunk is not None else 0
+            files = self.query_one(FileList)
+            files.highlight(position.path)
+            if files.highlighted_path != position.path or self.path != position.path:
+                self.open_file(position.path)
+            return
+        if position.hunk is not None and self.view.layout is not None:
+            self.query_one(HunkView).go_to_hunk(position.hunk)
+            self.set_current(position.hunk)
+        if focus:
+            self._focus_view()
+
+    def set_current(self, hunk: int | None) -> None:
+        """The hunk keys act on: show its result, its evidence and its commits."""
+        if self.ws is None or self.path is None:
+            return
+        self.current = hunk
+        self.query_one(HunkView).set_current(hunk)
+        self._refresh_hunk_panels()
+
+    def _refresh_hunk_panels(self) -> None:
+        assert self.ws is not None and self.path is not None
+        hunk = self.current
+        why = self.query_one(WhyPanel)
+        preview = self.query_one(ResultPreview)
+        if hunk is None:
+            why.show(present.why_text(self.ws, self.path, None, self.palette))
+            return
+        lines, caption = present.preview_lines(self.ws, self.path, hunk)
+        preview.show(lines, caption)
+        self.query_one("#result").border_title = caption
+        why.show(present.why_text(self.ws, self.path, hunk, self.palette))
+        entry = self.ws.entry(self.path)
+        chosen = entry.hunks[hunk]
+        self.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))
+
+    @on(HunkView.CursorMoved)
+    def _cursor_moved(self, message: HunkView.CursorMoved) -> None:
+        if message.hunk is not None and message.hunk != self.current:
+            self.set_current(message.hunk)
+
+    @on(HunkView.FoldToggled)
+    def _fold_toggled(self, message: HunkView.FoldToggled) -> None:
+        self._expanded = self._expanded | {message.start}
+        self.query_one(HunkView).refold(self._entries())
+
+    def _focus_view(self) -> None:
+        switcher = self.query_one("#views", ContentSwitcher)
+        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(switcher.current or "")
+        if target:
+            self.query_one(target).focus()
+
+    def action_next_hunk(self) -> None:
+        self._step(+1)
+
+    def action_prev_hunk(self) -> None:
+        self._step(-1)
+
+    def _here(self) -> Position | None:
+        if self.path is None:
+            return None
+        return Position(self.path, self.current if self.ws and self.ws.entry(self.path).hunks else None)
+
+    def _step(self, delta: int) -> None:
+        if self.ws is None:
+            return
+        target = self.ws.step(self._here(), delta, self.query_one(FileList).shown_paths)
+        if target is None:
+            self.notify("That was the last hunk." if delta > 0 else "That was the first hunk.")
+            return
+        self._go(target)
+
+    def action_next_risky(self) -> None:
+        self._risky(+1)
+
+    def action_prev_risky(self) -> None:
+        self._risky(-1)
+
+    def _risky(self, delta: int) -> None:
+        if self.ws is None:
+            return
+        target = self.ws.next_open_risk(self._here(), delta)
+        if target is None:
+            self.notify("No other undecided high-risk hunk in this sync.")
+            return
+        self._go(target)
+
+    # -- toggles and focus -----------------------------------------------------------------
+
+    def action_toggle_base(self) -> None:
+        hunks = self.query_one(HunkView)
+        hunks.set_show_base(not hunks.show_base)
+
+    def action_toggle_context(self) -> None:
+        if self.view is None or self.view.layout is None:
+            return
+        self._expand_all = not self._expand_all
+        self._expanded = frozenset()
+        self.query_one(HunkView).refold(self._entries())
+
+    def action_toggle_diffs(self) -> None:
+        if self.view is None or self.view.layout is None:
+            self.notify("Diffs are shown for text files with hunks.")
+            return
+        self.show_diffs = not self.show_diffs
+        switcher = self.query_one("#views", ContentSwitcher)
+        if self.show_diffs:
+            switcher.current = "diffs"
+            self._prepare_diffs(self.view.path)
+        else:
+            switcher.current = "hunks"
+        self._focus_view()
+
+    @work(thread=True, exclusive=True, group="diffs")
+    def _prepare_diffs(self, path: str) -> None:
+        assert self.ws is not None
+        self.post_message(DiffsReady(prepare_diffs(self.ws, path)))
+
+    def on_diffs_ready(self, message: DiffsReady) -> None:
+        diffs = message.diffs
+        if diffs.path != self.path:
+            return
+        result = "result (deleted)" if diffs.deleted else "result as written now"
+        for side, rows in (("dev", diffs.dev), ("main", diffs.main)):
+            view = self.query_one(f"#{side}-diff", DiffView)
+            view.set_title([(side, side), (" → ", None), (result, "result")])
+            view.show(rows, side, "result", diffs.syntax.get(side), diffs.syntax.get("result"),
+                      empty=f"the result is identical to {side}")
+
+    def action_filter(self) -> None:
+        self.query_one(FileList).open_filter()
+
+    def action_focus_files(self) -> None:
+        files = self.query_one(FileList)
+        if files.filtering:
+            files.close_filter()
+        else:
+            files.options.focus()
+
+    def action_focus_history(self) -> None:
+        self.query_one(HistoryPanel).focus()
+
+    @on(HistoryPanel.CommitChosen)
+    def _commit_chosen(self, message: HistoryPanel.CommitChosen) -> None:
+        if self.ws is None or self.path is None:
+            return
+        ws, path = self.ws, self.path
+        entry = ws.entry(path)
+        side_path = (entry.dev if message.side == "dev" else entry.main).path or path
+        commit = ws.repo.commit_info(message.sha)
+        self.app.push_screen(CommitDiffScreen(commit, message.side, side_path,
+                                              lambda: prepare_commit_diff(ws, message.sha, side_path)))
+
+    # -- after a change (called by DecidingScreen) ---------------------------------------------
+
+    def refresh_state(self, paths: set[str] | None = None) -> None:
+        """Decisions changed (for ``paths``, or anywhere): redraw counts, titles, preview, diffs."""
+        if self.ws is None:
+            return
+        ws = self.ws
+        changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
+        self.query_one(FileList).update_rows([present.file_row(ws, entry) for entry in changed])
+        self._refresh_totals()
+        if self.path is None or (paths is not None and self.path not in paths):
+            return
+        if self.view is not None and self.view.layout is not None:
+            self.query_one(HunkView).set_titles(present.hunk_titles(ws, self.path))
+            if self.current is not None:
+                self._refresh_hunk_panels()
+            if self.show_diffs:
+                self._prepare_diffs(self.path)
+        elif self.view is not None:
+            self.query_one(FileChoicePanel).show(present.file_choice_text(ws, self.path, self.view.sides, self.palette))
+
+    def _refresh_totals(self) -> None:
+        assert self.ws is not None
+        mode = present.MODE_WORD[self.ws.analysis.mode]
+        self.query_one(FileList).set_totals(present.totals(self.ws), mode)

@@ -1,0 +1,60 @@
+"""The current hunk as the file holds it now, or will once written.
+
+Each line is tinted by where it came from (dev's hue, main's, or the
+result's for an edit), so "both" reads as two coloured blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+
+from workbench.tui.keymap import Scope, bindings
+from workbench.tui.lines import label_segments, number_segment, text_segments
+from workbench.tui.palette import Palette, combine
+from workbench.tui.widgets.line_view import LineView
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewLine:
+    """One result line: its number in the result (None: not placed yet), text and origin."""
+
+    no: int | None
+    text: str
+    tone: str | None
+    """"dev", "main", "result" or None (a conflict marker, or plain)."""
+
+
+class ResultPreview(LineView):
+    """A hunk's result lines."""
+
+    BINDINGS = bindings(Scope.VIEW)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: tuple[PreviewLine, ...] = ()
+        self._empty = ""
+
+    def show(self, lines: tuple[PreviewLine, ...], empty: str = "") -> None:
+        self._lines = lines
+        self._empty = empty
+        self.cursor = 0
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh_rows()
+
+    @property
+    def row_count(self) -> int:
+        return len(self._lines) or 1
+
+    def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
+        if not self._lines:
+            return label_segments([(f"  {self._empty}", palette.muted)], width, palette.text)
+        line = self._lines[index]
+        style = combine(palette.text, palette.line[line.tone]) if line.tone else palette.muted
+        number_style = combine(palette.muted, palette.cursor) if at_cursor else combine(palette.muted, style)
+        return [
+            Segment("▶" if at_cursor else " ", palette.text),
+            number_segment(line.no, 6, number_style),
+            *text_segments(line.text, max(0, width - 7), palette, style),
+        ]

@@ -1,0 +1,207 @@
+"""The open sync behind the app: repository, analysis, decisions and their journal.
+
+Screens delegate every command here and only redraw; nothing in this module
+imports Textual, so the whole decide/undo/write cycle is testable without an
+App.  Every session event is appended to the journal before the command
+returns, so a crash loses nothing and reopening resumes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
+from workbench.analysis.xdiff import split_lines
+from workbench.git.repo import GitRepo
+from workbench.resolve.events import Event, FileChoice
+from workbench.resolve.journal import Journal
+from workbench.resolve.session import Session
+from workbench.resolve.splice import Choice, Decision, chosen_text
+from workbench.resolve.writer import WriteCheck, WriteOutcome, capture_disk_state, check_write, write_file
+from workbench.sync import SyncRequest, open_sync
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A place in the sync: a file and (for text files) one of its hunks."""
+
+    path: str
+    hunk: int | None = None
+
+
+class Workspace:
+    """One sync opened for deciding: what the app's screens act on."""
+
+    def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: Journal, session: Session) -> None:
+        self.repo = repo
+        self.analysis = analysis
+        self.journal = journal
+        self.session = session
+        self.resumed = bool(session.can_undo or session.can_redo or session.dirty_paths())
+        """Decisions were replayed from an earlier run."""
+        self.files = tuple(sorted(analysis.files, key=_risk_order))
+        """Files in review order: highest risk first, then by path."""
+
+    @classmethod
+    def open(cls, request: SyncRequest) -> Workspace:
+        repo, analysis = open_sync(request)
+        return cls.load(repo, analysis)
+
+    @classmethod
+    def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
+        """Resume from the sync's journal, guarding against changes made on disk from now on."""
+        journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+        disk = capture_disk_state(repo, [f.path for f in analysis.files])
+        session = Session(analysis, journal.load(), read_blob=repo.read_blob, disk_oids=disk)
+        return cls(repo, analysis, journal, session)
+
+    # -- queries ----------------------------------------------------------------
+
+    def entry(self, path: str) -> FileAnalysis:
+        return self.session.file(path)
+
+    @property
+    def can_write(self) -> bool:
+        """A preview has no merge on disk to write into."""
+        return self.analysis.mode is not Mode.PREVIEW and self.repo.workdir is not None
+
+    @property
+    def stages(self) -> bool:
+        """Writes are staged only while the merge is in progress."""
+        return self.analysis.mode is Mode.IN_PROGRESS
+
+    def positions(self, paths: tuple[str, ...] | None = None) -> Iterator[Position]:
+        """Every hunk (or whole-file choice) in review order."""
+        for path in paths if paths is not None else tuple(f.path for f in self.files):
+            entry = self.entry(path)
+            if entry.hunks:
+                for hunk in entry.hunks:
+                    yield Position(path, hunk.index)
+            else:
+                yield Position(path, None)
+
+    def is_open_risk(self, position: Position) -> bool:
+        """An undecided high-risk hunk (or high-risk file without hunks)."""
+        entry = self.entry(position.path)
+        if self.session.file_choice(position.path) is not None:
+            return False
+        if position.hunk is None:
+            return entry.level is Level.HIGH
+        hunk = entry.hunks[position.hunk]
+        return hunk.level is Level.HIGH and self.session.decision(position.path, hunk.index) is None
+
+    def step(self, here: Position | None, delta: int, paths: tuple[str, ...] | None = None) -> Position | None:
+        """The hunk ``delta`` places away in review order (None: past either end)."""
+        order = list(self.positions(paths))
+        if not order:
+            return None
+        if here not in order:
+            return order[0] if delta > 0 else order[-1]
+        target = order.index(here) + delta
+        return order[target] if 0 <= target < len(order) else None
+
+    def next_open_risk(self, here: Position | None, delta: int) -> Position | None:
+        """The next (or previous) undecided high-risk hunk in the whole sync, wrapping around."""
+        order = list(self.positions())
+        start = order.index(here) if here in order else (-1 if delta > 0 else len(order))
+        for k in range(1, len(order) + 1):
+            candidate = order[(start + delta * k) % len(order)]
+            if candidate != here and self.is_open_risk(candidate):
+                return candidate
+        return None
+
+    def hunk(self, path: str, index: int) -> Hunk:
+        return self.entry(path).hunks[index]
+
+    def hunk_result(self, path: str, index: int) -> tuple[bytes, ...] | None:
+        """What the file holds (or would hold, once written) in the hunk's place; None: absent."""
+        entry = self.entry(path)
+        hunk = entry.hunks[index]
+        choice = self.session.file_choice(path)
+        if choice is not None:
+            return None if choice is FileChoice.DELETE else (hunk.dev_text if choice is FileChoice.KEEP_DEV else hunk.main_text)
+        decision = self.session.decision(path, index)
+        if decision is not None:
+            return tuple(split_lines(chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))))
+        if entry.status is FileStatus.CONFLICTED and entry.merge is not None:
+            return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
+        return hunk.result_text
+
+    def edit_seed(self, path: str, index: int) -> bytes:
+        """The text ``e`` opens: the decided text, or both sides and the base between markers."""
+        hunk = self.hunk(path, index)
+        decision = self.session.decision(path, index)
+        if decision is not None:
+            return chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))
+        eol = b"\r\n" if _crlf(hunk) else b"\n"
+        parts = [b"<<<<<<< dev" + eol, _terminated(hunk.dev_text, eol), b"||||||| base" + eol,
+                 _terminated(hunk.base_text, eol), b"=======" + eol, _terminated(hunk.main_text, eol),
+                 b">>>>>>> main" + eol]
+        return b"".join(parts)
+
+    # -- commands (each journals its event) --------------------------------------
+
+    def _record(self, event: Event | None) -> Event | None:
+        if event is not None:
+            self.journal.append(event)
+        return event
+
+    def decide(self, path: str, index: int, decision: Decision) -> Event:
+        event = self.session.decide(path, index, decision)
+        self.journal.append(event)
+        return event
+
+    def decide_file(self, path: str, choice: Choice) -> Event:
+        event = self.session.decide_file(path, choice)
+        self.journal.append(event)
+        return event
+
+    def choose_file(self, path: str, choice: FileChoice) -> Event:
+        event = self.session.choose_file(path, choice)
+        self.journal.append(event)
+        return event
+
+    def undo(self) -> Event | None:
+        return self._record(self.session.undo())
+
+    def redo(self) -> Event | None:
+        return self._record(self.session.redo())
+
+    def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
+        return check_write(self.repo, self.session, path, overwrite_changed)
+
+    def write(self, path: str, overwrite_changed: bool = False) -> WriteOutcome:
+        """Write one file (staged during a merge in progress); journal what was written."""
+        outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed)
+        self._record(outcome.event)
+        return outcome
+
+    def editor(self, configured: str | None) -> str | None:
+        """The editor for ``e``, in git's order: the config's, GIT_EDITOR, core.editor, VISUAL, EDITOR."""
+        for candidate in (configured, os.environ.get("GIT_EDITOR"), self.repo.config_value("core.editor"),
+                          os.environ.get("VISUAL"), os.environ.get("EDITOR")):
+            if candidate and candidate.strip():
+                return candidate
+        return None
+
+
+def file_level(entry: FileAnalysis) -> Level:
+    """A file is as risky as its riskiest hunk (or its own file-wide findings)."""
+    return max((entry.level, *(h.level for h in entry.hunks)), key=lambda level: level.rank)
+
+
+def _risk_order(entry: FileAnalysis) -> tuple[int, int, str]:
+    score = max((entry.risk, *(h.risk for h in entry.hunks)))
+    return (-file_level(entry).rank, -score, entry.path)
+
+
+def _crlf(hunk: Hunk) -> bool:
+    """Whether the side texts end their lines with CRLF (for the newline ``both`` adds)."""
+    return any(line.endswith(b"\r\n") for line in hunk.dev_text + hunk.main_text)
+
+
+def _terminated(lines: tuple[bytes, ...], eol: bytes) -> bytes:
+    data = b"".join(lines)
+    return data + eol if data and not data.endswith(b"\n") else data
