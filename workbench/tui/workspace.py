@@ -112,6 +112,14 @@ class Workspace:
                 return candidate
         return None
 
+    def opening_hunk(self, path: str) -> int:
+        """Where a file opens: its riskiest undecided hunk (the first of them), else hunk 1."""
+        entry = self.entry(path)
+        open_hunks = [h for h in entry.hunks if self.session.decision(path, h.index) is None] or list(entry.hunks)
+        if not open_hunks:
+            return 0
+        return max(open_hunks, key=lambda h: (h.level.rank, h.risk, -h.index)).index
+
     def hunk(self, path: str, index: int) -> Hunk:
         return self.entry(path).hunks[index]
 

@@ -85,7 +85,6 @@ class MainScreen(DecidingScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#result").border_title = "Result"
         self.query_one("#why").border_title = "Why"
         self.query_one("#history").border_title = "History"
         self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
@@ -128,7 +127,7 @@ class MainScreen(DecidingScreen):
         if self._start_file and start is None:
             self.notify(f"{visible(self._start_file)} does not need a look in this sync", severity="warning")
         if start is not None:
-            self._pending_hunk = 0
+            self._pending_hunk = ws.opening_hunk(start)
             files.highlight(start)
             if files.highlighted_path != start:
                 self.open_file(start)
@@ -155,12 +154,10 @@ class MainScreen(DecidingScreen):
     @on(FileList.FileChosen)
     def _file_chosen(self, message: FileList.FileChosen) -> None:
         if message.path != self.path:
-            self._pending_hunk = 0
+            self._pending_hunk = self.ws.opening_hunk(message.path) if self.ws else 0
             self.open_file(message.path)
         else:
             self._focus_view()
-            if self.current is None and self.view and self.view.layout:
-                self._go(Position(message.path, 0))
 
     def open_file(self, path: str) -> None:
         """Show a file: evidence now, rows when the worker has prepared them."""
@@ -172,7 +169,7 @@ class MainScreen(DecidingScreen):
         entry = self.ws.entry(path)
         self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set())
         self.query_one(WhyPanel).show(present.why_text(self.ws, path, None, self.palette))
-        self.query_one(ResultPreview).show((), "")
+        self.query_one(ResultPreview).show((), "Result", "")
         self._prepare(path)
 
     @work(thread=True, exclusive=True, group="file")
@@ -189,8 +186,9 @@ class MainScreen(DecidingScreen):
         if view.layout is None:
             self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
             switcher.current = "choice"
-            self.query_one(ResultPreview).show((), "a whole-file choice: d keeps dev's file, m takes main's, x deletes it")
-            self.query_one("#result").border_title = "Result"
+            self.query_one(ResultPreview).show(
+                (), "Result", "a whole-file choice: d keeps dev's file, m takes main's, x deletes it"
+            )
             if self._pending_hunk is not None:
                 self._pending_hunk = None
                 self.query_one(FileChoicePanel).focus()
@@ -206,7 +204,7 @@ class MainScreen(DecidingScreen):
             self._prepare_diffs(view.path)
         else:
             switcher.current = "hunks"
-        target = self._pending_hunk if self._pending_hunk is not None else 0
+        target = self._pending_hunk if self._pending_hunk is not None else self.ws.opening_hunk(view.path)
         focus = self._pending_hunk is not None
         self._pending_hunk = None
         self._go(Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1)), focus=focus)
@@ -249,8 +247,7 @@ class MainScreen(DecidingScreen):
             why.show(present.why_text(self.ws, self.path, None, self.palette))
             return
         lines, caption = present.preview_lines(self.ws, self.path, hunk)
-        preview.show(lines, caption)
-        self.query_one("#result").border_title = caption
+        preview.show(lines, caption, "the hunk is empty in the result")
         why.show(present.why_text(self.ws, self.path, hunk, self.palette))
         entry = self.ws.entry(self.path)
         chosen = entry.hunks[hunk]

@@ -12,29 +12,42 @@ enter on a commit asks for its diff of this file.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
-from textual import on
+from textual.binding import Binding
+from textual.events import Click
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from workbench.analysis.model import Commit
 from workbench.textsafe import visible
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.palette import Palette, theme_palette
+from workbench.tui.lines import label_segments
+from workbench.tui.palette import Palette, combine
+from workbench.tui.widgets.line_view import LineView
 
 
-class HistoryPanel(OptionList):
+_BOLD = Style(bold=True)
+
+
+def _fg(style: Style) -> Style:
+    return Style(color=style.color)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    side: str
+    commit: Commit | None
+    """None: the side's heading."""
+    count: int = 0
+
+
+class HistoryPanel(LineView):
     """Commits of both sides for one file."""
 
-    BINDINGS = bindings(Scope.LIST)
-
-    DEFAULT_CSS = """
-    HistoryPanel, HistoryPanel:focus { background: $surface; border: none; padding: 0; }
-    HistoryPanel:focus { background-tint: $foreground 4%; }
-    """
+    BINDINGS = [*bindings(Scope.LIST), Binding("enter", "choose", "Show diff", show=False)]
 
     class CommitChosen(Message):
         """The user asked for ``sha``'s diff of the file (``side`` "dev" or "main")."""
@@ -51,75 +64,71 @@ class HistoryPanel(OptionList):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows: list[tuple[str, Commit] | None] = []
-        self._marked: set[str] = set()
-
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._repaint_all())
-
-    @property
-    def _palette(self) -> Palette:
-        return theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
+        self._rows: list[_Row] = []
+        self._marked: frozenset[str] = frozenset()
 
     def show(self, dev: tuple[Commit, ...], main: tuple[Commit, ...], marked: set[str]) -> None:
         """A file's history; ``marked`` are the commits behind the current hunk."""
-        self._marked = set(marked)
         self._rows = []
-        options: list[Option] = []
         for side, commits in (("dev", dev), ("main", main)):
-            self._rows.append(None)
-            options.append(Option(self._heading(side, len(commits)), disabled=True))
-            for commit in commits:
-                self._rows.append((side, commit))
-                options.append(Option(self._prompt(side, commit)))
-        self.set_options(options)
-        self._highlight_first_marked()
+            self._rows.append(_Row(side, None, len(commits)))
+            self._rows.extend(_Row(side, commit) for commit in commits)
+        self.cursor = 0
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.mark(marked)
 
     def mark(self, marked: set[str]) -> None:
-        """Another hunk: re-mark only the rows whose mark changed."""
-        changed = self._marked ^ set(marked)
-        self._marked = set(marked)
-        for index, row in enumerate(self._rows):
-            if row is not None and row[1].sha in changed:
-                self.replace_option_prompt_at_index(index, self._prompt(*row))
-        self._highlight_first_marked()
+        """Another hunk: mark its commits and bring the first into view."""
+        self._marked = frozenset(marked)
+        self.refresh_rows()
+        first = next((i for i, row in enumerate(self._rows) if row.commit and row.commit.sha in self._marked), None)
+        if first is not None:
+            self.move_cursor(first, top_margin=1 if first else 0)
 
-    def _highlight_first_marked(self) -> None:
-        for index, row in enumerate(self._rows):
-            if row is not None and row[1].sha in self._marked:
-                self.highlighted = index
-                self.scroll_to_highlight(top=True)
-                return
+    @property
+    def chosen(self) -> tuple[str, str] | None:
+        """(sha, side) under the cursor."""
+        if 0 <= self.cursor < len(self._rows):
+            row = self._rows[self.cursor]
+            if row.commit is not None:
+                return row.commit.sha, row.side
+        return None
 
-    def _repaint_all(self) -> None:
-        for index, row in enumerate(self._rows):
-            if row is None:
-                side = "dev" if index == 0 else "main"
-                count = sum(1 for r in self._rows if r is not None and r[0] == side)
-                self.replace_option_prompt_at_index(index, self._heading(side, count))
-            else:
-                self.replace_option_prompt_at_index(index, self._prompt(*row))
+    def action_choose(self) -> None:
+        chosen = self.chosen
+        if chosen is not None:
+            self.post_message(self.CommitChosen(self, *chosen))
 
-    def _heading(self, side: str, count: int) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{side}", style=self._palette.hue[side])
-        text.append(f" · {count} commit{'s' if count != 1 else ''} since the merge base" if count else " · no commits since the merge base")
-        return text
+    def on_click(self, event: Click) -> None:
+        super().on_click(event)
+        if event.chain == 2:
+            self.action_choose()
 
-    def _prompt(self, side: str, commit: Commit) -> Text:
-        palette = self._palette
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def row_key(self, index: int) -> tuple[object, ...]:
+        row = self._rows[index]
+        return (row.commit is not None and row.commit.sha in self._marked,)
+
+    def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
+        row = self._rows[index]
+        base = combine(palette.text, palette.cursor) if at_cursor else palette.text
+        hue = combine(base, palette.hue[row.side])
+        muted = combine(base, _fg(palette.muted))
+        if row.commit is None:
+            words = f" · {row.count} commit{'s' if row.count != 1 else ''} since the merge base" if row.count else \
+                " · no commits since the merge base"
+            return label_segments([(row.side, hue), (words, muted)], width, base)
+        commit = row.commit
         marked = commit.sha in self._marked
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("● " if marked else "  ", style=palette.hue[side])
-        text.append(short_sha(commit.sha), style=palette.hue[side] if marked else Style(color=palette.muted.color))
-        text.append(f" #{commit.pr}" if commit.pr is not None else "", style="bold")
-        text.append(f" {visible(commit.subject)}", style="bold" if marked else "")
-        text.append(f" · {visible(commit.author)}", style=Style(color=palette.muted.color))
-        return text
-
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        row = self._rows[event.option_index] if 0 <= event.option_index < len(self._rows) else None
-        if row is not None:
-            self.post_message(self.CommitChosen(self, row[1].sha, row[0]))
+        bold = combine(base, _BOLD) if marked else base
+        parts = [
+            ("● " if marked else "  ", hue),
+            (short_sha(commit.sha), hue if marked else muted),
+            (f" #{commit.pr}" if commit.pr is not None else "", combine(base, _BOLD)),
+            (f" {visible(commit.subject)}", bold),
+            (f" · {visible(commit.author)}", muted),
+        ]
+        return label_segments(parts, width, base)

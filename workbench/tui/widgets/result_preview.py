@@ -35,13 +35,20 @@ class ResultPreview(LineView):
         super().__init__(id=id)
         self._lines: tuple[PreviewLine, ...] = ()
         self._empty = ""
+        self._caption = "Result"
+        self.header_lines = 1
 
-    def show(self, lines: tuple[PreviewLine, ...], empty: str = "") -> None:
+    def show(self, lines: tuple[PreviewLine, ...], caption: str, empty: str = "") -> None:
+        """Lines of the hunk's result, a caption saying what they are, and words for no lines."""
         self._lines = lines
+        self._caption = caption
         self._empty = empty
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh_rows()
+
+    def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
+        return label_segments([(f" {self._caption}", combine(palette.header, palette.hue["result"]))], width, palette.header)
 
     @property
     def row_count(self) -> int:

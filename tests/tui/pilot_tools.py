@@ -1,0 +1,54 @@
+"""Driving the app in tests: wait until it is loaded, let workers settle, run a script."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+from textual.pilot import Pilot
+
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.main import MainScreen
+
+SIZE = (160, 45)
+Script = Callable[[Pilot], Awaitable[None]]
+
+
+async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
+    """Wait until the sync is loaded and a file is drawn."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = pilot.app.screen
+        if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None:
+            if screen.view.layout is None or screen.current is not None:
+                await pilot.pause()
+                return screen
+        if time.monotonic() > deadline:
+            raise TimeoutError("the workbench did not finish loading")
+        await pilot.pause(0.02)
+
+
+async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
+    """Let workers finish and messages drain (or stop when a dialog waits for an answer)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        await pilot.pause()
+        busy = [w for w in pilot.app.workers if w.is_running]
+        if not busy or not isinstance(pilot.app.screen, MainScreen):
+            await pilot.pause()
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"workers still running: {busy}")
+        await asyncio.sleep(0.02)
+
+
+def drive(app: WorkbenchApp, script: Script, size: tuple[int, int] = SIZE) -> None:
+    """Run ``script`` against the loaded app, headless."""
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot)
+            await script(pilot)
+
+    asyncio.run(main())

@@ -1,0 +1,357 @@
+"""Moving around and looking: file list, hunks, risky hunks, toggles, history, help, themes, keys."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from pilot_tools import drive, settle
+from textual.pilot import Pilot
+
+from workbench.analysis.display import Fold
+from workbench.analysis.model import Level, Signal
+from workbench.errors import WorkbenchError
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
+from workbench.sample import RepoBuilder, SampleSync
+from workbench.sync import SyncRequest, open_sync
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.config import Config, load_config
+from workbench.tui.screens.commit_diff import CommitDiffScreen
+from workbench.tui.screens.help import HelpScreen
+from workbench.tui.screens.main import MainScreen
+from workbench.tui.widgets.diff_view import DiffView
+from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.history_panel import HistoryPanel
+from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.workspace import Workspace
+
+MakeApp = Callable[..., WorkbenchApp]
+LAYER = "megatron/core/transformer/transformer_layer.py"
+
+
+def _screen(pilot: Pilot) -> MainScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        assert set(files.shown_paths) == {f.path for f in screen.ws.analysis.files}
+        summary = str(screen.query_one("#file-summary").render())
+        assert f"{screen.ws.session.undecided()} undecided" in summary
+        prompt = files.options.get_option_at_index(files.shown_paths.index(LAYER)).prompt
+        assert prompt.plain.startswith("LT ") and prompt.plain.rstrip().endswith("0/3")
+
+    drive(app, script)
+
+
+def test_all_decided_shows_a_clear_done_state(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        ws = screen.ws
+        for entry in ws.files:
+            if entry.hunks:
+                ws.decide_file(entry.path, Choice.DEV)
+            else:
+                ws.choose_file(entry.path, FileChoice.KEEP_DEV)
+        screen.refresh_state()
+        await pilot.pause()
+        summary = screen.query_one("#file-summary")
+        assert "all decided" in str(summary.render()) and summary.has_class("done")
+
+    drive(app, script)
+
+
+def test_j_and_k_move_in_the_file_list_and_in_the_hunk_view(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        first = screen.path
+        await pilot.press("j")
+        await settle(pilot)
+        assert screen.path == files.shown_paths[1] != first
+        await pilot.press("k", "down", "up")
+        await settle(pilot)
+        assert screen.path == first
+        view = screen.query_one(HunkView)
+        view.focus()
+        start = view.cursor
+        await pilot.press("j", "j", "k")
+        assert view.cursor == start + 1
+
+    drive(app, script)
+
+
+def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        assert (screen.path, screen.current) == (LAYER, 0)
+        await pilot.press("n", "n")
+        assert screen.current == 2
+        await pilot.press("p")
+        assert screen.current == 1
+        await pilot.press("n", "n")
+        await settle(pilot)
+        files = screen.query_one(FileList).shown_paths
+        assert screen.path == files[files.index(LAYER) + 1], "past the last hunk: on to the next file"
+        await pilot.press("p")
+        await settle(pilot)
+        assert (screen.path, screen.current) == (LAYER, 2)
+        assert screen.query_one(HunkView).has_focus
+
+    drive(app, script)
+
+
+def _risky(sample: SampleSync, risky: set[tuple[str, int]]) -> Callable[[], Workspace]:
+    """The sample with some hunks marked high-risk, as the risk stage would mark them."""
+
+    def load() -> Workspace:
+        repo, analysis = open_sync(SyncRequest(repo=sample.path))
+        files = tuple(
+            replace(f, hunks=tuple(
+                replace(h, level=Level.HIGH, risk=90, signals=(Signal("squash-chain", "Dev refined these lines after "
+                        "main squashed the first PR [bold]#141[/bold]", h.dev_commits, 90),))
+                if (f.path, h.index) in risky else h
+                for h in f.hunks
+            ))
+            for f in analysis.files
+        )
+        return Workspace.load(repo, replace(analysis, files=files))
+
+    return load
+
+
+def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    risky = {(LAYER, 2), ("megatron/core/optimizer/distrib_optimizer.py", 1)}
+    app = make_app(_risky(sample_in_progress, risky))
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        assert screen.path in {p for p, _ in risky}, "the riskiest file comes first"
+        first = (screen.path, screen.current)
+        await pilot.press("N")
+        await settle(pilot)
+        second = (screen.path, screen.current)
+        assert {first, second} == risky
+        await pilot.press("d", "N")
+        await settle(pilot)
+        assert (screen.path, screen.current) == first
+        await pilot.press("d", "P")
+        await settle(pilot)
+        assert any("No other undecided high-risk hunk" in n.message for n in pilot.app._notifications)
+        why = "\n".join(screen.query_one("#why").render_line(y).text for y in range(12))
+        assert "[bold]#141[/bold]" in why, "signal sentences are shown literally"
+
+    drive(app, script)
+
+
+def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        view = screen.query_one(HunkView)
+        await pilot.press("a")
+        assert view.show_base and "base" in view.render_line(0).text
+        await pilot.press("a")
+        assert not view.show_base
+        folded = view.row_count
+        assert any(isinstance(e, Fold) for e in view._entries)
+        await pilot.press("z")
+        assert view.row_count > folded and not any(isinstance(e, Fold) for e in view._entries)
+        await pilot.press("z")
+        assert view.row_count == folded
+        await pilot.press("v")
+        await settle(pilot)
+        assert screen.query_one("#views").current == "diffs"
+        dev_diff = screen.query_one("#dev-diff", DiffView)
+        assert dev_diff._rows, "the result differs from dev where -X theirs took main"
+        await pilot.press("M")
+        await settle(pilot)
+        assert dev_diff._rows and not screen.query_one("#main-diff", DiffView)._rows, "all main: identical to main"
+        await pilot.press("v")
+        assert screen.query_one("#views").current == "hunks"
+
+    drive(app, script)
+
+
+def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        view = screen.query_one(HunkView)
+        view.focus()
+        fold = next(i for i, e in enumerate(view._entries) if isinstance(e, Fold))
+        hidden = view._entries[fold].lines
+        before = view.row_count
+        view.move_cursor(fold)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert view.row_count == before - 1 + hidden
+
+    drive(app, script)
+
+
+def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        await pilot.press("slash", *"optim")
+        await settle(pilot)
+        assert files.shown_paths and all("optim" in p for p in files.shown_paths)
+        before = screen.current
+        await pilot.press("n")
+        assert files.filtering and screen.current == before, "while filtering, keys type into the filter"
+        assert files.query_one("#file-filter").value == "optimn"
+        await pilot.press("backspace", "escape")
+        assert not files.filtering and files.options.has_focus
+
+    drive(app, script)
+
+
+def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        history = screen.query_one(HistoryPanel)
+        hunk = screen.ws.hunk(LAYER, screen.current)
+        assert history._marked == set(hunk.dev_commits) | set(hunk.main_commits)
+        lines = [history.render_line(y).text for y in range(history.size.height)]
+        assert any("● " in line and "#" in line for line in lines), "marked commits with their PR numbers"
+        await pilot.press("h")
+        assert history.has_focus
+        await pilot.press("enter")
+        await settle(pilot)
+        diff_screen = pilot.app.screen
+        assert isinstance(diff_screen, CommitDiffScreen)
+        assert diff_screen.query_one(DiffView)._rows, "the commit's change to the file"
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, MainScreen)
+
+    drive(app, script)
+
+
+def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app: MakeApp, private_config: Path) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER, config=Config(keys={"take_main": "o"}, path=private_config))
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        await pilot.press("question_mark")
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        table = help_screen._table()
+        keys = dict(zip(table.columns[2]._cells, table.columns[0]._cells))
+        assert keys["take_main"] == "o" and keys["take_dev"] == "d" and keys["redo"] == "ctrl+r"
+        await pilot.press("escape")
+        await pilot.press("o")
+        assert screen.ws.session.decision(LAYER, screen.current) is not None, "o was rebound to take main"
+
+    drive(app, script)
+
+
+def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        commands = {c.title: c for c in pilot.app.get_system_commands(screen)}
+        assert {"Main", "Dev", "Both", "Undo", "Write", "Next risky", "Theme"} <= set(commands)
+        assert "[m]" in commands["Main"].help
+        await commands["Dev"].callback()
+        assert screen.ws.session.decision(LAYER, screen.current) is not None
+
+    drive(app, script)
+
+
+def test_t_cycles_themes_and_remembers_the_choice(sample_in_progress: SampleSync, make_app: MakeApp,
+                                                  private_config: Path) -> None:
+    private_config.parent.mkdir(parents=True)
+    private_config.write_text('# mine\n[keys]\ntake_main = "m"\n')
+    app = make_app(sample_in_progress, config=load_config(private_config))
+    seen: list[str] = []
+
+    async def script(pilot: Pilot) -> None:
+        seen.append(pilot.app.theme)
+        for _ in range(3):
+            await pilot.press("t")
+            seen.append(pilot.app.theme)
+
+    drive(app, script)
+    assert seen == ["workbench-dark", "workbench-light", "workbench-high-contrast", "workbench-dark"]
+    assert load_config(private_config).theme == "workbench-dark"
+    assert private_config.read_text().endswith('# mine\n[keys]\ntake_main = "m"\n')
+
+
+def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -> None:
+    b = RepoBuilder.init(tmp_path / "repo")
+    path = "docs/[bold]x[/bold].py"
+    b.write(path, "a = 1\nb = 2\nc = 3\n").commit("base")
+    b.branch("dev")
+    b.write(path, "a = 1\nb = 'main'\nc = 3\n").commit("[red]Main[/red] change \x1b[31m (#7)")
+    b.checkout("dev")
+    b.write(path, "a = 1\nb = 'dev'\nc = 3\n").commit("[link=http://x]dev[/link] (#8)")
+
+    def load() -> Workspace:
+        return Workspace.open(SyncRequest(repo=b.path, dev="dev", main="main"))
+
+    app = make_app(load)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        assert path in files.options.get_option_at_index(0).prompt.plain
+        history = screen.query_one(HistoryPanel)
+        lines = "\n".join(history.render_line(y).text for y in range(6))
+        assert "[red]Main[/red] change \\x1b[31m (#7)" in lines
+        assert "[link=http://x]dev[/link] (#8)" in lines
+        assert "\x1b" not in lines
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("preview" in n.message for n in pilot.app._notifications), "a preview has nothing to write into"
+
+    drive(app, script)
+
+
+def test_a_sync_that_cannot_be_opened_ends_the_app_with_its_reason(make_app: MakeApp) -> None:
+    def load() -> Workspace:
+        raise WorkbenchError("unknown revision: nope")
+
+    app = make_app(load)
+
+    async def main() -> None:
+        async with app.run_test() as pilot:
+            await pilot.pause(0.2)
+
+    asyncio.run(main())
+    assert app.load_error == "unknown revision: nope" and app.return_value == 2
+
+
+@pytest.mark.parametrize("theme", ["workbench-light", "workbench-high-contrast"])
+def test_every_theme_renders(sample_in_progress: SampleSync, make_app: MakeApp, theme: str) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER, theme=theme)
+
+    async def script(pilot: Pilot) -> None:
+        assert pilot.app.theme == theme
+        view = _screen(pilot).query_one(HunkView)
+        assert any("hunk 1/3" in view.render_line(y).text for y in range(view.size.height))
+
+    drive(app, script)
