@@ -1,0 +1,49 @@
+"""A few screenshots of the main screens, compared as SVG at a fixed size.
+
+Update them only after looking at the report: ``uv run pytest tests/tui/test_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pilot_tools import ready, settle
+from textual.pilot import Pilot
+
+from workbench.sample import SampleSync
+from workbench.tui.app import WorkbenchApp
+
+MakeApp = Callable[..., WorkbenchApp]
+SIZE = (140, 40)
+LAYER = "megatron/core/transformer/transformer_layer.py"
+
+
+def _after(*keys: str) -> Callable[[Pilot], object]:
+    async def run_before(pilot: Pilot) -> None:
+        await ready(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        await settle(pilot)
+
+    return run_before
+
+
+def test_hunk_view(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("n", "n"))
+
+
+def test_base_column_and_a_decision(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("n", "n", "b", "a"))
+
+
+def test_result_against_both_sides(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("d", "v"))
+
+
+def test_whole_file_choice_in_the_light_theme(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file="docs/source/images/moe/token_dispatch.png", theme="workbench-light")
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("m"))

@@ -1,0 +1,95 @@
+"""The app's non-Textual parts: workspace navigation and texts, syntax spans, the external editor."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.analysis.model import FileStatus
+from workbench.resolve.splice import Choice, Decision
+from workbench.sample import SampleSync
+from workbench.sync import SyncRequest
+from workbench.tui.editor import run_editor
+from workbench.tui.syntax import MAX_LINES, python_spans
+from workbench.tui.workspace import Position, Workspace
+
+LAYER = "megatron/core/transformer/transformer_layer.py"
+
+
+@pytest.fixture
+def ws(sample_in_progress: SampleSync) -> Workspace:
+    return Workspace.open(SyncRequest(repo=sample_in_progress.path))
+
+
+def test_step_walks_hunks_in_review_order_and_stops_at_the_ends(ws: Workspace) -> None:
+    order = list(ws.positions())
+    assert len(order) == sum(max(1, len(f.hunks)) for f in ws.files)
+    assert ws.step(None, +1) == order[0]
+    assert ws.step(order[0], -1) is None and ws.step(order[-1], +1) is None
+    assert ws.step(Position(LAYER, 0), +1) == Position(LAYER, 1)
+    assert ws.step(Position(LAYER, 0), +1, paths=(LAYER,)) == Position(LAYER, 1)
+
+
+def test_without_high_risk_hunks_there_is_nothing_to_jump_to(ws: Workspace) -> None:
+    assert ws.next_open_risk(Position(LAYER, 0), +1) is None
+
+
+def test_hunk_result_follows_the_decision(ws: Workspace) -> None:
+    hunk = ws.hunk(LAYER, 1)
+    assert ws.hunk_result(LAYER, 1) == hunk.result_text
+    ws.decide(LAYER, 1, Decision(Choice.BOTH))
+    assert ws.hunk_result(LAYER, 1) == (*hunk.dev_text, *hunk.main_text)
+    ws.decide(LAYER, 1, Decision(Choice.CUSTOM, b"x = 1\n"))
+    assert ws.hunk_result(LAYER, 1) == (b"x = 1\n",)
+
+
+def test_the_edit_seed_shows_all_three_sides_until_decided(ws: Workspace) -> None:
+    seed = ws.edit_seed(LAYER, 0).decode()
+    assert seed.startswith("<<<<<<< dev\n") and "\n||||||| base\n" in seed and seed.endswith(">>>>>>> main\n")
+    ws.decide(LAYER, 0, Decision(Choice.DEV))
+    assert ws.edit_seed(LAYER, 0) == b"".join(ws.hunk(LAYER, 0).dev_text)
+
+
+def test_conflicted_hunks_show_their_markers_in_the_result(ws: Workspace) -> None:
+    conflicted = [f for f in ws.files if f.status is FileStatus.CONFLICTED and f.hunks]
+    for entry in conflicted:
+        assert ws.hunk_result(entry.path, 0)[0].startswith(b"<<<<<<<")
+
+
+def test_editor_precedence_follows_git(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("GIT_EDITOR", "VISUAL", "EDITOR"):
+        monkeypatch.delenv(var, raising=False)
+    assert ws.editor(None) is None
+    monkeypatch.setenv("EDITOR", "ed")
+    monkeypatch.setenv("VISUAL", "vis")
+    assert ws.editor(None) == "vis"
+    monkeypatch.setenv("GIT_EDITOR", "giteditor")
+    assert ws.editor(None) == "giteditor"
+    assert ws.editor("configured") == "configured"
+
+
+def test_run_editor_returns_what_the_editor_saved(tmp_path: Path) -> None:
+    script = tmp_path / "fake_editor.py"
+    script.write_text("import sys\np = sys.argv[-1]\nopen(p, 'a').write('# edited\\n')\n")
+    command = f"{sys.executable} {script}"
+    assert run_editor(command, b"x = 1\n", ".py") == b"x = 1\n# edited\n"
+    failing = tmp_path / "fail.py"
+    failing.write_text("raise SystemExit(1)\n")
+    assert run_editor(f"{sys.executable} {failing}", b"x\n", ".py") is None
+    assert run_editor("/no/such/editor", b"x\n", ".py") is None
+
+
+def test_python_spans_colour_keywords_strings_and_comments() -> None:
+    spans = python_spans(b"def f():\n    return 'x'  # done\n\tif y: pass\n")
+    assert (0, 3, "keyword") in spans[0] and (4, 5, "function") in spans[0]
+    kinds = {kind for _s, _e, kind in spans[1]}
+    assert {"keyword", "string", "comment"} <= kinds
+    assert 2 not in spans, "lines with tabs display differently: left plain"
+    assert python_spans(b"x = 1\n" * (MAX_LINES + 1)) == {}, "very large files are not highlighted"
+
+
+def test_python_spans_count_characters_not_bytes() -> None:
+    spans = python_spans("s = 'héllo'  # ok\n".encode())
+    assert (4, 11, "string") in spans[0] and (13, 17, "comment") in spans[0]
