@@ -27,7 +27,8 @@ from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Workspace
+from workbench.tui.glyphs import RISK_LETTER
+from workbench.tui.workspace import Position, Workspace, file_level
 
 MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"
@@ -49,7 +50,11 @@ def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSy
         summary = str(screen.query_one("#file-summary").render())
         assert f"{screen.ws.session.undecided()} undecided" in summary
         prompt = files.options.get_option_at_index(files.shown_paths.index(LAYER)).prompt
-        assert prompt.plain.startswith("LT ") and prompt.plain.rstrip().endswith("0/3")
+        level = file_level(screen.ws.entry(LAYER))
+        assert prompt.plain.startswith(f"{RISK_LETTER[level]}T ") and prompt.plain.rstrip().endswith("0/3")
+        assert list(files.shown_paths) == [f.path for f in screen.ws.files], "review order"
+        levels = [file_level(f).rank for f in screen.ws.files]
+        assert levels == sorted(levels, reverse=True), "riskiest first"
 
     drive(app, script)
 
@@ -117,45 +122,51 @@ def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app:
     drive(app, script)
 
 
-def _risky(sample: SampleSync, risky: set[tuple[str, int]]) -> Callable[[], Workspace]:
-    """The sample with some hunks marked high-risk, as the risk stage would mark them."""
-
-    def load() -> Workspace:
-        repo, analysis = open_sync(SyncRequest(repo=sample.path))
-        files = tuple(
-            replace(f, hunks=tuple(
-                replace(h, level=Level.HIGH, risk=90, signals=(Signal("squash-chain", "Dev refined these lines after "
-                        "main squashed the first PR [bold]#141[/bold]", h.dev_commits, 90),))
-                if (f.path, h.index) in risky else h
-                for h in f.hunks
-            ))
-            for f in analysis.files
-        )
-        return Workspace.load(repo, replace(analysis, files=files))
-
-    return load
-
-
 def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
-    risky = {(LAYER, 2), ("megatron/core/optimizer/distrib_optimizer.py", 1)}
-    app = make_app(_risky(sample_in_progress, risky))
+    app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
         screen = _screen(pilot)
-        assert screen.path in {p for p, _ in risky}, "the riskiest file comes first"
-        first = (screen.path, screen.current)
+        ws = screen.ws
+        risky = [p for p in ws.positions() if ws.is_open_risk(p)]
+        assert len(risky) >= 3, "the sample has several high-risk hunks"
+        assert Position(screen.path, screen.current) == risky[0], "the app opens on the riskiest hunk"
         await pilot.press("N")
         await settle(pilot)
-        second = (screen.path, screen.current)
-        assert {first, second} == risky
-        await pilot.press("d", "N")
+        assert Position(screen.path, screen.current) == risky[1]
+        await pilot.press("P", "P")
         await settle(pilot)
-        assert (screen.path, screen.current) == first
-        await pilot.press("d", "P")
-        await settle(pilot)
+        assert Position(screen.path, screen.current) == risky[-1], "P wraps around"
+        for _ in risky:
+            await pilot.press("d", "N")
+            await settle(pilot)
+        assert ws.session.undecided_high() == 0
         assert any("No other undecided high-risk hunk" in n.message for n in pilot.app._notifications)
-        why = "\n".join(screen.query_one("#why").render_line(y).text for y in range(12))
-        assert "[bold]#141[/bold]" in why, "signal sentences are shown literally"
+
+    drive(app, script)
+
+
+def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progress: SampleSync,
+                                                                 make_app: MakeApp) -> None:
+    def load() -> Workspace:
+        repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
+        entry = analysis.file(LAYER)
+        signal = Signal("test", "Dev refined this after main squashed [bold]#141[/bold] \x1b[2J", entry.hunks[0].dev_commits, 90)
+        hunks = (replace(entry.hunks[0], level=Level.HIGH, risk=99, signals=(signal,)), *entry.hunks[1:])
+        files = tuple(replace(f, hunks=hunks) if f.path == LAYER else f for f in analysis.files)
+        return Workspace.load(repo, replace(analysis, files=files))
+
+    app = make_app(load, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        assert (screen.path, screen.current) == (LAYER, 0), "the file opens on its riskiest hunk"
+        why = screen.query_one("#why")
+        text = "\n".join(why.render_line(y).text for y in range(why.size.height))
+        assert "H high risk" in text
+        assert "[bold]#141[/bold] \\x1b[2J" in text, "markup and escapes shown as typed"
+        subject = screen.ws.entry(LAYER).history.dev[0].subject
+        assert subject[:20] in text, "the signal names its commit"
 
     drive(app, script)
 

@@ -32,8 +32,16 @@ def test_step_walks_hunks_in_review_order_and_stops_at_the_ends(ws: Workspace) -
     assert ws.step(Position(LAYER, 0), +1, paths=(LAYER,)) == Position(LAYER, 1)
 
 
-def test_without_high_risk_hunks_there_is_nothing_to_jump_to(ws: Workspace) -> None:
-    assert ws.next_open_risk(Position(LAYER, 0), +1) is None
+def test_next_open_risk_visits_each_undecided_high_risk_hunk_and_wraps(ws: Workspace) -> None:
+    risky = [p for p in ws.positions() if ws.is_open_risk(p)]
+    assert len(risky) >= 2
+    assert ws.next_open_risk(None, +1) == risky[0]
+    assert ws.next_open_risk(risky[0], +1) == risky[1]
+    assert ws.next_open_risk(risky[0], -1) == risky[-1]
+    for position in risky[1:]:
+        ws.decide(position.path, position.hunk, Decision(Choice.DEV))
+    assert ws.next_open_risk(risky[0], +1) is None, "only the one we are on is left"
+    assert ws.opening_hunk(risky[0].path) == risky[0].hunk
 
 
 def test_hunk_result_follows_the_decision(ws: Workspace) -> None:

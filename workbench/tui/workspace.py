@@ -19,7 +19,7 @@ from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
-from workbench.resolve.writer import WriteCheck, WriteOutcome, capture_disk_state, check_write, write_file
+from workbench.resolve.writer import WriteCheck, WriteOutcome, check_write, write_blocker, write_file
 from workbench.sync import SyncRequest, open_sync
 
 
@@ -51,10 +51,9 @@ class Workspace:
 
     @classmethod
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
-        """Resume from the sync's journal, guarding against changes made on disk from now on."""
+        """Resume from the sync's journal (the session guards against changes made on disk)."""
         journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
-        disk = capture_disk_state(repo, [f.path for f in analysis.files])
-        session = Session(analysis, journal.load(), read_blob=repo.read_blob, disk_oids=disk)
+        session = Session(analysis, journal.load(), read_blob=repo.read_blob)
         return cls(repo, analysis, journal, session)
 
     # -- queries ----------------------------------------------------------------
@@ -62,10 +61,9 @@ class Workspace:
     def entry(self, path: str) -> FileAnalysis:
         return self.session.file(path)
 
-    @property
-    def can_write(self) -> bool:
-        """A preview has no merge on disk to write into."""
-        return self.analysis.mode is not Mode.PREVIEW and self.repo.workdir is not None
+    def write_blocker(self) -> str | None:
+        """Why nothing may be written now (a preview, another checkout), or None."""
+        return write_blocker(self.repo, self.analysis)
 
     @property
     def stages(self) -> bool:

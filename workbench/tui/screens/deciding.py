@@ -177,9 +177,9 @@ class DecidingScreen(Screen[None]):
         ws = self.ws
         if ws is None:
             return False
-        if not ws.can_write:
-            self.notify("This is a preview (--dev/--main): there is no merge on disk to write into. "
-                        "Your decisions are saved.", severity="warning")
+        blocker = await asyncio.to_thread(ws.write_blocker)
+        if blocker is not None:
+            self.notify(f"Nothing written: {visible(blocker)}. Your decisions are saved.", severity="warning")
             return False
         paths = ws.session.dirty_paths()
         if not paths:
@@ -230,7 +230,7 @@ class DecidingScreen(Screen[None]):
     async def _quit(self) -> None:
         ws = self.ws
         dirty = ws.session.dirty_paths() if ws is not None else []
-        if not dirty or ws is None or not ws.can_write:
+        if not dirty or ws is None or ws.write_blocker() is not None:
             self.app.exit(0)
             return
         question = Text(f"{len(dirty)} file{'s have' if len(dirty) != 1 else ' has'} decisions not written to the "
