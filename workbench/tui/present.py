@@ -15,7 +15,6 @@ from rich.text import Text
 
 from workbench.analysis.display import display_text
 from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
-from workbench.analysis.xdiff import split_lines
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
 from workbench.textsafe import visible
@@ -174,7 +173,7 @@ def _facts(entry: FileAnalysis, hunk: Hunk) -> str:
 
 def _range_words(start: int, end: int) -> str:
     if end < start:
-        return f"adds nothing (before line {start})"
+        return f"has no lines here (before its line {start})"
     return f"line {start}" if start == end else f"lines {start}–{end}"
 
 
@@ -232,12 +231,8 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
     for key, word in (("d", FileChoice.KEEP_DEV), ("m", FileChoice.TAKE_MAIN), ("x", FileChoice.DELETE)):
         marked = choice is word
         text.append("  ▶ " if marked else "    ", style="bold")
-        text.append(f"{key}", style="bold reverse" if marked else "bold")
+        text.append(f" {key} ", style="bold reverse" if marked else "bold")
         text.append(f"  {FILE_CHOICE_WORD[word]}\n", style="bold" if marked else "")
-    if entry.messages:
-        text.append("\n")
-        for message in entry.messages:
-            text.append(f"{visible(message)}\n", style=Style(color=palette.muted.color))
     return text
 
 
@@ -258,7 +253,3 @@ def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool) -> Text:
     if resumed:
         text.append(" · resumed earlier decisions", style="italic")
     return text
-
-
-def result_line_count(data: bytes | None) -> int:
-    return len(split_lines(data or b""))

@@ -1,0 +1,84 @@
+"""Export the user guide's screenshots (docs/img/*.svg) from the real app on the demo sample.
+
+Run: ``uv run python docs/screenshots.py``.  Each picture is what Textual
+itself draws, at 150x42, after the keys listed beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+IMG = Path(__file__).resolve().parent / "img"
+SIZE = (150, 42)
+LAYER = "megatron/core/transformer/transformer_layer.py"
+SHOTS: list[tuple[str, str | None, str | None, tuple[str, ...]]] = [
+    ("overview", None, None, ()),
+    ("hunk-decided", LAYER, None, ("b",)),
+    ("base-column", LAYER, None, ("a",)),
+    ("both-diffs", LAYER, None, ("D", "v")),
+    ("whole-file", "docs/source/images/moe/token_dispatch.png", None, ()),
+    ("commit-diff", LAYER, None, ("h", "enter")),
+    ("help", None, None, ("question_mark",)),
+    ("light-theme", LAYER, "workbench-light", ()),
+]
+
+
+async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | None, keys: tuple[str, ...]) -> None:
+    from workbench.sync import SyncRequest
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.config import Config
+    from workbench.tui.screens.main import MainScreen
+    from workbench.tui.themes import builtin_theme_dir, load_themes
+    from workbench.tui.workspace import Workspace
+
+    app = WorkbenchApp(lambda: Workspace.open(SyncRequest(repo=repo)), Config(), load_themes(builtin_theme_dir()),
+                       theme=theme, start_file=start_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await _ready(pilot, MainScreen)
+        for key in keys:
+            await pilot.press(key)
+            await _idle(pilot)
+        await _idle(pilot)
+        app.save_screenshot(f"{name}.svg", str(IMG))
+
+
+async def _ready(pilot: Pilot, main: type) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        screen = pilot.app.screen
+        if isinstance(screen, main) and screen.view is not None and (screen.view.layout is None or screen.current is not None):
+            return
+        await pilot.pause(0.05)
+    raise TimeoutError("the app did not load")
+
+
+async def _idle(pilot: Pilot) -> None:
+    for _ in range(50):
+        await pilot.pause()
+        if not any(w.is_running for w in pilot.app.workers if w.group != "write"):
+            break
+    await pilot.pause(0.1)
+
+
+def main() -> int:
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="workbench-shots-")
+    from workbench.sample import build_sample_sync
+
+    IMG.mkdir(exist_ok=True)
+    for name, start_file, theme, keys in SHOTS:
+        repo = Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "megatron-sample"
+        build_sample_sync(repo, "in-progress")
+        asyncio.run(_shoot(repo, name, start_file, theme, keys))
+        print(f"docs/img/{name}.svg")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
