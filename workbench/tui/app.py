@@ -11,6 +11,7 @@ from textual.theme import Theme
 
 from workbench.tui.config import Config, remember_theme
 from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
+from workbench.tui.messages import LoadFailed
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import Loader, MainScreen
 from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
@@ -47,6 +48,11 @@ class WorkbenchApp(App[int]):
             self._initial_theme = DEFAULT_THEME
         self.theme = self._initial_theme
         self.push_screen(MainScreen(self._load, self.config, self._start_file))
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """The sync could not be opened: leave, and let the command print why (exit 2)."""
+        self.load_error = message.error
+        self.exit(2)
 
     @property
     def theme_names(self) -> list[str]:

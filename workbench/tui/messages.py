@@ -26,7 +26,7 @@ class WorkspaceLoaded(Message):
 
 @dataclass
 class LoadFailed(Message):
-    """Opening the sync failed; ``error`` is one line for the user."""
+    """Opening the sync failed; ``error`` is one line for the user (handled by the App)."""
 
     error: str
 

@@ -19,6 +19,7 @@ class EditScreen(ModalScreen[str | None]):
     """Edit text; dismiss with it (ctrl+s) or with None (esc)."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Keep", priority=True), Binding("escape", "cancel", "Cancel", priority=True)]
+    AUTO_FOCUS = "#edit-area"
 
     DEFAULT_CSS = """
     EditScreen { align: center middle; }
@@ -40,9 +41,6 @@ class EditScreen(ModalScreen[str | None]):
             if self._language and self._language in area.available_languages:
                 area.language = self._language
             yield area
-
-    def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
 
     def action_save(self) -> None:
         self.dismiss(self.query_one(TextArea).text)

@@ -43,7 +43,7 @@ class HelpScreen(ModalScreen[None]):
         table = Table(show_edge=False, box=None, pad_edge=False, expand=True, title="Keys", title_style="bold")
         table.add_column("keys", style="bold", no_wrap=True, min_width=12)
         table.add_column("what it does")
-        table.add_column("id (for [keys] in config.toml)", style="dim", no_wrap=True)
+        table.add_column(Text("id (for [keys] in config.toml)"), style="dim", no_wrap=True)
         for group, specs in groupby(ACTIONS, key=lambda spec: spec.group):
             table.add_row(Text(group, style="bold underline"), "", "")
             for spec in specs:

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from workbench.analysis.display import fold_layout
+from workbench.analysis.display import ViewEntry, fold_layout
 from workbench.errors import WorkbenchError
 from workbench.textsafe import visible
 from workbench.tui import present
@@ -136,10 +136,6 @@ class MainScreen(DecidingScreen):
         if ws.resumed:
             self.notify("Resumed the decisions saved earlier for this sync.")
 
-    def on_load_failed(self, message: LoadFailed) -> None:
-        self.app.load_error = message.error  # type: ignore[attr-defined]
-        self.app.exit(2)
-
     def _placeholder(self, words: str) -> None:
         self.query_one("#placeholder", Static).update(Text(words))
         self.query_one("#views", ContentSwitcher).current = "placeholder"
@@ -207,9 +203,12 @@ class MainScreen(DecidingScreen):
         target = self._pending_hunk if self._pending_hunk is not None else self.ws.opening_hunk(view.path)
         focus = self._pending_hunk is not None
         self._pending_hunk = None
-        self._go(Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1)), focus=focus)
+        position = Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1))
+        self.set_current(position.hunk)
+        # The view was just switched in and has no size yet: scroll once it is laid out.
+        self.call_after_refresh(self._go, position, focus)
 
-    def _entries(self):  # noqa: ANN202 - tuple[ViewEntry, ...]
+    def _entries(self) -> tuple[ViewEntry, ...]:
         assert self.view is not None and self.view.layout is not None
         return fold_layout(self.view.layout, self.config.context, self._expanded, self._expand_all)
 

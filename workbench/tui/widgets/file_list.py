@@ -214,8 +214,9 @@ class FileList(Vertical):
 
     def _prompt(self, row: FileRow) -> Text:
         width = max(20, self.options.scrollable_content_region.width or 40)
-        counts = f"{row.decided}/{row.total}" if row.total else ("1/1" if row.decided else "0/1")
-        done = row.total and row.decided == row.total or (not row.total and row.decided)
+        total = row.total or 1  # a file without hunks is one whole-file choice
+        counts = f"{row.decided}/{total}"
+        done = row.decided == total
         tail = f" {DECIDED if done else ' '}{counts}{UNWRITTEN if row.unwritten else ' '}"
         room = max(4, width - 4 - len(tail))
         path = visible(row.path)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.events import Click
 from textual.message import Message
 
 from workbench.analysis.display import AlignedRow, Cell, FileLayout, Fold, HunkHeader, Region, RowRef, ViewEntry
@@ -197,7 +198,7 @@ class HunkView(LineView):
             if isinstance(entry, Fold):
                 self.post_message(self.FoldToggled(self, entry.start))
 
-    def on_click(self, event) -> None:  # type: ignore[no-untyped-def]
+    def on_click(self, event: Click) -> None:
         super().on_click(event)
         if event.chain == 2:
             self.action_toggle_fold()
