@@ -22,6 +22,10 @@ def run(args: argparse.Namespace) -> int:
     from workbench.demo import build_demo
     from workbench.sync import SyncRequest
 
+    if not args.print_only:
+        from workbench.tui.launch import load_settings
+
+        load_settings(args.theme)  # bad settings fail before anything is built
     path = build_demo(args.path, args.state)
     request = SyncRequest(repo=path)
     if args.print_only:
