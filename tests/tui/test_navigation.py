@@ -187,6 +187,14 @@ def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: Sam
         assert view.row_count > folded and not any(isinstance(e, Fold) for e in view._entries)
         await pilot.press("z")
         assert view.row_count == folded
+        view.focus()
+        row = view.cursor + 1
+        before = view.render_line(row + 1).text
+        await pilot.press("right")
+        shifted = view.render_line(row + 1).text
+        assert "‹" in shifted and shifted != before, "long lines scroll sideways"
+        await pilot.press("left")
+        assert view.render_line(row + 1).text == before
         await pilot.press("v")
         await settle(pilot)
         assert screen.query_one("#views").current == "diffs"

@@ -61,6 +61,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("cursor_up", "k,up", "Up", "Move up", (Scope.LIST, Scope.VIEW), "Move", key_display="k/↑"),
     _a("page_down", "pagedown,ctrl+d", "Page down", "Move a page down", Scope.VIEW, "Move"),
     _a("page_up", "pageup,ctrl+u", "Page up", "Move a page up", Scope.VIEW, "Move"),
+    _a("text_left", "left", "Left", "Show the start of long lines again", Scope.VIEW, "Move",
+       action="scroll_text(-8)", key_display="←"),
+    _a("text_right", "right", "Right", "Show more of long lines (they end in › when cut)", Scope.VIEW, "Move",
+       action="scroll_text(8)", key_display="→"),
     _a("next_hunk", "n", "Next", "Next hunk (on to the next file after the last)", S, "Move", show=True),
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
     _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
@@ -117,7 +121,7 @@ def effective_keys(overrides: Mapping[str, str]) -> dict[str, str]:
     return {spec.id: overrides.get(spec.id, spec.keys) for spec in ACTIONS}
 
 
-_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "down": "↓", "up": "↑",
+_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "down": "↓", "up": "↑", "left": "←", "right": "→",
           "pagedown": "PgDn", "pageup": "PgUp"}
 
 

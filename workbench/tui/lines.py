@@ -45,8 +45,18 @@ def text_segments(
     words: Sequence[Span] = (),
     word_style: Style | None = None,
     syntax: Sequence[tuple[int, int, str]] = (),
+    offset: int = 0,
 ) -> list[Segment]:
-    """``text`` painted into exactly ``width`` cells over ``style``."""
+    """``text`` painted into exactly ``width`` cells over ``style``, from character ``offset`` on."""
+    if offset > 0 and text:
+        if offset >= len(text):
+            return [Segment(" " * width, style)] if width > 0 else []
+        text = text[offset:]
+        words = [(max(0, a - offset), b - offset) for a, b in words if b > offset]
+        syntax = [(max(0, a - offset), b - offset, kind) for a, b, kind in syntax if b > offset]
+    shifted = offset > 0 and width > 1
+    if shifted:
+        width -= 1
     shown, cut = fit(text, width)
     end = len(shown)
     cuts = {0, end}
@@ -55,7 +65,7 @@ def text_segments(
     for start, stop, _kind in syntax:
         cuts.update((min(start, end), min(stop, end)))
     points = sorted(cuts)
-    segments: list[Segment] = []
+    segments: list[Segment] = [Segment("‹", combine(style, palette.muted))] if shifted else []
     for a, b in zip(points, points[1:]):
         if a == b:
             continue

@@ -57,6 +57,7 @@ class DiffView(LineView):
         self._old_tone, self._new_tone = old_tone, new_tone
         self._old_syntax, self._new_syntax = old_syntax or {}, new_syntax or {}
         self._empty = empty
+        self.x_offset = 0
         last = max((n for r in rows for n in (r.old, r.new) if n is not None), default=1)
         self._gutter = len(str(last)) + 1
         self.cursor = 0
@@ -91,5 +92,5 @@ class DiffView(LineView):
             number_segment(row.new, gutter, number_style),
             Segment(sign, combine(style, palette.hue[tone]) if tone else style),
             *text_segments(row.text, text_width, palette, style, row.changed,
-                           palette.word[tone] if tone else None, syntax),
+                           palette.word[tone] if tone else None, syntax, self.x_offset),
         ]

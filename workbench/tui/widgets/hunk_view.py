@@ -116,6 +116,7 @@ class HunkView(LineView):
         last = max((c.no for r in layout.rows for c in (r.base, r.dev, r.main) if c is not None), default=1)
         self._gutter = len(str(last)) + 1
         self._cursor_hunk = None
+        self.x_offset = 0
         self.current = None
         self._set_entries(entries)
         self.cursor = 0
@@ -277,7 +278,8 @@ class HunkView(LineView):
         syntax = self._syntax.get(side, {}).get(cell.no - 1, ())
         return [
             number_segment(cell.no, gutter, number_style),
-            *text_segments(cell.text, width - gutter, palette, style, words, palette.word[side] if tinted else None, syntax),
+            *text_segments(cell.text, width - gutter, palette, style, words, palette.word[side] if tinted else None,
+                           syntax, self.x_offset),
         ]
 
     def _header(self, hunk: int, width: int, palette: Palette, current: bool, at_cursor: bool) -> list[Segment]:

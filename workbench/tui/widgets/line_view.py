@@ -43,6 +43,8 @@ class LineView(ScrollView, can_focus=True):
         """Whether the cursor row is marked (off for read-only previews)."""
         self.header_lines = 0
         """Lines at the top that do not scroll (column titles), painted by ``render_header``."""
+        self.x_offset = 0
+        """How many characters of each text are scrolled off to the left (← →)."""
 
     # -- what subclasses provide ---------------------------------------------------
 
@@ -99,7 +101,7 @@ class LineView(ScrollView, can_focus=True):
         if index >= self.row_count or width <= 0:
             return Strip.blank(max(width, 0), palette.text)
         at_cursor = self.show_cursor and index == self.cursor and self.has_focus
-        key = (index, width, at_cursor, *self.row_key(index))
+        key = (index, width, at_cursor, self.x_offset, *self.row_key(index))
         strip = self._cache.get(key)
         if strip is None:
             strip = Strip(self.render_row(index, width, palette, at_cursor), width)
@@ -149,6 +151,11 @@ class LineView(ScrollView, can_focus=True):
 
     def action_page_up(self) -> None:
         self.move_cursor(self.cursor - max(1, self.page_height - 1))
+
+    def action_scroll_text(self, step: int) -> None:
+        """Shift long lines sideways (never past their start)."""
+        self.x_offset = max(0, self.x_offset + step)
+        self.refresh()
 
     def on_click(self, event: Click) -> None:
         if event.y >= self.header_lines:

@@ -41,6 +41,7 @@ class ResultPreview(LineView):
     def show(self, lines: tuple[PreviewLine, ...], caption: str, empty: str = "") -> None:
         """Lines of the hunk's result, a caption saying what they are, and words for no lines."""
         self._lines = lines
+        self.x_offset = 0
         self._caption = caption
         self._empty = empty
         self.cursor = 0
@@ -63,5 +64,5 @@ class ResultPreview(LineView):
         return [
             Segment("▶" if at_cursor else " ", palette.text),
             number_segment(line.no, 6, number_style),
-            *text_segments(line.text, max(0, width - 7), palette, style),
+            *text_segments(line.text, max(0, width - 7), palette, style, offset=self.x_offset),
         ]
