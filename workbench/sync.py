@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from workbench.analysis.engine import analyze
+from workbench.analysis.engine import analyze, outline
 from workbench.analysis.model import SyncAnalysis
-from workbench.git.repo import GitRepo
 from workbench.analysis.policy import load_policy
+from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles, read_policy_config
 from workbench.git.snapshot import load_sync
 
@@ -26,7 +27,24 @@ class SyncRequest:
     """Policy preset name or file (None: the repository's own configuration)."""
 
 
-def open_sync(request: SyncRequest) -> tuple[GitRepo, SyncAnalysis]:
+@dataclass(frozen=True)
+class LoadProgress:
+    """How far loading got, for a front end that shows the sync while it loads.
+
+    ``phase`` is "outline" (``analysis`` holds the paths and kinds, nothing
+    else yet), "files" (hunks and history, ``done`` of ``total`` files), or
+    the name of an enrichment stage (policy, audit, deleted files, risk).
+    """
+
+    phase: str
+    done: int
+    total: int
+    analysis: SyncAnalysis | None = None
+
+
+def open_sync(
+    request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None
+) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only)."""
     repo = GitRepo.open(request.repo)
     snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result)
@@ -34,4 +52,16 @@ def open_sync(request: SyncRequest) -> tuple[GitRepo, SyncAnalysis]:
         "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
         "repo_files": RepoFiles(repo, snapshot),
     }
-    return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+    if progress is None:
+        return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+    first = outline(snapshot, repo.read_blob)
+    progress(LoadProgress("outline", 0, len(first.files), first))
+    analysis = analyze(
+        snapshot,
+        repo.read_blob,
+        repo.commit_info,
+        repo.line_changes,
+        options,
+        progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
+    )
+    return repo, analysis

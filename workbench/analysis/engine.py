@@ -9,13 +9,16 @@ each side that touched the file and each hunk's lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
+
+Progress = Callable[[str, int, int], None]
+"""Hears (phase, done, total) while the analysis runs."""
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -59,26 +62,63 @@ def analyze(
     line_changes: LineChanges,
     options: dict[str, Any] | None = None,
     stages: Sequence[Stage] | None = None,
+    progress: Progress | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
     ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
     and commits never change, so the analysis stays a pure function of them).
     The enrichment stages (policy, API audit, risk) then run in order.
+    ``progress(phase, done, total)`` hears how far it got ("files", then each
+    stage's name), for a front end's progress indicator.
     """
+    report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
-    base = _analyze_files(snapshot, read_blob, commit, mapper)
+    entries = snapshot.merge_tree.conflicts
+    files = []
+    for done, entry in enumerate(entries):
+        files.append(_analyze_file(entry, snapshot, read_blob, commit, mapper))
+        report("files", done + 1, len(entries))
+    base = _sync_analysis(snapshot, tuple(files))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}))
-    return run_stages(base, context, default_stages() if stages is None else stages)
+    chosen = default_stages() if stages is None else stages
+    for done, stage in enumerate(chosen):
+        report(stage.__name__, done, len(chosen))
+        base = run_stages(base, context, (stage,))
+    return base
 
 
-def _analyze_files(
-    snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper
-) -> SyncAnalysis:
-    files = tuple(
-        _analyze_file(entry, snapshot, read_blob, commit, mapper)
-        for entry in snapshot.merge_tree.conflicts
-    )
+def outline(snapshot: SyncSnapshot, read_blob: ReadBlob) -> SyncAnalysis:
+    """The paths, kinds and index state at once, before any hunk is computed.
+
+    Good enough for a file list to appear while the rest loads; statuses of
+    content conflicts are provisional (``complete`` is False).
+    """
+    files = []
+    for entry in snapshot.merge_tree.conflicts:
+        kind = conflict_kind(entry, read_blob)
+        result = _result_for(snapshot, entry.path, None)
+        base, dev, main = _side(entry.base, entry.path), _side(entry.ours, entry.path), _side(entry.theirs, entry.path)
+        files.append(
+            FileAnalysis(
+                path=entry.path,
+                status=_status(kind, result, None, main),
+                kind=kind,
+                base=base,
+                dev=dev,
+                main=main,
+                result_oid=result.oid,
+                result_present=result.present,
+                hunks=(),
+                history=FileHistory(),
+                messages=tuple(m.text for m in entry.messages),
+                result_mode=result.mode if result.present else None,
+            )
+        )
+    return replace(_sync_analysis(snapshot, tuple(files)), complete=False)
+
+
+def _sync_analysis(snapshot: SyncSnapshot, files: tuple[FileAnalysis, ...]) -> SyncAnalysis:
     return SyncAnalysis(
         mode=Mode(snapshot.mode),
         dev=snapshot.dev,

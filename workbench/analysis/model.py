@@ -336,6 +336,9 @@ class SyncAnalysis:
     labels: tuple[str, str] = ("dev", "main")
     result_commit: str | None = None
     """The commit whose tree is the result (merge-commit mode), else None."""
+    complete: bool = True
+    """False for the early outline (paths and kinds known; hunks, history and
+    risk still being computed): front ends show it as loading."""
     deleted_files: tuple[DeletedFile, ...] = ()
     """Files main has that the result lacks (restore, leave, or check)."""
     policy: PolicyReport | None = None
