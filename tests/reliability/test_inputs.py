@@ -82,3 +82,15 @@ def test_analyze_is_read_only(odd) -> None:  # noqa: ANN001
     for args in (["analyze"], ["analyze", "--json"], ["analyze", "--dev", "dev", "--main", "main", "--json"]):
         assert _cli(*args, cwd=odd.path).returncode == 0
     assert tree_digest(odd.path) == before
+
+
+def test_file_directory_conflict_uses_the_name_git_gave_the_file(builder) -> None:  # noqa: ANN001
+    builder.write("y", "a file\n").write("x", "x\n").commit("base")
+    builder.branch("dev").checkout("dev").write("y", "dev changed the file\n").commit("dev (#2)")
+    builder.checkout("main").delete("y").write("y/f", "now a directory\n").commit("main (#3)")
+    builder.checkout("dev").merge("main", "theirs")
+    unmerged = set(__import__("workbench.git.repo", fromlist=["GitRepo"]).GitRepo.open(builder.path).index_unmerged())
+    _, analysis = open_sync(SyncRequest(repo=builder.path))
+    (entry,) = [f for f in analysis.files if f.path.startswith("y~")]
+    assert entry.path in unmerged and entry.status is FileStatus.CONFLICTED
+    assert entry.dev.path == "y" and entry.history.dev, "dev's history of y is found"

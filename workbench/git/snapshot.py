@@ -10,6 +10,7 @@ All I/O happens here; the analysis gets plain records and a blob reader.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def load_sync(
     if base is None:
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
-    plain = merge_tree(repo, dev_sha, main_sha)
+    plain = _name_side_copies(repo, merge_tree(repo, dev_sha, main_sha), mode, dev_sha, main_sha, result_commit)
     results = _read_results(repo, mode, plain, result_commit)
     plain = _with_side_paths(repo, plain, dev_sha, main_sha)
     dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
@@ -134,6 +135,51 @@ def load_sync(
         repo_path=str(repo.workdir or repo.gitdir),
         line_scripts=_line_scripts(repo, plain),
     )
+
+
+_SIDE_COPY = re.compile(r"^(?P<path>.+)~(?P<sha>[0-9a-f]{40})$")
+
+
+def _name_side_copies(
+    repo: GitRepo, plain: MergeTreeResult, mode: str, dev: str, main: str, result_commit: str | None
+) -> MergeTreeResult:
+    """Give a file moved aside by a file/directory conflict the name the merge used.
+
+    merge-tree names it ``path~<commit id>`` (the labels we passed); a real
+    merge names it after the branch (``path~HEAD``, ``path~main``).  The work
+    tree's unmerged entries (or the result commit) tell which name it got.
+    """
+    renamed = []
+    known: set[str] | None = None
+    for entry in plain.conflicts:
+        match = _SIDE_COPY.match(entry.path)
+        if not match or match["sha"] not in (dev, main):
+            renamed.append(entry)
+            continue
+        if known is None:
+            if mode == "in-progress":
+                known = set(repo.index_unmerged())
+            elif result_commit is not None:
+                known = set(repo.tree_paths(repo.tree_of(result_commit)))
+            else:
+                known = set()
+        prefix = match["path"] + "~"
+        label = "dev" if match["sha"] == dev else "main"
+        name = next((path for path in sorted(known) if path.startswith(prefix)), prefix + label)
+        renamed.append(
+            replace(
+                entry,
+                path=name,
+                base=_moved(entry.base, entry.path, name),
+                ours=_moved(entry.ours, entry.path, name),
+                theirs=_moved(entry.theirs, entry.path, name),
+            )
+        )
+    return replace(plain, conflicts=tuple(renamed))
+
+
+def _moved(stage: StageEntry | None, old: str, new: str) -> StageEntry | None:
+    return replace(stage, path=new) if stage is not None and stage.path == old else stage
 
 
 def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str) -> MergeTreeResult:
