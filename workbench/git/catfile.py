@@ -53,9 +53,6 @@ class CatFile:
             stdout.read(1)
             return kind.decode("ascii"), data
 
-    def close(self) -> None:
-        _stop(self._proc)
-
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:

@@ -277,9 +277,6 @@ class GitRepo:
         """The blob id ``data`` would get (nothing is written)."""
         return str(pygit2.hash(data))
 
-    def write_blob(self, data: bytes) -> str:
-        return str(self._repo.create_blob(data))
-
     def config_value(self, key: str) -> str | None:
         try:
             value = self._repo.config[key]

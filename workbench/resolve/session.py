@@ -129,10 +129,6 @@ class Session:
         """What the work tree held at ``path`` when loaded or last written (False: unknown)."""
         return self._disk[path] if path in self._disk else False
 
-    def written_oid(self, path: str) -> str | None | bool:
-        """The blob id last written for ``path``; False if never written."""
-        return self._written.get(path, False)
-
     def preview(self, path: str) -> bytes | None:
         """The file as writing it now would make it (None: it would be deleted)."""
         entry = self.file(path)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from workbench.analysis.model import Hunk
-from workbench.analysis.xdiff import Favor, MergeResult, split_lines
+from workbench.analysis.xdiff import MergeResult, split_lines
 from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, needs_cr
 
 
@@ -143,8 +143,3 @@ def _uses_crlf(lines: Sequence[bytes]) -> bool:
     terminated = [line for line in lines if line.endswith(b"\n")]
     return bool(terminated) and sum(line.endswith(b"\r\n") for line in terminated) * 2 > len(terminated)
 
-
-def favor_decisions(merge: MergeResult, favor: Favor) -> list[Decision]:
-    """The decision vector that reproduces a whole-file favour."""
-    choice = {Favor.OURS: Choice.DEV, Favor.THEIRS: Choice.MAIN, Favor.UNION: Choice.BOTH}[favor]
-    return [Decision(choice) for _ in merge.conflicts]
