@@ -107,19 +107,26 @@ IMPORTS = "import os\nfrom pkg.alpha import alpha\n"
 BODY = "".join(f"\n\ndef filler_{i}():\n    return os.sep * {i}\n" for i in range(4))
 
 
-def _dangling(b: RepoBuilder) -> None:
-    """Dev imports ``beta`` beside the line main edits, and uses it far below."""
-    b.write(PATH, IMPORTS + BODY + "\n\ndef run():\n    return alpha()\n")
+def _dangling(b: RepoBuilder, shared: str = "") -> None:
+    """Dev imports ``beta_helper`` beside the line main edits, and uses it far below.
+
+    ``shared``: more module text, on every side, after the filler functions.
+    """
+    b.write(PATH, IMPORTS + BODY + shared + "\n\ndef run():\n    return alpha()\n")
     b.commit("Initial import")
     b.branch("dev").checkout("dev")
     b.write(
         PATH,
-        IMPORTS + "from pkg.beta import beta_helper\n" + BODY + "\n\ndef run():\n    return beta_helper(alpha())\n",
+        IMPORTS
+        + "from pkg.beta import beta_helper\n"
+        + BODY
+        + shared
+        + "\n\ndef run():\n    return beta_helper(alpha())\n",
     )
     b.commit("[dev] Run through beta (#14)")
     b.checkout("main")
     imports = IMPORTS.replace("import alpha", "import alpha, gamma")
-    b.write(PATH, imports + BODY + "\n\ndef run():\n    return alpha()\n")
+    b.write(PATH, imports + BODY + shared + "\n\ndef run():\n    return alpha()\n")
     b.commit("Import gamma as well (#34)")
 
 
@@ -133,14 +140,71 @@ def test_dropped_import_still_used_by_the_result(builder: RepoBuilder) -> None:
     assert hunk.level is Level.HIGH
 
 
-def test_unresolved_hunk_is_scored_as_if_main_were_taken(builder: RepoBuilder) -> None:
+MULTI_LINE_IMPORT = "\n\nfrom pkg.gamma import (\n    gamma_util,\n    beta_helper,\n)\n"
+
+
+def test_a_name_a_multi_line_import_still_binds_does_not_dangle(builder: RepoBuilder) -> None:
+    """Black/isort style: another import, spread over lines, still brings beta_helper in."""
+    _dangling(builder, MULTI_LINE_IMPORT)
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    dropped = signal(hunk, "dev-only-lines-dropped")
+    assert dropped.message == (
+        "1 line dev wrote here (from dev's #14), beside main's change, is not in the result, "
+        "e.g. \u201cfrom pkg.beta import beta_helper\u201d"
+    )
+    assert dropped.weight == 30
+    assert hunk.level is Level.MEDIUM
+
+
+def test_a_dropped_line_of_a_multi_line_import_leaves_its_name_dangling(builder: RepoBuilder) -> None:
+    """Dev adds a name to a parenthesised import where main adds another: -X theirs keeps main's."""
+    head = "from pkg.alpha import (\n    alpha,\n{})\n"
+    builder.write(PATH, head.format("") + BODY.replace("os.sep", "'/'") + "\n\ndef run():\n    return alpha()\n")
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    body = BODY.replace("os.sep", "'/'")
+    builder.write(PATH, head.format("    beta_helper,\n") + body + "\n\ndef run():\n    return beta_helper(alpha())\n")
+    builder.commit("[dev] Run through beta (#14)")
+    builder.checkout("main")
+    builder.write(PATH, head.format("    gamma,\n") + body + "\n\ndef run():\n    return alpha()\n")
+    builder.commit("Import gamma as well (#34)")
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    dropped = signal(hunk, "dev-only-lines-dropped")
+    assert dropped.message.endswith("; the result still uses beta_helper, which only this line defined")
+    assert hunk.level is Level.HIGH
+
+
+def test_unresolved_hunk_says_what_taking_main_would_lose(builder: RepoBuilder) -> None:
+    """Conflict markers: nothing is lost yet, so the sentences speak of taking main's side."""
     _dangling(builder)
     builder.checkout("dev")
     assert builder.merge("main") == 1
     (hunk,) = only_file(analyze_repo(builder.path), PATH).hunks
     assert hunk.taken is Taken.UNRESOLVED
-    assert "dev-only-lines-dropped" in kinds(hunk)
+    assert kinds(hunk) == ["still-conflicted", "dev-only-lines-dropped"]
+    assert signal(hunk, "still-conflicted").message == "the hunk is still conflicted: nobody has chosen a side yet"
+    assert signal(hunk, "still-conflicted").weight == 0
+    dropped = signal(hunk, "dev-only-lines-dropped")
+    assert dropped.message == (
+        "if main's side is taken, 1 line dev wrote here (from dev's #14), beside main's change, is lost, "
+        "e.g. \u201cfrom pkg.beta import beta_helper\u201d; "
+        "the result would still use beta_helper, which only this line defines"
+    )
+    assert "not in the result" not in dropped.message
     assert hunk.level is Level.HIGH
+
+
+def test_unresolved_squash_chain_says_what_taking_main_would_drop(builder: RepoBuilder) -> None:
+    _chain(builder, "Scale values (#31)", "dev PR: #11")
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    (hunk,) = only_file(analyze_repo(builder.path), PATH).hunks
+    assert hunk.taken is Taken.UNRESOLVED
+    assert signal(hunk, "squash-counterpart").message == (
+        "main's side here is from #31 (a squash of dev #11); dev's #12 changed these lines afterwards "
+        "and would be dropped if main's side is taken"
+    )
+    assert signal(hunk, "older-dev-state").message.endswith("and taking main's side would drop that work")
 
 
 def test_hand_resolved_hunk_says_so_and_scores_low(builder: RepoBuilder) -> None:

@@ -1,4 +1,4 @@
-"""The text, name and commit-matching helpers the signals rest on."""
+"""The text and commit-matching helpers the signals rest on."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 from workbench.analysis.model import Commit, Level, Signal, Taken
 from workbench.analysis.risk.combine import HIGH, MEDIUM, file_risk, hunk_risk, level_of
 from workbench.analysis.risk.evidence import labels
-from workbench.analysis.risk.names import dangling, defined_names, orphaned, used_names
 from workbench.analysis.risk.text import contains_block, is_data, shorten
 from workbench.analysis.risk.twins import counterpart, title_key
 
@@ -48,48 +47,6 @@ def test_is_data(line: bytes, data: bool) -> None:
 def test_shorten_cuts_and_normalises() -> None:
     assert shorten(b"  a   b  ") == "a b"
     assert shorten("x" * 80, 10) == "x" * 9 + "\u2026"
-
-
-@pytest.mark.parametrize(
-    ("line", "names"),
-    [
-        (b"from megatron.core.transformer.enums import CudaGraphScope\n", {b"CudaGraphScope"}),
-        (b"from a import (b, c as d)", {b"b", b"d"}),
-        (b"import os.path", {b"os"}),
-        (b"    def route(self, hidden, mask=None, input_ids=None):", {b"hidden", b"mask", b"input_ids"}),
-        (b"class Foo(Bar):", {b"Foo"}),
-        (b"    x, yy = 1, 2", {b"x", b"yy"}),
-        (b"    size: int = 3", {b"size"}),
-        (b"        inverse=inverse,", set()),  # a keyword argument binds nothing
-        (b"    self.x = 3", set()),
-    ],
-)
-def test_defined_names(line: bytes, names: set[bytes]) -> None:
-    assert defined_names(line) == names
-
-
-def test_used_names_skip_targets_keys_strings_comments_and_attributes() -> None:
-    assert used_names(b'    out = run(value=limit, name="tag_name")  # uses helper') == {b"run", b"limit"}
-    assert used_names(b"    return self.cache.lookup(key)") == {b"key"}
-
-
-def test_dangling_parameter_is_looked_for_in_the_body_only() -> None:
-    dropped = [b"    def route(self, hidden, input_ids=None):\n"]
-    result = [
-        b"class A:\n",
-        b"    def route(self, hidden):\n",
-        b"        return input_ids + hidden\n",
-        b"    def other(self, input_ids):\n",
-        b"        return input_ids\n",
-    ]
-    assert dangling(dropped, result, 1, 2) == [b"input_ids"]
-    assert dangling(dropped, result[:2] + [b"        return hidden\n"] + result[3:], 1, 2) == []
-
-
-def test_orphaned_name_is_defined_but_no_longer_used() -> None:
-    result = [b"def spec(config, qk_l2_norm=False):\n", b"    return build(\n", b"        qk=config.qk,\n", b"    )\n"]
-    assert orphaned([b"        qk_l2_norm=qk_l2_norm,\n"], result, 2, 3) == [b"qk_l2_norm"]
-    assert orphaned([b"        qk=config.qk,\n"], result, 2, 3) == []
 
 
 def _commit(sha: str, subject: str, message: str = "") -> Commit:

@@ -10,7 +10,7 @@ search), never git.
 
 from __future__ import annotations
 
-from workbench.analysis.model import Hunk, Signal
+from workbench.analysis.model import Hunk, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
 from workbench.analysis.risk.text import contains_block, content_lines, weight_of
 
@@ -57,10 +57,11 @@ def older_dev_state(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     source = ev.commit(state)
     later = [ev.commit(sha) for sha in dropped]
     verb = "built on them" if extended else "changed them"
+    drops = "taking main's side would drop" if hunk.taken is Taken.UNRESOLVED else "-X theirs drops"
     return Signal(
         OLDER_DEV_STATE,
         f"main's side is these lines as dev's {label(source)} left them; dev's {labels(later)} "
-        f"{verb} afterwards, and -X theirs drops {'that work' if len(later) == 1 else 'their work'}",
+        f"{verb} afterwards, and {drops} {'that work' if len(later) == 1 else 'their work'}",
         (*dropped, state),
         OLDER_DEV_STATE_WEIGHT,
     )
@@ -101,11 +102,15 @@ def squash_counterpart(hunk: Hunk, ev: FileEvidence, loses_code: bool) -> Signal
         followups = ev.dev.newer(hunk.dev_commits, twin.sha)
         if followups:
             later = [ev.commit(sha) for sha in followups]
+            verb = "is" if len(later) == 1 else "are"
+            took, dropped = f"-X theirs took main's text from {label(main)}", f"{verb} dropped"
+            if hunk.taken is Taken.UNRESOLVED:
+                took = f"main's side here is from {label(main)}"
+                dropped = "would be dropped if main's side is taken"
             return Signal(
                 SQUASH_COUNTERPART,
-                f"-X theirs took main's text from {label(main)} (a squash of dev {label(twin)}); "
-                f"dev's {labels(later)} changed these lines afterwards and "
-                f"{'is' if len(later) == 1 else 'are'} dropped",
+                f"{took} (a squash of dev {label(twin)}); "
+                f"dev's {labels(later)} changed these lines afterwards and {dropped}",
                 (main.sha, twin.sha, *followups),
                 SQUASH_COUNTERPART_WEIGHT,
             )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
-from workbench.analysis.risk.names import dangling, orphaned
+from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, meaningful, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
@@ -42,6 +42,8 @@ MAX_LINES_BONUS = 24
 """...up to this much."""
 NAMES_BONUS = 30
 """The result still needs a name the dropped lines defined, or no longer uses one they used."""
+MAX_NAME_LINES = 20
+"""Bigger losses speak for themselves; names are looked at for the small ones."""
 DATA_WEIGHT = 5
 """Only values (golden numbers, lock entries) or comments were dropped."""
 REMOVED_WEIGHT = -50
@@ -58,9 +60,9 @@ class Dropped:
     collateral: tuple[bool, ...] = ()
     """Per line: dev added it beside main's change rather than instead of it."""
 
-    def code(self) -> list[tuple[bytes, bool]]:
-        """The dropped lines, with their kind (in a code hunk a literal is code too: a flag, a default)."""
-        return list(zip(self.text, self.collateral, strict=True))
+    def code(self) -> list[tuple[int, bytes, bool]]:
+        """Each dropped line's index, text and kind (in a code hunk a literal is code too: a flag, a default)."""
+        return list(zip(self.lines, self.text, self.collateral, strict=True))
 
 
 def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[bytes], bytes]) -> set[bytes]:
@@ -134,30 +136,37 @@ def dev_only_lines_dropped(
     dropped: Dropped,
     writers: Sequence[str],
     ev: FileEvidence,
-    result_lines: Sequence[bytes] | None,
+    names: FileNames | None,
     data: bool = False,
 ) -> Signal | None:
-    """The hunk loses lines only dev had; more so beside main's change, or when the result needs them."""
+    """The hunk loses lines only dev had; more so beside main's change, or when the result needs them.
+
+    A hunk still in conflict has lost nothing yet: the sentence says what
+    taking main's side would lose.
+    """
     if not dropped.lines:
         return None
+    pending = hunk.taken is Taken.UNRESOLVED
     commits = [ev.commit(sha) for sha in writers]
     source = f" (from dev's {labels(commits)})" if commits else ""
     count = len(dropped.lines)
     what, verb = (f"{count} line", "is") if count == 1 else (f"{count} lines", "are")
-    code = [] if data else [(line, side) for line, side in dropped.code() if not _comment_only(line, hunk)]
+    gone = f"{verb} lost" if pending else f"{verb} not in the result"
+    lead = "if main's side is taken, " if pending else ""
+    code = [] if data else [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
     if not code:
         return Signal(
             DEV_ONLY_LINES_DROPPED,
-            f"{what} of values or comments dev wrote here{source} {verb} not in the result, "
+            f"{lead}{what} of values or comments dev wrote here{source} {gone}, "
             f"e.g. \u201c{shorten(dropped.text[0])}\u201d",
             tuple(writers),
             DATA_WEIGHT,
         )
-    beside = any(side for _, side in code)
+    beside = any(side for _, _, side in code)
     weight = (COLLATERAL_WEIGHT if beside else CONTESTED_WEIGHT) + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
     how = "beside main's change" if beside else "where main changed the same lines"
-    message = f"{what} dev wrote here{source}, {how}, {verb} not in the result, e.g. \u201c{shorten(code[0][0])}\u201d"
-    needed = _needed_names(hunk, [line for line, _ in code], result_lines)
+    message = f"{lead}{what} dev wrote here{source}, {how}, {gone}, e.g. \u201c{shorten(code[0][1])}\u201d"
+    needed = names.clause({n for n, _, _ in code}, pending) if names is not None and name_lines(dropped) else ""
     if needed:
         weight += NAMES_BONUS
         message += "; " + needed
@@ -172,24 +181,9 @@ def _comment_only(line: bytes, hunk: Hunk) -> bool:
     return any(norm(base.split(b"#", 1)[0]) == code for base in hunk.base_text)
 
 
-MAX_NAME_LINES = 20
-"""Bigger losses speak for themselves; names are looked at for the small ones."""
-
-
-def _needed_names(hunk: Hunk, code: list[bytes], result_lines: Sequence[bytes] | None) -> str:
-    """A clause naming what the result still needs from the dropped lines (or '')."""
-    if result_lines is None or hunk.result is None or len(code) > MAX_NAME_LINES:
-        return ""
-    start, end = hunk.result.start - 1, hunk.result.end
-    names = dangling(code, result_lines, start, end)
-    if names:
-        shown = ", ".join(n.decode("utf-8", "replace") for n in names[:3])
-        return f"the result still uses {shown}, which only {'this line' if len(code) == 1 else 'these lines'} defined"
-    names = orphaned(code, result_lines, start, end)
-    if names:
-        shown = ", ".join(n.decode("utf-8", "replace") for n in names[:3])
-        return f"the result still defines {shown} but nothing uses {'it' if len(names) == 1 else 'them'} any more"
-    return ""
+def name_lines(dropped: Dropped) -> tuple[int, ...]:
+    """The dropped lines whose names are worth parsing the file for (see ``MAX_NAME_LINES``)."""
+    return dropped.lines if len(dropped.lines) <= MAX_NAME_LINES else ()
 
 
 def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -> Signal | None:
@@ -206,7 +200,7 @@ def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -
     return Signal(
         MAIN_REMOVED_INTENTIONALLY,
         f"main's {labels(commits)} deleted this code on purpose (\u201c{shorten(commits[0].subject, 70)}\u201d); "
-        "dev's edits to it go with it",
+        f"dev's edits to it {'would go' if hunk.taken is Taken.UNRESOLVED else 'go'} with it",
         tuple(deleters),
         REMOVED_WEIGHT,
     )

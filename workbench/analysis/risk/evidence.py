@@ -50,7 +50,7 @@ class Blobs:
             return frozenset()
         found = self._lines.get(oid)
         if found is None:
-            found = self._lines[oid] = frozenset(line.strip() for line in self.read(oid).split(b"\n"))
+            found = self._lines[oid] = frozenset(map(bytes.strip, self.read(oid).split(b"\n")))
         return found
 
     def has_block(self, oid: str | None, lines: Sequence[bytes]) -> bool:

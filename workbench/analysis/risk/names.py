@@ -4,127 +4,245 @@ When ``-X theirs`` drops an import, a parameter or an assignment of dev's
 while dev's code that uses the name survives elsewhere, the result compiles
 and fails at run time (the ``CudaGraphScope`` import of sync #4291): the
 name *dangles*.  The other way round, when the dropped line was the only
-use of a name dev defined in a part that merged cleanly (a new parameter,
-an import), that name is now *orphaned*: dev's change survives half-done.
-This is a line-level look at Python-like text, enough to turn "a line is
-missing" into "a line is missing and the rest of the file shows it".
+use of a name the result still binds (a new parameter, an import), that
+name is now *orphaned*: dev's change survives half-done.
+
+Both questions are answered from parsed Python (``pyscope``): which names
+dev's file binds and reads on the dropped lines, in which scope, and
+whether the result reads or binds them where that scope can see.  Only
+``.py`` files are looked at; other text has no reliable notion of a name.
 """
 
 from __future__ import annotations
 
-import keyword
-import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable
 
-_FROM_IMPORT = re.compile(rb"^\s*from\s+[\w.]+\s+import\s+\(?\s*(.*?)\)?\s*(?:#.*)?$")
-_IMPORT = re.compile(rb"^\s*import\s+(.*?)\s*(?:#.*)?$")
-_DEF = re.compile(rb"^\s*(?:async\s+)?def\s+\w+\s*\((.*)$")
-_CLASS = re.compile(rb"^\s*class\s+(\w+)")
-_ASSIGN = re.compile(rb"^\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)(?:\s*:[^=]+)?\s=(?!=)")
-"""An assignment statement; ``key=value`` without spaces is a keyword argument, not a binding."""
-_IMPORTED_NAME = re.compile(rb"^([A-Za-z_][\w.]*)(?:\s+as\s+([A-Za-z_]\w*))?$")
-_PARAM = re.compile(rb"(?:^|,)\s*\*{0,2}([A-Za-z_]\w*)\s*(?=[:=,)]|$)")
-_USED = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*=(?!=))")
-_STRINGS = re.compile(rb""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#.*""")
-_SKIP = frozenset({b"self", b"cls", b"_"} | {k.encode() for k in keyword.kwlist})
+from workbench.analysis.model import FileAnalysis, Hunk, Taken
+from workbench.analysis.risk.pyscope import (
+    ASSIGN,
+    BUILTINS,
+    CLASS,
+    DEF,
+    NameFacts,
+    PythonFile,
+    Question,
+    Scope,
+)
+from workbench.analysis.risk.pyscope.outline import Block
+from workbench.analysis.xdiff import split_lines
+
 MIN_NAME = 3
 """Shorter names (``x``, ``i``) are everywhere; they prove nothing."""
+_SKIP = frozenset({"self", "cls"})
 
 
-def defined_names(line: bytes) -> set[bytes]:
-    """Names the line binds: imports, ``def`` parameters, a class, assignment targets."""
-    if found := _FROM_IMPORT.match(line):
-        return _imported(found[1], keep_dotted=False)
-    if found := _IMPORT.match(line):
-        return _imported(found[1], keep_dotted=True)
-    if found := _DEF.match(line):
-        return {m for m in _PARAM.findall(found[1]) if m not in _SKIP}
-    if found := _CLASS.match(line):
-        return {found[1]}
-    if found := _ASSIGN.match(line):
-        return {name.strip() for name in found[1].split(b",")} - _SKIP
-    return set()
+def _worth(name: str) -> bool:
+    return len(name) >= MIN_NAME and name not in _SKIP and not name.startswith("__")
 
 
-def used_names(line: bytes) -> set[bytes]:
-    """Names the line reads (not attributes, keywords, strings, comments, or ``key=`` targets)."""
-    return {n for n in _USED.findall(_STRINGS.sub(b" ", line)) if n not in _SKIP and len(n) >= MIN_NAME}
+def dangling(dropped: Collection[int], dev: NameFacts, result: NameFacts) -> list[str]:
+    """Names bound on ``dropped`` lines of dev's file that the result reads with nothing binding them.
 
-
-def _imported(names: bytes, keep_dotted: bool) -> set[bytes]:
-    out: set[bytes] = set()
-    for part in names.split(b","):
-        found = _IMPORTED_NAME.match(part.strip())
-        if found:
-            out.add(found[2] or (found[1].split(b".")[0] if keep_dotted else found[1]))
-    return out
-
-
-def _indent(line: bytes) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _word(name: bytes) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\w.])" + re.escape(name) + rb"\b")
-
-
-def _lines_with(text: bytes, name: bytes) -> list[bytes]:
-    """The lines of ``text`` where ``name`` occurs as a word (not as an attribute)."""
-    found = []
-    for match in _word(name).finditer(text):
-        start = text.rfind(b"\n", 0, match.start()) + 1
-        end = text.find(b"\n", match.end())
-        found.append(text[start : len(text) if end < 0 else end])
-    return found
-
-
-def dangling(dropped: Sequence[bytes], result: Sequence[bytes], start: int, end: int) -> list[bytes]:
-    """Names ``dropped`` lines defined that ``result`` still uses and defines nowhere.
-
-    ``result[start:end]`` is what the result holds in the hunk's place.  A
-    name bound inside a block (a parameter, a local) must be used in the
-    rest of that block; an import or a module-level name anywhere after it.
+    A use counts only where the dropped binding was visible: anywhere for a
+    module-level name, inside the function for a parameter or a local.  An
+    attribute the dropped lines gave objects (a dataclass field, a class
+    member, ``self.name = ...``) dangles when the result still reads
+    ``.name`` and nothing in the file gives it any more.
     """
-    found: list[bytes] = []
-    for line in dropped:
-        names = {n for n in defined_names(line) if len(n) >= MIN_NAME} - set(found)
-        if not names:
+    found: set[str] = set()
+    for binding in dev.bindings:
+        name = binding.name
+        if binding.line not in dropped or name in found or not _worth(name):
             continue
-        is_def = line.lstrip().startswith((b"def ", b"async "))
-        module_level = _indent(line) == 0 and not is_def
-        stop = len(result) if module_level else _scope_end(result, end, _indent(line), is_def)
-        here = b"".join(result[start:end])
-        after = b"".join(result[end:stop])
-        binders = b"".join(result if module_level else result[start:stop])
-        for name in sorted(names):
-            if _lines_with(here, name) or any(name in defined_names(x) for x in _lines_with(binders, name)):
-                continue
-            if _lines_with(after, name):
-                found.append(name)
-    return found
+        if binding.scope in dev.classes:
+            if _attribute_dangles(name, result):
+                found.add(name)
+            continue
+        if result.star or name in BUILTINS:
+            continue
+        for use in result.uses_of(name):
+            if dev.visible(binding.scope, use.scope) and result.resolve(name, use.scope) is None:
+                found.add(name)
+                break
+    for store in dev.attribute_stores:
+        if store.line in dropped and _worth(store.name) and _attribute_dangles(store.name, result):
+            found.add(store.name)
+    return sorted(found)
 
 
-def orphaned(dropped: Sequence[bytes], result: Sequence[bytes], start: int, end: int) -> list[bytes]:
-    """Names the dropped lines used that the result still defines but never uses any more."""
-    candidates = sorted({n for line in dropped for n in used_names(line)})
-    if not candidates:
-        return []
-    text = b"".join(result)
-    found = []
-    for name in candidates:
-        hits = _lines_with(text, name)
-        if hits and all(name in defined_names(line) for line in hits):
-            found.append(name)
-    return found
+def _attribute_dangles(name: str, result: NameFacts) -> bool:
+    return result.reads_attribute(name) and not result.defines_attribute(name)
 
 
-def _scope_end(result: Sequence[bytes], end: int, indent: int, is_def: bool) -> int:
-    """Where the block a name was bound in ends: the first line indented less than it."""
-    limit = indent + 1 if is_def else indent
-    stop = end
-    while stop < len(result):
-        line = result[stop]
-        if line.strip() and _indent(line) < limit:
-            break
-        stop += 1
-    return stop
+def orphaned(dropped: Collection[int], dev: NameFacts, result: NameFacts) -> list[str]:
+    """Names the ``dropped`` lines read that the result still binds there but never reads any more.
+
+    Only bindings that exist for their readers count: an import, a
+    parameter, a function's local, or a private helper (``_name``, a
+    function or method the file keeps to itself, called as ``self._name``
+    too).  A public function, class or constant may be used from other files.
+    """
+    found: set[str] = set()
+    for use in dev.uses:
+        name = use.name
+        if use.line not in dropped or name in found or not _worth(name):
+            continue
+        home = dev.resolve(name, use.scope)
+        if home is None or not _binds_for_readers(result, name, home):
+            continue
+        if not any(result.resolve(name, other.scope) == home for other in result.uses_of(name)):
+            found.add(name)
+    for ref in dev.attributes:
+        name = ref.name
+        if ref.line not in dropped or name in found or not _private(name):
+            continue
+        if any(b.kind == DEF for b in result.bound(name)) and not result.referenced(name):
+            found.add(name)
+    return sorted(found)
+
+
+def _binds_for_readers(facts: NameFacts, name: str, home: Scope) -> bool:
+    """Whether ``facts`` bind ``name`` in ``home`` in a way that exists only to be read (see ``orphaned``)."""
+    return any(b.scope == home and _for_readers(b.kind, name, home, facts) for b in facts.bound(name))
+
+
+def _private(name: str) -> bool:
+    return _worth(name) and name.startswith("_")
+
+
+def _for_readers(kind: str, name: str, scope: Scope, facts: NameFacts) -> bool:
+    if kind in (DEF, CLASS):
+        return _private(name)
+    return kind != ASSIGN or (scope != () and scope not in facts.classes)
+
+
+class FileNames:
+    """Dev's side and the result of one ``.py`` file, parsed once for the lines all its hunks ask about.
+
+    Dev's file is walked on the dropped lines, then along the scopes their
+    names live in; the result only where those names can be seen from.
+    """
+
+    def __init__(self, entry: FileAnalysis, asked: Iterable[Collection[int]]) -> None:
+        self._entry = entry
+        self._lines = {n for lines in asked for n in lines}
+        self._facts_cache: tuple[NameFacts, NameFacts] | None = None
+
+    def _facts(self) -> tuple[NameFacts, NameFacts] | None:
+        entry = self._entry
+        if entry.merge is None or entry.result_bytes is None or not self._lines:
+            return None
+        if self._facts_cache is None:
+            lines = self._lines
+            dev_file = PythonFile(b"".join(entry.merge.ours), lambda b: any(b.first <= n <= b.last for n in lines))
+            dev = _dev_facts(dev_file, lines)
+            self._facts_cache = dev, _result_facts(main_taken(entry), dev, self._lines)
+        return self._facts_cache
+
+    def clause(self, dropped: Collection[int], pending: bool) -> str:
+        """What the result still needs from the ``dropped`` dev lines, as a clause ('' when nothing)."""
+        facts = self._facts()
+        if facts is None:
+            return ""
+        dev, result = facts
+        lines, define = ("this line", "defines") if len(dropped) == 1 else ("these lines", "define")
+        names = dangling(dropped, dev, result)
+        if names:
+            shown = _show(names)
+            if pending:
+                return f"the result would still use {shown}, which only {lines} {define}"
+            return f"the result still uses {shown}, which only {lines} defined"
+        names = orphaned(dropped, dev, result)
+        if names:
+            shown, it = _show(names), "it" if len(names) == 1 else "them"
+            if pending:
+                return f"the result would still define {shown} but nothing would use {it}"
+            return f"the result still defines {shown} but nothing uses {it} any more"
+        return ""
+
+
+def _dev_facts(dev: PythonFile, lines: Collection[int]) -> NameFacts:
+    """What the dropped lines bind and read, and where dev binds the names they read."""
+    on_lines = dev.facts(lines=lines)
+    chains: dict[Scope, set[str]] = {}
+    for use in on_lines.uses:
+        if use.line in lines and _worth(use.name) and use.name not in BUILTINS:
+            chains.setdefault(use.scope, set()).add(use.name)
+    chain = [Question(names, within=scope, nested=False) for scope, names in chains.items()]
+    return dev.facts_for([Question(lines=lines), *chain])
+
+
+def _result_facts(result: bytes, dev: NameFacts, lines: Collection[int]) -> NameFacts:
+    """The result's facts for the names ``dangling`` and ``orphaned`` can ask about, where they can be seen.
+
+    A name the result's text never mentions can neither dangle there nor
+    be orphaned there, so a file whose dropped lines name nothing the
+    result mentions is not parsed at all.
+    """
+    wanted: dict[Scope | None, set[str]] = {}
+
+    def want(scope: Scope | None, name: str) -> None:
+        if _worth(name) and _mentions(result, name):
+            wanted.setdefault(scope or None, set()).add(name)
+
+    for binding in dev.bindings:
+        if binding.line in lines:
+            want(None if binding.scope in dev.classes else binding.scope, binding.name)
+    for use in dev.uses:
+        home = dev.resolve(use.name, use.scope) if use.line in lines else None
+        if home is not None and _binds_for_readers(dev, use.name, home):
+            want(home, use.name)
+    for ref in dev.attribute_stores:
+        if ref.line in lines:
+            want(None, ref.name)
+    for ref in dev.attributes:
+        if ref.line in lines and _private(ref.name):
+            want(None, ref.name)
+    if not wanted:
+        return NameFacts()
+    heads = {scope[0] for scope in wanted if scope}
+    anywhere = wanted.get(None, set())
+
+    def reached(block: Block) -> bool:
+        if block.name in heads:
+            return True
+        text = b"".join(lines_of[block.first : block.last + 1])
+        return any(_mentions(text, name) for name in anywhere)
+
+    lines_of = split_lines(result)
+    return PythonFile(result, reached).facts_for([Question(names, within=scope) for scope, names in wanted.items()])
+
+
+def _mentions(text: bytes, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` as a whole word."""
+    word = name.encode()
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1 : start] if start else b""
+        after = text[end : end + 1]
+        if not (before.isalnum() or before == b"_") and not (after.isalnum() or after == b"_"):
+            return True
+        start = text.find(word, end)
+    return False
+
+
+def _show(names: list[str]) -> str:
+    return ", ".join(names[:3])
+
+
+def main_taken(entry: FileAnalysis) -> bytes:
+    """The result with every still-conflicted hunk taken from main: what the names are checked against."""
+    data = entry.result_bytes or b""
+    pending = [h for h in entry.hunks if h.taken is Taken.UNRESOLVED and h.result is not None]
+    if not pending:
+        return data
+    lines = split_lines(data)
+    for hunk in sorted(pending, key=_start, reverse=True):
+        assert hunk.result is not None
+        lines[hunk.result.start - 1 : hunk.result.end] = list(hunk.main_text)
+    return b"".join(lines)
+
+
+def _start(hunk: Hunk) -> int:
+    return hunk.result.start if hunk.result is not None else 0

@@ -9,12 +9,11 @@ only repeated work per hunk is in memory.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from workbench.analysis.blame import attribute
-from workbench.analysis.model import FileAnalysis, Hunk, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import FileAnalysis, Hunk, Mode, Signal, SyncAnalysis, Taken
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD,
     MAIN_AHEAD_WEIGHT,
@@ -29,8 +28,12 @@ from workbench.analysis.risk.drops import (
     dev_only_lines_dropped,
     find_dropped,
     main_removed_intentionally,
+    name_lines,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
+from workbench.analysis.risk.files import file_signals
+from workbench.analysis.risk.importers import RESULT_TREE, Importer, ResultTree, find_importers
+from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm
 from workbench.analysis.xdiff import split_lines
 
@@ -39,23 +42,50 @@ if TYPE_CHECKING:
 
 RESULT_HAS_DEV = "result-has-dev"
 RESULT_HAS_DEV_WEIGHT = -100
+STILL_CONFLICTED = "still-conflicted"
 
 
 def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
     snapshot = context.snapshot
     run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-    return replace(analysis, files=tuple(_score_file(f, context, run) for f in analysis.files))
+    importers = _importers(analysis, context)
+    return replace(
+        analysis, files=tuple(_score_file(f, context, run, analysis.mode, importers) for f in analysis.files)
+    )
 
 
-def _score_file(entry: FileAnalysis, context: AnalysisContext, run: RunCache) -> FileAnalysis:
+def _score_file(
+    entry: FileAnalysis,
+    context: AnalysisContext,
+    run: RunCache,
+    mode: Mode,
+    importers: dict[str, tuple[Importer, ...]] | None,
+) -> FileAnalysis:
     hunks = entry.hunks
+    signals = entry.signals
     if hunks and entry.merge is not None:
         hunks = _score_hunks(FileEvidence.build(entry, run), context)
-    else:
+    elif hunks:
         hunks = tuple(_scored(h, list(h.signals)) for h in hunks)
-    risk = file_risk((h.risk for h in hunks), entry.signals)
-    return replace(entry, hunks=hunks, risk=risk, level=level_of(risk))
+    else:
+        found = None if importers is None else importers.get(entry.path)
+        signals = (*signals, *file_signals(entry, FileEvidence.build(entry, run), mode, found))
+    risk = file_risk((h.risk for h in hunks), signals)
+    return replace(entry, hunks=hunks, signals=signals, risk=risk, level=level_of(risk))
+
+
+def _importers(analysis: SyncAnalysis, context: AnalysisContext) -> dict[str, tuple[Importer, ...]] | None:
+    """Who in the result imports each ``.py`` file one side deleted (None: no result tree to search)."""
+    targets = [
+        f.path
+        for f in analysis.files
+        if f.is_python and not f.hunks and f.base.present and f.dev.present != f.main.present
+    ]
+    tree: ResultTree | None = context.options.get(RESULT_TREE)
+    if tree is None:
+        return None
+    return find_importers(targets, analysis, tree, context.read_blob) if targets else {}
 
 
 def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:
@@ -70,8 +100,10 @@ def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]
     data = [_all_data(h) for h in ev.file.hunks]
     dropped = [find_dropped(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
     writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
+    names = FileNames(ev.file, [name_lines(lost) for lost, d in zip(dropped, data, strict=True) if not d])
+    names_for = names if ev.file.is_python else None
     return tuple(
-        _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, result)])
+        _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)])
         for hunk, lost, d in zip(ev.file.hunks, dropped, data, strict=True)
     )
 
@@ -82,20 +114,21 @@ def _signals(
     data: bool,
     writers: dict[int, str],
     ev: FileEvidence,
-    result: Sequence[bytes] | None,
+    names: FileNames | None,
 ) -> list[Signal]:
     """This package's signals for one hunk, each already weighted."""
     if hunk.taken in (Taken.DEV, Taken.BOTH):
         held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
         message = f"the result already holds {held} here (resolved by hand)"
         return [Signal(RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+    found = _present(_still_conflicted(hunk))
     if data:  # regenerated values: the loss is all there is to say, and it is cheap to redo
-        return _present(dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, result, data=True))
-    found = _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
-    if not found:
-        found = _present(dev_text_in_main_history(hunk, ev))
+        return found + _present(dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, None, data=True))
+    found += _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
+    if not any(s.weight for s in found):
+        found += _present(dev_text_in_main_history(hunk, ev))
     hunk_writers = ev.dev.oldest_first([writers[n] for n in lost.lines if n in writers])[::-1]
-    dropped = dev_only_lines_dropped(hunk, lost, hunk_writers, ev, result)
+    dropped = dev_only_lines_dropped(hunk, lost, hunk_writers, ev, names)
     if dropped is None:
         if not any(s.kind == MAIN_AHEAD for s in found):
             found += _present(_main_has_dev_lines(hunk, ev))
@@ -103,6 +136,13 @@ def _signals(
     if not any(s.weight > 0 for s in found):  # a squash chain outweighs main's deletion
         found += _present(main_removed_intentionally(hunk, lost, ev))
     return [*found, dropped]
+
+
+def _still_conflicted(hunk: Hunk) -> Signal | None:
+    """A hunk with conflict markers has lost nothing yet; the other signals say what main's side would do."""
+    if hunk.taken is not Taken.UNRESOLVED:
+        return None
+    return Signal(STILL_CONFLICTED, "the hunk is still conflicted: nobody has chosen a side yet", (), 0)
 
 
 def _present(*signals: Signal | None) -> list[Signal]:

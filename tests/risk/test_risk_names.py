@@ -1,0 +1,324 @@
+"""Name facts from parsed Python, and the dangling/orphaned checks built on them."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.analysis.risk.importers import Importer, _imported_modules, describe, module_of
+from workbench.analysis.risk.names import dangling, orphaned
+from workbench.analysis.risk.pyscope import ImportFact, NameFacts, PythonFile, Question, python_facts
+from workbench.analysis.risk.pyscope.outline import outline, reduced
+from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
+from workbench.analysis.xdiff import split_lines
+
+
+def tree_sitter_facts(data: bytes) -> NameFacts:
+    """Every fact of ``data`` read with tree-sitter even when ``ast`` could parse it."""
+    walker = TreeSitterWalker(parse_tree_sitter(data))
+    walker.walk()
+    return walker.facts()
+
+
+def _src(text: str) -> bytes:
+    return textwrap.dedent(text).lstrip("\n").encode()
+
+
+def _bound(facts: NameFacts) -> set[tuple[str, int, tuple[str, ...], str]]:
+    return {(b.name, b.line, b.scope, b.kind) for b in facts.bindings}
+
+
+def _key(facts: NameFacts) -> tuple[object, ...]:
+    return (
+        _bound(facts),
+        {(u.name, u.line, u.scope) for u in facts.uses},
+        set(facts.imports),
+        facts.classes,
+        facts.star,
+        {(a.name, a.line, a.scope) for a in facts.attributes},
+        {(a.name, a.line, a.scope) for a in facts.attribute_stores},
+    )
+
+
+MODULE = _src('''
+    from __future__ import annotations
+
+    import os.path as osp, sys
+    from pkg.alpha import (
+        alpha_helper,
+        beta_helper as beta,
+    )
+    from . import sibling
+    from ..up import thing
+
+    __all__ = ["exported_name"]
+    LIMIT: "Config | None" = None
+
+
+    @register(name="x")
+    class Layer(Base, metaclass=Meta):
+        scale = 2
+
+        def forward(self, hidden, *args, mask: "Mask" = None, **extra) -> Out:
+            global counter
+            counter += 1
+            total = alpha_helper(hidden) + beta(mask)
+            for index, (left, right) in enumerate(args):
+                total += left * right
+            with open(osp.join("a", "b")) as handle, ctx() as (one, two):
+                pass
+            try:
+                pass
+            except ValueError as error:
+                print(f"{error!r} {total}")
+            if (found := lookup(hidden)) is not None:
+                return [item for item in found if item]
+            return lambda value, bias=scale: value + bias + extra.get("k")
+''')
+
+
+def test_bindings_carry_their_line_scope_and_kind() -> None:
+    facts = python_facts(MODULE)
+    assert facts.parser == "ast"
+    bound = _bound(facts)
+    assert ("alpha_helper", 4, (), "import") in bound  # one line of a parenthesised import
+    assert ("beta", 5, (), "import") in bound
+    assert ("osp", 2, (), "import") in bound and ("sys", 2, (), "import") in bound
+    assert ("hidden", 18, ("Layer", "forward"), "param") in bound
+    assert ("extra", 18, ("Layer", "forward"), "param") in bound
+    assert ("counter", 20, (), "assign") in bound  # `global` sends the binding to the module
+    assert ("handle", 24, ("Layer", "forward"), "assign") in bound
+    assert ("error", 28, ("Layer", "forward"), "assign") in bound
+    assert ("found", 30, ("Layer", "forward"), "assign") in bound
+    assert ("value", 32, ("Layer", "forward", "<lambda>"), "param") in bound
+    assert ("annotations", 0, (), "import") not in bound
+    assert facts.classes == frozenset({("Layer",)})
+    used = {(u.name, u.line) for u in facts.uses}
+    assert {("Config", 11), ("Mask", 18), ("exported_name", 10), ("error", 29), ("scale", 32)} <= used
+    assert ImportFact("", 1, ("sibling",), 7) in facts.imports
+    assert ImportFact("up", 2, ("thing",), 8) in facts.imports
+
+
+def test_tree_sitter_reads_the_same_facts_as_ast() -> None:
+    assert _key(tree_sitter_facts(MODULE)) == _key(python_facts(MODULE))
+
+
+STATEMENTS = [
+    "import os\n",
+    "from pkg import (\n    alpha,\n    beta as gamma,\n)\n",
+    "value = alpha(1)\n",
+    "def run(first, second=value, *rest, **options):\n    local = first + second\n    return gamma(local)\n",
+    "class Box:\n    size = 3\n\n    def grow(self, by):\n        return self.size + by + size_limit\n",
+    "for item, (key, val) in pairs:\n    total = item\n",
+    "with manager() as handle:\n    handle.close()\n",
+    "result = [cell for cell in grid if cell]\n",
+    "names = {key: val for key, val in items}\n",
+    "counter += value\n",
+    "try:\n    pass\nexcept KeyError as missing:\n    report(missing)\n",
+    "__all__ = ['run', 'Box']\n",
+    "handler = lambda event, retries=3: event.fire(retries)\n",
+    "if (match := find(value)):\n    use(match)\n",
+    "async def fetch(url: 'Url') -> 'Page':\n    return await get(url)\n",
+    "@decorate(flag=True)\ndef wrapped(arg):\n    global shared\n    shared = arg\n",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=8))
+def test_both_parsers_agree_on_valid_python(parts: list[str]) -> None:
+    data = "".join(parts).encode()
+    assert _key(tree_sitter_facts(data)) == _key(python_facts(data))
+
+
+def test_half_merged_text_falls_back_to_tree_sitter() -> None:
+    data = _src('''
+        from pkg import (
+            alpha,
+        <<<<<<< HEAD
+            beta_helper,
+        =======
+            gamma_helper,
+        >>>>>>> main
+        )
+
+
+        def run():
+            return beta_helper(alpha())
+    ''')
+    facts = python_facts(data)
+    assert facts.parser == "tree-sitter"
+    assert ("alpha", 1, (), "import") in _bound(facts)
+    assert {(u.name, u.line) for u in facts.uses} >= {("beta_helper", 11), ("alpha", 11)}
+
+
+def test_only_statements_that_mention_the_names_of_interest_are_walked() -> None:
+    facts = python_facts(MODULE, {"beta"})
+    assert ("beta", 5, (), "import") in _bound(facts)
+    assert ("beta", 21) in {(u.name, u.line) for u in facts.uses}
+    seen = {b.name for b in facts.bindings} | {u.name for u in facts.uses}
+    assert seen.isdisjoint({"osp", "handle", "error", "found", "value", "Config"})
+
+
+def _dangling(dev: bytes, dropped: set[int], result: bytes) -> list[str]:
+    return dangling(dropped, python_facts(dev), python_facts(result))
+
+
+def test_a_name_still_imported_by_a_multi_line_import_is_not_dangling() -> None:
+    dev = _src('''
+        from pkg.alpha import alpha
+        from pkg.beta import beta_helper
+        from pkg.gamma import (
+            gamma,
+            beta_helper,
+        )
+        run = beta_helper(alpha())
+    ''')
+    result = dev.replace(b"from pkg.beta import beta_helper\n", b"")
+    assert _dangling(dev, {1}, result) == []
+    assert _dangling(dev, {1}, result.replace(b"    beta_helper,\n", b"")) == ["beta_helper"]
+
+
+def test_a_dropped_line_of_a_multi_line_import_binds_its_name() -> None:
+    dev = _src('''
+        from pkg import (
+            alpha,
+            beta_helper,
+        )
+        run = beta_helper(alpha())
+    ''')
+    assert _dangling(dev, {2}, dev.replace(b"    beta_helper,\n", b"")) == ["beta_helper"]
+
+
+def test_a_dangling_parameter_is_looked_for_in_its_function_only() -> None:
+    dev = _src('''
+        class A:
+            def route(self, hidden, input_ids=None):
+                return input_ids + hidden
+
+            def other(self, input_ids):
+                return input_ids
+    ''')
+    result = dev.replace(b"hidden, input_ids=None)", b"hidden)")
+    assert _dangling(dev, {1}, result) == ["input_ids"]
+    assert _dangling(dev, {1}, result.replace(b"return input_ids + hidden", b"return hidden")) == []
+
+
+def test_star_imports_and_builtins_are_never_dangling() -> None:
+    dev = _src('''
+        from pkg import print_report
+        from other import *
+        print_report()
+    ''')
+    assert _dangling(dev, {0}, dev.replace(b"from pkg import print_report\n", b"")) == []
+    dev = b"input = read\nvalue = input()\n"
+    assert _dangling(dev, {0}, b"value = input()\n") == []
+
+
+def test_orphaned_names_are_bindings_nothing_reads_any_more() -> None:
+    dev = _src('''
+        import torch
+
+
+        def spec(config, qk_l2_norm=False):
+            return build(
+                qk=config.qk,
+                qk_l2_norm=qk_l2_norm,
+            )
+    ''')
+    result = dev.replace(b"        qk_l2_norm=qk_l2_norm,\n", b"")
+    assert orphaned({6}, python_facts(dev), python_facts(result)) == ["qk_l2_norm"]
+    assert orphaned({5}, python_facts(dev), python_facts(result)) == []  # `config` is still read
+
+
+def test_module_level_functions_are_not_orphaned() -> None:
+    """Another file may call them; only imports, parameters and locals exist for their readers."""
+    dev = b"def helper():\n    return 1\n\n\nvalue = helper()\n"
+    assert orphaned({4}, python_facts(dev), python_facts(b"def helper():\n    return 1\n")) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "module"),
+    [("megatron/legacy/model/rms_norm.py", "megatron.legacy.model.rms_norm"), ("pkg/__init__.py", "pkg")],
+)
+def test_module_of(path: str, module: str) -> None:
+    assert module_of(path) == module
+
+
+def test_imported_modules_resolve_relative_and_sibling_imports() -> None:
+    assert _imported_modules("a/b/c.py", ImportFact("", 1, ("x",), 0)) == {"a.b", "a.b.x"}
+    assert _imported_modules("a/b/c.py", ImportFact("m", 2, ("y",), 0)) == {"a.m", "a.m.y"}
+    assert _imported_modules("tools/run.py", ImportFact("loader", 0, (), 0)) == {"loader", "tools.loader"}
+    assert describe([Importer(f"f{i}.py", i) for i in range(5)]) == "f0.py:0, f1.py:1, f2.py:2 and 2 more"
+
+
+def test_a_private_method_whose_only_call_was_dropped_is_orphaned() -> None:
+    """Sync #4716's moe_layer: dev's helper survives, the line calling it does not."""
+    dev = _src('''
+        class Layer:
+            def _record_overload(self, tokens):
+                return tokens
+
+            def forward(self, tokens):
+                tokens = self._record_overload(tokens)
+                return tokens
+    ''')
+    result = dev.replace(b"        tokens = self._record_overload(tokens)\n", b"")
+    assert orphaned({5}, python_facts(dev), python_facts(result)) == ["_record_overload"]
+    public = dev.replace(b"_record_overload", b"record_overload")
+    assert orphaned({5}, python_facts(public), python_facts(public.replace(b"        tokens = self.rec", b"#"))) == []
+
+
+def test_a_dropped_field_the_result_still_reads_dangles() -> None:
+    """Sync #4716's TransformerConfig: a dataclass field dropped while ``self.field`` is still read."""
+    dev = _src('''
+        @dataclass
+        class Config:
+            hidden_size: int = 0
+            capacity_factor: float | None = None
+
+            def __post_init__(self):
+                if self.capacity_factor is not None:
+                    self.hidden_size += 1
+    ''')
+    result = dev.replace(b"    capacity_factor: float | None = None\n", b"")
+    assert _dangling(dev, {3}, result) == ["capacity_factor"]
+    init = b"    def __post_init__(self):\n"
+    assigned = result.replace(init, init + b"        self.capacity_factor = 1\n")
+    assert _dangling(dev, {3}, assigned) == []
+
+
+def test_questions_reach_only_the_scopes_they_name() -> None:
+    source = PythonFile(MODULE)
+    inside = source.facts_for([Question({"total"}, within=("Layer", "forward"))])
+    assert ("total", 23) in {(u.name, u.line) for u in inside.uses}
+    on_the_way = source.facts_for([Question({"scale"}, within=("Layer",), nested=False)])
+    assert {(b.name, b.scope) for b in on_the_way.bindings if b.name == "scale"} == {("scale", ("Layer",))}
+    assert "scale" not in {u.name for u in on_the_way.uses}  # the lambda default inside forward is not reached
+
+
+def test_outline_cuts_a_file_into_top_level_blocks() -> None:
+    lines = split_lines(MODULE)
+    blocks = outline(lines)
+    named = [(b.first, b.last, b.name, b.head) for b in blocks if b.name]
+    assert named == [(14, 32, "Layer", 15)]  # the decorator starts the block, the class line names it
+    assert all(b.name is None for b in blocks if b.first < 14)
+    stubbed = reduced(lines, lambda _block: False)
+    assert stubbed is not None
+    assert split_lines(stubbed)[15] == b"class Layer: pass\n" and len(split_lines(stubbed)) == len(lines)
+
+
+def test_a_wrong_cut_falls_back_to_the_whole_file() -> None:
+    """A line at column 0 inside a string looks like a block start; the facts stay exact."""
+    data = _src('''
+        def make():
+            text = """
+        def fake():
+            pass
+        """
+            return helper(text)
+    ''')
+    for keep in (lambda _block: False, lambda _block: True):
+        assert ("helper", 5) in {(u.name, u.line) for u in PythonFile(data, keep).facts().uses}

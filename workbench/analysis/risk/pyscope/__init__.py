@@ -1,0 +1,44 @@
+"""Which names a Python file binds and uses, where, and in which scope.
+
+A dropped line matters more when the code the result kept still needs a
+name only that line bound (a dangling name), or when it was the last use of
+a name the result still binds (an orphaned one).  Telling that apart needs
+Python's own structure: a black/isort import spreads one statement over
+many lines, a parameter list can too, and a name bound in one function is
+not visible in another.  ``ast`` and tree-sitter produce the same records
+(``facts.py``); ``source.py`` picks the parser and limits the walk.
+"""
+
+from __future__ import annotations
+
+from workbench.analysis.risk.pyscope.facts import (
+    ASSIGN,
+    BUILTINS,
+    CLASS,
+    DEF,
+    IMPORT,
+    PARAM,
+    Binding,
+    ImportFact,
+    NameFacts,
+    Scope,
+    Use,
+)
+from workbench.analysis.risk.pyscope.source import PythonFile, Question, python_facts
+
+__all__ = [
+    "ASSIGN",
+    "BUILTINS",
+    "CLASS",
+    "DEF",
+    "IMPORT",
+    "PARAM",
+    "Binding",
+    "ImportFact",
+    "NameFacts",
+    "PythonFile",
+    "Question",
+    "Scope",
+    "Use",
+    "python_facts",
+]

@@ -1,0 +1,111 @@
+"""The records: which names a Python file binds and reads, where, and in which scope."""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+Scope = tuple[str, ...]
+"""A qualified scope: ``()`` the module, ``("Layer", "forward")`` a method."""
+
+IMPORT, PARAM, DEF, CLASS, ASSIGN = "import", "param", "def", "class", "assign"
+
+BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__builtins__"}
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A name bound on a line (0-based): an import, a parameter, a def, a class, an assignment."""
+
+    name: str
+    line: int
+    scope: Scope
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """A name read (or an attribute touched) on a line (0-based), from a scope."""
+
+    name: str
+    line: int
+    scope: Scope
+
+
+@dataclass(frozen=True, slots=True)
+class ImportFact:
+    """One import statement: the module as written (``level`` leading dots) and the names taken from it."""
+
+    module: str
+    level: int
+    names: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class NameFacts:
+    """Bindings and uses of the names asked about, and every import on their lines."""
+
+    bindings: tuple[Binding, ...] = ()
+    uses: tuple[Use, ...] = ()
+    attributes: tuple[Use, ...] = ()
+    """Attributes read (``self.name``, ``obj.name``): the name after the dot."""
+    attribute_stores: tuple[Use, ...] = ()
+    """Attributes assigned (``self.name = ...``)."""
+    imports: tuple[ImportFact, ...] = ()
+    classes: frozenset[Scope] = frozenset()
+    """Scopes that are class bodies (invisible from the methods inside them)."""
+    star: bool = False
+    """A ``from x import *``: any name may be bound, so none is known to be missing."""
+    parser: str = "ast"
+    _bound: dict[str, set[Binding]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _used: dict[str, set[Use]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _attributes: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    _stored: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for binding in self.bindings:
+            self._bound.setdefault(binding.name, set()).add(binding)
+        for use in self.uses:
+            self._used.setdefault(use.name, set()).add(use)
+        self._attributes.update(a.name for a in self.attributes)
+        self._stored.update(a.name for a in self.attribute_stores)
+
+    def bound(self, name: str) -> set[Binding]:
+        return self._bound.get(name, set())
+
+    def uses_of(self, name: str) -> set[Use]:
+        return self._used.get(name, set())
+
+    def referenced(self, name: str) -> bool:
+        """Whether the name is read anywhere, as a name or as an attribute."""
+        return name in self._used or name in self._attributes
+
+    def reads_attribute(self, name: str) -> bool:
+        return name in self._attributes
+
+    def defines_attribute(self, name: str) -> bool:
+        """Whether something gives objects an attribute ``name``: an assignment to it, or a class member."""
+        return name in self._stored or any(b.scope in self.classes for b in self.bound(name))
+
+    def resolve(self, name: str, scope: Scope) -> Scope | None:
+        """The scope whose binding of ``name`` a use in ``scope`` reads (None: unbound).
+
+        Python's rule, without flow: the innermost enclosing scope that binds
+        the name, skipping class bodies other than the use's own.
+        """
+        homes = {b.scope for b in self.bound(name)}
+        for depth in range(len(scope), -1, -1):
+            candidate = scope[:depth]
+            if candidate in self.classes and candidate != scope:
+                continue
+            if candidate in homes:
+                return candidate
+        return None
+
+    def visible(self, home: Scope, scope: Scope) -> bool:
+        """Whether a binding in ``home`` can be what a use in ``scope`` reads."""
+        if scope[: len(home)] != home:
+            return False
+        return home == scope or home not in self.classes
+

@@ -1,0 +1,119 @@
+"""One Python file, parsed once and asked about names as often as needed.
+
+``ast`` when the text is valid Python (exact), else tree-sitter, which
+still reads a half-merged file around its conflict markers.  Parsing is
+C-speed; walking every node in Python is not, so each question walks only
+the statements on lines that mention its names, and optionally only the
+classes and functions on the way to one scope.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from workbench.analysis.risk.pyscope.ast_walk import AstWalker
+from workbench.analysis.risk.pyscope.collect import Collector, Keep
+from workbench.analysis.risk.pyscope.facts import NameFacts, Scope
+from workbench.analysis.risk.pyscope.outline import Block, reduced
+from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
+from workbench.analysis.xdiff import split_lines
+
+_STAR = rb"\bimport\s*\*"
+
+
+@dataclass(frozen=True)
+class Question:
+    """Which facts a walk collects: on these ``lines``, or where these ``names`` are mentioned (None: all);
+    ``within``: only along the way to that scope and inside it."""
+
+    names: Iterable[str] | None = None
+    lines: Collection[int] | None = None
+    within: Scope | None = None
+    nested: bool = True
+    """Also inside the classes and functions ``within`` holds (False: only on the way there)."""
+
+
+class PythonFile:
+    """A file's text and its syntax tree.
+
+    ``blocks``: which top-level ``def``/``class`` blocks the questions will
+    reach (see ``outline``); the others are not built.  Questions about a
+    block left out find nothing there.
+    """
+
+    def __init__(self, data: bytes, blocks: Callable[[Block], bool] | None = None) -> None:
+        self.data = data
+        self._breaks: list[int] | None = None
+        self._ts_root: Node | None = None
+        text = re.sub(rb"\r(?!\n)", b" ", data)
+        part = reduced(split_lines(text), blocks) if blocks is not None else None
+        self._tree = (_parse(part) if part is not None else None) or _parse(text)
+        self.parser = "ast" if self._tree is not None else "tree-sitter"
+
+    def facts(
+        self,
+        names: Iterable[str] | None = None,
+        lines: Collection[int] | None = None,
+        within: Scope | None = None,
+    ) -> NameFacts:
+        """Facts on the ``lines`` given, or on the lines mentioning ``names`` (both None: all)."""
+        return self.facts_for([Question(names, lines, within)])
+
+    def facts_for(self, questions: Sequence[Question]) -> NameFacts:
+        """The facts several questions need, from one walk each, as one record."""
+        walker: Collector = AstWalker(self._tree) if self._tree is not None else TreeSitterWalker(self._root())
+        try:
+            for question in questions:
+                lines = question.lines
+                keep = self._keep(sorted(lines)) if lines is not None else self._mentions(question.names)
+                walker.aim(keep, question.within, question.nested)
+                walker.walk()
+        except RecursionError:
+            return NameFacts(parser=self.parser)
+        return walker.facts()
+
+    def _root(self) -> Node:
+        if self._ts_root is None:
+            self._ts_root = parse_tree_sitter(self.data)
+        return self._ts_root
+
+    def _mentions(self, names: Iterable[str] | None) -> Keep:
+        if names is None:
+            return lambda _first, _last: True
+        wanted = sorted(set(names), key=len, reverse=True)
+        alternatives = [re.escape(n.encode()) for n in wanted] + [_STAR]
+        pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(alternatives) + rb")(?![A-Za-z0-9_])")
+        offsets = [m.start() for m in pattern.finditer(self.data)]
+        if offsets and self._breaks is None:
+            self._breaks = [m.start() for m in re.finditer(rb"\n", self.data)]
+        breaks = self._breaks or []
+        return self._keep(sorted({bisect_left(breaks, pos) for pos in offsets}))
+
+    @staticmethod
+    def _keep(lines: list[int]) -> Keep:
+        def keep(first: int, last: int) -> bool:
+            at = bisect_left(lines, first)
+            return at < len(lines) and lines[at] <= last
+
+        return keep
+
+
+def _parse(text: bytes) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def python_facts(data: bytes, names: Iterable[str] | None = None) -> NameFacts:
+    """The facts of a Python file for ``names`` (None: every name)."""
+    return PythonFile(data).facts(names)
