@@ -188,6 +188,16 @@ def hunks_of(region: Region, entry: FileAnalysis | None) -> list[Hunk]:
     ]
 
 
+def shipped_version(repo: GitRepo, shipped: str, entry: FileAnalysis) -> str:
+    """Which version of a file the shipped sync holds: ``deleted``, ``dev's``, ``main's`` or ``other``."""
+    found = repo.tree_entry(shipped, entry.path)
+    if found is None:
+        return "deleted"
+    if found[0] == entry.dev.oid:
+        return "dev's"
+    return "main's" if found[0] == entry.main.oid else "other"
+
+
 def audit_counts(analysis: SyncAnalysis, replay: Replay) -> dict[tuple[str, int], int]:
     """The maintainers' line-set audit, per hunk: dev lines not on main and not in the merge."""
     counts: dict[tuple[str, int], int] = {}

@@ -31,11 +31,14 @@ from ground_truth import (
     branch_fixes,
     hunks_of,
     restored_regions,
+    shipped_version,
 )
 
 from workbench.analysis.engine import analyze
-from workbench.analysis.model import Level, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
+from workbench.analysis.risk.importers import RESULT_TREE
 from workbench.git.repo import GitRepo
+from workbench.git.result_tree import ResultTree
 from workbench.git.snapshot import load_sync
 from workbench.git.types import SyncSnapshot
 
@@ -63,6 +66,8 @@ class SyncReport:
     medium: int
     audit_flagged: int
     truths: dict[str, list[Found]] = field(default_factory=dict)
+    whole_files: list[tuple[FileAnalysis, str]] = field(default_factory=list)
+    """Files without hunks (modify/delete, binary) and what the shipped sync holds for each."""
 
 
 def run_analysis(repo_path: str, case: SyncCase, scoring: bool = True) -> tuple[GitRepo, SyncSnapshot, SyncAnalysis]:
@@ -71,7 +76,8 @@ def run_analysis(repo_path: str, case: SyncCase, scoring: bool = True) -> tuple[
     dev, main = repo.parents(repo.resolve(case.merge))
     snapshot = load_sync(repo, dev=dev, main=main)
     stages = None if scoring else ()
-    return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=stages)
+    options = {RESULT_TREE: ResultTree(repo, snapshot)}
+    return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options, stages)
 
 
 def evaluate(repo_path: str, case: SyncCase) -> SyncReport:
@@ -106,6 +112,8 @@ def evaluate(repo_path: str, case: SyncCase) -> SyncReport:
                 item.audit_rank = min(ranks) if ranks else None
             found.append(item)
         report.truths[title] = found
+    head = repo.resolve(case.branch_head)
+    report.whole_files = [(f, shipped_version(repo, head, f)) for f in analysis.files if not f.hunks]
     return report
 
 
@@ -149,6 +157,16 @@ def print_report(report: SyncReport, show_regions: bool) -> None:
                 )
 
 
+def print_whole_files(report: SyncReport) -> None:
+    """Files without hunks: their level beside what the maintainers shipped."""
+    if not report.whole_files:
+        print("  files without hunks: none")
+        return
+    print(f"  files without hunks: {len(report.whole_files)} (level, risk, shipped)")
+    for entry, shipped in report.whole_files:
+        print(f"    {entry.level.value:6} {entry.risk:3} {entry.kind.value:13} shipped: {shipped:14} {entry.path}")
+
+
 def time_scoring(repo_path: str, case: SyncCase, rounds: int = 3) -> tuple[float, float]:
     """Best-of-N seconds for the whole analysis without and with the stages (fresh caches)."""
     best = {False: float("inf"), True: float("inf")}
@@ -166,7 +184,9 @@ def main(argv: list[str]) -> int:
         print(f"{ENV} is not set: nothing to benchmark (point it at a Megatron-LM clone)")
         return 0
     for case in DEVELOPMENT:
-        print_report(evaluate(repo_path, case), "--regions" in argv)
+        report = evaluate(repo_path, case)
+        print_report(report, "--regions" in argv)
+        print_whole_files(report)
     without, with_risk = time_scoring(repo_path, DEVELOPMENT[0])
     print(
         f"\ntiming {DEVELOPMENT[0].name}: analysis {without:.2f} s without scoring, {with_risk:.2f} s with "

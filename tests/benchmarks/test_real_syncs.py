@@ -26,3 +26,4 @@ def test_development_sync_is_scored_against_what_was_restored(case: SyncCase) ->
     assert all(f.rank is not None for f in inside)
     assert any(f.level is Level.HIGH for f in inside)
     assert 0 < report.high <= report.hunks
+    assert all(entry.signals for entry, _ in report.whole_files), "a file without hunks has no evidence"
