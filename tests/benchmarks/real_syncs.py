@@ -9,8 +9,9 @@ replay), derives the restored regions (see ``ground_truth.py``) twice, from
 the fixes the issue names and from every commit on the shipped sync branch,
 and reports: how many restored regions sit in a ``high`` hunk (recall),
 their ranks in the risk-sorted hunk list, how many hunks are ``high``, the
-same for the maintainers' line-set audit, and, for #4291, the analysis time
-with and without the risk stage.  Only the development syncs are run: the
+same for the maintainers' line-set audit, the level of each file without
+hunks beside what was shipped, and, for #4291, the analysis time with and
+without the risk stage.  Only the development syncs are run: the
 others are held out for evaluation.
 """
 
@@ -34,11 +35,13 @@ from ground_truth import (
     shipped_version,
 )
 
+from workbench.analysis.api.sources import REPO_FILES
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
-from workbench.analysis.risk.importers import RESULT_TREE
+from workbench.analysis.pipeline import default_stages
+from workbench.analysis.risk import score_risk
 from workbench.git.repo import GitRepo
-from workbench.git.result_tree import ResultTree
+from workbench.git.repo_files import RepoFiles
 from workbench.git.snapshot import load_sync
 from workbench.git.types import SyncSnapshot
 
@@ -71,12 +74,17 @@ class SyncReport:
 
 
 def run_analysis(repo_path: str, case: SyncCase, scoring: bool = True) -> tuple[GitRepo, SyncSnapshot, SyncAnalysis]:
-    """The analysis of the raw ``-X theirs`` replay of the sync (preview of its two parents)."""
+    """The analysis of the raw ``-X theirs`` replay of the sync (preview of its two parents).
+
+    Every stage runs, with the repository reader ``open_sync`` passes and no
+    sync policy (the keep-dev files are reported apart instead); ``scoring``
+    False leaves out the risk stage only.
+    """
     repo = GitRepo.open(repo_path)
     dev, main = repo.parents(repo.resolve(case.merge))
     snapshot = load_sync(repo, dev=dev, main=main)
-    stages = None if scoring else ()
-    options = {RESULT_TREE: ResultTree(repo, snapshot)}
+    stages = tuple(stage for stage in default_stages() if scoring or stage is not score_risk)
+    options = {REPO_FILES: RepoFiles(repo, snapshot)}
     return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options, stages)
 
 
@@ -168,7 +176,7 @@ def print_whole_files(report: SyncReport) -> None:
 
 
 def time_scoring(repo_path: str, case: SyncCase, rounds: int = 3) -> tuple[float, float]:
-    """Best-of-N seconds for the whole analysis without and with the stages (fresh caches)."""
+    """Best-of-N seconds for the whole analysis without and with the risk stage."""
     best = {False: float("inf"), True: float("inf")}
     for _ in range(rounds):
         for scoring in (False, True):

@@ -10,7 +10,6 @@ from risk_tools import analyze_preview, analyze_repo, only_file
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import FileAnalysis, Level, Signal, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.git.result_tree import ResultTree
 from workbench.git.snapshot import load_sync
 from workbench.sample import RepoBuilder, Risk, SampleSync
 from workbench.sample.bot import finish_sync
@@ -87,18 +86,14 @@ def test_a_merge_in_progress_speaks_of_taking_mains_side(sample_template: Templa
 
 
 KNOWN = {
-    "pyproject.toml": (Level.LOW, "keep-dev policy file: the policy stage's finding, not yet on main"),
-    "uv.lock": (Level.LOW, "keep-dev policy file: the policy stage's finding, not yet on main"),
-    "megatron/training/training.py": (Level.MEDIUM, "override-from-main policy file: the policy stage lowers it"),
-    "megatron/core/transformer/transformer_layer.py": (
-        Level.MEDIUM,
-        "an API mismatch across files (CudaGraphScope no longer in dev's enums.py): the API audit's finding",
-    ),
+    "pyproject.toml": (Level.LOW, "keep-dev policy file: the sample has no policy (--policy megatron makes it high)"),
+    "uv.lock": (Level.LOW, "keep-dev policy file: the sample has no policy (--policy megatron makes it high)"),
+    "megatron/training/training.py": (Level.MEDIUM, "override-from-main file: the sample has no policy"),
     "megatron/core/nvtx_utils.py": (Level.HIGH, "a whole function dev wrote, dropped beside main's squash of it"),
     IMAGE: (Level.MEDIUM, "nothing in either history says which version is newer: a person has to compare them"),
     "examples/run_simple_mcore_train_loop.py": (Level.MEDIUM, "a contested literal (10 iterations vs 5)"),
 }
-"""Where this stage alone disagrees with the sample's ground truth, and why (each is checked to stay so)."""
+"""Where the analysis disagrees with the sample's ground truth, and why (each is checked to stay so)."""
 
 
 @pytest.mark.parametrize("state", ["merge-commit", "in-progress"])
@@ -145,7 +140,7 @@ def test_a_relative_import_counts_as_an_importer(builder: RepoBuilder) -> None:
     assert entry.level is Level.HIGH
 
 
-def test_without_a_result_tree_importers_go_unsaid(builder: RepoBuilder) -> None:
+def test_without_a_repository_reader_importers_go_unsaid(builder: RepoBuilder) -> None:
     _deleted_on_main(builder, "from pkg.old import thing\n")
     repo = GitRepo.open(builder.path)
     snapshot = load_sync(repo, "HEAD")
@@ -214,14 +209,36 @@ def test_a_binary_main_had_devs_version_then_changed(builder: RepoBuilder) -> No
 
 
 @pytest.mark.parametrize("state", ["merge-commit", "in-progress", "branches"])
-def test_the_result_tree_is_searched_in_each_situation(sample_template: Template, state: str) -> None:
+def test_importers_are_found_in_each_situation(sample_template: Template, state: str) -> None:
+    """The result is a commit's tree, the work tree of a merge in progress, or merge-tree's tree in a preview."""
     sample = sample_template(state)
-    repo = GitRepo.open(sample.path)
-    if state == "branches":
-        snapshot = load_sync(repo, dev=sample.dev, main=sample.main)
-    else:
-        snapshot = load_sync(repo, sample.merge)
-    found = ResultTree(repo, snapshot).grep(["legacy.model.rms_norm"])
-    assert set(found) == {HYBRID_NORM}
-    assert repo.read_blob(found[HYBRID_NORM]).startswith(b'"""Norms for Mamba hybrid layers."""')
-    assert ResultTree(repo, snapshot).grep(["no_such_name_anywhere"]) == {}
+    analysis = analyze_preview(sample.path, sample.dev, sample.main) if state == "branches" else _analysis(sample)
+    message = _only_signal(only_file(analysis, RMS_NORM)).message
+    assert message.endswith(f"; the result still imports it ({HYBRID_NORM}:3)")
+
+
+def test_dev_deleted_a_file_main_still_imports_keeps_the_audits_words(builder: RepoBuilder) -> None:
+    """The deleted-files audit says the result imports it and weighs that; this stage adds who changed what."""
+    builder.write("pkg/__init__.py", "").write("pkg/old.py", "def thing():\n    return 1\n")
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev").delete("pkg/old.py")
+    builder.commit("[dev] Drop pkg.old (#12)")
+    builder.checkout("main").write("pkg/old.py", "def thing():\n    return 2\n")
+    builder.write("pkg/user.py", "from pkg.old import thing\n")
+    builder.commit("Return two, and use it (#32)")
+    builder.checkout("dev")
+    assert builder.merge("main", "theirs") == 1
+    builder.git("rm", "-q", "--", "pkg/old.py")
+    builder.commit("Merge main into dev")
+    analysis = analyze_repo(builder.path, "HEAD")
+    (finding,) = analysis.deleted_files
+    assert finding.path == "pkg/old.py" and finding.importers
+    entry = only_file(analysis, "pkg/old.py")
+    assert [s.kind for s in entry.signals] == ["deleted-imported", "dev-deleted-file"]
+    mine = entry.signals[1]
+    assert mine.message == (
+        "dev's #12 deleted this file (\u201c[dev] Drop pkg.old (#12)\u201d); main's #32 changed it since the base, "
+        "and the result leaves it deleted"
+    )
+    assert mine.weight == 0 and mine.commits[0] == builder.rev("dev~1")
+    assert entry.level is Level.HIGH

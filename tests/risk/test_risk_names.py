@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Sequence
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.analysis.risk.importers import Importer, _imported_modules, describe, module_of
+from workbench.analysis.api.sources import Trees, git_blob_id
+from workbench.analysis.model import Importer
+from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.risk.names import dangling, orphaned
-from workbench.analysis.risk.pyscope import ImportFact, NameFacts, PythonFile, Question, python_facts
+from workbench.analysis.risk.pyscope import (
+    NameFacts,
+    PythonFile,
+    Question,
+    python_facts,
+)
 from workbench.analysis.risk.pyscope.outline import outline, reduced
 from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
 from workbench.analysis.xdiff import split_lines
@@ -35,7 +43,6 @@ def _key(facts: NameFacts) -> tuple[object, ...]:
     return (
         _bound(facts),
         {(u.name, u.line, u.scope) for u in facts.uses},
-        set(facts.imports),
         facts.classes,
         facts.star,
         {(a.name, a.line, a.scope) for a in facts.attributes},
@@ -98,8 +105,7 @@ def test_bindings_carry_their_line_scope_and_kind() -> None:
     assert facts.classes == frozenset({("Layer",)})
     used = {(u.name, u.line) for u in facts.uses}
     assert {("Config", 11), ("Mask", 18), ("exported_name", 10), ("error", 29), ("scale", 32)} <= used
-    assert ImportFact("", 1, ("sibling",), 7) in facts.imports
-    assert ImportFact("up", 2, ("thing",), 8) in facts.imports
+    assert ("sibling", 7, (), "import") in bound and ("thing", 8, (), "import") in bound
 
 
 def test_tree_sitter_reads_the_same_facts_as_ast() -> None:
@@ -239,21 +245,6 @@ def test_module_level_functions_are_not_orphaned() -> None:
     assert orphaned({4}, python_facts(dev), python_facts(b"def helper():\n    return 1\n")) == []
 
 
-@pytest.mark.parametrize(
-    ("path", "module"),
-    [("megatron/legacy/model/rms_norm.py", "megatron.legacy.model.rms_norm"), ("pkg/__init__.py", "pkg")],
-)
-def test_module_of(path: str, module: str) -> None:
-    assert module_of(path) == module
-
-
-def test_imported_modules_resolve_relative_and_sibling_imports() -> None:
-    assert _imported_modules("a/b/c.py", ImportFact("", 1, ("x",), 0)) == {"a.b", "a.b.x"}
-    assert _imported_modules("a/b/c.py", ImportFact("m", 2, ("y",), 0)) == {"a.m", "a.m.y"}
-    assert _imported_modules("tools/run.py", ImportFact("loader", 0, (), 0)) == {"loader", "tools.loader"}
-    assert describe([Importer(f"f{i}.py", i) for i in range(5)]) == "f0.py:0, f1.py:1, f2.py:2 and 2 more"
-
-
 def test_a_private_method_whose_only_call_was_dropped_is_orphaned() -> None:
     """Sync #4716's moe_layer: dev's helper survives, the line calling it does not."""
     dev = _src('''
@@ -322,3 +313,47 @@ def test_a_wrong_cut_falls_back_to_the_whole_file() -> None:
     ''')
     for keep in (lambda _block: False, lambda _block: True):
         assert ("helper", 5) in {(u.name, u.line) for u in PythonFile(data, keep).facts().uses}
+
+
+class _Files:
+    """A ``RepoFiles`` over a dict of result files: enough for the importer search."""
+
+    def __init__(self, result: dict[str, bytes]) -> None:
+        self.result = result
+        self.searches: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+    def blob_id(self, role: str, path: str) -> str | None:
+        return git_blob_id(self.result[path]) if role == "result" and path in self.result else None
+
+    def read(self, role: str, path: str) -> bytes | None:
+        return self.result.get(path) if role == "result" else None
+
+    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
+        words = (word, *more)
+        self.searches.append((words, tuple(under)))
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)")
+        return tuple(
+            path
+            for path, data in self.result.items()
+            if (not under or any(path.startswith(d + "/") for d in under)) and pattern.search(data.decode())
+        )
+
+
+def test_importers_are_parsed_imports_found_by_two_searches() -> None:
+    files = _Files({
+        "megatron/training/checkpointing.py": b"import sys\nsys.modules['m'] = sys.modules['megatron.legacy.model']\n",
+        "tools/run.py": b"from megatron.legacy import model\n",
+        "megatron/legacy/fused.py": b'"""Fused."""\n\nfrom .model import GPTModel\n',
+        "megatron/core/layer.py": b"# the legacy model is gone\nfrom megatron.core import model_parallel_config\n",
+    })
+    found = find_importers(["megatron/legacy/model/__init__.py"], Trees(files, {}), [])
+    assert found == {
+        "megatron/legacy/model/__init__.py": (
+            Importer("megatron/legacy/fused.py", 3),
+            Importer("tools/run.py", 1),
+        )
+    }
+    assert files.searches == [
+        (("legacy.model", "megatron.legacy"), ()),
+        (("model",), ("megatron/legacy",)),
+    ], "the bare name only where a relative import can come from"

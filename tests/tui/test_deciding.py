@@ -207,6 +207,7 @@ def test_reopening_resumes_the_decisions(sample_in_progress: SampleSync, make_ap
 
     async def decide(pilot: Pilot) -> None:
         screen = _screen(pilot)
+        await pilot.press("p", "p")  # from the riskiest hunk (the last) to the first
         await pilot.press("d", "n", "b", "n", "m", "u")
         decided.update({i: screen.ws.session.decision(LAYER, i) for i in range(3)})
 

@@ -31,17 +31,17 @@ def _after(*keys: str) -> Callable[[Pilot], object]:
 
 def test_hunk_view(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
     app = make_app(sample_in_progress, start_file=LAYER)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_after("n", "n"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after())
 
 
 def test_base_column_and_a_decision(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
     app = make_app(sample_in_progress, start_file=LAYER)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_after("n", "n", "b", "a"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("b", "a"))
 
 
 def test_result_against_both_sides(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
     app = make_app(sample_in_progress, start_file=LAYER)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_after("d", "v"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("p", "p", "d", "v"))
 
 
 def test_whole_file_choice_in_the_light_theme(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001

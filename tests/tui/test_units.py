@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.analysis.model import FileStatus
+from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.sync import SyncRequest
@@ -39,7 +40,10 @@ def test_next_open_risk_visits_each_undecided_high_risk_hunk_and_wraps(ws: Works
     assert ws.next_open_risk(risky[0], +1) == risky[1]
     assert ws.next_open_risk(risky[0], -1) == risky[-1]
     for position in risky[1:]:
-        ws.decide(position.path, position.hunk, Decision(Choice.DEV))
+        if position.hunk is None:  # a high-risk file without hunks (modify/delete): a whole-file answer
+            ws.choose_file(position.path, FileChoice.KEEP_DEV)
+        else:
+            ws.decide(position.path, position.hunk, Decision(Choice.DEV))
     assert ws.next_open_risk(risky[0], +1) is None, "only the one we are on is left"
     assert ws.opening_hunk(risky[0].path) == risky[0].hunk
 

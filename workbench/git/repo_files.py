@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pygit2
@@ -111,14 +112,17 @@ class RepoFiles:
                 found.append(TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape")))
         return tuple(found)
 
-    def grep(self, role: str, word: str) -> tuple[str, ...]:
-        """Python files of ``role``'s tree containing ``word`` as a whole word."""
-        args = ["grep", "-l", "-z", "-w", "-F", "-e", word]
+    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
+        """Python files of ``role``'s tree containing ``word`` (or any of ``more``) as a whole word.
+
+        ``under``: only in these directories (and below them).
+        """
+        args = ["grep", "-l", "-z", "-w", "-F", *(arg for w in (word, *more) for arg in ("-e", w))]
         prefix = b""
         if not (role == "result" and self.worktree_result):
             args.append(self._trees[role])
             prefix = self._trees[role].encode() + b":"
-        args += ["--", "*.py"]
+        args += ["--", *([f"{d}/*.py" for d in under] or ["*.py"])]
         proc = self._git(args, ok_codes=(0, 1))
         return tuple(
             item[len(prefix):].decode("utf-8", "surrogateescape")

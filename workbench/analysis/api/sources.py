@@ -9,7 +9,7 @@ Roles are ``base``, ``dev``, ``main`` and ``result``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from workbench.analysis.model import FileAnalysis
@@ -26,7 +26,7 @@ class RepoFiles(Protocol):
 
     def changes(self, old: str, new: str) -> tuple[TreeChange, ...]: ...
 
-    def grep(self, role: str, word: str) -> tuple[str, ...]: ...
+    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]: ...
 
     def path_log(self, role: str, path: str, limit: int = 200) -> tuple[PathChange, ...]: ...
 

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.model import Commit, ConflictKind, FileAnalysis, FileStatus, Mode, Signal
+from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal
 from workbench.analysis.risk.chain import MAIN_AHEAD, MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
-from workbench.analysis.risk.importers import Importer, describe
 from workbench.analysis.risk.text import shorten
 
 MAIN_DELETED_FILE = "main-deleted-file"
@@ -30,10 +29,9 @@ IMPORTED_WEIGHT = 45
 """Main deleted a file dev changed, and the result still imports it: it fails at import time."""
 MAIN_DELETED_WEIGHT = 10
 """Main deleted a file dev changed, and nothing imports it: dev's change goes with dead code."""
-DEV_DELETED_IMPORTED_WEIGHT = 40
-"""Dev deleted a file main changed, the result lacks it, and something still imports it."""
 DEV_DELETED_WEIGHT = -5
-"""Dev deleted a file main changed and the result leaves it deleted: dev's decision stands."""
+"""Dev deleted a file main changed, the result leaves it deleted, and nothing imports it: dev's decision stands.
+(When something does, the deleted-files audit's ``deleted-imported`` signal weighs it.)"""
 RESURRECTED_WEIGHT = 15
 """Dev deleted a file, the result has main's copy again, and nothing imports it."""
 BINARY_WEIGHT = 15
@@ -43,11 +41,17 @@ SHOWN_COMMITS = 3
 """Commits named in a sentence; the rest are counted."""
 
 Importers = tuple[Importer, ...] | None
-"""Lines of the result that import the file; None when the result tree could not be searched."""
+"""Lines of the result that import the file; None when there was no repository reader to search it."""
 
 
-def file_signals(entry: FileAnalysis, ev: FileEvidence, mode: Mode, importers: Importers) -> list[Signal]:
-    """This package's signals for a file that has no hunks."""
+def file_signals(
+    entry: FileAnalysis, ev: FileEvidence, mode: Mode, importers: Importers, audited: DeletedFile | None = None
+) -> list[Signal]:
+    """This package's signals for a file that has no hunks.
+
+    ``audited``: the deleted-files audit's finding when the result lacks a
+    file main has; its verdict and importers are not repeated here.
+    """
     if entry.hunks:
         return []
     state = _state(entry, mode)
@@ -58,14 +62,20 @@ def file_signals(entry: FileAnalysis, ev: FileEvidence, mode: Mode, importers: I
     if entry.dev.present and not entry.main.present:
         return [_main_deleted(ev, state, importers)]
     if entry.main.present and not entry.dev.present:
-        return [_dev_deleted(ev, state, importers)]
+        return [_dev_deleted(ev, state, importers, audited)]
     return []
 
 
 def _state(entry: FileAnalysis, mode: Mode) -> str:
-    """What the result holds: ``pending`` (nobody chose yet), ``absent``, ``main``, ``dev`` or ``other``."""
-    if mode is Mode.PREVIEW or entry.status is FileStatus.CONFLICTED:
+    """What the result holds: ``pending`` (nobody chose yet), ``absent``, ``main``, ``dev`` or ``other``.
+
+    A preview is ``-X theirs`` itself: it takes main's binary, and stops on
+    a modify/delete conflict.
+    """
+    if entry.status is FileStatus.CONFLICTED:
         return "pending"
+    if mode is Mode.PREVIEW:
+        return "main" if entry.kind is ConflictKind.BINARY and entry.result_present else "pending"
     if not entry.result_present:
         return "absent"
     if entry.result_oid == entry.main.oid:
@@ -116,16 +126,13 @@ def _main_deleted(ev: FileEvidence, state: str, importers: Importers) -> Signal:
     return Signal(MAIN_DELETED_FILE, head + tail, commits, weight)
 
 
-def _dev_deleted(ev: FileEvidence, state: str, importers: Importers) -> Signal:
-    deleter = _deleter(ev.dev)
+def _dev_deleted(ev: FileEvidence, state: str, importers: Importers, audited: DeletedFile | None) -> Signal:
+    deleter = audited.deleted_by.sha if audited is not None and audited.deleted_by else _deleter(ev.dev)
     main = ev.file.history.main
     head = f"{_who('dev', ev.commit(deleter) if deleter else None)}; {_changed('main', main)}"
-    if state == "absent":
+    if state == "absent":  # whether anything imports it is the deleted-files audit's finding
         head += ", and the result leaves it deleted"
-        if importers:
-            tail, weight = f"; the result still imports it ({describe(importers)})", DEV_DELETED_IMPORTED_WEIGHT
-        else:
-            tail, weight = ("" if importers is None else "; nothing in the result imports it"), DEV_DELETED_WEIGHT
+        tail, weight = "", 0 if importers else DEV_DELETED_WEIGHT
     else:
         if state == "pending":
             head += "; the file is still conflicted, and taking main's side brings main's copy back"
@@ -134,6 +141,13 @@ def _dev_deleted(ev: FileEvidence, state: str, importers: Importers) -> Signal:
         tail, weight = _users(importers), (0 if importers else RESURRECTED_WEIGHT)
     commits = ((deleter,) if deleter else ()) + tuple(c.sha for c in main)
     return Signal(DEV_DELETED_FILE, head + tail, commits, weight)
+
+
+def describe(importers: Sequence[Importer], limit: int = 3) -> str:
+    """``a.py:3, b.py:7 and 2 more``."""
+    shown = ", ".join(f"{i.path}:{i.line}" for i in importers[:limit])
+    extra = len(importers) - limit
+    return shown + (f" and {extra} more" if extra > 0 else "")
 
 
 def _users(importers: Importers) -> str:

@@ -1,7 +1,9 @@
 """The ``score_risk`` pipeline stage: signals on every hunk, then risk and level.
 
 Runs last, so it sees the signals earlier stages put on hunks and files
-(policy, API audit) and folds their weights into the same score.  All
+(policy, API audit, deleted files) and folds their weights into the same
+score.  A file without hunks (modify/delete, binary) gets file-level
+signals instead (``files.py``).  All
 evidence comes from the snapshot and the shared readers in the context;
 each file's versions and blobs are gathered once for all its hunks, and the
 only repeated work per hunk is in memory.
@@ -10,10 +12,10 @@ only repeated work per hunk is in memory.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.analysis.blame import attribute
-from workbench.analysis.model import FileAnalysis, Hunk, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import DeletedFile, FileAnalysis, Hunk, Importer, Mode, Signal, SyncAnalysis, Taken
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD,
     MAIN_AHEAD_WEIGHT,
@@ -32,12 +34,12 @@ from workbench.analysis.risk.drops import (
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
-from workbench.analysis.risk.importers import RESULT_TREE, Importer, ResultTree, find_importers
 from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm
 from workbench.analysis.xdiff import split_lines
 
 if TYPE_CHECKING:
+    from workbench.analysis.api.sources import RepoFiles
     from workbench.analysis.pipeline import AnalysisContext
 
 RESULT_HAS_DEV = "result-has-dev"
@@ -49,9 +51,11 @@ def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis
     """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
     snapshot = context.snapshot
     run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-    importers = _importers(analysis, context)
+    importers = _importers(analysis, context.options)
+    deleted = {d.path: d for d in analysis.deleted_files}
     return replace(
-        analysis, files=tuple(_score_file(f, context, run, analysis.mode, importers) for f in analysis.files)
+        analysis,
+        files=tuple(_score_file(f, context, run, analysis.mode, importers, deleted) for f in analysis.files),
     )
 
 
@@ -61,6 +65,7 @@ def _score_file(
     run: RunCache,
     mode: Mode,
     importers: dict[str, tuple[Importer, ...]] | None,
+    deleted: dict[str, DeletedFile],
 ) -> FileAnalysis:
     hunks = entry.hunks
     signals = entry.signals
@@ -70,22 +75,36 @@ def _score_file(
         hunks = tuple(_scored(h, list(h.signals)) for h in hunks)
     else:
         found = None if importers is None else importers.get(entry.path)
-        signals = (*signals, *file_signals(entry, FileEvidence.build(entry, run), mode, found))
+        evidence = FileEvidence.build(entry, run)
+        signals = (*signals, *file_signals(entry, evidence, mode, found, deleted.get(entry.path)))
     risk = file_risk((h.risk for h in hunks), signals)
     return replace(entry, hunks=hunks, signals=signals, risk=risk, level=level_of(risk))
 
 
-def _importers(analysis: SyncAnalysis, context: AnalysisContext) -> dict[str, tuple[Importer, ...]] | None:
-    """Who in the result imports each ``.py`` file one side deleted (None: no result tree to search)."""
+def _importers(analysis: SyncAnalysis, options: dict[str, Any]) -> dict[str, tuple[Importer, ...]] | None:
+    """Who in the result imports each ``.py`` file one side deleted (None: no repository reader).
+
+    A file the deleted-files audit already looked at (main has it, the
+    result lacks it) keeps the audit's answer; the others are searched with
+    the same reader and import index (``importers.py``).
+    """
+    # The audit's modules import the pipeline, which imports this one: not at module level.
+    from workbench.analysis.api.sources import REPO_FILES, Trees
+    from workbench.analysis.risk.importers import find_importers
+
+    files: RepoFiles | None = options.get(REPO_FILES)
+    if files is None:
+        return None
     targets = [
         f.path
         for f in analysis.files
         if f.is_python and not f.hunks and f.base.present and f.dev.present != f.main.present
     ]
-    tree: ResultTree | None = context.options.get(RESULT_TREE)
-    if tree is None:
-        return None
-    return find_importers(targets, analysis, tree, context.read_blob) if targets else {}
+    audited = {d.path: d.importers for d in analysis.deleted_files if d.path in targets}
+    rest = [path for path in targets if path not in audited]
+    conflicted = {f.path: f for f in analysis.files}
+    found = find_importers(rest, Trees(files, conflicted), list(conflicted)) if rest else {}
+    return {**found, **audited}
 
 
 def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:

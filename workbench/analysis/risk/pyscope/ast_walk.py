@@ -6,7 +6,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from workbench.analysis.risk.pyscope.collect import Collector, annotation_names
-from workbench.analysis.risk.pyscope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, ImportFact, Scope
+from workbench.analysis.risk.pyscope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, Scope
 
 _LEAVES = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.Constant)
 """Nodes that hold no name: contexts, operators, literals."""
@@ -99,21 +99,16 @@ class AstWalker(Collector):
 
     def _Import(self, node: ast.Import, scope: Scope) -> None:
         for alias in node.names:
-            line = alias.lineno - 1
-            self.bind(alias.asname or alias.name.split(".")[0], line, scope, IMPORT)
-            self.imports.append(ImportFact(alias.name, 0, (), line))
+            self.bind(alias.asname or alias.name.split(".")[0], alias.lineno - 1, scope, IMPORT)
 
     def _ImportFrom(self, node: ast.ImportFrom, scope: Scope) -> None:
         if node.module == "__future__":
             return
-        names = []
         for alias in node.names:
             if alias.name == "*":
                 self.star = True
-                continue
-            names.append(alias.name)
-            self.bind(alias.asname or alias.name, alias.lineno - 1, scope, IMPORT)
-        self.imports.append(ImportFact(node.module or "", node.level, tuple(names), node.lineno - 1))
+            else:
+                self.bind(alias.asname or alias.name, alias.lineno - 1, scope, IMPORT)
 
     def _Name(self, node: ast.Name, scope: Scope) -> None:
         if isinstance(node.ctx, ast.Store):

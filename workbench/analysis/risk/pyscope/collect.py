@@ -13,7 +13,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from workbench.analysis.risk.pyscope.facts import Binding, ImportFact, NameFacts, Scope, Use
+from workbench.analysis.risk.pyscope.facts import Binding, NameFacts, Scope, Use
 
 Keep = Callable[[int, int], bool]
 """Whether any line of interest falls in 0-based lines ``[first, last]``."""
@@ -32,7 +32,6 @@ class Collector(ABC):
         self.uses: list[Use] = []
         self.attributes: list[Use] = []
         self.attribute_stores: list[Use] = []
-        self.imports: list[ImportFact] = []
         self.classes: set[Scope] = set()
         self.globals: dict[Scope, set[str]] = {}
         self.star = False
@@ -72,7 +71,6 @@ class Collector(ABC):
             tuple(self.uses),
             tuple(self.attributes),
             tuple(self.attribute_stores),
-            tuple(self.imports),
             frozenset(self.classes),
             self.star,
             self.parser,

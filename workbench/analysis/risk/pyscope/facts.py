@@ -32,19 +32,9 @@ class Use:
     scope: Scope
 
 
-@dataclass(frozen=True, slots=True)
-class ImportFact:
-    """One import statement: the module as written (``level`` leading dots) and the names taken from it."""
-
-    module: str
-    level: int
-    names: tuple[str, ...]
-    line: int
-
-
 @dataclass(frozen=True)
 class NameFacts:
-    """Bindings and uses of the names asked about, and every import on their lines."""
+    """Bindings and uses of the names asked about."""
 
     bindings: tuple[Binding, ...] = ()
     uses: tuple[Use, ...] = ()
@@ -52,7 +42,6 @@ class NameFacts:
     """Attributes read (``self.name``, ``obj.name``): the name after the dot."""
     attribute_stores: tuple[Use, ...] = ()
     """Attributes assigned (``self.name = ...``)."""
-    imports: tuple[ImportFact, ...] = ()
     classes: frozenset[Scope] = frozenset()
     """Scopes that are class bodies (invisible from the methods inside them)."""
     star: bool = False

@@ -14,7 +14,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
 from workbench.analysis.risk.pyscope.collect import Collector, annotation_names
-from workbench.analysis.risk.pyscope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, ImportFact, Scope
+from workbench.analysis.risk.pyscope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, Scope
 
 
 @cache
@@ -141,23 +141,13 @@ class TreeSitterWalker(Collector):
         for name in node.children_by_field_name("name"):
             dotted, alias = _imported(name)
             self.bind(alias or dotted.split(".")[0], _row(name), scope, IMPORT)
-            self.imports.append(ImportFact(dotted, 0, (), _row(name)))
 
     def _import_from_statement(self, node: Node, scope: Scope) -> None:
-        module = node.child_by_field_name("module_name")
-        level, dotted = 0, _text(module)
-        if module is not None and module.type == "relative_import":
-            prefix = next((c for c in module.named_children if c.type == "import_prefix"), None)
-            level = len(_text(prefix))
-            dotted = "".join(_text(c) for c in module.named_children if c.type == "dotted_name")
         if any(c.type == "wildcard_import" for c in node.named_children):
             self.star = True
-        names = []
         for name in node.children_by_field_name("name"):
             imported, alias = _imported(name)
-            names.append(imported)
             self.bind(alias or imported, _row(name), scope, IMPORT)
-        self.imports.append(ImportFact(dotted, level, tuple(names), _row(node)))
 
     def _assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")
