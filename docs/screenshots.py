@@ -38,7 +38,7 @@ async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | Non
     from workbench.tui.themes import builtin_theme_dir, load_themes
     from workbench.tui.workspace import Workspace
 
-    app = WorkbenchApp(lambda: Workspace.open(SyncRequest(repo=repo)), Config(), load_themes(builtin_theme_dir()),
+    app = WorkbenchApp(lambda report: Workspace.open(SyncRequest(repo=repo), report), Config(), load_themes(builtin_theme_dir()),
                        theme=theme, start_file=start_file)
     async with app.run_test(size=SIZE) as pilot:
         await _ready(pilot, MainScreen)

@@ -16,6 +16,7 @@ from workbench.sample import SampleSync
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.loading import Report
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.workspace import Workspace
 
@@ -43,10 +44,13 @@ def make_app(themes: list[Theme], private_config: Path) -> Callable[..., Workben
         if isinstance(source, SampleSync):
             path = source.path
 
-            def load() -> Workspace:
-                return Workspace.open(SyncRequest(repo=path))
+            def load(report: Report) -> Workspace:
+                return Workspace.open(SyncRequest(repo=path), report)
         else:
-            load = source
+            plain = source
+
+            def load(report: Report) -> Workspace:
+                return plain()
         return WorkbenchApp(load, config or Config(path=private_config), themes, theme=theme, start_file=start_file)
 
     return make

@@ -52,3 +52,30 @@ def drive(app: WorkbenchApp, script: Script, size: tuple[int, int] = SIZE) -> No
             await script(pilot)
 
     asyncio.run(main())
+
+
+async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout: float = 30.0) -> float:
+    """Seconds from sending ``key`` until ``done()`` holds: how long the app took to act on it.
+
+    Pilot's ``press`` waits for the *process* to go idle, which never happens
+    while a loading thread computes; this sends the key as the terminal
+    driver would and watches for its effect instead.
+    """
+    import unicodedata
+
+    from textual import events
+    from textual.keys import _get_unicode_name_from_key
+
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    start = time.perf_counter()
+    driver = pilot.app._driver
+    assert driver is not None
+    driver.send_message(events.Key(key, char))
+    while not done():
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError(f"the app did not act on {key!r}")
+        await asyncio.sleep(0.001)
+    return time.perf_counter() - start

@@ -49,9 +49,9 @@ def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSy
         assert set(files.shown_paths) == {f.path for f in screen.ws.analysis.files}
         summary = str(screen.query_one("#file-summary").render())
         assert f"{screen.ws.session.undecided()} undecided" in summary
-        prompt = files.options.get_option_at_index(files.shown_paths.index(LAYER)).prompt
+        prompt = files.options.row_text(files.shown_paths.index(LAYER))
         level = file_level(screen.ws.entry(LAYER))
-        assert prompt.plain.startswith(f"{RISK_LETTER[level]}T ") and prompt.plain.rstrip().endswith("0/3")
+        assert prompt.startswith(f"{RISK_LETTER[level]}T ") and prompt.rstrip().endswith("0/3")
         assert list(files.shown_paths) == [f.path for f in screen.ws.files], "review order"
         levels = [file_level(f).rank for f in screen.ws.files]
         assert levels == sorted(levels, reverse=True), "riskiest first"
@@ -339,7 +339,7 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
     async def script(pilot: Pilot) -> None:
         screen = _screen(pilot)
         files = screen.query_one(FileList)
-        assert path in files.options.get_option_at_index(0).prompt.plain
+        assert path in files.options.row_text(0)
         history = screen.query_one(HistoryPanel)
         lines = "\n".join(history.render_line(y).text for y in range(6))
         assert "[red]Main[/red] change \\x1b[31m (#7)" in lines

@@ -2,18 +2,22 @@
 
 ``launch`` starts the analysis in a thread *before* Textual is imported and
 the App is built, so the two overlap and the file list appears sooner; the
-App receives a loader that simply waits for that result.  ``run_app`` runs
-the app on any loader (e.g. a one-file analysis for ``git mergetool``).
+App receives a loader that hands its progress callback to that thread (the
+outline arrives first) and waits for the result.  ``run_app`` runs the app
+on any loader (e.g. a one-file analysis for ``git mergetool``): a loader is
+called in a worker with a ``Report`` callback it may feed as it goes.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
 from workbench.sync import SyncRequest
+from workbench.tui.loading import ProgressRelay, Report
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -30,13 +34,41 @@ def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | 
     # Bad input (no repository, unknown revision, no merge) is a one-line error
     # before the screen is taken over; this check is cheap.
     locate_sync(GitRepo.open(request.repo), request.rev, request.dev, request.main)
-    load_settings(theme)
+    load = start_loading(request)
+    return run_app(load, theme=theme, start_file=start_file)
+
+
+def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
+    """Start analysing ``request`` in a thread now; the returned loader waits for it.
+
+    Called before Textual is imported, so the outline is ready when the
+    screen is.  The thread is a daemon: a bad setting found meanwhile exits
+    at once instead of waiting for the analysis.
+    """
     from workbench.tui.workspace import Workspace
 
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="workbench-load")
-    future = pool.submit(Workspace.open, request)
-    pool.shutdown(wait=False)
-    return run_app(future.result, theme=theme, start_file=start_file)
+    relay = ProgressRelay(hold=HOLD_OUTLINE)
+    future: Future[Workspace] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(Workspace.open(request, relay))
+        except BaseException as exc:  # noqa: BLE001 - handed to the app's worker, which reports it
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="workbench-load", daemon=True).start()
+
+    def load(report: Report) -> Workspace:
+        relay.attach(report)
+        return future.result()
+
+    return load
+
+
+HOLD_OUTLINE = 1.5
+"""Seconds the loading thread pauses after the outline until the screen listens:
+Python runs one thread at a time, and starting the app first puts the file
+list on screen sooner (the full analysis is a little later)."""
 
 
 def load_settings(theme: str | None = None) -> tuple[Config, list[Theme]]:
@@ -52,7 +84,7 @@ def load_settings(theme: str | None = None) -> tuple[Config, list[Theme]]:
     return config, themes
 
 
-def run_app(load: Callable[[], Workspace], *, theme: str | None = None, start_file: str | None = None) -> int:
+def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, start_file: str | None = None) -> int:
     """Run the app on whatever ``load`` opens (in a worker); a load failure is a one-line error."""
     from workbench.tui.app import WorkbenchApp
 

@@ -11,8 +11,16 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from workbench.sync import LoadProgress
 from workbench.tui.fileview import BothDiffs, FileView
 from workbench.tui.workspace import Workspace
+
+
+@dataclass
+class LoadProgressed(Message):
+    """The loading thread got further: the outline (``progress.analysis``), files, or a stage."""
+
+    progress: LoadProgress
 
 
 @dataclass

@@ -41,7 +41,14 @@ MODE_WORD = {
     Mode.IN_PROGRESS: "merge in progress",
     Mode.MERGE_COMMIT: "merge commit",
     Mode.PREVIEW: "preview",
+    Mode.MERGETOOL: "git mergetool",
 }
+
+
+def outline_row(entry: FileAnalysis) -> FileRow:
+    """A file of the sync's outline: known by path and kind, counts and risk still loading."""
+    return FileRow(path=entry.path, level=Level.LOW, status=status_letters(entry), decided=0, total=0,
+                   unwritten=False, loading=True)
 
 
 def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:

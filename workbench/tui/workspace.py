@@ -9,7 +9,7 @@ returns, so a crash loses nothing and reopening resumes.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
@@ -20,7 +20,7 @@ from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
 from workbench.resolve.writer import WriteCheck, WriteOutcome, check_write, write_blocker, write_file
-from workbench.sync import SyncRequest, open_sync
+from workbench.sync import LoadProgress, SyncRequest, open_sync
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +45,9 @@ class Workspace:
         """Files in review order: highest risk first, then by path."""
 
     @classmethod
-    def open(cls, request: SyncRequest) -> Workspace:
-        repo, analysis = open_sync(request)
+    def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
+        """Analyse the sync (``progress`` hears the outline, then files and stages) and resume."""
+        repo, analysis = open_sync(request, progress)
         return cls.load(repo, analysis)
 
     @classmethod

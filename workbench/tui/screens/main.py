@@ -2,7 +2,10 @@
 
 Wiring only: handlers hand commands to the ``Workspace`` and results down
 to widgets; heavy work (loading the sync, preparing a file, diffs) runs in
-thread workers that post a message when done.  Deciding, editing, writing
+thread workers that post a message when done.  Loading shows the sync's
+outline (paths and kinds) as soon as it is known, with a progress bar,
+and swaps in the full analysis when it is ready, keeping the file the
+user moved to; nothing can be decided before that.  Deciding, editing, writing
 and quitting live in ``DecidingScreen`` (``screens/deciding.py``).
 """
 
@@ -10,12 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.analysis.display import ViewEntry, fold_layout
 from workbench.errors import WorkbenchError
@@ -25,7 +29,8 @@ from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_commit_diff, prepare_diffs, prepare_file
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, WorkspaceLoaded
+from workbench.tui.loading import Report, Throttle, describe, fraction
+from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
 from workbench.tui.palette import Palette, theme_palette
 from workbench.tui.screens.commit_diff import CommitDiffScreen
 from workbench.tui.screens.deciding import DecidingScreen
@@ -39,7 +44,8 @@ from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Position, Workspace
 
-Loader = Callable[[], Workspace]
+Loader = Callable[[Report], Workspace]
+"""Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
 
 
 class MainScreen(DecidingScreen):
@@ -64,7 +70,13 @@ class MainScreen(DecidingScreen):
         self._expand_all = False
         self.show_diffs = False
         self.loaded_at: float | None = None
-        """Monotonic time the file list was filled (benchmarks read it)."""
+        """Monotonic time the full analysis was on screen (benchmarks read it)."""
+        self.outline_at: float | None = None
+        """Monotonic time the outline's file list was on screen (benchmarks read it)."""
+        self._outline_files = 0
+        self._outline_mode: str | None = None
+        self._outline_first: str | None = None
+        """The row the outline opened on: a different highlight later means the user moved."""
 
     def compose(self) -> ComposeResult:
         yield SyncBar(id="sync-bar")
@@ -77,7 +89,9 @@ class MainScreen(DecidingScreen):
                         yield DiffView(id="dev-diff")
                         yield DiffView(id="main-diff")
                     yield FileChoicePanel(id="choice")
-                    yield Static(Text("Analysing the sync…"), id="placeholder")
+                    with Vertical(id="placeholder"):
+                        yield Static(Text("Analysing the sync…"), id="placeholder-text")
+                        yield ProgressBar(id="load-progress", show_eta=False)
                 yield ResultPreview(id="result")
                 with Horizontal(id="evidence"):
                     yield WhyPanel(id="why")
@@ -100,8 +114,9 @@ class MainScreen(DecidingScreen):
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         start = time.perf_counter()
+        report = Throttle(lambda progress: self.post_message(LoadProgressed(progress)))
         try:
-            workspace = self._load_workspace()
+            workspace = self._load_workspace(report)
         except WorkbenchError as exc:
             self.post_message(LoadFailed(str(exc)))
             return
@@ -110,6 +125,31 @@ class MainScreen(DecidingScreen):
             return
         self.post_message(WorkspaceLoaded(workspace, time.perf_counter() - start))
 
+    def on_load_progressed(self, message: LoadProgressed) -> None:
+        """Show the outline at once, then how far the analysis got."""
+        if self.ws is not None:
+            return
+        progress = message.progress
+        files = self.query_one(FileList)
+        if progress.phase == "outline" and progress.analysis is not None:
+            outline = progress.analysis
+            rows = [present.outline_row(entry) for entry in sorted(outline.files, key=lambda f: f.path)]
+            self._outline_files = len(rows)
+            files.set_files(rows)
+            self._outline_first = rows[0].path if rows else None
+            self._outline_mode = present.MODE_WORD[outline.mode]
+            name = Path(outline.repo_path).name if outline.repo_path else ""
+            self.query_one(SyncBar).set_title(present.sync_title(outline, name, False))
+            self.outline_at = time.monotonic()
+            self._placeholder("Computing hunks, history and risk. Browse and filter the files meanwhile; "
+                              "deciding starts when the analysis is complete.", loading=True)
+        done, total = fraction(progress, self._outline_files)
+        self.query_one("#load-progress", ProgressBar).update(total=total, progress=done)
+        note = describe(progress)
+        self.query_one(SyncBar).set_busy(f"loading: {note}")
+        if self._outline_mode is not None:
+            files.set_loading(note, self._outline_files, self._outline_mode)
+
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws = self.ws = message.workspace
         self.log.info(f"sync loaded in {message.seconds:.2f}s")
@@ -117,6 +157,8 @@ class MainScreen(DecidingScreen):
         self.query_one(SyncBar).set_title(present.sync_title(ws.analysis, name, ws.resumed))
         self.query_one(SyncBar).set_busy("")
         files = self.query_one(FileList)
+        # The user's place in the outline's list is kept; otherwise open on the riskiest file.
+        moved = files.highlighted_path if files.highlighted_path != self._outline_first else None
         files.set_files([present.file_row(ws, entry) for entry in ws.files])
         self._refresh_totals()
         self.loaded_at = time.monotonic()
@@ -126,29 +168,36 @@ class MainScreen(DecidingScreen):
         start = self._start_file if self._start_file and any(f.path == self._start_file for f in ws.files) else None
         if self._start_file and start is None:
             self.notify(f"{visible(self._start_file)} does not need a look in this sync", severity="warning")
-        if start is not None:
+        if start is None and moved is not None and moved in files.shown_paths:
+            start = moved
+        elif start is not None:
             self._pending_hunk = ws.opening_hunk(start)
-            files.highlight(start)
-            if files.highlighted_path != start:
-                self.open_file(start)
-        elif files.highlighted_path is not None:
-            self.open_file(files.highlighted_path)
+        first = start or (files.shown_paths[0] if files.shown_paths else None)
+        if first is not None:
+            files.highlight(first)
+            self.open_file(first)
         if ws.resumed:
             self.notify("Resumed the decisions saved earlier for this sync.")
 
-    def _placeholder(self, words: str) -> None:
-        self.query_one("#placeholder", Static).update(Text(words))
+    def _placeholder(self, words: str, loading: bool = False) -> None:
+        self.query_one("#placeholder-text", Static).update(Text(words))
+        self.query_one("#load-progress", ProgressBar).display = loading
         self.query_one("#views", ContentSwitcher).current = "placeholder"
 
     # -- files -----------------------------------------------------------------------------
 
     @on(FileList.FileHighlighted)
     def _file_highlighted(self, message: FileList.FileHighlighted) -> None:
+        if self.ws is None:
+            return  # still loading: the list moves, files open once the analysis is complete
         if message.path != self.path:
             self.open_file(message.path)
 
     @on(FileList.FileChosen)
     def _file_chosen(self, message: FileList.FileChosen) -> None:
+        if self.ws is None:
+            self.notify("Still analysing the sync: files open when it is complete.")
+            return
         if message.path != self.path:
             self._pending_hunk = self.ws.opening_hunk(message.path) if self.ws else 0
             self.open_file(message.path)

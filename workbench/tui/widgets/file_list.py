@@ -1,9 +1,8 @@
 """The file list: every file that needs a look, riskiest first, with a filter and the sync's counters.
 
-Each row reads ``risk status path decided/total``: the risk as a letter in
-its colour (never colour alone), the status as a letter (see ``?``), the
-path shortened from the left so the file name stays, and ``●`` while
-decisions are not written yet.
+The rows are painted by ``FileOptions`` (virtualised, see ``file_rows.py``);
+this widget keeps the data: every row, the filter, the counters, and while
+the sync loads a note of how far it got.
 
 | Key | Action |
 | :- | :- |
@@ -20,29 +19,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.events import Resize
 from textual.message import Message
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from workbench.analysis.model import Level
-from workbench.textsafe import visible
-from workbench.tui.glyphs import DECIDED, RISK_LETTER, UNWRITTEN
-from workbench.tui.keymap import Scope, bindings
+from workbench.tui.glyphs import DECIDED
 from workbench.tui.palette import theme_palette
+from workbench.tui.widgets.file_rows import FileOptions, FileRow
 
-
-@dataclass(frozen=True, slots=True)
-class FileRow:
-    """One file as the list shows it (prepared by the screen from the session)."""
-
-    path: str
-    level: Level
-    status: str
-    """Status letters, e.g. "T " or "CP"."""
-    decided: int
-    total: int
-    unwritten: bool
+__all__ = ["FileList", "FileOptions", "FileRow", "Totals"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +40,6 @@ class Totals:
     unwritten: int
 
 
-class FileOptions(OptionList):
-    """The list itself (j/k move, like everywhere)."""
-
-    BINDINGS = bindings(Scope.LIST)
-
-
 class FileList(Vertical):
     """Files riskiest first, a filter, and the counters for the whole sync."""
 
@@ -70,7 +49,7 @@ class FileList(Vertical):
     FileList #file-summary.done { background: $success 30%; }
     FileList #file-filter { display: none; height: 3; }
     FileList #file-filter.active { display: block; }
-    FileList FileOptions, FileList FileOptions:focus { height: 1fr; border: none; padding: 0; background: $surface; }
+    FileList FileOptions { height: 1fr; }
     FileList FileOptions:focus { background-tint: $foreground 4%; }
     """
 
@@ -103,6 +82,8 @@ class FileList(Vertical):
         self._rows: dict[str, FileRow] = {}
         self._order: list[str] = []
         self._shown: list[str] = []
+        self._index: dict[str, int] = {}
+        """Path -> its row among the shown ones."""
         self._query = ""
         self._styles: dict[str, Style] = {}
 
@@ -112,15 +93,7 @@ class FileList(Vertical):
 
     def _theme_changed(self) -> None:
         palette = theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
-        self._styles = {
-            **{level.value: palette.risk[level] for level in Level},
-            "status": Style(color=palette.muted.color),
-            "counts": Style(color=palette.muted.color),
-            "done": Style(color=palette.hue["result"].color),
-            "high": palette.risk[Level.HIGH],
-        }
-        if self._rows:
-            self._rebuild()
+        self._styles = {"high": palette.risk[Level.HIGH]}
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Analysing the sync…"), id="file-summary")
@@ -144,8 +117,19 @@ class FileList(Vertical):
         options = self.options
         for row in rows:
             self._rows[row.path] = row
-            if row.path in self._shown:
-                options.replace_option_prompt_at_index(self._shown.index(row.path), self._prompt(row))
+            index = self._index.get(row.path)
+            if index is not None:
+                options.replace_row(index, row)
+
+    def set_loading(self, note: str, files: int, mode: str) -> None:
+        """The counters are pending while the sync loads: say how far loading got instead."""
+        summary = self.query_one("#file-summary", Static)
+        text = Text()
+        text.append("loading", style="bold italic")
+        text.append(f" · {note}")
+        text.append(f"\n{files} files · {mode}")
+        summary.update(text)
+        summary.set_class(False, "done")
 
     def set_totals(self, totals: Totals, mode: str) -> None:
         summary = self.query_one("#file-summary", Static)
@@ -163,8 +147,9 @@ class FileList(Vertical):
         summary.set_class(done, "done")
 
     def highlight(self, path: str) -> None:
-        if path in self._shown:
-            self.options.highlighted = self._shown.index(path)
+        index = self._index.get(path)
+        if index is not None:
+            self.options.highlighted = index
 
     @property
     def highlighted_path(self) -> str | None:
@@ -207,46 +192,20 @@ class FileList(Vertical):
     def _rebuild(self) -> None:
         keep = self.highlighted_path
         self._shown = [p for p in self._order if _matches(self._query, p)]
-        options = self.options
-        options.set_options(Option(self._prompt(self._rows[p]), id=None) for p in self._shown)
-        if self._shown:
-            options.highlighted = self._shown.index(keep) if keep in self._shown else 0
+        self._index = {path: i for i, path in enumerate(self._shown)}
+        self.options.set_rows([self._rows[p] for p in self._shown], self._index.get(keep or "", 0))
 
-    def _prompt(self, row: FileRow) -> Text:
-        width = max(20, self.options.scrollable_content_region.width or 40)
-        total = row.total or 1  # a file without hunks is one whole-file choice
-        counts = f"{row.decided}/{total}"
-        done = row.decided == total
-        tail = f" {DECIDED if done else ' '}{counts}{UNWRITTEN if row.unwritten else ' '}"
-        room = max(4, width - 4 - len(tail))
-        path = visible(row.path)
-        if len(path) > room:
-            path = "…" + path[-(room - 1):]
-        text = Text(no_wrap=True, overflow="crop")
-        text.append(RISK_LETTER[row.level], style=self._styles.get(row.level.value, Style()))
-        text.append(row.status, style=self._styles.get("status", Style()))
-        text.append(" ")
-        text.append(path.ljust(room))
-        text.append(tail, style=self._styles.get("done" if done else "counts", Style()))
-        return text
-
-    def on_resize(self, _event: Resize) -> None:
-        if self._rows:
-            self._rebuild()
-
-    @on(OptionList.OptionHighlighted, "#file-options")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    @on(FileOptions.Highlighted)
+    def _highlighted(self, event: FileOptions.Highlighted) -> None:
         event.stop()
-        path = self.highlighted_path
-        if path is not None:
-            self.post_message(self.FileHighlighted(self, path))
+        if 0 <= event.index < len(self._shown):
+            self.post_message(self.FileHighlighted(self, self._shown[event.index]))
 
-    @on(OptionList.OptionSelected, "#file-options")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(FileOptions.Selected)
+    def _selected(self, event: FileOptions.Selected) -> None:
         event.stop()
-        path = self.highlighted_path
-        if path is not None:
-            self.post_message(self.FileChosen(self, path))
+        if 0 <= event.index < len(self._shown):
+            self.post_message(self.FileChosen(self, self._shown[event.index]))
 
 
 def _matches(query: str, path: str) -> bool:

@@ -1,0 +1,172 @@
+"""The file list's rows: a virtualised list, so 10,000 files cost what 40 do.
+
+Only the rows on screen are painted (``LineView``'s Line API); filtering or
+refreshing counts touches data, never widgets.  A row reads
+``risk status path decided/total``: the risk as a letter in its colour
+(never colour alone), the path shortened from the left so the file name
+stays, and ``●`` while decisions are not written yet.  Rows of a sync still
+loading show ``·`` for the risk and ``⋯`` for the counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.events import Click
+from textual.message import Message
+
+from workbench.analysis.model import Level
+from workbench.textsafe import visible
+from workbench.tui.glyphs import DECIDED, RISK_LETTER, UNWRITTEN
+from workbench.tui.keymap import Scope, bindings
+from workbench.tui.lines import label_segments
+from workbench.tui.palette import Palette, combine
+from workbench.tui.widgets.line_view import LineView
+
+PENDING_RISK = "·"
+PENDING_COUNTS = "⋯"
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    """One file as the list shows it (prepared by the screen from the session)."""
+
+    path: str
+    level: Level
+    status: str
+    """Status letters, e.g. "T " or "CP"."""
+    decided: int
+    total: int
+    unwritten: bool
+    loading: bool = False
+    """From the sync's outline: hunks, risk and counts are still being computed."""
+
+
+class FileOptions(LineView):
+    """The rows themselves, with a cursor (j/k move, enter opens, like everywhere)."""
+
+    BINDINGS = [
+        *bindings(Scope.LIST),
+        Binding("enter", "select", "Open", show=False),
+        Binding("home", "first", show=False),
+        Binding("end", "last", show=False),
+        Binding("pagedown", "page_down", show=False),
+        Binding("pageup", "page_up", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    FileOptions { background: $surface; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to row ``index``."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    class Selected(Message):
+        """Enter (or a click) on row ``index``."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._rows: list[FileRow] = []
+        self._generation = 0
+        """Bumped when rows change, so painted strips of old rows are not reused."""
+
+    # -- data in -------------------------------------------------------------------------
+
+    def set_rows(self, rows: list[FileRow], highlighted: int | None) -> None:
+        """Replace every row; the cursor goes to ``highlighted`` (announced when it moves)."""
+        self._rows = rows
+        self._generation += 1
+        self.refresh_rows()
+        if rows:
+            self.move_cursor(highlighted or 0)
+
+    def replace_row(self, index: int, row: FileRow) -> None:
+        """One row's counts changed: repaint just that line."""
+        self._rows[index] = row
+        self._generation += 1
+        self._refresh_row(index)
+
+    def row_at(self, index: int) -> FileRow:
+        return self._rows[index]
+
+    def row_text(self, index: int) -> str:
+        """Row ``index`` as it reads on screen (for tests and screen readers)."""
+        width = max(20, self.scrollable_content_region.width)
+        return "".join(seg.text for seg in self.render_row(index, width, self.palette, False))
+
+    @property
+    def highlighted(self) -> int | None:
+        return self.cursor if self._rows else None
+
+    @highlighted.setter
+    def highlighted(self, index: int) -> None:
+        self.move_cursor(index)
+
+    # -- LineView ------------------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def row_key(self, index: int) -> tuple[object, ...]:
+        return (self._generation, index == self.cursor)
+
+    def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
+        row = self._rows[index]
+        base = palette.text
+        if at_cursor:
+            base = combine(base, palette.cursor)
+        elif index == self.cursor:
+            base = combine(base, palette.filler, Style(color=palette.text.color))
+        total = row.total or 1  # a file without hunks is one whole-file choice
+        done = not row.loading and row.decided == total
+        counts = PENDING_COUNTS if row.loading else f"{row.decided}/{total}"
+        tail = f" {DECIDED if done else ' '}{counts}{UNWRITTEN if row.unwritten else ' '}"
+        room = max(4, width - 4 - len(tail))
+        path = visible(row.path)
+        if len(path) > room:
+            path = "…" + path[-(room - 1):]
+        muted = combine(base, Style(color=palette.muted.color))
+        letter = (PENDING_RISK, muted) if row.loading else (RISK_LETTER[row.level], combine(base, palette.risk[row.level]))
+        parts = [
+            letter,
+            (row.status, muted),
+            (" ", base),
+            (path.ljust(room), base),
+            (tail, combine(base, Style(color=palette.hue["result"].color)) if done else muted),
+        ]
+        return label_segments(parts, width, base)
+
+    # -- keys and mouse ------------------------------------------------------------------------
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        super().watch_cursor(old, new)
+        if self._rows:
+            self.post_message(self.Highlighted(new))
+
+    def action_select(self) -> None:
+        if self._rows:
+            self.post_message(self.Selected(self.cursor))
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self.move_cursor(self.row_count - 1)
+
+    def on_click(self, event: Click) -> None:
+        index = round(self.scroll_offset.y) + event.y
+        if 0 <= index < self.row_count:
+            self.move_cursor(index)
+            self.action_select()
