@@ -67,6 +67,34 @@ async def _idle(pilot: Pilot) -> None:
     await pilot.pause(0.1)
 
 
+QUIZ_SHOTS: list[tuple[str, tuple[str, ...]]] = [
+    ("training-reveal", ("m", "r")),
+    ("training-score", ("m", "n", "d", "s")),
+]
+"""docs/training.md's pictures: the quiz on sample:squash-chain-dev-ahead after these keys."""
+
+
+async def _shoot_quiz(name: str, keys: tuple[str, ...]) -> None:
+    from workbench.training import build_sample_exercise
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.config import Config
+    from workbench.tui.quiz import open_quiz
+    from workbench.tui.screens.quiz import QuizScreen
+    from workbench.tui.themes import builtin_theme_dir, load_themes
+
+    path, merge, result = build_sample_exercise(
+        "squash-chain-dev-ahead", Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "repo")
+    app = WorkbenchApp(lambda report: open_quiz(path, merge, result, "ana", "sample:squash-chain-dev-ahead"),
+                       Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await _ready(pilot, QuizScreen)
+        for key in keys:
+            await pilot.press(key)
+            await _idle(pilot)
+        await _idle(pilot)
+        app.save_screenshot(f"{name}.svg", str(IMG))
+
+
 def main() -> int:
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="workbench-shots-")
     from workbench.sample import build_sample_sync
@@ -76,6 +104,10 @@ def main() -> int:
         repo = Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "megatron-sample"
         build_sample_sync(repo, "in-progress")
         asyncio.run(_shoot(repo, name, start_file, theme, keys))
+        print(f"docs/img/{name}.svg")
+    for name, keys in QUIZ_SHOTS:
+        os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="workbench-shots-")
+        asyncio.run(_shoot_quiz(name, keys))
         print(f"docs/img/{name}.svg")
     return 0
 

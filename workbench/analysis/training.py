@@ -50,6 +50,8 @@ class QuizHunk:
     shipped: str
     evidence: tuple[str, ...]
     """Commits after the sync merge that wrote the shipped text (fix commits)."""
+    shipped_text: tuple[bytes, ...] = ()
+    """The lines the shipped result holds in the hunk's place (what a reveal shows)."""
 
     @property
     def changed_after_sync(self) -> bool:
@@ -110,7 +112,8 @@ def build_answer_key(
             answer = shipped_hunks.get(key)
             if answer is None:
                 continue
-            hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ())))
+            hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ()),
+                                  answer.result_text))
     return AnswerKey(merge, result, replay.dev, replay.main, tuple(hunks))
 
 

@@ -1,5 +1,10 @@
 """``workbench train``: replay a real sync, decide, then compare with what shipped.
 
+``workbench train REV [--trainee NAME]`` opens the quiz: the app on the raw
+``-X theirs`` replay, the same keys to decide, ``r`` to reveal what shipped
+for a hunk and ``s`` for the score; answers are saved per trainee as they are
+made, and reopening the exercise resumes.  The repository is only read.
+
 Non-interactive forms for instructors:
     workbench train REV --answer-key [--json]
     workbench train REV --answers FILE [--json]
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -44,14 +50,27 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, scratch: Path) -> int:
     repo_path, merge, result = _exercise(args, scratch)
+    if args.answers is None and not args.answer_key:
+        from workbench.tui.launch import run_quiz
+
+        trainee = args.trainee or os.environ.get("USER") or "trainee"
+        return run_quiz(repo_path, merge, result, trainee, _title(args.rev, merge), policy=args.policy)
     from workbench.training import load_answer_key
 
     repo, _analysis, key = load_answer_key(repo_path, merge, result, args.policy)
     if args.answers is not None:
         return _grade(key, Path(args.answers), args.json, repo)
-    if args.answer_key:
-        return _print_key(key, args.json, repo)
-    raise WorkbenchError("the interactive quiz is not available yet: use --answer-key or --answers FILE")
+    return _print_key(key, args.json, repo)
+
+
+def _title(rev: str, merge: str) -> str:
+    """How the quiz names its exercise."""
+    from workbench.training import catalog
+
+    for entry in catalog():
+        if entry.id == rev:
+            return f"{entry.id} ({entry.date}): {entry.title}"
+    return rev if rev.startswith("sample:") else f"sync {merge[:10]}"
 
 
 def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str, str]:

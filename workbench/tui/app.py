@@ -25,9 +25,12 @@ class WorkbenchApp(App[int]):
     BINDINGS = bindings(Scope.APP)
 
     def __init__(self, load: Loader, config: Config, themes: list[Theme], *,
-                 theme: str | None = None, start_file: str | None = None) -> None:
+                 theme: str | None = None, start_file: str | None = None,
+                 screen: type[MainScreen] = MainScreen) -> None:
         super().__init__()
         self._load = load
+        self._screen = screen
+        """The main screen's class (``QuizScreen`` for training)."""
         """Opens the sync; runs in a worker of the main screen."""
         self.config = config
         self._themes = themes
@@ -47,7 +50,7 @@ class WorkbenchApp(App[int]):
             self.notify(f"No theme named {self._initial_theme!r}; using {DEFAULT_THEME}.", severity="warning")
             self._initial_theme = DEFAULT_THEME
         self.theme = self._initial_theme
-        self.push_screen(MainScreen(self._load, self.config, self._start_file))
+        self.push_screen(self._screen(self._load, self.config, self._start_file))
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """The sync could not be opened: leave, and let the command print why (exit 2)."""
@@ -85,7 +88,8 @@ class WorkbenchApp(App[int]):
         """The command palette lists every workbench action with its keys."""
         keys = effective_keys(self.config.keys)
         for spec in ACTIONS:
-            if Scope.SCREEN in spec.scopes and isinstance(screen, MainScreen):
+            on_screen = Scope.SCREEN in spec.scopes or (Scope.QUIZ in spec.scopes and hasattr(screen, f"action_{spec.action}"))
+            if on_screen and isinstance(screen, MainScreen):
                 callback = partial(screen.run_action, spec.action)
             elif Scope.APP in spec.scopes:
                 callback = partial(self.run_action, spec.action)

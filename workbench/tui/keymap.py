@@ -26,6 +26,8 @@ class Scope(str, Enum):
     """Lists: the file list and the history panel."""
     VIEW = "view"
     """The hunk view's cursor."""
+    QUIZ = "quiz"
+    """Training (``workbench train``) only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
        S, "View"),
     _a("toggle_context", "z", "Context", "Expand or collapse all context around the hunks", S, "View"),
     _a("focus_history", "h", "History", "Go to the history panel (enter shows a commit's diff)", S, "View"),
+    _a("reveal", "r", "Reveal", "Training: show what the maintainers shipped for this hunk, and why "
+       "(your answer before the reveal is the one scored)", Scope.QUIZ, "Training", show=True),
+    _a("score", "s", "Score", "Training: your agreement with what shipped, costly and harmless misses",
+       Scope.QUIZ, "Training", show=True),
     _a("help", "question_mark", "Help", "Show every key", APP, "App", show=True, key_display="?"),
     _a("cycle_theme", "t", "Theme", "Switch to the next colour theme (remembered)", APP, "App"),
     _a("quit", "q", "Quit", "Quit (asks when decisions are not written yet)", APP, "App", show=True),

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from workbench.tui.config import Config
+    from workbench.tui.screens.main import MainScreen
     from workbench.tui.workspace import Workspace
 
 
@@ -84,13 +85,27 @@ def load_settings(theme: str | None = None) -> tuple[Config, list[Theme]]:
     return config, themes
 
 
-def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, start_file: str | None = None) -> int:
+def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, start_file: str | None = None,
+            screen: type[MainScreen] | None = None) -> int:
     """Run the app on whatever ``load`` opens (in a worker); a load failure is a one-line error."""
     from workbench.tui.app import WorkbenchApp
+    from workbench.tui.screens.main import MainScreen
 
     config, themes = load_settings(theme)
-    app = WorkbenchApp(load, config, themes, theme=theme, start_file=start_file)
+    app = WorkbenchApp(load, config, themes, theme=theme, start_file=start_file, screen=screen or MainScreen)
     status = app.run()
     if app.load_error is not None:
         raise WorkbenchError(app.load_error)
     return int(status or 0)
+
+
+def run_quiz(repo: str | None, merge: str, result: str, trainee: str, title: str, *,
+             policy: str | None = None, theme: str | None = None) -> int:
+    """``workbench train``'s interactive quiz: the app on the replay, answers saved per trainee."""
+    from workbench.tui.quiz import open_quiz
+    from workbench.tui.screens.quiz import QuizScreen
+
+    def load(_report: Report) -> Workspace:
+        return open_quiz(repo, merge, result, trainee, title, policy)
+
+    return run_app(load, theme=theme, screen=QuizScreen)

@@ -178,6 +178,10 @@ class MainScreen(DecidingScreen):
             self.open_file(first)
         if ws.resumed:
             self.notify("Resumed the decisions saved earlier for this sync.")
+        self.after_load()
+
+    def after_load(self) -> None:
+        """The full analysis is on screen (a hook for screens built on this one)."""
 
     def _placeholder(self, words: str, loading: bool = False) -> None:
         self.query_one("#placeholder-text", Static).update(Text(words))

@@ -1,0 +1,130 @@
+"""What a reveal and the score screen say: sentences, diffs and commits as ``rich.text.Text``.
+
+Repository text (paths, subjects, file lines) goes through ``visible`` (or
+``display_text`` for file lines) into ``Text``, never into markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from rich.text import Text
+
+from workbench.analysis.display import DiffKind, unified_rows
+from workbench.analysis.model import Commit, Level
+from workbench.analysis.training import Grade, Miss, QuizHunk
+from workbench.textsafe import visible
+from workbench.tui.glyphs import RISK_LETTER, RISK_WORD, short_sha
+from workbench.tui.palette import Palette
+from workbench.tui.quiz import Quiz
+
+SHIPPED_WORD = {
+    "main": "main's side (the maintainers kept the bot's choice)",
+    "dev": "dev's side (the maintainers restored dev's work)",
+    "both": "both sides",
+    "other": "a splice of their own (shown as a diff below)",
+}
+ANSWER_WORD = {"main": "main", "dev": "dev", "both": "both", "both-main-first": "both (main first)",
+               "custom": "an edit", "other": "other"}
+
+
+def reveal_text(quiz: Quiz, question: QuizHunk, answer: str, palette: Palette) -> Text:
+    """One hunk revealed: the trainee's answer, what shipped, the evidence, the risk the workbench gave."""
+    text = Text()
+    text.append(f"{visible(question.path)} · hunk {question.index + 1}\n\n", style="bold")
+    agree = quiz.agrees(answer, question)
+    text.append(f"You answered {ANSWER_WORD.get(answer, answer)}")
+    text.append(" ✓ same as shipped\n" if agree else " ✗ not what shipped\n",
+                style=palette.hue["result"] if agree else palette.risk[Level.HIGH])
+    text.append("Shipped: ", style="bold")
+    text.append(f"{SHIPPED_WORD[question.shipped]}\n")
+    if question.shipped == "other":
+        _diff(text, "main → shipped", question.hunk.main_text, question.shipped_text, palette)
+        _diff(text, "dev → shipped", question.hunk.dev_text, question.shipped_text, palette)
+    text.append("\nEvidence\n", style="bold")
+    _evidence(text, quiz, question, palette)
+    text.append("\nWhat the workbench said on the bot's merge\n", style="bold")
+    hunk = question.hunk
+    text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
+    text.append(f" ({hunk.risk})\n")
+    for signal in hunk.signals:
+        text.append(f"• {visible(signal.message, single_line=False)}\n")
+    if not hunk.signals:
+        text.append("No risk signals for this hunk.\n", style=Style(italic=True))
+    return text
+
+
+def _evidence(text: Text, quiz: Quiz, question: QuizHunk, palette: Palette) -> None:
+    if question.evidence:
+        text.append("Fix commits between the bot's merge and the shipped head that wrote this text:\n")
+        _commits(text, (quiz.commits.get(sha) for sha in question.evidence), question.evidence, palette)
+    elif question.shipped == "main":
+        text.append("None needed: what the bot merged here shipped unchanged.\n")
+    elif quiz.amended:
+        text.append("The fixes were folded into the merge commit itself (amended), so no separate "
+                    "commit shows them.\n")
+    else:
+        text.append("No single commit after the merge wrote this text.\n")
+
+
+def _commits(text: Text, commits: Iterable[Commit | None], shas: Iterable[str], palette: Palette) -> None:
+    for commit, sha in zip(commits, shas):
+        text.append("  ")
+        text.append(short_sha(sha), style=Style(color=palette.muted.color))
+        if commit is not None:
+            if commit.pr is not None:
+                text.append(f" #{commit.pr}", style="bold")
+            text.append(f" {visible(commit.subject)}")
+        text.append("\n")
+
+
+def _diff(text: Text, title: str, old: tuple[bytes, ...], new: tuple[bytes, ...], palette: Palette) -> None:
+    rows = unified_rows(old, new, context=2)
+    text.append(f"\n{title}\n", style="bold")
+    if not rows:
+        text.append("  (identical)\n", style=Style(italic=True))
+        return
+    marks = {DiffKind.DELETE: ("-", palette.line["main"]), DiffKind.INSERT: ("+", palette.line["dev"]),
+             DiffKind.CONTEXT: (" ", None)}
+    for row in rows:
+        if row.kind is DiffKind.HEADER:
+            text.append(f"{row.text}\n", style=Style(color=palette.muted.color))
+            continue
+        mark, style = marks[row.kind]
+        text.append(f"{mark} {row.text}\n", style=style)
+
+
+def score_text(quiz: Quiz, result: Grade, palette: Palette) -> Text:
+    """Agreement, costly misses apart from harmless ones, and every miss with what shipped."""
+    key = quiz.key
+    text = Text()
+    text.append(f"{visible(quiz.title)}\n\n", style="bold")
+    text.append(f"Agreement {result.score:.0%}", style="bold")
+    text.append(f": {len(result.agreed)} of {result.answered} answered hunks match what the maintainers shipped")
+    unanswered = len(result.unanswered)
+    text.append(f" ({unanswered} of {len(key.hunks)} not answered yet)\n" if unanswered else ".\n")
+    text.append(f"\nCostly misses: {len(result.costly)}", style=palette.risk[Level.HIGH] if result.costly else "bold")
+    text.append(" (dev work the maintainers had to restore, but you kept main)\n")
+    _misses(text, quiz, result.costly, palette)
+    text.append(f"\nHarmless misses: {len(result.harmless)}\n", style="bold")
+    _misses(text, quiz, result.harmless, palette)
+    if result.unanswered:
+        text.append("\nNot answered\n", style="bold")
+        for question in result.unanswered:
+            text.append(f"  {visible(question.path)} hunk {question.index + 1}\n")
+    text.append("\nYour answers and this score are saved; reopening the exercise resumes it.\n",
+                style=Style(italic=True))
+    return text
+
+
+def _misses(text: Text, quiz: Quiz, misses: tuple[Miss, ...], palette: Palette) -> None:
+    for miss in misses:
+        question = miss.quiz
+        text.append(f"  {visible(question.path)} hunk {question.index + 1}: ")
+        text.append(f"you chose {miss.answered}, shipped {question.shipped}")
+        text.append(f" · {RISK_WORD[question.level]}\n", style=palette.risk[question.level])
+        if question.evidence:
+            _commits(text, (quiz.commits.get(sha) for sha in question.evidence), question.evidence, palette)
+        elif question.shipped != "main" and quiz.amended:
+            text.append("    (fixes folded into the merge commit)\n", style=Style(italic=True))
