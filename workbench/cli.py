@@ -31,6 +31,7 @@ COMMAND_MODULES: dict[str, str] = {
     "report": "workbench.commands.report",
     "demo": "workbench.commands.demo",
     "train": "workbench.commands.train",
+    "mergetool": "workbench.commands.mergetool",
 }
 
 

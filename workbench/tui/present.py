@@ -249,6 +249,14 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
 def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(" workbench ", style="bold reverse")
+    if analysis.mode is Mode.MERGETOOL:
+        (entry,) = analysis.files or (None,)
+        local, remote = analysis.labels
+        text.append(f" {visible(repo_name)} · git mergetool · {local} ← {remote}")
+        if entry is not None:
+            text.append(f" · {visible(entry.path)}", style="bold")
+        text.append(" · w writes MERGED; q returns to git")
+        return text
     text.append(f" {visible(repo_name)} · {MODE_WORD[analysis.mode]}")
     if analysis.merge:
         text.append(f" {short_sha(analysis.merge)}")

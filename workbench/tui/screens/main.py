@@ -244,7 +244,8 @@ class MainScreen(DecidingScreen):
             return
         hunks = self.query_one(HunkView)
         analysis = self.ws.analysis
-        labels = {"dev": f"dev {short_sha(analysis.dev)}", "main": f"main {short_sha(analysis.main)}",
+        dev_word, main_word = analysis.labels
+        labels = {"dev": f"{dev_word} {short_sha(analysis.dev)}", "main": f"{main_word} {short_sha(analysis.main)}",
                   "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"}
         hunks.set_sides(labels)
         hunks.show(view.layout, self._entries(), view.syntax, present.hunk_titles(self.ws, view.path))
