@@ -32,6 +32,8 @@ from workbench.tui.widgets.file_list import FileList
 from workbench.tui.workspace import Workspace
 
 SIZE = (160, 45)
+PRESS_SECONDS = 15.0
+"""How long the slow test keeps pressing keys while the 2,000-file sync loads."""
 
 
 def _gated(path: Path, gate: threading.Event) -> Callable[[Report], Workspace]:
@@ -271,12 +273,19 @@ def test_a_2000_file_sync_stays_responsive_while_it_loads(
             assert len(files.shown_paths) == len(large.conflicting)
             keys = _Keys(pilot, files)
             script = ["j", "j", "pagedown", "k", "question_mark", "question_mark", "slash", "7", "backspace", "escape"]
-            while screen.ws is None:
+            pressing_until = time.monotonic() + PRESS_SECONDS
+            while screen.ws is None and time.monotonic() < pressing_until:
                 for key in script:
+                    if screen.ws is not None:
+                        break
                     await keys.press(key)
                     await asyncio.sleep(0.05)
                 rounds += 1
+            still_loading = screen.ws is None
+            moved = files.highlighted_path
             await ready(pilot, timeout=300)
+            if still_loading and moved != screen._outline_first:
+                assert screen.path == moved == files.highlighted_path, "the file the user moved to is kept"
 
     asyncio.run(main())
     assert keys is not None and rounds >= 2, "keys were pressed while the analysis ran"

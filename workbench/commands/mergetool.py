@@ -51,17 +51,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def resolved(workspace: Workspace, merged: Path) -> bool:
-    """Every hunk decided, and MERGED on disk is exactly what the workbench last wrote."""
+    """Every hunk decided and written: MERGED on disk is what the workbench wrote, with no markers."""
+    from workbench.resolve.writer import conflict_markers
+
     session = workspace.session
     (entry,) = workspace.analysis.files
     if not session.all_decided or session.dirty_paths():
         return False
-    written = session.written_oid(entry.path)
-    if written is False:
-        return False
-    if written is None:
-        return not merged.exists()
+    expected = session.disk_oid(entry.path)
+    if expected is None:
+        return not merged.exists()  # deleting the file was the decision
     try:
-        return workspace.repo.hash_bytes(merged.read_bytes()) == written
+        data = merged.read_bytes()
     except OSError:
         return False
+    return workspace.repo.hash_bytes(data) == expected and not conflict_markers(data)

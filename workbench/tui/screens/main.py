@@ -260,7 +260,14 @@ class MainScreen(DecidingScreen):
         position = Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1))
         self.set_current(position.hunk)
         # The view was just switched in and has no size yet: scroll once it is laid out.
-        self.call_after_refresh(self._go, position, focus)
+        self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
+
+    def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
+        """``_go`` once the hunk view has a size (a scroll before layout would be lost)."""
+        if self.query_one(HunkView).size.height == 0 and tries > 0 and self.path == position.path:
+            self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
+            return
+        self._go(position, focus)
 
     def _entries(self) -> tuple[ViewEntry, ...]:
         assert self.view is not None and self.view.layout is not None

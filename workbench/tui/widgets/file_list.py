@@ -198,14 +198,14 @@ class FileList(Vertical):
     @on(FileOptions.Highlighted)
     def _highlighted(self, event: FileOptions.Highlighted) -> None:
         event.stop()
-        if 0 <= event.index < len(self._shown):
-            self.post_message(self.FileHighlighted(self, self._shown[event.index]))
+        if event.path == self.highlighted_path:  # else stale: the rows were replaced since
+            self.post_message(self.FileHighlighted(self, event.path))
 
     @on(FileOptions.Selected)
     def _selected(self, event: FileOptions.Selected) -> None:
         event.stop()
-        if 0 <= event.index < len(self._shown):
-            self.post_message(self.FileChosen(self, self._shown[event.index]))
+        if event.path == self.highlighted_path:
+            self.post_message(self.FileChosen(self, event.path))
 
 
 def _matches(query: str, path: str) -> bool:

@@ -62,18 +62,20 @@ class FileOptions(LineView):
     """
 
     class Highlighted(Message):
-        """The cursor moved to row ``index``."""
+        """The cursor moved to row ``index``, showing ``path`` (rows may be replaced before it is read)."""
 
-        def __init__(self, index: int) -> None:
+        def __init__(self, index: int, path: str) -> None:
             super().__init__()
             self.index = index
+            self.path = path
 
     class Selected(Message):
-        """Enter (or a click) on row ``index``."""
+        """Enter (or a click) on row ``index``, showing ``path``."""
 
-        def __init__(self, index: int) -> None:
+        def __init__(self, index: int, path: str) -> None:
             super().__init__()
             self.index = index
+            self.path = path
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -152,12 +154,12 @@ class FileOptions(LineView):
 
     def watch_cursor(self, old: int, new: int) -> None:
         super().watch_cursor(old, new)
-        if self._rows:
-            self.post_message(self.Highlighted(new))
+        if 0 <= new < len(self._rows):
+            self.post_message(self.Highlighted(new, self._rows[new].path))
 
     def action_select(self) -> None:
-        if self._rows:
-            self.post_message(self.Selected(self.cursor))
+        if 0 <= self.cursor < len(self._rows):
+            self.post_message(self.Selected(self.cursor, self._rows[self.cursor].path))
 
     def action_first(self) -> None:
         self.move_cursor(0)
