@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.tui.workspace import Workspace
 
 HELP = "resolve one conflicted file for git mergetool (BASE LOCAL REMOTE MERGED)"
 
