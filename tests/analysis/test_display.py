@@ -90,7 +90,9 @@ def _git_diff_body(tmp_path: Path, a: bytes, b: bytes) -> list[str]:
     (tmp_path / "a").write_bytes(a)
     (tmp_path / "b").write_bytes(b)
     out = subprocess.run(
-        ["git", "diff", "--no-index", "--histogram", "-U3", "--no-color", "a", "b"],
+        # The display uses xdiff as merges do: no indent heuristic (porcelain
+        # `git diff` slides ambiguous groups with it by default).
+        ["git", "diff", "--no-index", "--histogram", "--no-indent-heuristic", "-U3", "--no-color", "a", "b"],
         cwd=tmp_path, capture_output=True, check=False,
     ).stdout.decode()
     lines = []
