@@ -25,7 +25,8 @@ from workbench.analysis.risk.pyscope.outline import Block, reduced
 from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
 from workbench.analysis.xdiff import split_lines
 
-_STAR = rb"\bimport\s*\*"
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_STAR_IMPORT = re.compile(rb"(?<![A-Za-z0-9_])import\s*\*")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class PythonFile:
 
     def __init__(self, data: bytes, blocks: Callable[[Block], bool] | None = None) -> None:
         self.data = data
-        self._breaks: list[int] | None = None
+        self._lines_layout: tuple[list[int], set[int]] | None = None
         self._ts_root: Node | None = None
         text = re.sub(rb"\r(?!\n)", b" ", data)
         part = reduced(split_lines(text), blocks) if blocks is not None else None
@@ -85,16 +86,33 @@ class PythonFile:
         return self._ts_root
 
     def _mentions(self, names: Iterable[str] | None) -> Keep:
+        """Lines mentioning any of ``names`` as a whole word (or holding ``import *``).
+
+        ``bytes.find`` per name (a question asks about a handful) is far
+        cheaper than tokenising the file or one big alternation regex.
+        """
         if names is None:
             return lambda _first, _last: True
-        wanted = sorted(set(names), key=len, reverse=True)
-        alternatives = [re.escape(n.encode()) for n in wanted] + [_STAR]
-        pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(alternatives) + rb")(?![A-Za-z0-9_])")
-        offsets = [m.start() for m in pattern.finditer(self.data)]
-        if offsets and self._breaks is None:
-            self._breaks = [m.start() for m in re.finditer(rb"\n", self.data)]
-        breaks = self._breaks or []
-        return self._keep(sorted({bisect_left(breaks, pos) for pos in offsets}))
+        breaks, stars = self._layout()
+        data = self.data
+        lines = set(stars)
+        for name in set(names):
+            word = name.encode()
+            pos = data.find(word)
+            while pos != -1:
+                end = pos + len(word)
+                if (pos == 0 or data[pos - 1] not in _WORD_BYTES) and (end == len(data) or data[end] not in _WORD_BYTES):
+                    lines.add(bisect_left(breaks, pos))
+                pos = data.find(word, end)
+        return self._keep(sorted(lines))
+
+    def _layout(self) -> tuple[list[int], set[int]]:
+        """Where lines break, and which lines hold ``import *``, computed once per file."""
+        if self._lines_layout is None:
+            breaks = [m.start() for m in re.finditer(rb"\n", self.data)]
+            stars = {bisect_left(breaks, m.start()) for m in _STAR_IMPORT.finditer(self.data)}
+            self._lines_layout = (breaks, stars)
+        return self._lines_layout
 
     @staticmethod
     def _keep(lines: list[int]) -> Keep:
