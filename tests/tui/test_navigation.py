@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from pilot_tools import drive, settle
+from rich.text import Text
+from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from workbench.analysis.display import Fold
@@ -296,8 +298,34 @@ def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync,
         screen = _screen(pilot)
         commands = {c.title: c for c in pilot.app.get_system_commands(screen)}
         assert {"Main", "Dev", "Both", "Undo", "Write", "Next risky", "Theme"} <= set(commands)
-        assert "[m]" in commands["Main"].help
+        assert "[m]" in Text.from_markup(commands["Main"].help).plain
+        assert "[/]" in Text.from_markup(commands["Filter"].help).plain, "the filter key is shown, not read as a tag"
         await commands["Dev"].callback()
+        assert screen.ws.session.decision(LAYER, screen.current) is not None
+
+    drive(app, script)
+
+
+def test_the_command_palette_opens_and_runs_an_action(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        assert isinstance(pilot.app.screen, CommandPalette)
+        await pilot.press(*"filter")
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*"Dev")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert pilot.app.screen is screen
         assert screen.ws.session.decision(LAYER, screen.current) is not None
 
     drive(app, script)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
+from rich.markup import escape
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.theme import Theme
@@ -95,5 +96,6 @@ class WorkbenchApp(App[int]):
                 callback = partial(self.run_action, spec.action)
             else:
                 continue
-            yield SystemCommand(spec.description, f"{spec.help}  [{display_keys(keys[spec.id])}]", callback)
+            # The palette reads help as markup: "[/]" (the filter key) would be a closing tag.
+            yield SystemCommand(spec.description, escape(f"{spec.help}  [{display_keys(keys[spec.id])}]"), callback)
         yield from super().get_system_commands(screen)

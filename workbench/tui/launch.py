@@ -96,7 +96,9 @@ def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, st
     status = app.run()
     if app.load_error is not None:
         raise WorkbenchError(app.load_error)
-    return int(status or 0)
+    if status is None:  # a crash: Textual printed the traceback and set a non-zero code
+        return int(app.return_code or 0)
+    return int(status)
 
 
 def run_quiz(repo: str | None, merge: str, result: str, trainee: str, title: str, *,
