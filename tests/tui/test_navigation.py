@@ -11,6 +11,7 @@ import pytest
 from pilot_tools import drive, settle
 from rich.text import Text
 from textual.command import CommandPalette
+from textual.widgets._toast import Toast
 from textual.pilot import Pilot
 
 from workbench.analysis.display import Fold
@@ -373,6 +374,10 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
         assert "[red]Main[/red] change \\x1b[31m (#7)" in lines
         assert "[link=http://x]dev[/link] (#8)" in lines
         assert "\x1b" not in lines
+        await pilot.press("D")
+        await settle(pilot)
+        toasts = " ".join(Toast(n).render().plain for n in pilot.app._notifications)
+        assert path in toasts, "a toast naming the path shows it as typed"
         await pilot.press("w")
         await settle(pilot)
         assert any("preview" in n.message for n in pilot.app._notifications), "a preview has nothing to write into"

@@ -7,6 +7,7 @@ from functools import partial
 
 from rich.markup import escape
 from textual.app import App, SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -40,6 +41,15 @@ class WorkbenchApp(App[int]):
         self.load_error: str | None = None
         """Why the sync could not be opened (the app then exits with status 2)."""
         self.set_keymap(config.keys)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Toasts carry paths and commit subjects, so they are always plain text.
+
+        Textual's widgets and screens pass ``markup=True`` on by default; that is
+        overruled here, in the one place every notification goes through.
+        """
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(VARIABLE_DEFAULTS)

@@ -14,11 +14,18 @@ import tempfile
 from pathlib import Path
 
 
-def run_editor(command: str, text: bytes, suffix: str) -> bytes | None:
-    """Open ``text`` in ``command`` and return what the user saved (None: the editor failed)."""
-    argv = shlex.split(command)
+class EditorFailed(Exception):
+    """The editor could not start or exited with an error: a set-up problem, not the user's cancel."""
+
+
+def run_editor(command: str, text: bytes, suffix: str) -> bytes:
+    """Open ``text`` in ``command`` and return what the user saved."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise EditorFailed(f"the editor command {command!r} cannot be read: {error}") from None
     if not argv:
-        return None
+        raise EditorFailed("the editor command is empty")
     fd, name = tempfile.mkstemp(prefix="workbench-hunk-", suffix=suffix)
     path = Path(name)
     try:
@@ -26,8 +33,10 @@ def run_editor(command: str, text: bytes, suffix: str) -> bytes | None:
             handle.write(text)
         try:
             status = subprocess.run([*argv, str(path)], check=False).returncode
-        except OSError:
-            return None
-        return path.read_bytes() if status == 0 else None
+        except OSError as error:
+            raise EditorFailed(f"the editor {argv[0]!r} could not be started ({error.strerror})") from None
+        if status != 0:
+            raise EditorFailed(f"the editor {argv[0]!r} exited with status {status}")
+        return path.read_bytes()
     finally:
         path.unlink(missing_ok=True)

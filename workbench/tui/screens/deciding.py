@@ -21,7 +21,7 @@ from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, conflict_markers
 from workbench.textsafe import visible
-from workbench.tui.editor import run_editor
+from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import FILE_CHOICE_WORD
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.screens.edit import EditScreen
@@ -139,7 +139,12 @@ class DecidingScreen(Screen[None]):
     async def _edit(self, path: str, index: int) -> None:
         assert self.ws is not None
         seed = self.ws.edit_seed(path, index)
-        text = await self._edited_text(path, index, seed)
+        try:
+            text = await self._edited_text(path, index, seed)
+        except EditorFailed as error:
+            self.notify(f"Nothing changed: {visible(str(error))}. Set core.editor, $VISUAL or $EDITOR.",
+                        severity="error")
+            return
         if text is None or text == seed:
             self.notify("Edit cancelled: nothing changed.")
             return
