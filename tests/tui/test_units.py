@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.model import FileStatus
+from workbench.analysis.model import ConflictKind, FileStatus, SyncAnalysis
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
+from workbench.sample.structure import RMS_NORM
 from workbench.sync import SyncRequest
-from workbench.tui.editor import run_editor
+from workbench.tui.editor import EditorFailed, run_editor
+from workbench.tui.glyphs import status_letters, status_words
+from workbench.tui.present import outline_row
 from workbench.tui.syntax import MAX_LINES, python_spans
 from workbench.tui.workspace import Position, Workspace
 
@@ -89,8 +92,12 @@ def test_run_editor_returns_what_the_editor_saved(tmp_path: Path) -> None:
     assert run_editor(command, b"x = 1\n", ".py") == b"x = 1\n# edited\n"
     failing = tmp_path / "fail.py"
     failing.write_text("raise SystemExit(1)\n")
-    assert run_editor(f"{sys.executable} {failing}", b"x\n", ".py") is None
-    assert run_editor("/no/such/editor", b"x\n", ".py") is None
+    with pytest.raises(EditorFailed, match="exited with status 1"):
+        run_editor(f"{sys.executable} {failing}", b"x\n", ".py")
+    with pytest.raises(EditorFailed, match="'/no/such/editor' could not be started"):
+        run_editor("/no/such/editor --wait", b"x\n", ".py")
+    with pytest.raises(EditorFailed, match="cannot be read"):
+        run_editor("vim 'unclosed", b"x\n", ".py")
 
 
 def test_python_spans_colour_keywords_strings_and_comments() -> None:
@@ -105,3 +112,21 @@ def test_python_spans_colour_keywords_strings_and_comments() -> None:
 def test_python_spans_count_characters_not_bytes() -> None:
     spans = python_spans("s = 'héllo'  # ok\n".encode())
     assert (4, 11, "string") in spans[0] and (13, 17, "comment") in spans[0]
+
+
+def test_an_unresolved_modify_delete_reads_as_modify_delete(ws: Workspace) -> None:
+    entry = ws.entry(RMS_NORM)
+    assert entry.status is FileStatus.CONFLICTED and entry.kind is ConflictKind.MODIFY_DELETE
+    assert status_letters(entry) == "D "
+    assert status_words(entry) == "modify/delete, unresolved"
+
+
+def test_outline_rows_do_not_guess_a_content_file_status(sample_merge_commit: SampleSync) -> None:
+    seen: list[SyncAnalysis] = []
+    Workspace.open(SyncRequest(repo=sample_merge_commit.path, rev="HEAD"),
+                   lambda p: seen.append(p.analysis) if p.phase == "outline" else None)
+    outline = seen[0]
+    content = [f for f in outline.files if f.kind is ConflictKind.CONTENT]
+    assert content and all(outline_row(f).status == "· " for f in content)
+    deleted = [f for f in outline.files if f.kind is ConflictKind.MODIFY_DELETE]
+    assert deleted and all(outline_row(f).status.startswith("D") for f in deleted)

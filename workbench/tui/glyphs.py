@@ -6,7 +6,7 @@ a letter and a word, so the app reads the same in monochrome.
 
 from __future__ import annotations
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Level, Taken
+from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Level, Taken
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 
@@ -67,13 +67,39 @@ def decision_word(decision: Decision | None) -> str:
     return "undecided" if decision is None else CHOICE_WORD[decision.choice]
 
 
+PENDING_LETTER = "·"
+
+# An unresolved conflict that needs a whole-file choice reads as its kind: that
+# a file was deleted on one side matters more than that it is still conflicted.
+_KIND_STATUS = {
+    ConflictKind.MODIFY_DELETE: FileStatus.MODIFY_DELETE,
+    ConflictKind.ADD_ADD: FileStatus.ADD_ADD,
+    ConflictKind.BINARY: FileStatus.BINARY,
+}
+
+
+def shown_status(entry: FileAnalysis) -> FileStatus:
+    if entry.status is FileStatus.CONFLICTED:
+        return _KIND_STATUS.get(entry.kind, FileStatus.CONFLICTED)
+    return entry.status
+
+
 def status_letters(entry: FileAnalysis) -> str:
     """One status letter, plus P when a sync-policy rule applies to the file."""
-    return STATUS_LETTER[entry.status] + (POLICY_LETTER if entry.policy else " ")
+    return STATUS_LETTER[shown_status(entry)] + (POLICY_LETTER if entry.policy else " ")
+
+
+def provisional_letters(entry: FileAnalysis) -> str:
+    """Status letters for a file of the outline: content files show a dot until their hunks are computed,
+    because only then is it known whether the result equals -X theirs."""
+    if entry.status in (FileStatus.THEIRS_RESOLVED, FileStatus.HAND_RESOLVED):
+        return PENDING_LETTER + " "
+    return status_letters(entry)
 
 
 def status_words(entry: FileAnalysis) -> str:
-    words = STATUS_WORD[entry.status]
+    shown = shown_status(entry)
+    words = STATUS_WORD[shown] + (", unresolved" if shown is not entry.status else "")
     return f"{words}; policy: {entry.policy}" if entry.policy else words
 
 

@@ -23,10 +23,10 @@ from workbench.tui.glyphs import (
     FILE_CHOICE_WORD,
     RISK_LETTER,
     RISK_WORD,
-    STATUS_WORD,
     TAKEN_SHORT,
     TAKEN_WORD,
     decision_word,
+    provisional_letters,
     short_sha,
     status_letters,
     status_words,
@@ -47,7 +47,7 @@ MODE_WORD = {
 
 def outline_row(entry: FileAnalysis) -> FileRow:
     """A file of the sync's outline: known by path and kind, counts and risk still loading."""
-    return FileRow(path=entry.path, level=Level.LOW, status=status_letters(entry), decided=0, total=0,
+    return FileRow(path=entry.path, level=Level.LOW, status=provisional_letters(entry), decided=0, total=0,
                    unwritten=False, loading=True)
 
 
@@ -174,8 +174,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
 def _facts(entry: FileAnalysis, hunk: Hunk) -> str:
     dev = _range_words(hunk.dev.start, hunk.dev.end)
     main = _range_words(hunk.main.start, hunk.main.end)
-    status = STATUS_WORD[entry.status]
-    return f"dev {dev}, main {main}; {status}; {TAKEN_WORD[hunk.taken]}."
+    return f"dev {dev}, main {main}; {status_words(entry)}; {TAKEN_WORD[hunk.taken]}."
 
 
 def _range_words(start: int, end: int) -> str:

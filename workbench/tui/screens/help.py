@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
-from workbench.tui.glyphs import POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
+from workbench.tui.glyphs import PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
 from workbench.tui.keymap import ACTIONS, display_keys
 
 
@@ -56,6 +56,7 @@ class HelpScreen(ModalScreen[None]):
             text.append(f"  {RISK_LETTER[level]}  {RISK_WORD[level]}\n")
         for status in FileStatus:
             text.append(f"  {STATUS_LETTER[status]}  {STATUS_WORD[status]}\n")
+        text.append(f"  {PENDING_LETTER}  still loading: status not known yet\n")
         text.append(f"  {POLICY_LETTER}  a sync-policy rule applies (keep dev / override from main)\n")
         text.append("  ✓  every hunk decided      ●  decisions not written to the work tree yet\n")
         text.append("\nDecisions are saved as you go (under .git/workbench/); reopening resumes them.\n")
