@@ -11,7 +11,7 @@ import pytest
 from pilot_tools import drive, settle
 from textual.pilot import Pilot
 
-from workbench.analysis.display import Fold
+from workbench.analysis.display.folds import Fold
 from workbench.analysis.model import Level, Signal
 from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
-from workbench.analysis.display import ViewEntry, fold_layout
+from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.errors import WorkbenchError
 from workbench.textsafe import visible
 from workbench.tui import present
