@@ -88,9 +88,3 @@ def _range_header(start_a: int, end_a: int, start_b: int, end_b: int) -> str:
 
     return f"@@ -{part(start_a, end_a)} +{part(start_b, end_b)} @@"
 
-
-def diff_stats(rows: Sequence[DiffRow]) -> tuple[int, int]:
-    """(lines deleted, lines inserted) in a unified diff."""
-    deleted = sum(1 for r in rows if r.kind is DiffKind.DELETE)
-    inserted = sum(1 for r in rows if r.kind is DiffKind.INSERT)
-    return deleted, inserted
