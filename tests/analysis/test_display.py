@@ -9,19 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.analysis.display import (
-    DiffKind,
-    Fold,
-    HunkHeader,
-    Region,
-    RowRef,
-    align3,
-    display_text,
-    fold_layout,
-    merge_layout,
-    unified_rows,
-    word_changes,
-)
+from workbench.analysis.display.align import align3
+from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, fold_layout
+from workbench.analysis.display.layout import Region, merge_layout
+from workbench.analysis.display.text import display_text, word_changes
+from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.xdiff import split_lines
 from workbench.sample import SampleSync
 from workbench.sync import SyncRequest, open_sync

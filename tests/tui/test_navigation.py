@@ -14,7 +14,7 @@ from textual.command import CommandPalette
 from textual.widgets._toast import Toast
 from textual.pilot import Pilot
 
-from workbench.analysis.display import Fold
+from workbench.analysis.display.folds import Fold
 from workbench.analysis.model import Level, Signal
 from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from workbench.analysis.display import DiffRow, FileLayout, hunks_layout, merge_layout, unified_rows
+from workbench.analysis.display.layout import FileLayout, hunks_layout, merge_layout
+from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.display import display_text
+from workbench.analysis.display.text import display_text
 from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice

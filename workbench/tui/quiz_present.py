@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.display import DiffKind, unified_rows
+from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, Level
 from workbench.analysis.training import Grade, Miss, QuizHunk
 from workbench.textsafe import visible

@@ -6,19 +6,20 @@ an import, call or name that fails in the merged tree *and works in the
 tree of the side the code came from*.  That second condition is what keeps
 the audit quiet: code that was already broken, or that reaches into things
 the repository does not hold (``torch``, dynamic attributes), never fails
-only in the merge, so it is never reported.
+only in the merge, so it is never reported.  How a finding is worded, and
+which hunk it lands on, is ``findings.py``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from workbench.analysis.api.calls import Arguments, Problem, check_call
-from workbench.analysis.api.history import Change, History, Key, close_name, members, shape
+from workbench.analysis.api.findings import Findings, rename_hint, shas
+from workbench.analysis.api.history import History, Key, shape
 from workbench.analysis.api.index import Import, ModuleIndex
 from workbench.analysis.api.names import undefined_uses
 from workbench.analysis.api.parse import parse
@@ -27,7 +28,7 @@ from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution,
 from workbench.analysis.api.sources import Trees
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
-from workbench.analysis.model import ApiMismatch, SyncAnalysis, Taken
+from workbench.analysis.model import SyncAnalysis
 from workbench.git.types import CommitLookup
 
 MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
@@ -35,18 +36,8 @@ MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
 )
 
 
-@dataclass(frozen=True)
-class CalleeNote:
-    """Evidence for the callee's file: the hunk that dropped or changed what a caller needs."""
-
-    path: str
-    hunk: int
-    message: str
-    commits: tuple[str, ...]
-
-
 class Auditor:
-    """Runs the audit over one analysis; holds the per-run caches."""
+    """Runs the audit over one analysis; holds the per-run caches and, in ``findings``, what it found."""
 
     def __init__(
         self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup,
@@ -56,11 +47,8 @@ class Auditor:
         self.override = override
         self.trees = trees
         self.history = history
-        self.commit = commit
         self.ws = {role: Workspace(role, trees) for role in ("result", "dev", "main", "base")}
-        self.findings: list[ApiMismatch] = []
-        self.notes: list[CalleeNote] = []
-        self._seen: set[tuple[str, int, str, str]] = set()
+        self.findings = Findings(analysis, self.ws, history, commit)
         self.triage = Triage(self.ws)
 
     # -- which files ------------------------------------------------------------------
@@ -133,23 +121,23 @@ class Auditor:
             return
         key = Key(None, imp.name)
         other = OTHER[side]
-        change, dropped = self._why_missing(side, mine_path, key)
-        hint = self._rename_hint(change, key, merged.index(merged_path), mine.index(mine_path))
-        origin = self._origin(other, merged_path, key, None)
+        change, dropped = self.findings.why_missing(side, mine_path, key)
+        hint = rename_hint(change, key, merged.index(merged_path), mine.index(mine_path))
+        origin = self.findings.origin(other, merged_path, key, None)
         message = (
             f"{side}'s `from {imp.module} import {imp.name}` fails in the merged tree: {origin}module "
-            f"{imp.module} has no `{imp.name}`{hint}{self._cause(side, change, dropped)}"
+            f"{imp.module} has no `{imp.name}`{hint}{self.findings.cause(side, change, dropped)}"
         )
-        self._note_callee(mine_path, side, theirs.line, imp.name, view.path)
-        self._add(view, self._name_line(view, imp), imp.name, MISSING_IMPORT, message, side, merged_path, None,
-                  _shas(change, dropped))
+        self.findings.note_callee(mine_path, side, theirs.line, imp.name, view.path)
+        self.findings.add(view, self._name_line(view, imp), imp.name, MISSING_IMPORT, message, side, merged_path,
+                          None, shas(change, dropped))
 
     def _missing_module(self, view: FileView, imp: Import, side: str, mine_path: str) -> None:
         message = (
             f"{side}'s import of {imp.module} fails in the merged tree: {mine_path} is not in it "
             "(see deleted files)"
         )
-        self._add(view, imp.line, imp.module, MISSING_IMPORT, message, side, mine_path, None, ())
+        self.findings.add(view, imp.line, imp.module, MISSING_IMPORT, message, side, mine_path, None, ())
 
     def _side_imports(self, view: FileView, side: str, imp: Import) -> bool:
         """``side``'s own version of the file makes the same import (the code is that side's)."""
@@ -218,18 +206,18 @@ class Auditor:
         mine = theirs.steps[depth]
         mine_owner = theirs.steps[depth - 1]
         mine_path = mine_owner.path or owner.path
-        change, dropped = self._why_missing(side, mine_path, key)
-        hint = self._rename_hint(change, key, self.ws["result"].index(owner.path), self.ws[side].index(mine_path))
+        change, dropped = self.findings.why_missing(side, mine_path, key)
+        hint = rename_hint(change, key, self.ws["result"].index(owner.path), self.ws[side].index(mine_path))
         what = merged.target.owner or f"`{ref.chain[depth - 1]}`"
-        origin = self._origin(OTHER[side], owner.path, key, None)
+        origin = self.findings.origin(OTHER[side], owner.path, key, None)
         verb = "calls" if ref.args is not None and depth == len(ref.chain) - 1 else "uses"
         message = (
             f"{side}'s code {verb} `{ref.text}`, but {origin}{what} in the merged tree has no `{name}`"
-            f"{hint}{self._cause(side, change, dropped)}"
+            f"{hint}{self.findings.cause(side, change, dropped)}"
         )
-        self._note_callee(mine_path, side, mine.line, str(key), view.path)
-        self._add(view, ref.line, name, MISSING_ATTRIBUTE, message, side, owner.path, owner.line,
-                  _shas(change, dropped))
+        self.findings.note_callee(mine_path, side, mine.line, str(key), view.path)
+        self.findings.add(view, ref.line, name, MISSING_ATTRIBUTE, message, side, owner.path, owner.line,
+                          shas(change, dropped))
 
     def _bad_call(self, view: FileView, ref: Reference, side: str, merged: Resolution, problem: Problem) -> None:
         assert ref.args is not None
@@ -249,14 +237,15 @@ class Auditor:
         other = OTHER[side]
         now = shape(self.ws["result"].index(callee.path), key)
         change = self.history.reshaped(other, callee.path, key, now)
-        origin = self._origin(other, callee.path, key, now)
+        origin = self.findings.origin(other, callee.path, key, now)
         signature = callee.functions[-1].signature()
         kind = UNKNOWN_KEYWORD if problem.keyword else ARITY
         message = (
             f"{side}'s call `{ref.text}` passes {ref.args.describe()}, but the merged tree has "
-            f"{origin}`{signature}`: {problem.detail}{self._cause(side, change, None, changed=True)}"
+            f"{origin}`{signature}`: {problem.detail}{self.findings.cause(side, change, None, changed=True)}"
         )
-        self._add(view, ref.line, ref.chain[-1], kind, message, side, callee.path, callee.line, _shas(change, None))
+        self.findings.add(view, ref.line, ref.chain[-1], kind, message, side, callee.path, callee.line,
+                          shas(change, None))
 
     def _callee(self, ws: Workspace, target: Target) -> Target | None:
         if target.kind == FUNCTION:
@@ -310,95 +299,24 @@ class Auditor:
     def _undefined(self, view: FileView, name: str, side: str, lines: list[int]) -> None:
         bound_at = _binding_line(view, side, name)
         other = OTHER[side]
-        dropper = self._dropping_hunk(view.path, side, bound_at)
+        dropper = self.findings.dropping_hunk(view.path, side, bound_at)
         commits: tuple[str, ...] = ()
         if dropper is not None:
             commits = dropper.main_commits if other == "main" else dropper.dev_commits
             cause = f"; hunk {dropper.index + 1} took {other}'s side there" + (
-                f" ({self._label(commits[0])})" if commits else ""
+                f" ({self.findings.label(commits[0])})" if commits else ""
             )
         else:
             change = self.history.removed(other, view.path, Key(None, name))
-            commits = _shas(change, None)
-            cause = f"; {other}'s {self._label(change.sha)} removed it" if change else ""
+            commits = shas(change, None)
+            cause = f"; {other}'s {self.findings.label(change.sha)} removed it" if change else ""
         where = f" at line {bound_at}" if bound_at else ""
         uses = f"{len(lines)} use{'s' if len(lines) != 1 else ''}"
         message = (
             f"{side}'s code uses `{name}` ({uses}), but the merged file neither imports nor defines it; "
             f"{side}'s version binds it{where}{cause}"
         )
-        self._add(view, lines[0], name, UNDEFINED_NAME, message, side, view.path, None, commits)
-
-    # -- evidence -----------------------------------------------------------------------
-
-    def _why_missing(self, side: str, path: str, key: Key) -> tuple[Change | None, Change | None]:
-        """(the other side's commit that removed ``key``, or this side's that added it)."""
-        removed = self.history.removed(OTHER[side], path, key)
-        if removed is not None:
-            return removed, None
-        return None, self.history.added(side, path, key)
-
-    def _rename_hint(self, change: Change | None, key: Key, merged: ModuleIndex | None, mine: ModuleIndex | None) -> str:
-        renamed = change.renamed_to if change is not None else None
-        if renamed is None:
-            renamed = close_name(key.name, members(merged, key.owner) - members(mine, key.owner))
-        return f" (it has `{renamed}`)" if renamed else ""
-
-    def _cause(self, side: str, change: Change | None, dropped: Change | None, changed: bool = False) -> str:
-        other = OTHER[side]
-        if change is not None:
-            if changed:
-                return f"; {other}'s {self._label(change.sha)} changed it"
-            verb = f"renamed it to `{change.renamed_to}`" if change.renamed_to else "removed it"
-            return f"; {other}'s {self._label(change.sha)} {verb}"
-        if dropped is not None:
-            return f"; {side}'s {self._label(dropped.sha)} added it and the merge dropped it"
-        return ""
-
-    def _origin(self, other: str, path: str, key: Key, now: object) -> str:
-        """``dev's `` when the merged definition is the other side's as it stands there."""
-        merged = shape(self.ws["result"].index(path), key) if now is None else now
-        theirs = shape(self.ws[other].index(path), key) if self.ws[other].blob(path) else object()
-        return f"{other}'s " if merged == theirs else ""
-
-    def _label(self, sha: str) -> str:
-        info = self.commit(sha)
-        return f'{sha[:10]} "{info.subject}"'
-
-    def _dropping_hunk(self, path: str, side: str, line: int | None):  # noqa: ANN202 - Hunk | None
-        """The hunk of ``path`` whose ``side`` range holds ``line`` and that did not take ``side``."""
-        entry = self.analysis.file(path)
-        if entry is None or line is None:
-            return None
-        for hunk in entry.hunks:
-            span = hunk.dev if side == "dev" else hunk.main
-            keeps = hunk.taken in (Taken.BOTH, Taken.DEV if side == "dev" else Taken.MAIN)
-            if span.start <= line <= span.end and not keeps:
-                return hunk
-        return None
-
-    def _note_callee(self, path: str, side: str, line: int | None, symbol: str, caller: str) -> None:
-        hunk = self._dropping_hunk(path, side, line)
-        if hunk is None:
-            return
-        commits = hunk.main_commits if side == "dev" else hunk.dev_commits
-        self.notes.append(CalleeNote(
-            path, hunk.index,
-            f"this hunk drops {side}'s `{symbol}`, which {side}'s code in {caller} still uses", commits,
-        ))
-
-    def _add(self, view: FileView, line: int, symbol: str, kind: str, message: str, side: str,
-             callee_path: str | None, callee_line: int | None, commits: tuple[str, ...]) -> None:
-        key = (view.path, line, symbol, kind)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        hunk = view.hunk_at(line)
-        self.findings.append(ApiMismatch(
-            path=view.path, line=line, symbol=symbol, kind=kind, message=message, side=side,
-            callee_path=callee_path, callee_line=callee_line, commits=commits,
-            hunk=hunk.index if hunk is not None else None,
-        ))
+        self.findings.add(view, lines[0], name, UNDEFINED_NAME, message, side, view.path, None, commits)
 
 
 def _binding_line(view: FileView, side: str, name: str) -> int | None:
@@ -409,7 +327,3 @@ def _binding_line(view: FileView, side: str, name: str) -> int | None:
         if text in gone and pattern.search(text):
             return n
     return None
-
-
-def _shas(change: Change | None, dropped: Change | None) -> tuple[str, ...]:
-    return tuple(c.sha for c in (change, dropped) if c is not None)

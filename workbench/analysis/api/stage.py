@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.analysis.api.audit import Auditor, CalleeNote
+from workbench.analysis.api.audit import Auditor
+from workbench.analysis.api.findings import CalleeNote
 from workbench.analysis.api.history import History
 from workbench.analysis.api.sources import REPO_FILES, Trees
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SyncAnalysis
@@ -28,8 +29,8 @@ def audit_api(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     override = (lambda path: policy.override_rule(path) is not None) if isinstance(policy, Policy) else (lambda path: False)
     auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override)
     auditor.run()
-    findings = tuple(sorted(auditor.findings, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
-    entries = tuple(_with_signals(entry, findings, auditor.notes) for entry in analysis.files)
+    findings = tuple(sorted(auditor.findings.mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
+    entries = tuple(_with_signals(entry, findings, auditor.findings.notes) for entry in analysis.files)
     return replace(analysis, files=entries, api_mismatches=findings)
 
 

@@ -5,8 +5,10 @@ to widgets; heavy work (loading the sync, preparing a file, diffs) runs in
 thread workers that post a message when done.  Loading shows the sync's
 outline (paths and kinds) as soon as it is known, with a progress bar,
 and swaps in the full analysis when it is ready, keeping the file the
-user moved to; nothing can be decided before that.  Deciding, editing, writing
-and quitting live in ``DecidingScreen`` (``screens/deciding.py``).
+user moved to; nothing can be decided before that.  Moving between hunks,
+folds, the diffs toggle and focus live in ``BrowsingScreen``
+(``screens/browsing.py``); deciding, editing, writing and quitting in
+``DecidingScreen`` (``screens/deciding.py``).
 """
 
 from __future__ import annotations
@@ -21,19 +23,16 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
-from workbench.analysis.display import ViewEntry, fold_layout
 from workbench.errors import WorkbenchError
 from workbench.textsafe import visible
 from workbench.tui import present
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, prepare_commit_diff, prepare_diffs, prepare_file
+from workbench.tui.fileview import FileView, prepare_file
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report, Throttle, describe, fraction
-from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
-from workbench.tui.palette import Palette, theme_palette
-from workbench.tui.screens.commit_diff import CommitDiffScreen
-from workbench.tui.screens.deciding import DecidingScreen
+from workbench.tui.messages import FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
+from workbench.tui.screens.browsing import BrowsingScreen
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
@@ -48,7 +47,7 @@ Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
 
 
-class MainScreen(DecidingScreen):
+class MainScreen(BrowsingScreen):
     """Review, decide and write one sync."""
 
     BINDINGS = bindings(Scope.SCREEN)
@@ -104,10 +103,6 @@ class MainScreen(DecidingScreen):
         self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
         self.query_one(FileList).options.focus()
         self._load()
-
-    @property
-    def palette(self) -> Palette:
-        return theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -268,167 +263,6 @@ class MainScreen(DecidingScreen):
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
         self._go(position, focus)
-
-    def _entries(self) -> tuple[ViewEntry, ...]:
-        assert self.view is not None and self.view.layout is not None
-        return fold_layout(self.view.layout, self.config.context, self._expanded, self._expand_all)
-
-    # -- hunks -----------------------------------------------------------------------------
-
-    def _go(self, position: Position, focus: bool = True) -> None:
-        """Move to a hunk (or a whole-file choice), opening its file first when needed."""
-        if position.path != self.path or self.view is None:
-            self._pending_hunk = position.hunk if position.hunk is not None else 0
-            files = self.query_one(FileList)
-            files.highlight(position.path)
-            if files.highlighted_path != position.path or self.path != position.path:
-                self.open_file(position.path)
-            return
-        if position.hunk is not None and self.view.layout is not None:
-            self.query_one(HunkView).go_to_hunk(position.hunk)
-            self.set_current(position.hunk)
-        if focus:
-            self._focus_view()
-
-    def set_current(self, hunk: int | None) -> None:
-        """The hunk keys act on: show its result, its evidence and its commits."""
-        if self.ws is None or self.path is None:
-            return
-        self.current = hunk
-        self.query_one(HunkView).set_current(hunk)
-        self._refresh_hunk_panels()
-
-    def _refresh_hunk_panels(self) -> None:
-        assert self.ws is not None and self.path is not None
-        hunk = self.current
-        why = self.query_one(WhyPanel)
-        preview = self.query_one(ResultPreview)
-        if hunk is None:
-            why.show(present.why_text(self.ws, self.path, None, self.palette))
-            return
-        lines, caption = present.preview_lines(self.ws, self.path, hunk)
-        preview.show(lines, caption, "the hunk is empty in the result")
-        why.show(present.why_text(self.ws, self.path, hunk, self.palette))
-        entry = self.ws.entry(self.path)
-        chosen = entry.hunks[hunk]
-        self.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))
-
-    @on(HunkView.CursorMoved)
-    def _cursor_moved(self, message: HunkView.CursorMoved) -> None:
-        if message.hunk is not None and message.hunk != self.current:
-            self.set_current(message.hunk)
-
-    @on(HunkView.FoldToggled)
-    def _fold_toggled(self, message: HunkView.FoldToggled) -> None:
-        self._expanded = self._expanded | {message.start}
-        self.query_one(HunkView).refold(self._entries())
-
-    def _focus_view(self) -> None:
-        switcher = self.query_one("#views", ContentSwitcher)
-        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(switcher.current or "")
-        if target:
-            self.query_one(target).focus()
-
-    def action_next_hunk(self) -> None:
-        self._step(+1)
-
-    def action_prev_hunk(self) -> None:
-        self._step(-1)
-
-    def _here(self) -> Position | None:
-        if self.path is None:
-            return None
-        return Position(self.path, self.current if self.ws and self.ws.entry(self.path).hunks else None)
-
-    def _step(self, delta: int) -> None:
-        if self.ws is None:
-            return
-        target = self.ws.step(self._here(), delta, self.query_one(FileList).shown_paths)
-        if target is None:
-            self.notify("That was the last hunk." if delta > 0 else "That was the first hunk.")
-            return
-        self._go(target)
-
-    def action_next_risky(self) -> None:
-        self._risky(+1)
-
-    def action_prev_risky(self) -> None:
-        self._risky(-1)
-
-    def _risky(self, delta: int) -> None:
-        if self.ws is None:
-            return
-        target = self.ws.next_open_risk(self._here(), delta)
-        if target is None:
-            self.notify("No other undecided high-risk hunk in this sync.")
-            return
-        self._go(target)
-
-    # -- toggles and focus -----------------------------------------------------------------
-
-    def action_toggle_base(self) -> None:
-        hunks = self.query_one(HunkView)
-        hunks.set_show_base(not hunks.show_base)
-
-    def action_toggle_context(self) -> None:
-        if self.view is None or self.view.layout is None:
-            return
-        self._expand_all = not self._expand_all
-        self._expanded = frozenset()
-        self.query_one(HunkView).refold(self._entries())
-
-    def action_toggle_diffs(self) -> None:
-        if self.view is None or self.view.layout is None:
-            self.notify("Diffs are shown for text files with hunks.")
-            return
-        self.show_diffs = not self.show_diffs
-        switcher = self.query_one("#views", ContentSwitcher)
-        if self.show_diffs:
-            switcher.current = "diffs"
-            self._prepare_diffs(self.view.path)
-        else:
-            switcher.current = "hunks"
-        self._focus_view()
-
-    @work(thread=True, exclusive=True, group="diffs")
-    def _prepare_diffs(self, path: str) -> None:
-        assert self.ws is not None
-        self.post_message(DiffsReady(prepare_diffs(self.ws, path)))
-
-    def on_diffs_ready(self, message: DiffsReady) -> None:
-        diffs = message.diffs
-        if diffs.path != self.path:
-            return
-        result = "result (deleted)" if diffs.deleted else "result as written now"
-        for side, rows in (("dev", diffs.dev), ("main", diffs.main)):
-            view = self.query_one(f"#{side}-diff", DiffView)
-            view.set_title([(side, side), (" → ", None), (result, "result")])
-            view.show(rows, side, "result", diffs.syntax.get(side), diffs.syntax.get("result"),
-                      empty=f"the result is identical to {side}")
-
-    def action_filter(self) -> None:
-        self.query_one(FileList).open_filter()
-
-    def action_focus_files(self) -> None:
-        files = self.query_one(FileList)
-        if files.filtering:
-            files.close_filter()
-        else:
-            files.options.focus()
-
-    def action_focus_history(self) -> None:
-        self.query_one(HistoryPanel).focus()
-
-    @on(HistoryPanel.CommitChosen)
-    def _commit_chosen(self, message: HistoryPanel.CommitChosen) -> None:
-        if self.ws is None or self.path is None:
-            return
-        ws, path = self.ws, self.path
-        entry = ws.entry(path)
-        side_path = (entry.dev if message.side == "dev" else entry.main).path or path
-        commit = ws.repo.commit_info(message.sha)
-        self.app.push_screen(CommitDiffScreen(commit, message.side, side_path,
-                                              lambda: prepare_commit_diff(ws, message.sha, side_path)))
 
     # -- after a change (called by DecidingScreen) ---------------------------------------------
 

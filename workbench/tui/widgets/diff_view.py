@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 
-from workbench.analysis.display import DiffKind, DiffRow
+from workbench.analysis.display.unified import DiffKind, DiffRow
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
@@ -18,7 +18,7 @@ from workbench.tui.widgets.line_view import LineView
 
 
 class DiffView(LineView):
-    """Rows of a unified diff (``workbench.analysis.display.unified_rows``)."""
+    """Rows of a unified diff (``workbench.analysis.display.unified.unified_rows``)."""
 
     BINDINGS = bindings(Scope.VIEW)
 

@@ -21,7 +21,8 @@ from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 
-from workbench.analysis.display import AlignedRow, Cell, FileLayout, Fold, HunkHeader, Region, RowRef, ViewEntry
+from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, ViewEntry
+from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
 from workbench.analysis.model import Level
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD
 from workbench.tui.keymap import Scope, bindings
