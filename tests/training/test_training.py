@@ -18,6 +18,7 @@ from workbench.training import (
     resolve_exercise,
     save_progress,
 )
+from workbench.sample import RepoBuilder
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -116,3 +117,63 @@ def test_progress_survives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyP
     again = load_progress("ana ../x")
     assert again.answers("abc") == {("a/b.py", 3): "dev"}
     assert again.exercises["abc"]["score"] == 0.5
+
+
+def _answers_file(tmp_path: Path, hunks: list[dict[str, object]]) -> Path:
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps({"hunks": hunks}))
+    return path
+
+
+STRAYS = [{"path": "nope.py", "index": 0, "choice": "main"}, {"path": "x.py", "index": 99, "choice": "main"}]
+
+
+def test_answers_matching_no_hunk_are_bad_input(dev_ahead: tuple[Path, str, str], tmp_path: Path) -> None:
+    path, _merge, result = dev_ahead
+    answers = _answers_file(tmp_path, STRAYS)
+    for extra in ((), ("--json",)):
+        proc = _cli("train", result, "--answers", str(answers), "--repo", str(path), *extra)
+        assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout)
+        (line,) = proc.stderr.strip().splitlines()
+        assert "none of its 2 answers matches a hunk" in line and "nope.py index 0" in line and "x.py index 99" in line
+
+
+def test_answers_matching_no_hunk_are_named_beside_the_score(dev_ahead: tuple[Path, str, str], tmp_path: Path) -> None:
+    path, merge, result = dev_ahead
+    _repo, _analysis, key = load_answer_key(path, merge, result)
+    first = key.hunks[0]
+    answers = _answers_file(tmp_path, [{"path": first.path, "index": first.index, "choice": "dev"}, *STRAYS])
+    text = _cli("train", result, "--answers", str(answers), "--repo", str(path))
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("score 100%: 1 of 1 answered hunk agrees with what shipped")
+    assert "2 answers in" in text.stdout and "\n  nope.py index 0\n  x.py index 99\n" in text.stdout
+    data = json.loads(_cli("train", result, "--answers", str(answers), "--repo", str(path), "--json").stdout)
+    assert data["unmatched"] == [{"path": "nope.py", "index": 0}, {"path": "x.py", "index": 99}]
+    assert data["answered"] == 1 and data["score"] == 1
+
+
+def test_no_answers_is_not_a_zero_score(dev_ahead: tuple[Path, str, str], tmp_path: Path) -> None:
+    path, _merge, result = dev_ahead
+    answers = _answers_file(tmp_path, [])
+    text = _cli("train", result, "--answers", str(answers), "--repo", str(path))
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("no answered hunks (") and "score" not in text.stdout
+    data = json.loads(_cli("train", result, "--answers", str(answers), "--repo", str(path), "--json").stdout)
+    assert data["answered"] == 0 and data["score"] is None and data["unmatched"] == []
+
+
+def test_evidence_subjects_are_cut_at_a_word_with_an_ellipsis(builder: RepoBuilder) -> None:
+    from workbench.sample.bot import finish_sync, start_sync
+
+    builder.write("a.py", "a = 1\nb = 2\nc = 3\n").commit("base")
+    builder.branch("dev").checkout("dev").write("a.py", "a = 1\nb = 20\nc = 3\n").commit("dev (#1)")
+    builder.checkout("main").write("a.py", "a = 1\nb = 200\nc = 3\n").commit("main (#2)")
+    start_sync(builder, "main2dev/x", "dev", "main")
+    finish_sync(builder, "main2dev/x", "main")
+    subject = "fix: restore missing CudaGraphScope import, take dev's gated_delta_net.py and tests"
+    fix = builder.write("a.py", "a = 1\nb = 20\nc = 3\n").commit(subject)
+    proc = _cli("train", fix, "--answer-key", "--repo", str(builder.path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("merge ") and ": 1 hunk; shipped main 0, dev 1" in proc.stdout
+    evidence = proc.stdout.split("evidence: ", 1)[1].strip()
+    assert evidence == f"{fix[:10]} fix: restore missing CudaGraphScope import, take dev's…"

@@ -137,6 +137,9 @@ class Grade:
     agreed: tuple[QuizHunk, ...]
     misses: tuple[Miss, ...]
     unanswered: tuple[QuizHunk, ...]
+    unmatched: tuple[tuple[str, int], ...] = ()
+    """Answers naming no quiz hunk (a wrong path or index), as (path, index) in the order given:
+    they are reported, never silently dropped."""
 
     @property
     def answered(self) -> int:
@@ -144,7 +147,8 @@ class Grade:
 
     @property
     def score(self) -> float:
-        """Share of answered hunks that agree with the shipped sync (0..1)."""
+        """Share of answered hunks that agree with the shipped sync (0..1; 0 when none is answered,
+        which front ends say in words instead of showing a score)."""
         return len(self.agreed) / self.answered if self.answered else 0.0
 
     @property
@@ -158,6 +162,7 @@ class Grade:
 
 def grade(key: AnswerKey, answers: Mapping[tuple[str, int], str]) -> Grade:
     """Grade answers keyed by (path, hunk index); choices are normalised."""
+    known = {(quiz.path, quiz.index) for quiz in key.hunks}
     agreed: list[QuizHunk] = []
     misses: list[Miss] = []
     unanswered: list[QuizHunk] = []
@@ -171,7 +176,8 @@ def grade(key: AnswerKey, answers: Mapping[tuple[str, int], str]) -> Grade:
             agreed.append(quiz)
         else:
             misses.append(Miss(quiz, choice))
-    return Grade(key, tuple(agreed), tuple(misses), tuple(unanswered))
+    unmatched = tuple(where for where in answers if where not in known)
+    return Grade(key, tuple(agreed), tuple(misses), tuple(unanswered), unmatched)
 
 
 def parse_answers(data: Any, source: str) -> dict[tuple[str, int], str]:
@@ -231,10 +237,11 @@ def grade_json(result: Grade) -> dict[str, Any]:
         "total": len(result.key.hunks),
         "answered": result.answered,
         "agreed": len(result.agreed),
-        "score": round(result.score, 4),
+        "score": round(result.score, 4) if result.answered else None,
         "costly_misses": [miss(m) for m in result.costly],
         "harmless_misses": [miss(m) for m in result.harmless],
         "unanswered": [{"path": q.path, "index": q.index} for q in result.unanswered],
+        "unmatched": [{"path": path, "index": index} for path, index in result.unmatched],
     }
 
 

@@ -115,6 +115,7 @@ def _list(as_json: bool) -> int:
 
 def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import answer_key_json, summary
+    from workbench.report.phrases import plural
     from workbench.textsafe import visible
 
     if as_json:
@@ -122,7 +123,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
         return 0
     counts = summary(key)
     print(
-        f"merge {key.merge[:10]} -> shipped {key.result[:10]}: {len(key.hunks)} hunks; "
+        f"merge {key.merge[:10]} -> shipped {key.result[:10]}: {plural(len(key.hunks), 'hunk')}; "
         f"shipped main {counts['main']}, dev {counts['dev']}, both {counts['both']}, other {counts['other']}"
     )
     for quiz in key.hunks:
@@ -136,6 +137,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
 
 def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import grade, grade_json, parse_answers
+    from workbench.report.phrases import plural
     from workbench.textsafe import visible
 
     try:
@@ -151,13 +153,29 @@ def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - Answe
     except ValueError as exc:
         raise WorkbenchError(str(exc)) from None
     result = grade(key, answers)
+    if answers and not result.answered:
+        raise WorkbenchError(
+            f"{path}: none of its {plural(len(answers), 'answer')} matches a hunk of this sync "
+            f"({_places(result.unmatched)}); `--answer-key` lists the hunks"
+        )
     if as_json:
         print(json.dumps(grade_json(result)))
         return 0
-    print(
-        f"score {result.score:.0%}: {len(result.agreed)} of {result.answered} answered hunks agree with what shipped "
-        f"({len(result.unanswered)} unanswered); costly misses {len(result.costly)}, harmless {len(result.harmless)}"
-    )
+    unanswered = len(result.unanswered)
+    if result.answered:
+        print(
+            f"score {result.score:.0%}: {len(result.agreed)} of {plural(result.answered, 'answered hunk')} "
+            f"{'agrees' if result.answered == 1 else 'agree'} with what shipped "
+            f"({unanswered} unanswered); costly misses {len(result.costly)}, harmless {len(result.harmless)}"
+        )
+    else:
+        print(f"no answered hunks ({unanswered} unanswered)")
+    if result.unmatched:
+        print(f"{plural(len(result.unmatched), 'answer')} in {path} "
+              f"{'matches' if len(result.unmatched) == 1 else 'match'} no hunk of this sync "
+              "(`--answer-key` lists the hunks):")
+        for where, index in result.unmatched:
+            print(f"  {visible(where)} index {index}")
     for label, misses in (("costly (dev work the maintainers restored)", result.costly), ("harmless", result.harmless)):
         if misses:
             print(f"{label}:")
@@ -168,8 +186,31 @@ def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - Answe
     return 0
 
 
+def _places(found: tuple[tuple[str, int], ...], shown: int = 3) -> str:
+    """``a.py index 0, b.py index 4 and 7 more``: answers named in one line."""
+    from workbench.textsafe import visible
+
+    names = ", ".join(f"{visible(path)} index {index}" for path, index in found[:shown])
+    return names + (f" and {len(found) - shown} more" if len(found) > shown else "")
+
+
 def _commit_label(repo, sha: str) -> str:  # noqa: ANN001 - GitRepo
     from workbench.textsafe import visible
 
     info = repo.commit_info(sha)
-    return f"{sha[:10]} {visible(info.subject)[:72]}"
+    return f"{sha[:10]} {clip(visible(info.subject), SUBJECT_WIDTH)}"
+
+
+SUBJECT_WIDTH = 72
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, cut after a whole word and marked with "…"
+    (a word longer than half the width is cut inside)."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    space = cut.rfind(" ")
+    if space > width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
