@@ -55,17 +55,32 @@ def catalog() -> list[CatalogEntry]:
     return [CatalogEntry(**entry) for entry in data["sync"]]
 
 
+def exercise_ids() -> list[str]:
+    """Every exercise by name: the samples, then the catalogue."""
+    return [f"sample:{name}" for name, _, _ in SAMPLE_EXERCISES] + [entry.id for entry in catalog()]
+
+
+def names_exercise(rev: str) -> bool:
+    """``NAME:REST`` names an exercise, never a sync: git reads it as a path in NAME's
+    tree, not a commit (``:/text``, a commit found by its message, is a revision)."""
+    prefix, colon, _ = rev.partition(":")
+    return bool(colon and prefix)
+
+
+def unknown_exercise(rev: str) -> WorkbenchError:
+    return WorkbenchError(f"unknown exercise {rev!r} (exercises: {', '.join(exercise_ids())})")
+
+
 def find_catalog(exercise_id: str) -> CatalogEntry:
     for entry in catalog():
         if entry.id == exercise_id:
             return entry
-    known = ", ".join(e.id for e in catalog())
-    raise WorkbenchError(f"no exercise {exercise_id!r} in the catalogue (known: {known})")
+    raise unknown_exercise(exercise_id)
 
 
 def resolve_exercise(repo: GitRepo, rev: str, result: str | None) -> tuple[str, str]:
     """(merge, result) for ``train REV [--result R]`` or a catalogue id."""
-    if ":" in rev and rev.split(":", 1)[0] in {"megatron"}:
+    if names_exercise(rev):
         entry = find_catalog(rev)
         return repo.resolve(entry.merge), repo.resolve(result or entry.result)
     sha = repo.resolve(rev)
@@ -116,9 +131,8 @@ def build_sample_exercise(name: str, path: Path | None = None) -> tuple[Path, st
     from workbench.sample import RepoBuilder, build_scenario
     from workbench.sample.bot import finish_sync, start_sync
 
-    names = [n for n, _, _ in SAMPLE_EXERCISES]
-    if name not in names:
-        raise WorkbenchError(f"no sample exercise {name!r} (known: {', '.join(names)})")
+    if name not in {n for n, _, _ in SAMPLE_EXERCISES}:
+        raise unknown_exercise(f"sample:{name}")
     root = path or Path(tempfile.mkdtemp(prefix=f"workbench-train-{name}-")) / "repo"
     scenario = build_scenario(name, root)
     builder = RepoBuilder.open(scenario.path)

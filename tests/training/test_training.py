@@ -177,3 +177,26 @@ def test_evidence_subjects_are_cut_at_a_word_with_an_ellipsis(builder: RepoBuild
     assert proc.stdout.startswith("merge ") and ": 1 hunk; shipped main 0, dev 1" in proc.stdout
     evidence = proc.stdout.split("evidence: ", 1)[1].strip()
     assert evidence == f"{fix[:10]} fix: restore missing CudaGraphScope import, take dev's…"
+
+
+def _one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
+    (line,) = proc.stderr.strip().splitlines()
+    return line
+
+
+def test_an_unknown_exercise_is_named_with_the_catalogue(builder: RepoBuilder) -> None:
+    builder.write("a.py", "a = 1\n").commit("base")
+    for rev in ("nosuch:thing", "megatron:9999", "sample:nope"):
+        line = _one_line_error(_cli("train", rev, "--answer-key", "--repo", str(builder.path)))
+        assert f"unknown exercise '{rev}'" in line, line
+        assert "sample:squash-chain-dev-ahead" in line and "megatron:4291" in line, line
+    known = _one_line_error(_cli("train", "megatron:4291", "--answer-key", "--repo", str(builder.path)))
+    assert known.startswith("workbench: error: megatron:4291 needs a Megatron-LM clone"), known
+
+
+def test_a_commit_found_by_its_message_is_still_a_revision(dev_ahead: tuple[Path, str, str]) -> None:
+    path, merge, result = dev_ahead
+    proc = _cli("train", ":/fix: restore", "--answer-key", "--json", "--repo", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert (json.loads(proc.stdout)["merge"], json.loads(proc.stdout)["result"]) == (merge, result)

@@ -76,16 +76,18 @@ def _title(rev: str, merge: str) -> str:
 def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str, str]:
     """(repository, merge, shipped result); sample exercises are built in ``scratch``."""
     from workbench.git.repo import GitRepo
-    from workbench.training import build_sample_exercise, resolve_exercise
+    from workbench.training import build_sample_exercise, find_catalog, names_exercise, resolve_exercise
 
     if args.rev.startswith("sample:"):
         path, merge, result = build_sample_exercise(args.rev.split(":", 1)[1], scratch / "repo")
         return str(path), merge, result
+    if names_exercise(args.rev):
+        find_catalog(args.rev)  # an unknown exercise is named as such, before any repository is read
     repo = GitRepo.open(args.repo)
     try:
         merge, result = resolve_exercise(repo, args.rev, args.result)
     except WorkbenchError as exc:
-        if args.rev.startswith("megatron:"):
+        if names_exercise(args.rev):
             raise WorkbenchError(f"{args.rev} needs a Megatron-LM clone with both branches (--repo CLONE): {exc}") from None
         raise
     return args.repo, merge, result
