@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import WorkbenchError
-from workbench.tui.config import Config, load_config, remember_theme
+from workbench.tui.config import Config, key_clash, load_config, remember_theme
 from workbench.tui.keymap import ACTIONS, BY_ID, Scope, bindings, display_keys, effective_keys
+from workbench.tui.launch import load_settings
 from workbench.tui.themes import CYCLE, VARIABLE_DEFAULTS, builtin_theme_dir, load_theme, load_themes, next_theme
 
 ISSUE_KEYS = {
@@ -50,6 +51,36 @@ def test_config_is_read_and_checked(tmp_path: Path) -> None:
         path.write_text(bad)
         with pytest.raises(WorkbenchError, match=words):
             load_config(path)
+
+
+def test_a_key_bound_to_two_actions_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    for keys, clash in (('take_main = "d"', ("d", "take_main", "take_dev")),
+                        ('cursor_down = "j,m"', ("m", "cursor_down", "take_main")),
+                        ('write = "q, ctrl+w"', ("q", "write", "quit"))):
+        path.write_text(f"[keys]\n{keys}\n")
+        key, first, second = clash
+        with pytest.raises(WorkbenchError) as error:
+            load_config(path)
+        assert str(error.value) == (
+            f"{path}: [keys] binds {key!r} to both {first} and {second}; give one of them another key"
+        )
+    path.write_text('[keys]\ntake_main = "d"\ntake_dev = "m"\n')
+    assert load_config(path).keys == {"take_main": "d", "take_dev": "m"}, "swapping two keys is no clash"
+    assert key_clash({}) is None, "the defaults give every key one action"
+
+
+def test_an_unknown_theme_in_the_config_file_is_a_one_line_error(private_config: Path) -> None:
+    private_config.parent.mkdir(parents=True)
+    private_config.write_text('theme = "nosuch"\n')
+    with pytest.raises(WorkbenchError) as error:
+        load_settings()
+    message = str(error.value)
+    assert message.startswith(f"{private_config}: no theme named 'nosuch' (themes: ") and "workbench-light" in message
+    with pytest.raises(WorkbenchError, match="no theme named 'nope'"):
+        load_settings("nope")
+    private_config.write_text('theme = "workbench-light"\n')
+    assert load_settings()[0].theme == "workbench-light"
 
 
 def test_remembering_the_theme_keeps_everything_else(tmp_path: Path) -> None:

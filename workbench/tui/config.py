@@ -20,11 +20,12 @@ import os
 import re
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.tui.keymap import unknown_actions
+from workbench.tui.keymap import effective_keys, unknown_actions
 
 _THEME_LINE = re.compile(r'^theme\s*=.*$', re.M)
 _TABLE = re.compile(r"^\s*\[", re.M)
@@ -71,6 +72,10 @@ def load_config(path: Path | None = None) -> Config:
     unknown = unknown_actions(keys)
     if unknown:
         raise WorkbenchError(f"{path}: unknown action(s) in [keys]: {', '.join(unknown)} (press ? in the app for the ids)")
+    clash = key_clash(keys)
+    if clash is not None:
+        key, first, second = clash
+        raise WorkbenchError(f"{path}: [keys] binds {key!r} to both {first} and {second}; give one of them another key")
     theme, editor, context = data.get("theme"), data.get("editor"), data.get("context", 3)
     if theme is not None and not isinstance(theme, str):
         raise WorkbenchError(f"{path}: theme must be a string")
@@ -79,6 +84,23 @@ def load_config(path: Path | None = None) -> Config:
     if not isinstance(context, int) or isinstance(context, bool) or not 0 <= context <= 100:
         raise WorkbenchError(f"{path}: context must be a whole number from 0 to 100")
     return Config(theme=theme, keys=dict(keys), editor=editor, context=context, path=path)
+
+
+def key_clash(overrides: Mapping[str, str]) -> tuple[str, str, str] | None:
+    """The first key two actions would share with ``overrides`` in force: (key, action, action).
+
+    One key, one action: Textual would silently drop the other binding
+    (leaving that action without a key), and the help would list the key
+    twice.  Scopes do not excuse a clash: the app's, the screen's and the
+    focused widget's bindings are all active at once.
+    """
+    owner: dict[str, str] = {}
+    for action, keys in effective_keys(overrides).items():
+        for key in dict.fromkeys(k.strip() for k in keys.split(",") if k.strip()):
+            if key in owner:
+                return key, owner[key], action
+            owner[key] = action
+    return None
 
 
 def remember_theme(path: Path, name: str) -> None:

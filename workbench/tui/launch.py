@@ -73,15 +73,19 @@ list on screen sooner (the full analysis is a little later)."""
 
 
 def load_settings(theme: str | None = None) -> tuple[Config, list[Theme]]:
-    """The user's config and every theme; bad settings or an unknown ``theme`` are one-line errors."""
+    """The user's config and every theme; bad settings or an unknown theme (``--theme`` or the
+    config file's ``theme``) are one-line errors."""
     from workbench.tui.config import load_config, user_theme_dir
     from workbench.tui.themes import builtin_theme_dir, load_themes
 
     config = load_config()
     themes = load_themes(builtin_theme_dir(), user_theme_dir())
     names = {t.name for t in themes}
+    known = f"(themes: {', '.join(sorted(names))})"
     if theme is not None and theme not in names:
-        raise WorkbenchError(f"no theme named {theme!r} (themes: {', '.join(sorted(names))})")
+        raise WorkbenchError(f"no theme named {theme!r} {known}")
+    if config.theme is not None and config.theme not in names:
+        raise WorkbenchError(f"{config.path}: no theme named {config.theme!r} {known}")
     return config, themes
 
 
