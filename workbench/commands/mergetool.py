@@ -17,6 +17,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.errors import WorkbenchError
+
 if TYPE_CHECKING:
     from workbench.tui.workspace import Workspace
 
@@ -41,6 +43,11 @@ def run(args: argparse.Namespace) -> int:
     from workbench.tui.loading import Report
     from workbench.tui.workspace import Workspace
 
+    # The inputs first, so a wrong path is named rather than reported as MERGED's directory not
+    # being a repository.  BASE may be absent: an add/add conflict has no base (read as empty).
+    for role, given in (("LOCAL", args.local), ("REMOTE", args.remote)):
+        if not Path(given).exists():
+            raise WorkbenchError(f"{role} file not found: {given}")
     # One file: cheap to analyse before the screen is taken over, so bad input is a one-line error.
     repo, analysis = load_mergetool(args.base, args.local, args.remote, args.merged)
     opened: list[Workspace] = []
