@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 from odd_repos import tree_digest
 
-from workbench.sample import RepoBuilder
+from workbench.errors import WorkbenchError
+from workbench.sample import RepoBuilder, SampleSync
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -125,3 +127,57 @@ def test_errors_change_nothing(synced: RepoBuilder) -> None:
 def test_debug_shows_the_traceback(linear: RepoBuilder) -> None:
     proc = _cli("--debug", "analyze", "no-such-rev", cwd=linear.path)
     assert proc.returncode != 0 and "Traceback" in proc.stderr
+
+
+HEADLESS = "textual.drivers.headless_driver:HeadlessDriver"
+
+
+def _app_cli(*args: str, cwd: Path, config_home: Path) -> subprocess.CompletedProcess[str]:
+    """The CLI with the app, should it start, on Textual's headless driver (no terminal) and private
+    settings; an app that starts and never exits fails the test by timing out."""
+    env = {**os.environ, "TEXTUAL_DRIVER": HEADLESS, "XDG_CONFIG_HOME": str(config_home)}
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, stdin=subprocess.DEVNULL, timeout=90, check=False)
+
+
+def test_open_on_a_file_the_sync_lacks(sample_in_progress: SampleSync, tmp_path: Path) -> None:
+    before = tree_digest(sample_in_progress.path)
+    proc = _app_cli("open", "--repo", str(sample_in_progress.path), "--file", "no/such/file.py", cwd=tmp_path,
+                    config_home=tmp_path / "config")
+    _assert_clean_error(proc, "--file no/such/file.py: not one of the 16 files of this sync")
+    assert tree_digest(sample_in_progress.path) == before
+
+
+def test_the_file_check_lets_a_file_of_the_sync_through(sample_in_progress: SampleSync) -> None:
+    from workbench.sync import SyncRequest
+    from workbench.tui.launch import require_file
+    from workbench.tui.workspace import Workspace
+
+    workspace = Workspace.open(SyncRequest(repo=sample_in_progress.path))
+    path = workspace.files[-1].path
+    assert require_file(lambda _report: workspace, path)(lambda _progress: None) is workspace
+    with pytest.raises(WorkbenchError, match="--file nope.py: not one of the 16 files"):
+        require_file(lambda _report: workspace, "nope.py")(lambda _progress: None)
+
+
+@pytest.mark.parametrize(("settings", "words"), [
+    ('[keys]\ntake_main = "d"\n', "[keys] binds 'd' to both take_main and take_dev"),
+    ('theme = "nosuch"\n', "no theme named 'nosuch' (themes: "),
+])
+def test_bad_settings_are_named_before_the_app_starts(synced: RepoBuilder, tmp_path: Path, settings: str,
+                                                      words: str) -> None:
+    config = tmp_path / "config" / "workbench" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(settings)
+    before = tree_digest(synced.path)
+    proc = _app_cli("open", "--repo", str(synced.path), cwd=tmp_path, config_home=tmp_path / "config")
+    _assert_clean_error(proc, f"workbench: error: {config}: {words}")
+    assert tree_digest(synced.path) == before and config.read_text() == settings
+
+
+def test_mergetool_names_the_missing_input(tmp_path: Path) -> None:
+    names = [str(tmp_path / name) for name in ("BASE", "LOCAL", "REMOTE", "MERGED")]
+    _assert_clean_error(_cli("mergetool", *names, cwd=tmp_path), f"LOCAL file not found: {names[1]}")
+    Path(names[1]).write_text("x = 1\n")
+    _assert_clean_error(_cli("mergetool", *names, cwd=tmp_path), f"REMOTE file not found: {names[2]}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["LOCAL"]

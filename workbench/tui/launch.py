@@ -36,7 +36,27 @@ def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | 
     # before the screen is taken over; this check is cheap.
     locate_sync(GitRepo.open(request.repo), request.rev, request.dev, request.main)
     load = start_loading(request)
+    if start_file is not None:
+        load = require_file(load, start_file)
     return run_app(load, theme=theme, start_file=start_file)
+
+
+def require_file(load: Callable[[Report], Workspace], path: str) -> Callable[[Report], Workspace]:
+    """``load``, failing when ``path`` (``--file``) is not one of the sync's files.
+
+    Which files the sync has is known once it is analysed; the failure takes
+    the load-error path (the app exits, the command prints one line, exit 2).
+    """
+
+    def load_checked(report: Report) -> Workspace:
+        workspace = load(report)
+        if not any(entry.path == path for entry in workspace.files):
+            count = len(workspace.files)
+            raise WorkbenchError(f"--file {path}: not one of the {count} file{'' if count == 1 else 's'} "
+                                 "of this sync (`workbench analyze` lists them)")
+        return workspace
+
+    return load_checked
 
 
 def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
