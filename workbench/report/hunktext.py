@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange
 from workbench.analysis.xdiff import diff_lines
+from workbench.report.phrases import plural
 from workbench.textsafe import decode
 
 MAX_LINES = 120
@@ -56,7 +57,7 @@ def _diff(
         pos_old = change.i1 + change.chg1
     body += [DiffLine(" ", _line(x)) for x in old[pos_old:]]
     if len(body) > MAX_LINES:
-        body = body[:MAX_LINES] + [DiffLine("…", f"{len(body) - MAX_LINES} more lines not shown")]
+        body = body[:MAX_LINES] + [DiffLine("…", f"{plural(len(body) - MAX_LINES, 'more line')} not shown")]
     return out + body
 
 

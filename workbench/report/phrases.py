@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from workbench.analysis.model import Commit, DeletedFile, Hunk, LineRange, Mode, PolicyFinding, Taken
 from workbench.report.model import RecordedDecision, Report, TakenFile
+from workbench.report.stats import LineStats
 
 SECTIONS = (
     "High-risk hunks",
@@ -56,8 +57,13 @@ def summary_facts(report: Report) -> list[str]:
         f"{levels['high']} high / {levels['medium']} medium / {levels['low']} low",
     ]
     if report.stats is not None:
-        facts.append(f"{report.stats.sentence()} (against dev)")
+        facts.append(f"{python_lines(report.stats)} (against dev)")
     return facts
+
+
+def python_lines(stats: LineStats) -> str:
+    """The line the sync procedure asks for in the PR body (``across 1 file`` for one)."""
+    return f"Python lines: +{stats.added} / -{stats.deleted} across {plural(stats.files, 'file')}"
 
 
 def gate_sentence(report: Report) -> str | None:

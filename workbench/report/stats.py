@@ -29,10 +29,6 @@ class LineStats:
     deleted: int
     files: int
 
-    def sentence(self) -> str:
-        """The exact line the sync procedure asks for in the PR body."""
-        return f"Python lines: +{self.added} / -{self.deleted} across {self.files} files"
-
     def to_json(self) -> dict[str, int]:
         return {"added": self.added, "deleted": self.deleted, "files": self.files}
 
