@@ -1,4 +1,5 @@
-"""Counts of one read as one (``1 file``, not ``1 files``), in every format."""
+"""Counts of one read as one (``1 file``, not ``1 files``), and a whole-file choice that deletes
+the file says so, in every format."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from report_tools import open_analysis
 
 from workbench.cli import main
 from workbench.report.hunktext import MAX_LINES, hunk_diffs
+from workbench.resolve.events import FileChoice
+from workbench.resolve.journal import Journal
+from workbench.resolve.session import Session
 from workbench.sample import RepoBuilder
 
 FORMATS = ("md", "text", "json", "github")
@@ -47,6 +51,29 @@ def test_counts_of_one_are_singular_in_every_format(one_of_each: RepoBuilder,
             flat = out.replace("`", "").replace("\n", " ")
             assert "1 commit from main" in flat and "1 file conflicting" in flat, (fmt, out)
             assert "Python lines: +1 / -1 across 1 file (against dev)" in flat, (fmt, out)
+
+
+def test_a_whole_file_choice_that_deletes_the_file_is_reported_as_deleted(
+    one_of_each: RepoBuilder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, analysis = open_analysis(one_of_each.path)
+    session = Session(analysis)
+    journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+    journal.append(session.choose_file("gone.py", FileChoice.TAKE_MAIN))
+    expected = {
+        "md": "- `gone.py` whole file: deleted",
+        "text": "gone.py  whole file: deleted",
+        "github": "",
+    }
+    for fmt in FORMATS:
+        out = _report(str(one_of_each.path), fmt, capsys)
+        assert "kept main" not in out, fmt
+        if fmt == "json":
+            (decision,) = json.loads(out)["decisions"]
+            assert decision == {"path": "gone.py", "index": None, "choice": "take-main", "disposition": "deleted",
+                                "note": ""}
+        elif expected[fmt]:
+            assert expected[fmt] in out, (fmt, out)
 
 
 def test_one_line_left_out_of_a_hunk_diff_is_one_line(builder: RepoBuilder) -> None:

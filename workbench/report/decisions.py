@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
+from workbench.resolve.events import FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 
@@ -31,10 +32,17 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         path = entry.path
         choice = session.file_choice(path)
         if choice is not None or notes.get((path, None)):
-            found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), "")))
+            found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
+                                          deletes=choice is not None and _leaves_no_file(entry, choice)))
         for hunk in entry.hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
                 found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note))
     return tuple(found)
+
+
+def _leaves_no_file(entry: FileAnalysis, choice: FileChoice) -> bool:
+    """The choice deletes the file: ``delete``, or a side that does not have it."""
+    side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
+    return side is None or side.oid is None

@@ -50,12 +50,17 @@ class RecordedDecision:
     """A hunk's main, dev, both, both-main-first or custom (``resolve.splice.Choice``), a
     file's keep-dev, take-main or delete (``resolve.events.FileChoice``); None: only a note."""
     note: str = ""
+    deletes: bool = False
+    """A whole-file choice that leaves no file: ``delete``, or the side of a modify/delete
+    conflict that deleted it (main's side of a file main deleted)."""
 
     @property
     def disposition(self) -> str:
         """kept main, restored dev, spliced, edited or deleted (undecided: a note alone)."""
         if self.choice is None:
             return "undecided"
+        if self.deletes:
+            return "deleted"
         return _DISPOSITION.get(self.choice, self.choice)
 
 
