@@ -200,13 +200,10 @@ def _commit_label(repo, sha: str) -> str:  # noqa: ANN001 - GitRepo
     from workbench.textsafe import visible
 
     info = repo.commit_info(sha)
-    return f"{sha[:10]} {clip(visible(info.subject), SUBJECT_WIDTH)}"
+    return f"{sha[:10]} {_clip(visible(info.subject))}"
 
 
-SUBJECT_WIDTH = 72
-
-
-def clip(text: str, width: int) -> str:
+def _clip(text: str, width: int = 72) -> str:
     """``text`` in at most ``width`` characters, cut after a whole word and marked with "…"
     (a word longer than half the width is cut inside)."""
     if len(text) <= width:
