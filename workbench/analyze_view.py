@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Signal, SyncAnalysis
+from workbench.report.phrases import plural
 from workbench.textsafe import visible
 
 _LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
@@ -97,7 +98,7 @@ def _policy_section(analysis: SyncAnalysis) -> Text | None:
     report = analysis.policy
     if report is None:
         return None
-    text = Text(f"\nPolicy {visible(report.name)} ({visible(report.source)}): {len(report.findings)} findings\n", style="bold")
+    text = Text(f"\nPolicy {visible(report.name)} ({visible(report.source)}): {plural(len(report.findings), 'finding')}\n", style="bold")
     for finding in report.findings:
         text.append(f"  {finding.severity:<6} ", style=_SEVERITY_STYLE.get(finding.severity, ""))
         text.append(f"{visible(finding.path)}  {finding.kind}\n", style="bold")
@@ -130,8 +131,9 @@ def _summary(analysis: SyncAnalysis) -> Text:
     if analysis.merge:
         text.append(f"  merge {analysis.merge[:10]}")
     text.append(
-        f"\n{analysis.main_commits} commits from main, {len(analysis.files)} files need a look, "
-        f"{hunks} hunks, {high} high risk\n"
+        f"\n{plural(analysis.main_commits, 'commit')} from main, {plural(len(analysis.files), 'file')} "
+        f"{'needs' if len(analysis.files) == 1 else 'need'} a look, "
+        f"{plural(hunks, 'hunk')}, {high} high risk\n"
     )
     return text
 

@@ -53,6 +53,13 @@ def test_counts_of_one_are_singular_in_every_format(one_of_each: RepoBuilder,
             assert "Python lines: +1 / -1 across 1 file (against dev)" in flat, (fmt, out)
 
 
+def test_analyze_reads_counts_of_one_as_one(one_of_each: RepoBuilder, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "--repo", str(one_of_each.path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1 commit from main, 1 file needs a look, 0 hunks" in out, out
+    assert not ONE_OF_MANY.search(out), ONE_OF_MANY.search(out)
+
+
 def test_a_whole_file_choice_that_deletes_the_file_is_reported_as_deleted(
     one_of_each: RepoBuilder, capsys: pytest.CaptureFixture[str]
 ) -> None:
