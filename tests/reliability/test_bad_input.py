@@ -148,6 +148,16 @@ def test_open_on_a_file_the_sync_lacks(sample_in_progress: SampleSync, tmp_path:
     assert tree_digest(sample_in_progress.path) == before
 
 
+def test_demo_on_a_file_the_sample_lacks_leaves_no_sample_behind(tmp_path: Path) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TEXTUAL_DRIVER": HEADLESS, "XDG_CONFIG_HOME": str(tmp_path / "config"), "TMPDIR": str(temp)}
+    proc = subprocess.run([sys.executable, "-m", "workbench", "demo", "--file", "nope.py"], capture_output=True,
+                          text=True, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, timeout=90, check=False)
+    _assert_clean_error(proc, "--file nope.py: not one of the 16 files of this sync")
+    assert not any(temp.glob("workbench-demo-*")), "the temporary sample is removed"
+
+
 def test_the_file_check_lets_a_file_of_the_sync_through(sample_in_progress: SampleSync) -> None:
     from workbench.sync import SyncRequest
     from workbench.tui.launch import require_file

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 
 HELP = "open the workbench on a built-in sample sync"
@@ -36,8 +37,14 @@ def run(args: argparse.Namespace) -> int:
         print_analysis(analysis, show_all=True)
         print(f"\nSample repository: {path}")
         return 0
+    from workbench.errors import WorkbenchError
     from workbench.tui.launch import launch
 
-    status = launch(request, theme=args.theme, start_file=args.file)
+    try:
+        status = launch(request, theme=args.theme, start_file=args.file)
+    except WorkbenchError:
+        if args.path is None:  # a sample nobody asked to keep (say --file named no file of it)
+            shutil.rmtree(path.parent, ignore_errors=True)
+        raise
     print(f"The sample repository is kept at {path}", file=sys.stderr)
     return status
