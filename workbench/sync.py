@@ -25,6 +25,9 @@ class SyncRequest:
     result: str | None = None
     policy: str | None = None
     """Policy preset name or file (None: the repository's own configuration)."""
+    paths: tuple[str, ...] | None = None
+    """Only these repository paths (None: every conflicted path): the engine analyses the
+    conflicts among them, and stages that look across the tree look at nothing else."""
 
 
 @dataclass(frozen=True)
@@ -47,13 +50,15 @@ def open_sync(
 ) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only)."""
     repo = GitRepo.open(request.repo)
-    snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result)
+    snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths)
     options: dict[str, object] = {
         "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
         "repo_files": RepoFiles(repo, snapshot),
     }
     if progress is None:
-        return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+        return repo, analyze(
+            snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options, paths=request.paths
+        )
     first = outline(snapshot, repo.read_blob)
     progress(LoadProgress("outline", 0, len(first.files), first))
     analysis = analyze(
@@ -63,5 +68,6 @@ def open_sync(
         repo.line_changes,
         options,
         progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
+        paths=request.paths,
     )
     return repo, analysis

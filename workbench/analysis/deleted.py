@@ -32,16 +32,22 @@ def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalys
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries)
     found = tuple(
-        _deleted(path, trees, files, analysis, context.commit) for path in _missing(files, trees, entries)
+        _deleted(path, trees, files, analysis, context.commit)
+        for path in _missing(files, trees, entries, context.paths)
     )
     updated = tuple(_flag(entry, found) for entry in analysis.files)
     return replace(analysis, deleted_files=found, files=updated)
 
 
-def _missing(files: RepoFiles, trees: Trees, entries: dict[str, FileAnalysis]) -> list[str]:
-    """Paths in main's tree that the result does not have (no rename pairing)."""
-    paths = {c.path for c in files.changes("main", "result") if c.status == "D"}
-    paths |= {p for p, e in entries.items() if e.main.present and not e.result_present}
+def _missing(
+    files: RepoFiles, trees: Trees, entries: dict[str, FileAnalysis], only: frozenset[str] | None
+) -> list[str]:
+    """Paths in main's tree that the result does not have (no rename pairing), among ``only`` if given."""
+    paths = {p for p, e in entries.items() if e.main.present and not e.result_present}
+    if only is None:
+        paths |= {c.path for c in files.changes("main", "result") if c.status == "D"}
+    else:
+        paths |= {p for p in only if trees.blob_id("main", p) is not None}
     return sorted(p for p in paths if trees.blob_id("main", p) is not None and not trees.present("result", p))
 
 

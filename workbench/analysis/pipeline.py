@@ -18,7 +18,6 @@ from workbench.analysis.risk import score_risk
 from workbench.git.types import CommitLookup, ReadBlob, SyncSnapshot
 
 
-
 @dataclass(frozen=True)
 class AnalysisContext:
     """What stages may read besides the analysis: the snapshot and the readers."""
@@ -30,6 +29,14 @@ class AnalysisContext:
     mapper: LineMapper
     options: dict[str, Any] = field(default_factory=dict)
     """Stage options from the caller (e.g. ``{"policy": Policy(...)}``)."""
+    paths: frozenset[str] | None = None
+    """The caller asked about these paths only (None: the whole sync).  Stages
+    that look beyond the conflicted files (changed files, deleted files) keep
+    to them, so one file's analysis costs one file's work."""
+
+    def covers(self, path: str) -> bool:
+        """Whether ``path`` is within what the caller asked about."""
+        return self.paths is None or path in self.paths
 
 
 Stage = Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]

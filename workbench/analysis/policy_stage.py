@@ -61,7 +61,7 @@ def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalys
     files = context.options.get(REPO_FILES)
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries) if files is not None else None
-    evaluation = _Evaluation(policy, analysis, entries, trees, files)
+    evaluation = _Evaluation(policy, analysis, entries, trees, files, context.paths)
     findings = evaluation.run()
     report = PolicyReport(policy.name, policy.source, tuple(findings), evaluation.notes())
     updated = tuple(evaluation.annotate(entry, findings) for entry in analysis.files)
@@ -71,23 +71,35 @@ def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalys
 class _Evaluation:
     def __init__(
         self, policy: Policy, analysis: SyncAnalysis, entries: dict[str, FileAnalysis],
-        trees: Trees | None, files: RepoFiles | None,
+        trees: Trees | None, files: RepoFiles | None, only: frozenset[str] | None = None,
     ) -> None:
         self.policy = policy
         self.analysis = analysis
         self.entries = entries
         self.trees = trees
         self.files = files
+        self.only = only
         self.seen: set[str] = set(entries)
+        self._changed: set[str] | None = None
 
-    def paths(self, *pairs: tuple[str, str]) -> list[str]:
-        """Conflicted paths plus those that differ between the given trees."""
-        found = set(self.entries)
-        if self.files is not None:
-            for old, new in pairs:
-                found.update(c.path for c in self.files.changes(old, new))
+    def changed(self) -> set[str]:
+        """Paths whose result differs from dev's or main's version (read once)."""
+        if self._changed is None:
+            self._changed = set()
+            if self.files is not None:
+                for side in ("dev", "main"):
+                    self._changed.update(c.path for c in self.files.changes(side, "result"))
+        return self._changed
+
+    def paths(self) -> list[str]:
+        """Conflicted paths plus those the result changed (asked about some paths only: the conflicted ones)."""
+        found = set(self.entries) if self.only is not None else set(self.entries) | self.changed()
         self.seen |= found
         return sorted(found)
+
+    def concerns(self, group: tuple[Rule, ...]) -> bool:
+        """Whether a coupled group bears on what the caller asked about."""
+        return self.only is None or any(rule.matches(path) for rule in group for path in self.only)
 
     def state(self, path: str) -> _State:
         if self.trees is not None:
@@ -97,14 +109,15 @@ class _Evaluation:
 
     def run(self) -> list[PolicyFinding]:
         findings: list[PolicyFinding] = []
-        for path in self.paths(("dev", "result"), ("main", "result")):
+        for path in self.paths():
             keep = self.policy.keep_dev_rule(path)
             if keep is not None:
                 findings.extend(self.keep_dev(path, keep))
             elif (override := self.policy.override_rule(path)) is not None:
                 findings.extend(self.override(path, override))
         for group in self.policy.coupled:
-            findings.extend(self.coupled(group))
+            if self.concerns(group):
+                findings.extend(self.coupled(group))
         return findings
 
     def keep_dev(self, path: str, rule: Rule) -> list[PolicyFinding]:
@@ -156,7 +169,8 @@ class _Evaluation:
         )]
 
     def coupled(self, group: tuple[Rule, ...]) -> list[PolicyFinding]:
-        members = [p for rule in group for p in sorted(self.seen) if rule.matches(p)] or [r.pattern for r in group]
+        known = sorted(self.seen | self.changed())
+        members = [p for rule in group for p in known if rule.matches(p)] or [r.pattern for r in group]
         states = {path: self.state(path) for path in dict.fromkeys(members)}
         moved = {path: s.holds for path, s in states.items() if s.dev != s.main}
         if set(moved.values()) in (set(), {"dev"}, {"main"}):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -101,8 +102,13 @@ def load_sync(
     dev: str | None = None,
     main: str | None = None,
     result: str | None = None,
+    paths: Collection[str] | None = None,
 ) -> SyncSnapshot:
-    """Read everything about the sync that the analysis will need."""
+    """Read everything about the sync that the analysis will need.
+
+    ``paths``: keep only the conflicts at these paths (a caller that needs
+    one file skips the history, scripts and work-tree reads of the rest).
+    """
     mode, dev_sha, main_sha, merge = locate_sync(repo, rev, dev, main)
     result_commit = merge
     if result is not None:
@@ -114,6 +120,9 @@ def load_sync(
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
     plain = _name_side_copies(repo, merge_tree(repo, dev_sha, main_sha), mode, dev_sha, main_sha, result_commit)
+    if paths is not None:
+        wanted = set(paths)
+        plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
     results = _read_results(repo, mode, plain, result_commit)
     plain = _with_side_paths(repo, plain, dev_sha, main_sha)
     dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]

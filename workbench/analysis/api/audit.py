@@ -12,6 +12,7 @@ which hunk it lands on, is ``findings.py``.
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Callable
 
@@ -34,6 +35,12 @@ from workbench.git.types import CommitLookup
 MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
     "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
 )
+_DEFINITION = re.compile(
+    rb"^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|^(?:\s*self\.)?(\w+)\s*(?::\s*[\w.\[\], |]+)?\s*=(?!=)"
+)
+"""A line defining a name: a function, a class, a module-level assignment or an attribute."""
+_IMPORT = re.compile(rb"\bimport\s+(.*)")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 class Auditor:
@@ -41,10 +48,11 @@ class Auditor:
 
     def __init__(
         self, analysis: SyncAnalysis, trees: Trees, history: History, commit: CommitLookup,
-        override: Callable[[str], bool] = lambda path: False,
+        override: Callable[[str], bool] = lambda path: False, only: frozenset[str] | None = None,
     ) -> None:
         self.analysis = analysis
         self.override = override
+        self.only = only
         self.trees = trees
         self.history = history
         self.ws = {role: Workspace(role, trees) for role in ("result", "dev", "main", "base")}
@@ -54,11 +62,28 @@ class Auditor:
     # -- which files ------------------------------------------------------------------
 
     def candidates(self) -> list[str]:
-        """Python files either side changed, plus the conflicted ones, present in the result."""
+        """Python files either side changed, plus the conflicted ones, present in the result.
+
+        Asked about some paths only (``only``), the audit keeps to them and
+        to the files that use a name their hunks define: a caller elsewhere
+        is what makes a hunk that drops a definition risky.
+        """
         paths = {f.path for f in self.analysis.files if f.is_python}
         for side in SIDES:
             paths.update(c.path for c in self.trees.files.changes("base", side) if c.path.endswith(".py") and c.status != "D")
+        if self.only is not None:
+            paths &= self.only | self._callers(self.only)
         return sorted(p for p in paths if self.trees.present("result", p))
+
+    def _callers(self, paths: frozenset[str]) -> set[str]:
+        """Result files using a name that a hunk of ``paths`` defines on either side (by the word: a superset)."""
+        names: set[str] = set()
+        for path in paths:
+            entry = self.analysis.file(path)
+            for hunk in entry.hunks if entry is not None and entry.is_python else ():
+                for line in (*hunk.dev_text, *hunk.main_text):
+                    names.update(_defined_names(line))
+        return set(self.trees.files.grep("result", *sorted(names))) if names else set()
 
     def run(self) -> None:
         for path in self.candidates():
@@ -327,3 +352,15 @@ def _binding_line(view: FileView, side: str, name: str) -> int | None:
         if text in gone and pattern.search(text):
             return n
     return None
+
+
+def _defined_names(line: bytes) -> set[str]:
+    """Names ``line`` defines or imports (to find, by the word, the files that could use them)."""
+    imported = _IMPORT.search(line)
+    if imported:
+        return {w.decode("ascii") for w in _WORD.findall(imported[1])} - _KEYWORDS
+    found = _DEFINITION.match(line)
+    return {name.decode("ascii") for name in found.groups() if name} if found else set()
+
+
+_KEYWORDS = frozenset(keyword.kwlist)

@@ -27,7 +27,7 @@ def audit_api(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     trees = Trees(files, {f.path: f for f in analysis.files})
     policy = context.options.get("policy")
     override = (lambda path: policy.override_rule(path) is not None) if isinstance(policy, Policy) else (lambda path: False)
-    auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override)
+    auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
     auditor.run()
     findings = tuple(sorted(auditor.findings.mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
     entries = tuple(_with_signals(entry, findings, auditor.findings.notes) for entry in analysis.files)
