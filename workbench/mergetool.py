@@ -2,14 +2,26 @@
 
 git hands the tool four paths: BASE, LOCAL (ours: the sync branch, dev) and
 REMOTE (theirs: main) as temporary files, and MERGED, the work-tree file
-holding git's conflict markers.  The workbench builds the same hunk model it
-uses for a whole sync from those three versions, places the hunks in MERGED,
-and lets the app decide and write MERGED; git stages it when the tool exits 0.
+holding git's conflict markers.
+
+During a merge (MERGE_HEAD), when LOCAL and REMOTE are MERGED's index stages
+(what ``git mergetool`` hands out), the file is analysed the way ``workbench
+open`` analyses it on that merge, restricted to this one path: each side's
+history, the commits behind each hunk, risk signals, the sync policy and the
+API audit.  Otherwise (a rebase, a cherry-pick, unrelated files) there are
+only the three versions: the hunks are built from them, with no history, and
+a file-wide note says why.  Either way the hunks sit on git's markers in
+MERGED, and the app decides and writes MERGED; git stages it when the tool
+exits 0.
+
+``dev``/``main`` of the analysis are LOCAL's and REMOTE's blob ids in both
+cases: git mergetool works a file at a time, and so does its journal.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.analysis.hunks import build_hunks
@@ -21,13 +33,22 @@ from workbench.analysis.model import (
     Hunk,
     Mode,
     Side,
+    Signal,
     SyncAnalysis,
 )
+from workbench.analysis.policy import load_policy
 from workbench.analysis.xdiff import Algorithm, Favor, Level, coalesce_alnum, merge_lines, split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
+from workbench.sync import SyncRequest, open_sync
+
+LABELS = ("LOCAL", "REMOTE")
+NO_HISTORY = "no-history"
+"""The file-wide signal saying why a file has no history or risk evidence."""
+_ROLES = ("BASE", "LOCAL", "REMOTE")
+_STAGE = {"BASE": 1, "LOCAL": 2, "REMOTE": 3}
 
 
 def _read(path: Path, role: str) -> bytes:
@@ -41,8 +62,31 @@ def _read(path: Path, role: str) -> bytes:
         raise WorkbenchError(f"cannot read {role} file {path}: {exc.strerror}") from None
 
 
-def load_mergetool(base: str, local: str, remote: str, merged: str) -> tuple[GitRepo, SyncAnalysis]:
-    """The one-file analysis for ``workbench mergetool BASE LOCAL REMOTE MERGED``."""
+@dataclass(frozen=True)
+class MergetoolInput:
+    """What git handed the tool, read and checked: MERGED's path, the three versions, MERGED's bytes."""
+
+    repo: GitRepo
+    root: Path
+    path: str
+    """MERGED, relative to the work tree."""
+    versions: dict[str, bytes]
+    """BASE, LOCAL and REMOTE by role."""
+    result: bytes | None
+    policy: str | None
+
+
+def read_mergetool(
+    base: str, local: str, remote: str, merged: str, policy: str | None = None
+) -> MergetoolInput:
+    """Read and check ``workbench mergetool``'s arguments: bad input is a ``WorkbenchError`` here, at once.
+
+    ``policy``: a policy preset or file for the merge's analysis (None: the
+    repository's own configuration, as ``workbench open`` reads it).
+    """
+    # The versions first, so a wrong path is named rather than reported as MERGED's directory not
+    # being a repository.
+    versions = {role: _read(Path(p), role) for role, p in zip(_ROLES, (base, local, remote), strict=True)}
     merged_path = Path(merged).absolute()
     repo = GitRepo.open(merged_path.parent)
     root = repo.workdir
@@ -52,8 +96,66 @@ def load_mergetool(base: str, local: str, remote: str, merged: str) -> tuple[Git
         relative = merged_path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         raise WorkbenchError(f"MERGED is outside the repository's work tree: {merged}") from None
-    data = {role: _read(Path(p), role) for role, p in (("BASE", base), ("LOCAL", local), ("REMOTE", remote))}
     result = _read(merged_path, "MERGED") if merged_path.exists() else None
+    if policy is not None:
+        load_policy(policy, lambda: None)  # an unknown preset or unreadable file is bad input, merge or not
+    return MergetoolInput(repo, root, relative, versions, result, policy)
+
+
+def analyse_mergetool(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:
+    """The file's analysis: the merge's evidence when LOCAL/REMOTE are its stages, else the versions alone."""
+    stages = _merge_stages(given.repo, given.path, given.versions)
+    loaded = stages if isinstance(stages, str) else _merge_analysis(given, stages)
+    if isinstance(loaded, str):
+        return given.repo, _files_only(given, loaded)
+    return loaded
+
+
+def load_mergetool(
+    base: str, local: str, remote: str, merged: str, policy: str | None = None
+) -> tuple[GitRepo, SyncAnalysis]:
+    """The analysis for ``workbench mergetool BASE LOCAL REMOTE MERGED`` (both steps at once)."""
+    return analyse_mergetool(read_mergetool(base, local, remote, merged, policy))
+
+
+def _merge_stages(repo: GitRepo, relative: str, data: dict[str, bytes]) -> dict[str, str | None] | str:
+    """MERGED's stage blobs by role when LOCAL and REMOTE are them in a merge in progress, else why not."""
+    heads = repo.merge_heads()
+    if not heads:
+        return "not a merge in progress"
+    if len(heads) > 1:
+        return "an octopus merge is in progress"
+    stages = repo.index_unmerged().get(relative)
+    if stages is None:
+        return "MERGED is not a conflicted path of the merge in progress"
+    oids: dict[str, str | None] = {}
+    for role in _ROLES:
+        stage = stages.get(_STAGE[role])
+        oids[role] = stage[1] if stage is not None else None
+        if (repo.hash_bytes(data[role]) != stage[1]) if stage is not None else bool(data[role]):
+            return (f"{role} differs from MERGED's stage {_STAGE[role]} in the merge in progress "
+                    "(another file, or a content filter's copy)")
+    return oids
+
+
+def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> tuple[GitRepo, SyncAnalysis] | str:
+    """``workbench open``'s analysis of MERGED in the merge in progress, or why there is none."""
+    try:
+        repo, analysis = open_sync(SyncRequest(repo=str(given.root), policy=given.policy, paths=(given.path,)))
+    except WorkbenchError as exc:
+        return str(exc)
+    entry = analysis.file(given.path)
+    if entry is None or (entry.base.oid, entry.dev.oid, entry.main.oid) != tuple(stages[r] for r in _ROLES):
+        return "a plain merge of HEAD and MERGE_HEAD gives other versions of MERGED"
+    if entry.result_bytes != given.result:
+        return "MERGED is not what git stores for it (content filters)"
+    local, remote = (stages[role] or "" for role in LABELS)
+    return repo, replace(analysis, mode=Mode.MERGETOOL, dev=local, main=remote, base=None, labels=LABELS)
+
+
+def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
+    """The three versions alone: hunks placed in MERGED, no history, and a note saying why."""
+    repo, root, relative, data, result = given.repo, given.root, given.path, given.versions, given.result
     oids = {role: repo.hash_bytes(content) for role, content in data.items()}
     kind = ConflictKind.BINARY if any(is_binary(d) for d in data.values()) else ConflictKind.CONTENT
     merge = None
@@ -69,7 +171,9 @@ def load_mergetool(base: str, local: str, remote: str, merged: str) -> tuple[Git
         )
         merge = coalesce_alnum(zealous)
         hunks = build_hunks(merge, result, unmerged=True)
-    mode = 0o100755 if result is not None and os.access(merged_path, os.X_OK) else 0o100644
+    mode = 0o100755 if result is not None and os.access(root / relative, os.X_OK) else 0o100644
+    note = Signal(NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
+                  "(no commits, no risk evidence)")
     entry = FileAnalysis(
         path=relative,
         status=FileStatus.CONFLICTED,
@@ -84,10 +188,11 @@ def load_mergetool(base: str, local: str, remote: str, merged: str) -> tuple[Git
         merge=merge,
         result_bytes=result,
         theirs_bytes=merge.render(Favor.THEIRS) if merge is not None else None,
+        signals=(note,),
         result_mode=mode if result is not None else None,
     )
     repo.remember_blobs(data.values())
-    analysis = SyncAnalysis(
+    return SyncAnalysis(
         mode=Mode.MERGETOOL,
         dev=oids["LOCAL"],
         main=oids["REMOTE"],
@@ -96,6 +201,5 @@ def load_mergetool(base: str, local: str, remote: str, merged: str) -> tuple[Git
         files=(entry,),
         git_version=".".join(str(n) for n in git_version()),
         repo_path=str(root),
-        labels=("LOCAL", "REMOTE"),
+        labels=LABELS,
     )
-    return repo, analysis

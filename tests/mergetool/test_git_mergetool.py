@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.sample import RepoBuilder
+from workbench.sample import RepoBuilder, SampleSync
+from workbench.sample.truth import Pathology
 
 WORKBENCH = shutil.which("workbench")
 TMUX = shutil.which("tmux")
@@ -34,11 +35,16 @@ def conflict(builder: RepoBuilder) -> RepoBuilder:
     builder.checkout("main")
     builder.write("x.py", BASE.replace("v2 = 2", "v2 = 200").replace("v7 = 7", "v7 = 700")).commit("main")
     builder.checkout("dev").merge("main")
-    builder.git("config", "mergetool.workbench.cmd", CMD)
-    builder.git("config", "mergetool.workbench.trustExitCode", "true")
-    builder.git("config", "mergetool.keepBackup", "false")
+    _configure(builder)
     assert _unmerged(builder) == ["x.py"]
     return builder
+
+
+def _configure(b: RepoBuilder) -> None:
+    """The two lines docs/mergetool.md gives, and no backup files."""
+    b.git("config", "mergetool.workbench.cmd", CMD)
+    b.git("config", "mergetool.workbench.trustExitCode", "true")
+    b.git("config", "mergetool.keepBackup", "false")
 
 
 def _unmerged(b: RepoBuilder) -> list[str]:
@@ -48,12 +54,12 @@ def _unmerged(b: RepoBuilder) -> list[str]:
 class Terminal:
     """``git mergetool`` running in a private tmux server."""
 
-    def __init__(self, tmp: Path, repo: Path, env: dict[str, str]) -> None:
+    def __init__(self, tmp: Path, repo: Path, env: dict[str, str], path: str = "x.py") -> None:
         self.status = tmp / "status"
         self.tmux = [str(TMUX), "-S", str(tmp / "tmux.sock"), "-f", "/dev/null"]
         exports = " ".join(f'{k}="{v}"' for k, v in env.items())
         command = (f'unset COLUMNS LINES; cd "{repo}" && env {exports} PATH="{Path(str(WORKBENCH)).parent}:$PATH" '
-                   f'git mergetool --no-prompt --tool=workbench x.py; echo $? > "{self.status}"')
+                   f'git mergetool --no-prompt --tool=workbench "{path}"; echo $? > "{self.status}"')
         subprocess.run([*self.tmux, "new-session", "-d", "-x", "140", "-y", "40", "sh", "-c", command], check=True)
 
     def screen(self, escapes: bool = False) -> str:
@@ -139,6 +145,24 @@ def test_no_color_draws_in_monochrome(conflict: RepoBuilder, tmp_path: Path) -> 
     grey = all(not five or _grey_256(int(five)) for five, *_ in colours) and all(
         r == g == b for five, r, g, b in colours if not five)
     assert colours and grey, f"colours under NO_COLOR: {sorted(colours)[:10]}"
+
+
+def test_the_merge_in_progress_gives_the_files_history_and_risk(sample_branches: SampleSync, tmp_path: Path) -> None:
+    """A squash chain in the demo sample: the Why and History panes show what ``workbench open`` shows."""
+    merging = RepoBuilder.open(sample_branches.path)
+    assert merging.merge("main") == 1
+    _configure(merging)
+    path = next(t.path for t in sample_branches.files if t.pathology is Pathology.SQUASH_CHAIN_DEV_AHEAD)
+    term = Terminal(tmp_path, merging.path, _env(tmp_path), path)
+    try:
+        screen = term.wait_for("hunk 1/2", "a squash of", "dev · 3 commits since the merge base",
+                               "main · 2 commits since the merge base")
+        assert "H high risk (100)" in screen and "no history" not in screen
+        term.keys("q")
+        assert term.exit_status() == 1
+    finally:
+        term.close()
+    assert path in _unmerged(merging)
 
 
 def _grey_256(index: int) -> bool:

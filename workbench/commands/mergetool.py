@@ -6,20 +6,24 @@ Configure git once::
     git config --global mergetool.workbench.trustExitCode true
 
 then ``git mergetool --tool=workbench``.  The app opens on that one file
-(LOCAL is dev, REMOTE is main); ``w`` writes MERGED (git stages it, we do
-not).  The exit status tells git the outcome: 0 when MERGED was written with
-every hunk decided, 1 when the user quit with it unresolved.
+(LOCAL is dev, REMOTE is main) with the evidence ``workbench open`` shows for
+it during the merge (history, risk, policy, API audit); ``w`` writes MERGED
+(git stages it, we do not).  The exit status tells git the outcome: 0 when
+MERGED was written with every hunk decided, 1 when the user quit with it
+unresolved.
 """
 
 from __future__ import annotations
 
 import argparse
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.errors import WorkbenchError
-
 if TYPE_CHECKING:
+    from workbench.analysis.model import SyncAnalysis
+    from workbench.git.repo import GitRepo
     from workbench.tui.workspace import Workspace
 
 HELP = "resolve one conflicted file for git mergetool (BASE LOCAL REMOTE MERGED)"
@@ -34,26 +38,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        ("remote", "their version: main (a temporary file)"),
                        ("merged", "the work-tree file to write")):
         parser.add_argument(name, metavar=name.upper(), help=what)
+    parser.add_argument("--policy", metavar="NAME",
+                        help="sync policy preset or file (default: the repository's configuration)")
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.mergetool import load_mergetool
+    from workbench.mergetool import analyse_mergetool, read_mergetool
+
+    # Bad input is a one-line error before the screen is taken over; reading it is cheap.
+    given = read_mergetool(args.base, args.local, args.remote, args.merged, args.policy)
+    # The analysis (the merge's history, risk and audit for this path) runs while Textual loads.
+    analysis: Future[tuple[GitRepo, SyncAnalysis]] = Future()
+
+    def analyse() -> None:
+        try:
+            analysis.set_result(analyse_mergetool(given))
+        except BaseException as exc:  # noqa: BLE001 - handed to the app's loader, which reports it
+            analysis.set_exception(exc)
+
+    threading.Thread(target=analyse, name="workbench-mergetool", daemon=True).start()
+
     from workbench.tui.launch import run_app
     from workbench.tui.loading import Report
     from workbench.tui.workspace import Workspace
 
-    # The inputs first, so a wrong path is named rather than reported as MERGED's directory not
-    # being a repository.  BASE may be absent: an add/add conflict has no base (read as empty).
-    for role, given in (("LOCAL", args.local), ("REMOTE", args.remote)):
-        if not Path(given).exists():
-            raise WorkbenchError(f"{role} file not found: {given}")
-    # One file: cheap to analyse before the screen is taken over, so bad input is a one-line error.
-    repo, analysis = load_mergetool(args.base, args.local, args.remote, args.merged)
     opened: list[Workspace] = []
 
     def load(_report: Report) -> Workspace:
-        workspace = Workspace.load(repo, analysis)
+        workspace = Workspace.load(*analysis.result())
         opened.append(workspace)
         return workspace
 
