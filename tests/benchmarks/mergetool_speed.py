@@ -1,0 +1,119 @@
+"""How soon ``git mergetool --tool=workbench`` shows a file: Megatron-LM #4291, merge in progress.
+
+Run: ``MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/mergetool_speed.py [FILE...]``
+(skips, exit 0, without MEGATRON_GIT or tmux).  A shared clone in a temporary
+directory (the clone named by MEGATRON_GIT is only read) checks out #4291's
+dev parent and merges its main parent, stopping on conflicts.  Then, in a
+terminal (tmux), for each FILE:
+
+* ``workbench mergetool BASE LOCAL REMOTE MERGED`` with git's index stages
+  (the history, risk, policy and audit of the merge in progress, for that one
+  path), and the same with LOCAL and REMOTE swapped (not the merge's stages:
+  the three versions alone), from the command's start to the hunk on screen;
+* ``git mergetool --tool=workbench FILE``, from git's start to the hunk on screen.
+
+Median of a few runs each, wall time.  Not a test: it prints figures, it asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEV, MAIN = "7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2"
+FILES = ("megatron/core/optimizer/__init__.py", "megatron/core/ssm/gated_delta_net.py", "megatron/training/training.py")
+RUNS = 5
+SHOWN = "hunk 1/"
+TOOL = 'workbench mergetool "$BASE" "$LOCAL" "$REMOTE" "$MERGED"'
+BIN = Path(sys.executable).parent
+_SOCKETS = itertools.count()
+"""A fresh tmux server per run: the last one may still be shutting down."""
+
+
+def main(files: list[str]) -> int:
+    source = os.environ.get("MEGATRON_GIT")
+    tmux = shutil.which("tmux")
+    if not source or not Path(source).is_dir() or tmux is None or not (BIN / "workbench").exists():
+        print("skipped: set MEGATRON_GIT to a Megatron-LM clone (and install tmux)")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="workbench-mergetool-") as tmp:
+        work = Path(tmp)
+        env = _env(work)
+        repo = work / "mega"
+        git = _git(repo, env)
+        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", source, str(repo)], env=env, check=True)
+        git("checkout", "-q", DEV)
+        git("merge", "--no-edit", MAIN, ok=(1,))
+        git("config", "mergetool.workbench.cmd", TOOL)
+        git("config", "mergetool.workbench.trustExitCode", "true")
+        git("config", "mergetool.keepBackup", "false")
+        for path in files or FILES:
+            stages = _stages(git, repo, path)
+            swapped = [stages[0], stages[2], stages[1]]
+            direct = _median(work, env, repo, ["workbench", "mergetool", *stages, path])
+            alone = _median(work, env, repo, ["workbench", "mergetool", *swapped, path])
+            through_git = _median(work, env, repo, ["git", "mergetool", "--no-prompt", "--tool=workbench", path])
+            print(f"{path}:")
+            print(f"  workbench mergetool, merge's stages (history and risk): {direct:.2f} s to the hunk on screen")
+            print(f"  workbench mergetool, LOCAL/REMOTE swapped (three versions alone): {alone:.2f} s")
+            print(f"  git mergetool --tool=workbench: {through_git:.2f} s")
+    return 0
+
+
+def _env(work: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1", XDG_CONFIG_HOME=str(work / "config"),
+               PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}", EDITOR="", VISUAL="", GIT_EDITOR="",
+               GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
+               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
+    return env
+
+
+def _git(repo: Path, env: dict[str, str]):  # noqa: ANN202
+    def run(*args: str, ok: tuple[int, ...] = ()) -> bytes:
+        proc = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, check=False)
+        if proc.returncode and proc.returncode not in ok:
+            raise SystemExit(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
+        return proc.stdout
+
+    return run
+
+
+def _stages(git, repo: Path, path: str) -> list[str]:  # noqa: ANN001
+    """BASE, LOCAL and REMOTE as git mergetool writes them (``checkout-index --temp``)."""
+    names = git("checkout-index", "--stage=all", "--temp", "--", path).decode().split("\t")[0].split()
+    return [str(repo / name) for name in names]
+
+
+def _median(work: Path, env: dict[str, str], repo: Path, command: list[str]) -> float:
+    return statistics.median(_time_to_hunk(work, env, repo, command) for _ in range(RUNS))
+
+
+def _time_to_hunk(work: Path, env: dict[str, str], repo: Path, command: list[str]) -> float:
+    """Seconds from starting ``command`` in a fresh terminal to the first hunk on screen; then q."""
+    tmux = [str(shutil.which("tmux")), "-S", str(work / f"tmux{next(_SOCKETS)}.sock"), "-f", "/dev/null"]
+    start = time.monotonic()
+    subprocess.run([*tmux, "new-session", "-d", "-x", "160", "-y", "45", "-c", str(repo), *command],
+                   env=env, check=True)
+    try:
+        while time.monotonic() - start < 60:
+            screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, check=False).stdout
+            if SHOWN.encode() in screen:
+                return time.monotonic() - start
+            time.sleep(0.005)
+        raise SystemExit(f"{command} never showed a hunk:\n{screen.decode(errors='replace')}")
+    finally:
+        subprocess.run([*tmux, "send-keys", "q"], check=False, capture_output=True)
+        time.sleep(0.5)
+        subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
