@@ -25,6 +25,7 @@ from workbench.tui.glyphs import (
     RISK_WORD,
     TAKEN_SHORT,
     TAKEN_WORD,
+    counted,
     decision_word,
     provisional_letters,
     short_sha,
@@ -240,6 +241,29 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
         text.append(f" {key} ", style="bold reverse" if marked else "bold")
         text.append(f"  {FILE_CHOICE_WORD[word]}\n", style="bold" if marked else "")
     return text
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:
+    """What ``w`` did, in one sentence: a deleted file is said to be deleted (and named), never "written"."""
+    parts = []
+    if written:
+        parts.append(f"{counted(len(written), 'file')} written")
+    if deleted:
+        gone = visible(deleted[0]) if len(deleted) == 1 else counted(len(deleted), "file")
+        parts.append(f"{gone} deleted")
+    done = " and ".join(parts)
+    if mode is Mode.IN_PROGRESS:
+        if not deleted:
+            return f"{done} and staged."
+        if not written:
+            return f"{done} and the deletion{'s' if len(deleted) != 1 else ''} staged."
+        return f"{done}, all staged."
+    if deleted and not written:
+        return f"{done} from the work tree (commit a fix-up)."
+    return f"{done} {'to' if not deleted else 'in'} the work tree (commit a fix-up)."
 
 
 # -- the header line ------------------------------------------------------------------------

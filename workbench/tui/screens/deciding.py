@@ -17,10 +17,12 @@ from textual import work
 from textual.app import SuspendNotSupported
 from textual.screen import Screen
 
+from workbench.analysis.model import Mode
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, conflict_markers
 from workbench.textsafe import visible
+from workbench.tui import present
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import FILE_CHOICE_WORD
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
@@ -84,8 +86,14 @@ class DecidingScreen(Screen[None]):
         self._decide(Choice.BOTH_MAIN_FIRST)
 
     def action_delete_file(self) -> None:
-        if self.ws is not None and self.path is not None and self.view is not None:
-            self._choose(FileChoice.DELETE)
+        """Delete the file: only a whole-file choice (binary, modify/delete) may; a text file is decided by hunk."""
+        if self.ws is None or self.path is None or self.view is None:
+            return
+        if not self._whole_file():
+            self.notify(f"x deletes a file only where the whole file is the choice (binary and modify/delete "
+                        f"files); {visible(self.path)} has hunks: decide them with m, d, b or e.", severity="warning")
+            return
+        self._choose(FileChoice.DELETE)
 
     # -- per file ----------------------------------------------------------------------------
 
@@ -191,6 +199,7 @@ class DecidingScreen(Screen[None]):
             self.notify("Nothing to write: every decision is already in the work tree.")
             return True
         written: list[str] = []
+        deleted: list[str] = []
         problems: list[str] = []
         for path in paths:
             check = await asyncio.to_thread(ws.check, path)
@@ -204,8 +213,13 @@ class DecidingScreen(Screen[None]):
                 problems.append(check.message)
                 continue
             outcome = await asyncio.to_thread(ws.write, path, overwrite)
-            (written if outcome.written else problems).append(outcome.message)
-        self._report_write(written, problems, ws.stages)
+            if not outcome.written:
+                problems.append(outcome.message)
+            elif outcome.event is not None and outcome.event.oid is None:
+                deleted.append(path)
+            else:
+                written.append(path)
+        self._report_write(written, deleted, problems, ws.analysis.mode)
         self.refresh_state(set(paths))
         return not problems
 
@@ -219,10 +233,9 @@ class DecidingScreen(Screen[None]):
         )
         return answer == "overwrite"
 
-    def _report_write(self, written: list[str], problems: list[str], staged: bool) -> None:
-        if written:
-            where = "written and staged" if staged else "written to the work tree (commit a fix-up)"
-            self.notify(f"{len(written)} file{'s' if len(written) != 1 else ''} {where}.")
+    def _report_write(self, written: list[str], deleted: list[str], problems: list[str], mode: Mode) -> None:
+        if written or deleted:
+            self.notify(present.write_summary(written, deleted, mode))
         for problem in problems:
             self.notify(visible(problem), title="Not written", severity="error", timeout=12)
 

@@ -1,0 +1,78 @@
+"""What `x` may delete and what `w` says it did: Pilot on real sample repositories."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from pilot_tools import drive, settle
+from textual.pilot import Pilot
+
+from workbench.resolve.events import FileChoice
+from workbench.sample import SampleSync
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.main import MainScreen
+
+MakeApp = Callable[..., WorkbenchApp]
+OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"
+"""Two high-risk hunks, -X theirs took main."""
+RMS_NORM = "megatron/legacy/model/rms_norm.py"
+"""Modify/delete: main deleted it, dev changed it (a whole-file choice)."""
+
+
+def _screen(pilot: Pilot) -> MainScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def _toasts(pilot: Pilot) -> list[str]:
+    return [n.message for n in pilot.app._notifications]
+
+
+def _status(repo: Path) -> str:
+    return subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, check=True).stdout.decode()
+
+
+def test_x_on_a_text_file_with_hunks_is_refused(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
+    repo = Path(sample_merge_commit.path)
+    before = Path(repo, OPTIMIZER).read_bytes()
+    app = make_app(sample_merge_commit, start_file=OPTIMIZER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        session = screen.ws.session
+        undecided, high = session.undecided(), session.undecided_high()
+        await pilot.press("x")
+        await settle(pilot)
+        assert session.file_choice(OPTIMIZER) is None and not session.can_undo
+        assert (session.undecided(), session.undecided_high()) == (undecided, high), "nothing counts as decided"
+        assert any("x deletes" in t and "binary" in t for t in _toasts(pilot)), _toasts(pilot)
+        await screen.run_action("delete_file")  # what the command palette runs
+        assert session.file_choice(OPTIMIZER) is None
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("Nothing to write" in t for t in _toasts(pilot)), _toasts(pilot)
+
+    drive(app, script)
+    assert Path(repo, OPTIMIZER).read_bytes() == before
+    assert _status(repo) == ""
+
+
+def test_a_written_deletion_says_deleted(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    repo = Path(sample_in_progress.path)
+    app = make_app(sample_in_progress, start_file=RMS_NORM)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        await pilot.press("x")
+        assert screen.ws.session.file_choice(RMS_NORM) is FileChoice.DELETE
+        await pilot.press("w")
+        await settle(pilot)
+        toasts = _toasts(pilot)
+        assert any(f"{RMS_NORM} deleted and the deletion staged" in t for t in toasts), toasts
+        assert not any("written" in t for t in toasts), toasts
+
+    drive(app, script)
+    assert not Path(repo, RMS_NORM).exists()
