@@ -106,3 +106,84 @@ def test_written_marks_clean_until_the_next_change(loaded: tuple[Session, object
     assert event.op is Op.WRITTEN and path not in session.dirty_paths()
     session.decide(path, 0, Decision(Choice.MAIN))
     assert path in session.dirty_paths()
+
+
+def test_undoing_back_to_nothing_leaves_nothing_to_write(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    path = _text_file(session, hunks=2)
+    session.decide_file(path, Choice.DEV)
+    session.decide(path, 0, Decision(Choice.BOTH))
+    assert session.dirty_paths() == [path]
+    session.undo()
+    session.undo()
+    assert session.decided(path) == 0
+    assert session.dirty_paths() == [] and not session.is_dirty(path)
+    session.redo()
+    assert session.dirty_paths() == [path], "redo brings the pending write back"
+
+
+def test_choosing_what_the_file_already_holds_writes_nothing(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    took_main = next(f for f in session.analysis.files
+                     if f.hunks and f.status is FileStatus.THEIRS_RESOLVED and session.preview(f.path) == f.result_bytes
+                     and all(h.result_text == h.main_text for h in f.hunks))
+    session.decide_file(took_main.path, Choice.MAIN)
+    assert session.is_decided(took_main.path) and not session.is_dirty(took_main.path)
+    session.decide_file(took_main.path, Choice.DEV)
+    assert session.is_dirty(took_main.path)
+    binary = next(f for f in session.analysis.files if f.status is FileStatus.BINARY)
+    assert binary.result_oid == binary.main.oid
+    session.choose_file(binary.path, FileChoice.TAKE_MAIN)
+    assert not session.is_dirty(binary.path), "main's image is already in the work tree"
+    session.choose_file(binary.path, FileChoice.KEEP_DEV)
+    assert session.is_dirty(binary.path)
+
+
+def test_a_decided_conflict_of_a_merge_in_progress_waits_to_be_staged(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    entry = next(f for f in session.analysis.files if f.status is FileStatus.CONFLICTED and not f.hunks
+                 and f.dev.oid is not None and f.result_oid == f.dev.oid)
+    session.choose_file(entry.path, FileChoice.KEEP_DEV)
+    assert session.is_dirty(entry.path), "the bytes are in place, but the index entry is still conflicted"
+    session.mark_written(entry.path, entry.dev.oid)
+    assert not session.is_dirty(entry.path)
+    session.choose_file(entry.path, FileChoice.DELETE)
+    session.undo()
+    assert not session.is_dirty(entry.path), "back to what was written"
+
+
+def test_undoing_a_written_decision_is_a_change_to_write(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    path = _text_file(session)
+    session.decide(path, 0, Decision(Choice.DEV))
+    written = session.mark_written(path, "0" * 40)
+    session.undo()
+    assert session.is_dirty(path), "the work tree holds dev's side; the decisions now say otherwise"
+    session.redo()
+    assert not session.is_dirty(path)
+    replayed = Session(session.analysis, [*_events_so_far(session, written)])
+    assert replayed.dirty_paths() == session.dirty_paths() == []
+
+
+def _events_so_far(session: Session, written: Event) -> list[Event]:
+    """The journal a workspace would have kept: the decision, the write, an undo and a redo."""
+    (decision,) = session._undo  # noqa: SLF001
+    return [decision, written, Event(Op.UNDO), Event(Op.REDO)]
+
+
+def test_notes_are_not_something_to_write(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    path = _text_file(session)
+    session.set_note(path, 0, "checked with the author")
+    assert session.dirty_paths() == []
+
+
+def test_next_undo_and_redo_say_where_the_change_is(loaded: tuple[Session, object]) -> None:
+    session, _ = loaded
+    path = _text_file(session, hunks=2)
+    assert session.next_undo() is None and session.next_redo() is None
+    session.decide(path, 1, Decision(Choice.DEV))
+    target = session.next_undo()
+    assert target is not None and [(c.path, c.index) for c in target.changes] == [(path, 1)]
+    session.undo()
+    assert session.next_redo() is target and session.next_undo() is None

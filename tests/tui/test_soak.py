@@ -52,7 +52,8 @@ def _state(session: Session) -> tuple[object, ...]:
         dict(session._notes),
         [(e.op, e.changes, e.label) for e in session._undo],
         [(e.op, e.changes, e.label) for e in session._redo],
-        sorted(session._changed_since_write),
+        session.dirty_paths(),
+        dict(session._baseline),
         dict(session._written),
     )
 

@@ -13,6 +13,7 @@ from workbench.resolve.events import FileChoice
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
+from workbench.tui.widgets.file_list import FileList
 
 MakeApp = Callable[..., WorkbenchApp]
 OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"
@@ -76,3 +77,63 @@ def test_a_written_deletion_says_deleted(sample_in_progress: SampleSync, make_ap
 
     drive(app, script)
     assert not Path(repo, RMS_NORM).exists()
+
+
+TRAINING = "megatron/training/training.py"
+LAYER = "megatron/core/transformer/transformer_layer.py"
+
+
+async def _opened(pilot: Pilot, path: str) -> MainScreen:
+    screen = _screen(pilot)
+    for _ in range(500):
+        await settle(pilot)
+        if screen.view is not None and screen.view.path == path and screen.current is not None:
+            return screen
+    raise AssertionError(f"{path} did not open")
+
+
+def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        layer_hunk = screen.current
+        await pilot.press("d")
+        await pilot.press("slash", *"training.py", "enter")
+        screen = await _opened(pilot, TRAINING)
+        row = files.shown_paths.index(TRAINING)
+        await pilot.press("D")
+        assert "●" in files.options.row_text(row)
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.ws.session.decided(TRAINING) == 0
+        assert "●" not in files.options.row_text(row), files.options.row_text(row)
+        # The second undo acts in another file: the toast names it and the view goes there.
+        await pilot.press("u")
+        screen = await _opened(pilot, LAYER)
+        assert screen.current == layer_hunk
+        assert LAYER in files.shown_paths, "the filter that hid the file is cleared"
+        assert any(f"hunk {layer_hunk + 1} of {LAYER}" in t and t.startswith("Undid") for t in _toasts(pilot))
+        await pilot.press("w")
+        await settle(pilot)
+        assert _toasts(pilot)[-1].startswith("Nothing to write"), _toasts(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.path == LAYER and screen.current == layer_hunk
+        assert any(t.startswith("Redid") and LAYER in t for t in _toasts(pilot))
+
+    drive(app, script)
+
+
+def test_quit_does_not_ask_about_files_with_nothing_to_write(sample_in_progress: SampleSync,
+                                                             make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("D", "u", "q")
+        await settle(pilot)
+        assert not pilot.app.is_running, "nothing to write: q quits without asking"
+
+    drive(app, script)
+    assert app.return_value == 0

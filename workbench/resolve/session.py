@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
+FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
+"""A file's decisions: its whole-file choice and each hunk's decision."""
 
 
 class SessionError(ValueError):
@@ -43,7 +45,12 @@ class Session:
         self._notes: dict[tuple[str, int | None], str] = {}
         self._undo: list[Event] = []
         self._redo: list[Event] = []
-        self._changed_since_write: set[str] = set()
+        self._touched: set[str] = set()
+        """Files whose decisions changed since they were loaded or last written."""
+        self._baseline: dict[str, FileState] = {}
+        """The decisions each file was last written with (absent: none were written, the file is as loaded)."""
+        self._dirty: dict[str, bool] = {}
+        """``is_dirty`` per touched file, until its decisions change again."""
         self._written: dict[str, str | None] = {}
         for event in events:
             self._replay(event)
@@ -121,9 +128,70 @@ class Session:
     def redo_label(self) -> str:
         return self._redo[-1].label if self._redo else ""
 
+    def next_undo(self) -> Event | None:
+        """The decision ``undo`` would take back (its changes say which file and hunk)."""
+        return self._undo[-1] if self._undo else None
+
+    def next_redo(self) -> Event | None:
+        """The decision ``redo`` would make again."""
+        return self._redo[-1] if self._redo else None
+
     def dirty_paths(self) -> list[str]:
-        """Files whose decisions changed since they were last written."""
-        return [p for p in self._files if p in self._changed_since_write]
+        """Files that writing now would change (see ``is_dirty``), in the analysis' order."""
+        return [p for p in self._files if self.is_dirty(p)]
+
+    def is_dirty(self, path: str) -> bool:
+        """Whether writing ``path`` now would do something.
+
+        True when the file its decisions make differs from the one last
+        written (or, before any write, from the one analysed), and during a
+        merge in progress when a decided conflict is not written yet (writing
+        stages it, even with the bytes already in place).  Deciding and then
+        undoing, or choosing what the file already holds, leaves nothing to do.
+        """
+        if path not in self._touched:
+            return False
+        dirty = self._dirty.get(path)
+        if dirty is None:
+            dirty = self._dirty[path] = self._differs(path)
+        return dirty
+
+    def _state(self, path: str) -> FileState:
+        entry = self._files[path]
+        return self._file_choices.get(path), tuple(self._hunks.get((path, h.index)) for h in entry.hunks)
+
+    def _differs(self, path: str) -> bool:
+        entry = self._files[path]
+        state = self._state(path)
+        written = self._baseline.get(path, (None, (None,) * len(entry.hunks)))
+        if state == written:
+            return False
+        if self._resolves_conflict(entry, state):
+            return True
+        try:
+            return self._content(entry, state) != self._content(entry, written)
+        except SessionError:
+            return True  # cannot be rendered (overlapping hunks): let the write check say why
+
+    def _resolves_conflict(self, entry: FileAnalysis, state: FileState) -> bool:
+        """A decided conflict of a merge in progress, not written yet: writing it resolves the index entry."""
+        choice, decisions = state
+        return (
+            self.analysis.mode is Mode.IN_PROGRESS
+            and entry.status is FileStatus.CONFLICTED
+            and entry.path not in self._written
+            and (choice is not None or any(d is not None for d in decisions))
+        )
+
+    def _content(self, entry: FileAnalysis, state: FileState) -> tuple[str, bytes | str | None]:
+        """What writing ``state`` puts on disk: a side's blob id for a whole-file choice, else the bytes."""
+        choice, decisions = state
+        if choice is not None:
+            side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
+            return "blob", side.oid if side is not None else None
+        if entry.merge is None:
+            return "blob", entry.result_oid if entry.result_present else None
+        return "bytes", self._splice(entry, list(decisions))
 
     def disk_oid(self, path: str) -> str | None | bool:
         """What the work tree held at ``path`` when loaded or last written (False: unknown)."""
@@ -137,13 +205,16 @@ class Session:
             return self._whole_file(entry, choice)
         if entry.merge is None:
             return entry.result_bytes if entry.result_present else None
-        decisions = [self._hunks.get((path, h.index)) for h in entry.hunks]
+        return self._splice(entry, [self._hunks.get((path, h.index)) for h in entry.hunks])
+
+    def _splice(self, entry: FileAnalysis, decisions: list[Decision | None]) -> bytes:
+        assert entry.merge is not None
         if not entry.result_present or entry.result_bytes is None:
             return splice_merge(entry.merge, decisions)
         try:
             return splice_result(entry.result_bytes, entry.hunks, decisions, entry.merge)
         except ValueError as exc:
-            raise SessionError(f"{path}: {exc}") from None
+            raise SessionError(f"{entry.path}: {exc}") from None
 
     def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
         side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
@@ -180,7 +251,7 @@ class Session:
         """Keep dev's file, take main's, or delete it (binary, modify/delete, ...)."""
         self.file(path)
         change = Change(Field.FILE, path, None, self._file_choices.get(path), choice)
-        label = f"{choice.value if choice else 'undecide'} {path}"
+        label = f"{_FILE_LABEL[choice] if choice else 'undecide'} {path}"
         return self._do((change,), label)
 
     def set_note(self, path: str, index: int | None, text: str) -> Event:
@@ -231,13 +302,17 @@ class Session:
             self._undo.append(done)
         elif event.op is Op.WRITTEN and event.path in self._files:
             self._written[event.path] = event.oid
-            self._changed_since_write.discard(event.path)
+            self._baseline[event.path] = self._state(event.path)
+            self._touched.discard(event.path)
+            self._dirty.pop(event.path, None)
 
     def _apply(self, changes: tuple[Change, ...], forward: bool) -> None:
         for change in changes if forward else reversed(changes):
             value = change.after if forward else change.before
             self._set(change.field, change.path, change.index, value)
-            self._changed_since_write.add(change.path)
+            if change.field is not Field.NOTE:
+                self._touched.add(change.path)
+                self._dirty.pop(change.path, None)
 
     def _set(self, field: Field, path: str, index: int | None, value: Value) -> None:
         if path not in self._files:
@@ -258,6 +333,10 @@ class Session:
                 self._notes[(path, index)] = value
             else:
                 self._notes.pop((path, index), None)
+
+
+_FILE_LABEL = {FileChoice.KEEP_DEV: "keep dev's", FileChoice.TAKE_MAIN: "take main's", FileChoice.DELETE: "delete"}
+"""Words before the path in an undo label: "keep dev's docs/logo.png"."""
 
 
 def _label(decision: Decision | None) -> str:

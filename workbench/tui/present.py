@@ -61,7 +61,7 @@ def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
         status=status_letters(entry),
         decided=decided,
         total=len(entry.hunks),
-        unwritten=entry.path in session.dirty_paths(),
+        unwritten=session.is_dirty(entry.path),
     )
 
 
@@ -111,7 +111,7 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
     )
     if decision is not None:
         caption = f"result of hunk {index + 1}: {decision_word(decision)} (decided, not yet written)"
-        if path not in ws.session.dirty_paths():
+        if not ws.session.is_dirty(path):
             caption = f"result of hunk {index + 1}: {decision_word(decision)} (written)"
     elif choice is not None:
         caption = f"result of hunk {index + 1}: {FILE_CHOICE_WORD[choice]}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.git.repo import GitRepo
-from workbench.resolve.events import Event, FileChoice
+from workbench.resolve.events import Event, Field, FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
@@ -43,6 +43,7 @@ class Workspace:
         """Decisions were replayed from an earlier run."""
         self.files = tuple(sorted(analysis.files, key=_risk_order))
         """Files in review order: highest risk first, then by path."""
+        self._paths = frozenset(f.path for f in analysis.files)
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
@@ -118,6 +119,15 @@ class Workspace:
         if not open_hunks:
             return 0
         return max(open_hunks, key=lambda h: (h.level.rank, h.risk, -h.index)).index
+
+    def place_of(self, event: Event) -> Position | None:
+        """Where an event changed decisions: its one hunk, else its file (None: only notes)."""
+        changes = [c for c in event.changes if c.field is not Field.NOTE and c.path in self._paths]
+        if not changes:
+            return None
+        path = changes[0].path
+        hunks = {c.index for c in changes if c.field is Field.HUNK and c.path == path}
+        return Position(path, hunks.pop() if len(hunks) == 1 else None)
 
     def hunk(self, path: str, index: int) -> Hunk:
         return self.entry(path).hunks[index]

@@ -65,6 +65,20 @@ class BrowsingScreen(DecidingScreen):
         if focus:
             self._focus_view()
 
+    def show_place(self, place: Position) -> None:
+        """Show where an undo or redo acted: its hunk, or its file (the filter is cleared if it hides it)."""
+        if self.ws is None:
+            return
+        files = self.query_one(FileList)
+        if place.path not in files.shown_paths:
+            files.clear_filter()
+        if place.hunk is None:
+            if place.path == self.path:
+                return
+            hunks = self.ws.entry(place.path).hunks
+            place = Position(place.path, self.ws.opening_hunk(place.path) if hunks else None)
+        self._go(place, focus=False)
+
     def set_current(self, hunk: int | None) -> None:
         """The hunk keys act on: show its result, its evidence and its commits."""
         if self.ws is None or self.path is None:

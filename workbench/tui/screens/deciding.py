@@ -31,7 +31,7 @@ from workbench.tui.screens.edit import EditScreen
 if TYPE_CHECKING:
     from workbench.tui.config import Config
     from workbench.tui.fileview import FileView
-    from workbench.tui.workspace import Workspace
+    from workbench.tui.workspace import Position, Workspace
 
 
 class DecidingScreen(Screen[None]):
@@ -117,24 +117,32 @@ class DecidingScreen(Screen[None]):
     # -- undo / redo ---------------------------------------------------------------------------
 
     def action_undo(self) -> None:
-        if self.ws is None:
-            return
-        label = self.ws.session.undo_label()
-        if self.ws.undo() is None:
-            self.notify("Nothing to undo.")
-            return
-        self.notify(f"Undid: {visible(label)}")
-        self.refresh_state()
+        self._undo_redo(redo=False)
 
     def action_redo(self) -> None:
+        self._undo_redo(redo=True)
+
+    def _undo_redo(self, redo: bool) -> None:
+        """Undo or redo, say what and where, and show that hunk: it may be in another file."""
         if self.ws is None:
             return
-        label = self.ws.session.redo_label()
-        if self.ws.redo() is None:
-            self.notify("Nothing to redo.")
+        target = self.ws.session.next_redo() if redo else self.ws.session.next_undo()
+        if target is None:
+            self.notify("Nothing to redo." if redo else "Nothing to undo.")
             return
-        self.notify(f"Redid: {visible(label)}")
+        if redo:
+            self.ws.redo()
+        else:
+            self.ws.undo()
+        self.notify(f"{'Redid' if redo else 'Undid'}: {visible(target.label)}")
         self.refresh_state()
+        place = self.ws.place_of(target)
+        if place is not None:
+            self.show_place(place)
+
+    def show_place(self, place: Position) -> None:
+        """Bring a file (and hunk) into view (the screen that navigates implements it)."""
+        raise NotImplementedError
 
     # -- editing -------------------------------------------------------------------------------
 

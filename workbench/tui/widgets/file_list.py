@@ -174,6 +174,15 @@ class FileList(Vertical):
             field.remove_class("active")
         self.options.focus()
 
+    def clear_filter(self) -> None:
+        """Show every file again (the highlighted one stays highlighted)."""
+        field = self.query_one("#file-filter", Input)
+        field.value = ""
+        field.remove_class("active")
+        if self._query:
+            self._query = ""
+            self._rebuild()
+
     @property
     def filtering(self) -> bool:
         return self.query_one("#file-filter", Input).has_focus
