@@ -67,9 +67,24 @@ def test_syntax_errors_and_markers_block_the_write(sample_in_progress: SampleSyn
     session.decide(path, 0, Decision(Choice.CUSTOM, b"def broken(:\n"))
     assert check_write(repo, session, path).blocked is Blocked.SYNTAX
     session.decide(path, 0, Decision(Choice.CUSTOM, b"<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"))
-    assert check_write(repo, session, path).blocked is Blocked.MARKERS
+    check = check_write(repo, session, path)
+    assert check.blocked is Blocked.MARKERS
+    assert f"{path} still holds conflict markers in your edit of hunk 1" in check.message
     assert not write_file(repo, session, path).written
     assert Path(sample_in_progress.path, path).read_bytes() == before
+
+
+def test_marked_hunks_are_the_edits_that_kept_markers(sample_in_progress: SampleSync) -> None:
+    _repo, session = _session(sample_in_progress)
+    path = next(f.path for f in session.analysis.files if len(f.hunks) >= 3 and f.merge)
+    marked = b"<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"
+    session.decide(path, 0, Decision(Choice.CUSTOM, marked))
+    session.decide(path, 1, Decision(Choice.CUSTOM, b"x = 3\n"))
+    session.decide(path, 2, Decision(Choice.CUSTOM, marked))
+    assert session.marked_hunks(path) == (0, 2)
+    assert session.is_decided(path), "the user did decide them: they are flagged, not undecided"
+    session.decide(path, 2, Decision(Choice.DEV))
+    assert session.marked_hunks(path) == (0,)
 
 
 def test_merge_commit_mode_writes_the_worktree_only(sample_merge_commit: SampleSync) -> None:

@@ -14,6 +14,7 @@ from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.hunk_view import HunkView
 
 MakeApp = Callable[..., WorkbenchApp]
 OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"
@@ -137,3 +138,44 @@ def test_quit_does_not_ask_about_files_with_nothing_to_write(sample_in_progress:
 
     drive(app, script)
     assert app.return_value == 0
+
+
+def _header_text(screen: MainScreen, hunk: int) -> str:
+    view = screen.query_one(HunkView)
+    segments = view.render_row(view._headers[hunk], 200, view.palette, False)
+    return "".join(segment.text for segment in segments)
+
+
+def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
+    sample_in_progress: SampleSync, make_app: MakeApp
+) -> None:
+    repo = Path(sample_in_progress.path)
+    before = Path(repo, LAYER).read_bytes()
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        files = screen.query_one(FileList)
+        index = screen.current
+        await pilot.press("D", "e")
+        await settle(pilot)
+        area = pilot.app.screen.query_one("#edit-area")
+        area.text = "<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "still has markers" in _header_text(screen, index), _header_text(screen, index)
+        assert "✓" not in _header_text(screen, index)
+        row = files.options.row_text(files.shown_paths.index(LAYER))
+        assert "!3/3" in row, row
+        assert "with markers" in str(screen.query_one("#file-summary").render())
+        await pilot.press("w")
+        await settle(pilot)
+        assert any(f"{LAYER} still holds conflict markers in your edit of hunk {index + 1}" in t
+                   for t in _toasts(pilot)), _toasts(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert "still has markers" not in _header_text(screen, index)
+        assert "!" not in files.options.row_text(files.shown_paths.index(LAYER))
+
+    drive(app, script)
+    assert Path(repo, LAYER).read_bytes() == before

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
+from workbench.resolve.markers import conflict_markers
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
 FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
@@ -89,6 +90,16 @@ class Session:
         if not entry.hunks:
             return False
         return self.decided(path) == len(entry.hunks)
+
+    def marked_hunks(self, path: str) -> tuple[int, ...]:
+        """Hunks of ``path`` whose edited text still holds conflict markers (decided, but not writable)."""
+        if path in self._file_choices:
+            return ()
+        entry = self.file(path)
+        return tuple(
+            h.index for h in entry.hunks
+            if (d := self._hunks.get((path, h.index))) is not None and d.text is not None and conflict_markers(d.text)
+        )
 
     def undecided(self, path: str | None = None) -> int:
         """Undecided hunks (a file without hunks counts as one until chosen)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import glob
 import os
-import re
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -32,11 +31,9 @@ from workbench.git.worktree import (
     worktree_path,
 )
 from workbench.resolve.events import Event, FileChoice
+from workbench.resolve.markers import conflict_markers
 from workbench.resolve.session import Session, SessionError
 
-_OPEN = re.compile(rb"^<{7}(?: |\r?$)", re.M)
-_MIDDLE = re.compile(rb"^={7}\r?$", re.M)
-_CLOSE = re.compile(rb"^>{7}(?: |\r?$)", re.M)
 _EXECUTABLE = 0o100755
 
 
@@ -75,15 +72,6 @@ class WriteOutcome:
     staged: bool
     message: str
     event: Event | None = None
-
-
-def conflict_markers(data: bytes) -> bool:
-    """A complete marker block (<<<<<<< ... ======= ... >>>>>>>) is present."""
-    start = _OPEN.search(data)
-    if not start:
-        return False
-    middle = _MIDDLE.search(data, start.end())
-    return bool(middle and _CLOSE.search(data, middle.end()))
 
 
 def python_syntax_error(data: bytes, path: str) -> str | None:
@@ -142,7 +130,7 @@ def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: b
     except SessionError as exc:
         return WriteCheck(path, Blocked.OVERLAP, str(exc))
     if data is not None and conflict_markers(data):
-        return WriteCheck(path, Blocked.MARKERS, f"{path} still holds conflict markers: decide every hunk first")
+        return WriteCheck(path, Blocked.MARKERS, _markers_message(session, path))
     if data is not None and path.endswith(".py"):
         error = python_syntax_error(data, path)
         if error:
@@ -157,6 +145,16 @@ def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: b
                 f"{path} changed on disk since it was loaded: overwrite it?",
             )
     return WriteCheck(path)
+
+
+def _markers_message(session: Session, path: str) -> str:
+    """Which hunks still hold markers: the user's edits of them, when that is where they are."""
+    marked = [index + 1 for index in session.marked_hunks(path)]
+    if not marked:
+        return f"{path} still holds conflict markers: decide every hunk first"
+    which = f"hunk {marked[0]}" if len(marked) == 1 else "hunks " + ", ".join(str(n) for n in marked)
+    return (f"{path} still holds conflict markers in your edit of {which}: "
+            "edit it again (e) to remove them, or take a side")
 
 
 def write_file(

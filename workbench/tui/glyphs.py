@@ -61,6 +61,9 @@ FILE_CHOICE_WORD = {
 
 DECIDED = "✓"
 UNWRITTEN = "●"
+MARKED = "!"
+"""An edited hunk that still holds conflict markers: decided, but the file cannot be written."""
+MARKED_WORD = "edited · still has markers"
 
 
 def decision_word(decision: Decision | None) -> str:

@@ -21,6 +21,7 @@ from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
     FILE_CHOICE_WORD,
+    MARKED_WORD,
     RISK_LETTER,
     RISK_WORD,
     TAKEN_SHORT,
@@ -62,6 +63,7 @@ def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
         decided=decided,
         total=len(entry.hunks),
         unwritten=session.is_dirty(entry.path),
+        marked=bool(session.marked_hunks(entry.path)),
     )
 
 
@@ -71,16 +73,20 @@ def totals(ws: Workspace) -> Totals:
         undecided=ws.session.undecided(),
         high=ws.session.undecided_high(),
         unwritten=len(ws.session.dirty_paths()),
+        marked=sum(len(ws.session.marked_hunks(f.path)) for f in ws.files),
     )
 
 
 def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
     entry = ws.entry(path)
     out = {}
+    marked = set(ws.session.marked_hunks(path))
     for hunk in entry.hunks:
         decision = ws.session.decision(path, hunk.index)
         choice = ws.session.file_choice(path)
         word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+        if hunk.index in marked:
+            word = MARKED_WORD
         out[hunk.index] = HunkTitle(
             number=hunk.index + 1,
             total=len(entry.hunks),
@@ -89,6 +95,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             taken=TAKEN_SHORT[hunk.taken],
             decision=word,
             decided=decision is not None or choice is not None,
+            marked=hunk.index in marked,
         )
     return out
 
@@ -109,7 +116,9 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
         PreviewLine(start + k if numbered and start is not None else None, display_text(line), tone)
         for k, (line, tone) in enumerate(zip(lines, tones))
     )
-    if decision is not None:
+    if index in ws.session.marked_hunks(path):
+        caption = f"result of hunk {index + 1}: {MARKED_WORD} (remove them before writing: e edits again)"
+    elif decision is not None:
         caption = f"result of hunk {index + 1}: {decision_word(decision)} (decided, not yet written)"
         if not ws.session.is_dirty(path):
             caption = f"result of hunk {index + 1}: {decision_word(decision)} (written)"

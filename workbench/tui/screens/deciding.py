@@ -20,11 +20,12 @@ from textual.screen import Screen
 from workbench.analysis.model import Mode
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
-from workbench.resolve.writer import Blocked, conflict_markers
+from workbench.resolve.markers import conflict_markers
+from workbench.resolve.writer import Blocked
 from workbench.textsafe import visible
 from workbench.tui import present
 from workbench.tui.editor import EditorFailed, run_editor
-from workbench.tui.glyphs import FILE_CHOICE_WORD
+from workbench.tui.glyphs import FILE_CHOICE_WORD, MARKED
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.screens.edit import EditScreen
 
@@ -166,8 +167,8 @@ class DecidingScreen(Screen[None]):
             return
         self.ws.decide(path, index, Decision(Choice.CUSTOM, text))
         if conflict_markers(text):
-            self.notify(f"Hunk {index + 1} still holds conflict markers: writing will refuse it.",
-                        severity="warning")
+            self.notify(f"Hunk {index + 1} still holds conflict markers: it is flagged {MARKED}, and w will not write "
+                        f"{visible(path)} until they are gone (e edits it again).", severity="warning")
         self.refresh_state({path})
 
     async def _edited_text(self, path: str, index: int, seed: bytes) -> bytes | None:

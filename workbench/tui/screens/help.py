@@ -59,6 +59,7 @@ class HelpScreen(ModalScreen[None]):
         text.append(f"  {PENDING_LETTER}  still loading: status not known yet\n")
         text.append(f"  {POLICY_LETTER}  a sync-policy rule applies (keep dev / override from main)\n")
         text.append("  ✓  every hunk decided      ●  decisions not written to the work tree yet\n")
+        text.append("  !  an edited hunk still holds conflict markers: the file cannot be written until they go\n")
         text.append("\nDecisions are saved as you go (under .git/workbench/); reopening resumes them.\n")
         return text
 

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from workbench.analysis.model import Level
-from workbench.tui.glyphs import DECIDED
+from workbench.tui.glyphs import DECIDED, MARKED, counted
 from workbench.tui.palette import theme_palette
 from workbench.tui.widgets.file_rows import FileOptions, FileRow
 
@@ -38,6 +38,8 @@ class Totals:
     undecided: int
     high: int
     unwritten: int
+    marked: int = 0
+    """Edited hunks that still hold conflict markers."""
 
 
 class FileList(Vertical):
@@ -134,14 +136,19 @@ class FileList(Vertical):
     def set_totals(self, totals: Totals, mode: str) -> None:
         summary = self.query_one("#file-summary", Static)
         text = Text()
-        done = totals.undecided == 0
+        done = totals.undecided == 0 and not totals.marked
+        high = self._styles.get("high", Style())
         if done:
             text.append(f"{DECIDED} all decided", style="bold")
             text.append(f" · {totals.unwritten} to write (w)" if totals.unwritten else " · all written")
+        elif totals.undecided == 0:
+            text.append(f"{MARKED} {counted(totals.marked, 'edited hunk')} still with markers", style=high)
         else:
             text.append(f"{totals.undecided} undecided", style="bold")
             text.append(" · ")
-            text.append(f"{totals.high} high risk", style=self._styles.get("high", Style()))
+            text.append(f"{totals.high} high risk", style=high)
+            if totals.marked:
+                text.append(f" · {MARKED} {totals.marked} with markers", style=high)
         text.append(f"\n{totals.files} files · {mode}")
         summary.update(text)
         summary.set_class(done, "done")

@@ -4,7 +4,8 @@ Only the rows on screen are painted (``LineView``'s Line API); filtering or
 refreshing counts touches data, never widgets.  A row reads
 ``risk status path decided/total``: the risk as a letter in its colour
 (never colour alone), the path shortened from the left so the file name
-stays, and ``●`` while decisions are not written yet.  Rows of a sync still
+stays, ``●`` while decisions are not written yet, and ``!`` when an edited
+hunk still holds conflict markers.  Rows of a sync still
 loading show ``·`` for the risk and ``⋯`` for the counts.
 """
 
@@ -20,7 +21,7 @@ from textual.message import Message
 
 from workbench.analysis.model import Level
 from workbench.textsafe import visible
-from workbench.tui.glyphs import DECIDED, RISK_LETTER, UNWRITTEN
+from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, UNWRITTEN
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments
 from workbench.tui.palette import Palette, combine
@@ -41,6 +42,8 @@ class FileRow:
     decided: int
     total: int
     unwritten: bool
+    marked: bool = False
+    """An edited hunk still holds conflict markers."""
     loading: bool = False
     """From the sync's outline: hunks, risk and counts are still being computed."""
 
@@ -134,7 +137,8 @@ class FileOptions(LineView):
         total = row.total or 1  # a file without hunks is one whole-file choice
         done = not row.loading and row.decided == total
         counts = PENDING_COUNTS if row.loading else f"{row.decided}/{total}"
-        tail = f" {DECIDED if done else ' '}{counts}{UNWRITTEN if row.unwritten else ' '}"
+        flag = MARKED if row.marked else DECIDED if done else " "
+        tail = f" {flag}{counts}{UNWRITTEN if row.unwritten else ' '}"
         room = max(4, width - 4 - len(tail))
         path = visible(row.path)
         if len(path) > room:
@@ -146,7 +150,8 @@ class FileOptions(LineView):
             (row.status, muted),
             (" ", base),
             (path.ljust(room), base),
-            (tail, combine(base, Style(color=palette.hue["result"].color)) if done else muted),
+            (tail, combine(base, palette.risk[Level.HIGH]) if row.marked
+             else combine(base, Style(color=palette.hue["result"].color)) if done else muted),
         ]
         return label_segments(parts, width, base)
 

@@ -24,7 +24,7 @@ from textual.message import Message
 from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, ViewEntry
 from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
 from workbench.analysis.model import Level
-from workbench.tui.glyphs import RISK_LETTER, RISK_WORD
+from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, RISK_WORD
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
@@ -45,6 +45,8 @@ class HunkTitle:
     taken: str
     decision: str
     decided: bool
+    marked: bool = False
+    """Edited, but the text still holds conflict markers."""
 
 
 class HunkView(LineView):
@@ -290,11 +292,13 @@ class HunkView(LineView):
             return label_segments([(f" hunk {hunk + 1}", base)], width, base)
         risk_style = combine(base, Style(color=palette.risk[title.level].color, bold=True)) if not current else base
         mark = "▶" if at_cursor else ("▌" if current else " ")
+        flag = f"{MARKED} " if title.marked else f"{DECIDED} " if title.decided else ""
+        marked_style = combine(base, Style(color=palette.risk[Level.HIGH].color, bold=True)) if not current else base
         parts = [
             (f"{mark}hunk {title.number}/{title.total}  ", base),
             (f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}", risk_style),
             (f"  ·  {title.taken}  ·  ", base),
-            (("✓ " if title.decided else "") + title.decision, base),
+            (flag + title.decision, marked_style if title.marked else base),
         ]
         return label_segments(parts, width, base)
 
