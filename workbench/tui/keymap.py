@@ -71,8 +71,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
     _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
     _a("prev_risky", "P", "Prev risky", "Previous undecided high-risk hunk in the whole sync", S, "Move"),
-    _a("filter", "slash", "Filter", "Filter the file list by typing part of a path", S, "Move", key_display="/"),
-    _a("focus_files", "escape", "Files", "Back to the file list", S, "Move", key_display="esc"),
+    _a("filter", "slash", "Filter", "Filter the file list by typing part of a path (enter keeps the filter and goes "
+       "to the list, esc clears it)", S, "Move", key_display="/"),
+    _a("focus_files", "escape", "Files", "Back to the file list; in the filter (or on a filtered list), clear the "
+       "filter", S, "Move", key_display="esc"),
     _a("take_main", "m", "Main", "Take main's side for this hunk (take main's file for a whole-file choice)",
        S, "Decide", show=True),
     _a("take_dev", "d", "Dev", "Take dev's side for this hunk (keep dev's file for a whole-file choice)",

@@ -199,11 +199,11 @@ class BrowsingScreen(DecidingScreen):
         self.query_one(FileList).open_filter()
 
     def action_focus_files(self) -> None:
+        """esc: back to the file list; in the filter (or on a filtered list), clear the filter."""
         files = self.query_one(FileList)
-        if files.filtering:
-            files.close_filter()
-        else:
-            files.options.focus()
+        if files.filtering or (files.filtered and files.options.has_focus):
+            files.clear_filter()
+        files.options.focus()
 
     def action_focus_history(self) -> None:
         self.query_one(HistoryPanel).focus()

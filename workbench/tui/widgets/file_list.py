@@ -7,7 +7,7 @@ the sync loads a note of how far it got.
 | Key | Action |
 | :- | :- |
 | j / ↓, k / ↑ | move |
-| / | filter (esc leaves the filter) |
+| / | filter: enter keeps it and goes to the list, esc clears it |
 """
 
 from __future__ import annotations
@@ -88,6 +88,10 @@ class FileList(Vertical):
         """Path -> its row among the shown ones."""
         self._query = ""
         self._styles: dict[str, Style] = {}
+        self._head = Text()
+        """The summary's first line (counters, or how far loading got)."""
+        self._mode = ""
+        self._done = False
 
     def on_mount(self) -> None:
         self._theme_changed()
@@ -125,16 +129,12 @@ class FileList(Vertical):
 
     def set_loading(self, note: str, files: int, mode: str) -> None:
         """The counters are pending while the sync loads: say how far loading got instead."""
-        summary = self.query_one("#file-summary", Static)
         text = Text()
         text.append("loading", style="bold italic")
         text.append(f" · {note}")
-        text.append(f"\n{files} files · {mode}")
-        summary.update(text)
-        summary.set_class(False, "done")
+        self._paint_summary(text, mode, done=False)
 
     def set_totals(self, totals: Totals, mode: str) -> None:
-        summary = self.query_one("#file-summary", Static)
         text = Text()
         done = totals.undecided == 0 and not totals.marked
         high = self._styles.get("high", Style())
@@ -149,8 +149,15 @@ class FileList(Vertical):
             text.append(f"{totals.high} high risk", style=high)
             if totals.marked:
                 text.append(f" · {MARKED} {totals.marked} with markers", style=high)
-        text.append(f"\n{totals.files} files · {mode}")
-        summary.update(text)
+        self._paint_summary(text, mode, done)
+
+    def _paint_summary(self, head: Text, mode: str, done: bool) -> None:
+        """The counters, then how many files there are (and how many the filter shows)."""
+        self._head, self._mode, self._done = head, mode, done
+        files = counted(len(self._order), "file")
+        shown = f"{len(self._shown)} of {files}" if self._query else files
+        summary = self.query_one("#file-summary", Static)
+        summary.update(Text.assemble(head, f"\n{shown} · {mode}"))
         summary.set_class(done, "done")
 
     def highlight(self, path: str) -> None:
@@ -192,7 +199,13 @@ class FileList(Vertical):
 
     @property
     def filtering(self) -> bool:
+        """The filter field has focus (keys type into it)."""
         return self.query_one("#file-filter", Input).has_focus
+
+    @property
+    def filtered(self) -> bool:
+        """A filter hides some files."""
+        return bool(self._query)
 
     @on(Input.Changed, "#file-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -210,6 +223,8 @@ class FileList(Vertical):
         self._shown = [p for p in self._order if _matches(self._query, p)]
         self._index = {path: i for i, path in enumerate(self._shown)}
         self.options.set_rows([self._rows[p] for p in self._shown], self._index.get(keep or "", 0))
+        if self._mode:
+            self._paint_summary(self._head, self._mode, self._done)
 
     @on(FileOptions.Highlighted)
     def _highlighted(self, event: FileOptions.Highlighted) -> None:
