@@ -79,3 +79,29 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
             raise TimeoutError(f"the app did not act on {key!r}")
         await asyncio.sleep(0.001)
     return time.perf_counter() - start
+
+
+
+def screen_text(app: WorkbenchApp) -> list[str]:
+    """The terminal's rows as text, read from the app's own screenshot (what a user sees, colour aside)."""
+    import html
+    import re
+
+    from rich.cells import cell_len
+
+    spans = re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)" textLength="([\d.]+)"[^>]*>([^<]*)</text>',
+                        app.export_screenshot())
+    rows: dict[float, list[tuple[float, str]]] = {}
+    cell = 0.0
+    for match in spans:
+        text = html.unescape(match.group(4)).replace("\xa0", " ").replace("\n", "")
+        if text and not cell:
+            cell = float(match.group(3)) / cell_len(text)
+        rows.setdefault(float(match.group(2)), []).append((float(match.group(1)), text))
+    out = []
+    for _y, row in sorted(rows.items()):
+        line = ""
+        for x, text in sorted(row):
+            line = line.ljust(round(x / cell)) + text
+        out.append(line)
+    return out

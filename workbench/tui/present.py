@@ -278,8 +278,18 @@ def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:
 # -- the header line ------------------------------------------------------------------------
 
 
-def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool) -> Text:
+def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool, compact: bool = False) -> Text:
+    """The top line; ``compact``: shorter words and commit ids, for narrow terminals."""
     text = Text(no_wrap=True, overflow="ellipsis")
+    if compact and analysis.mode is not Mode.MERGETOOL:
+        text.append(f" {visible(repo_name)} · {MODE_WORD[analysis.mode]} · dev ")
+        text.append(analysis.dev[:7], style="bold")
+        text.append(" ← main ")
+        text.append(analysis.main[:7], style="bold")
+        text.append(f" · {analysis.main_commits} from main")
+        if resumed:
+            text.append(" · resumed", style="italic")
+        return text
     text.append(" workbench ", style="bold reverse")
     if analysis.mode is Mode.MERGETOOL:
         (entry,) = analysis.files or (None,)

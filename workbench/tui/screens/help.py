@@ -20,12 +20,14 @@ from workbench.tui.keymap import ACTIONS, display_keys
 class HelpScreen(ModalScreen[None]):
     """Keys by group, then the legend of the file list."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close"), Binding("j,down", "down", show=False),
+                Binding("k,up", "up", show=False)]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: 96; height: 90%; border: thick $primary; background: $surface; padding: 0 2;
+        width: 96; max-width: 100%; height: 90%; border: thick $primary; background: $surface; padding: 0 1 0 2;
+        scrollbar-size-vertical: 1; border-subtitle-color: $text-muted;
     }
     """
 
@@ -35,7 +37,9 @@ class HelpScreen(ModalScreen[None]):
         """Action id -> keys in force."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        scroll = VerticalScroll()
+        scroll.border_subtitle = "j/k scroll · esc closes"
+        with scroll:
             yield Static(self._table())
             yield Static(self._legend())
 
@@ -65,3 +69,9 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_down(self) -> None:
+        self.query_one(VerticalScroll).scroll_down(animate=False)
+
+    def action_up(self) -> None:
+        self.query_one(VerticalScroll).scroll_up(animate=False)

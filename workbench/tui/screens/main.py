@@ -33,6 +33,7 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report, Throttle, describe, fraction
 from workbench.tui.messages import FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
 from workbench.tui.screens.browsing import BrowsingScreen
+from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
@@ -81,7 +82,7 @@ class MainScreen(BrowsingScreen):
         yield SyncBar(id="sync-bar")
         with Horizontal(id="body"):
             yield FileList(id="files")
-            with Vertical(id="center"):
+            with Centre(id="center"):
                 with ContentSwitcher(initial="placeholder", id="views"):
                     yield HunkView(id="hunks")
                     with Horizontal(id="diffs"):
@@ -134,7 +135,8 @@ class MainScreen(BrowsingScreen):
             self._outline_first = rows[0].path if rows else None
             self._outline_mode = present.MODE_WORD[outline.mode]
             name = Path(outline.repo_path).name if outline.repo_path else ""
-            self.query_one(SyncBar).set_title(present.sync_title(outline, name, False))
+            self.query_one(SyncBar).set_title(present.sync_title(outline, name, False),
+                                              present.sync_title(outline, name, False, compact=True))
             self.outline_at = time.monotonic()
             self._placeholder("Computing hunks, history and risk. Browse and filter the files meanwhile; "
                               "deciding starts when the analysis is complete.", loading=True)
@@ -149,7 +151,8 @@ class MainScreen(BrowsingScreen):
         ws = self.ws = message.workspace
         self.log.info(f"sync loaded in {message.seconds:.2f}s")
         name = ws.repo.workdir.name if ws.repo.workdir else ws.repo.gitdir.name
-        self.query_one(SyncBar).set_title(present.sync_title(ws.analysis, name, ws.resumed))
+        self.query_one(SyncBar).set_title(present.sync_title(ws.analysis, name, ws.resumed),
+                                          present.sync_title(ws.analysis, name, ws.resumed, compact=True))
         self.query_one(SyncBar).set_busy("")
         files = self.query_one(FileList)
         # The user's place in the outline's list is kept; otherwise open on the riskiest file.

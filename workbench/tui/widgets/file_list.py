@@ -47,7 +47,7 @@ class FileList(Vertical):
 
     DEFAULT_CSS = """
     FileList { height: 1fr; }
-    FileList #file-summary { height: 2; padding: 0 1; background: $panel; }
+    FileList #file-summary { height: auto; min-height: 2; padding: 0 1; background: $panel; }
     FileList #file-summary.done { background: $success 30%; }
     FileList #file-filter { display: none; height: 3; }
     FileList #file-filter.active { display: block; }

@@ -1,4 +1,8 @@
-"""The top line: which sync is open (mode, dev and main tips) and what is going on."""
+"""The top line: which sync is open (mode, dev and main tips) and what is going on.
+
+A narrow terminal gets the compact form of the line (shorter words and
+commit ids) rather than the long one cut off before its end.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +20,16 @@ class SyncBar(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text(" workbench  loading…"), id=id)
         self._title = Text(" workbench")
+        self._compact: Text | None = None
         self._busy = ""
 
-    def set_title(self, title: Text) -> None:
+    def set_title(self, title: Text, compact: Text | None = None) -> None:
+        """The line, and a shorter one for when it does not fit."""
         self._title = title
+        self._compact = compact
+        self._paint()
+
+    def on_resize(self) -> None:
         self._paint()
 
     def set_busy(self, note: str) -> None:
@@ -28,7 +38,9 @@ class SyncBar(Static):
         self._paint()
 
     def _paint(self) -> None:
-        text = self._title.copy()
+        width = self.size.width
+        fits = not width or self._compact is None or self._title.cell_len <= width
+        text = (self._title if fits else self._compact or self._title).copy()
         if self._busy:
             text.append(f"  ⋯ {self._busy}", style="italic")
         self.update(text)

@@ -1,0 +1,39 @@
+"""The centre column: the hunk view on top, the result and the evidence below, sized by the room there is.
+
+On a tall terminal the result pane and the Why/History panes get their full
+heights; on a short one the hunk view keeps at least half the column (the
+current hunk must stay readable) and the panes below shrink, the result pane
+folding away first.
+"""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.events import Resize
+
+RESULT_ROWS = 8
+EVIDENCE_ROWS = 14
+MIN_RESULT_ROWS = 3
+"""A caption and two lines: any less and the result pane folds away."""
+
+
+def pane_heights(height: int) -> tuple[int, int]:
+    """Rows for the result pane and the evidence panes in a centre column ``height`` rows tall."""
+    room = max(0, height - (height + 1) // 2)
+    if room >= RESULT_ROWS + EVIDENCE_ROWS:
+        return RESULT_ROWS, EVIDENCE_ROWS
+    result = round(room * RESULT_ROWS / (RESULT_ROWS + EVIDENCE_ROWS))
+    if result < MIN_RESULT_ROWS:
+        return 0, room
+    return result, room - result
+
+
+class Centre(Vertical):
+    """Lays out its ``#result`` and ``#evidence`` children by ``pane_heights`` whenever it is resized."""
+
+    def on_resize(self, event: Resize) -> None:
+        result, evidence = pane_heights(event.size.height)
+        for selector, rows in (("#result", result), ("#evidence", evidence)):
+            pane = self.query_one(selector)
+            pane.display = rows > 0
+            pane.styles.height = max(rows, 1)
