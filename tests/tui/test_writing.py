@@ -15,6 +15,8 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.widgets.result_preview import ResultPreview
+from workbench.tui.workspace import Position
 
 MakeApp = Callable[..., WorkbenchApp]
 OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"
@@ -179,3 +181,52 @@ def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
 
     drive(app, script)
     assert Path(repo, LAYER).read_bytes() == before
+
+
+BINARY = "docs/source/images/moe/token_dispatch.png"
+"""-X theirs took main's image (a whole-file choice, not a conflict in the index)."""
+
+
+def _result_pane(screen: MainScreen) -> tuple[str, list[str]]:
+    preview = screen.query_one(ResultPreview)
+    return preview._caption, [line.text for line in preview._lines]
+
+
+def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=BINARY)
+
+    async def script(pilot: Pilot) -> None:
+        screen = _screen(pilot)
+        caption, lines = _result_pane(screen)
+        assert "undecided" in caption and lines[0].startswith("work tree now: main's file"), (caption, lines)
+        await pilot.press("d")
+        caption, lines = _result_pane(screen)
+        assert caption == "Result: keep dev's file (decided, not yet written)", caption
+        assert lines[0].startswith("work tree now: main's file") and lines[1].startswith("w will put dev's file")
+        await pilot.press("m")
+        caption, lines = _result_pane(screen)
+        assert "take main's file (the work tree already holds it" in caption and len(lines) == 1, (caption, lines)
+        screen._go(Position(RMS_NORM, None))
+        await _opened_choice(pilot, RMS_NORM)
+        await pilot.press("d")
+        caption, lines = _result_pane(screen)
+        assert caption.endswith("(decided, not yet written)") and "and stage it" in lines[1], (caption, lines)
+        assert lines[0].startswith("work tree now: dev's file"), "git left dev's changed file in the work tree"
+        await pilot.press("w")
+        await settle(pilot)
+        caption, lines = _result_pane(screen)
+        assert caption == "Result: keep dev's file (written)" and lines == [lines[0]], (caption, lines)
+        await pilot.press("x")
+        caption, lines = _result_pane(screen)
+        assert "delete the file" in caption and lines[1] == "w will delete the file and stage it", lines
+
+    drive(app, script)
+
+
+async def _opened_choice(pilot: Pilot, path: str) -> None:
+    screen = _screen(pilot)
+    for _ in range(500):
+        await settle(pilot)
+        if screen.view is not None and screen.view.path == path:
+            return
+    raise AssertionError(f"{path} did not open")

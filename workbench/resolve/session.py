@@ -204,6 +204,10 @@ class Session:
             return "blob", entry.result_oid if entry.result_present else None
         return "bytes", self._splice(entry, list(decisions))
 
+    def was_written(self, path: str) -> bool:
+        """The workbench has written ``path`` (in this run or one it resumes)."""
+        return path in self._written
+
     def disk_oid(self, path: str) -> str | None | bool:
         """What the work tree held at ``path`` when loaded or last written (False: unknown)."""
         return self._disk[path] if path in self._disk else False

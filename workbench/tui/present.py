@@ -275,6 +275,54 @@ def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:
     return f"{done} {'to' if not deleted else 'in'} the work tree (commit a fix-up)."
 
 
+def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) -> tuple[tuple[PreviewLine, ...], str]:
+    """The Result pane for a whole-file choice: the choice, whether it is written, what the work tree holds."""
+    session = ws.session
+    choice = session.file_choice(path)
+    dirty = session.is_dirty(path)
+    if choice is None:
+        caption = "Result: undecided (d keeps dev's file, m takes main's, x deletes it)"
+    elif dirty:
+        caption = f"Result: {FILE_CHOICE_WORD[choice]} (decided, not yet written)"
+    elif session.was_written(path):
+        caption = f"Result: {FILE_CHOICE_WORD[choice]} (written)"
+    else:
+        caption = f"Result: {FILE_CHOICE_WORD[choice]} (the work tree already holds it: nothing to write)"
+    facts = {f.label: f for f in sides}
+    disk = session.disk_oid(path)
+    lines = [PreviewLine(None, f"work tree now: {_blob_words(disk, facts)}", _blob_tone(disk, facts))]
+    if choice is not None and dirty:
+        entry = ws.entry(path)
+        side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
+        oid = side.oid if side is not None else None
+        staged = " and stage it" if ws.stages else ""
+        what = f"put {_blob_words(oid, facts)} there" if oid is not None else "delete the file"
+        lines.append(PreviewLine(None, f"w will {what}{staged}", _blob_tone(oid, facts)))
+    return tuple(lines), caption
+
+
+def _blob_words(oid: str | None | bool, facts: dict[str, SideFacts]) -> str:
+    """Which side's file a blob is, with its id and size ("dev's file, 53c110c5a1, 2,048 bytes")."""
+    if oid is False:
+        return "unknown"
+    if oid is None:
+        return "no file (deleted)"
+    for label in ("dev", "main", "base"):
+        side = facts.get(label)
+        if side is not None and side.oid == oid:
+            size = f", {side.size:,} bytes" if side.size is not None else ""
+            return f"{label}'s file ({short_sha(oid)}{size})"
+    return f"a file of its own ({short_sha(oid)})"
+
+
+def _blob_tone(oid: str | None | bool, facts: dict[str, SideFacts]) -> str | None:
+    for label in ("dev", "main"):
+        side = facts.get(label)
+        if isinstance(oid, str) and side is not None and side.oid == oid:
+            return label
+    return "result" if isinstance(oid, str) else None
+
+
 # -- the header line ------------------------------------------------------------------------
 
 

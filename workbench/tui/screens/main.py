@@ -233,9 +233,7 @@ class MainScreen(BrowsingScreen):
         if view.layout is None:
             self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
             switcher.current = "choice"
-            self.query_one(ResultPreview).show(
-                (), "Result", "a whole-file choice: d keeps dev's file, m takes main's, x deletes it"
-            )
+            self.query_one(ResultPreview).show(*present.file_choice_preview(self.ws, view.path, view.sides))
             if self._pending_hunk is not None:
                 self._pending_hunk = None
                 self.query_one(FileChoicePanel).focus()
@@ -287,6 +285,7 @@ class MainScreen(BrowsingScreen):
                 self._prepare_diffs(self.path)
         elif self.view is not None:
             self.query_one(FileChoicePanel).show(present.file_choice_text(ws, self.path, self.view.sides, self.palette))
+            self.query_one(ResultPreview).show(*present.file_choice_preview(ws, self.path, self.view.sides))
 
     def _refresh_totals(self) -> None:
         assert self.ws is not None
