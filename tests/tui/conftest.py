@@ -17,6 +17,7 @@ from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
+from workbench.tui.screens.main import MainScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.workspace import Workspace
 
@@ -40,7 +41,8 @@ def make_app(themes: list[Theme], private_config: Path) -> Callable[..., Workben
     """``make_app(sample_or_loader, **options)``: the app on a sample repository (or a loader)."""
 
     def make(source: SampleSync | Callable[[], Workspace], *, config: Config | None = None,
-             start_file: str | None = None, theme: str | None = None) -> WorkbenchApp:
+             start_file: str | None = None, theme: str | None = None,
+             screen: type[MainScreen] = MainScreen) -> WorkbenchApp:
         if isinstance(source, SampleSync):
             path = source.path
 
@@ -51,6 +53,7 @@ def make_app(themes: list[Theme], private_config: Path) -> Callable[..., Workben
 
             def load(report: Report) -> Workspace:
                 return plain()
-        return WorkbenchApp(load, config or Config(path=private_config), themes, theme=theme, start_file=start_file)
+        return WorkbenchApp(load, config or Config(path=private_config), themes, theme=theme, start_file=start_file,
+                            screen=screen)
 
     return make

@@ -63,10 +63,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("cursor_up", "k,up", "Up", "Move up", (Scope.LIST, Scope.VIEW), "Move", key_display="k/↑"),
     _a("page_down", "pagedown,ctrl+d", "Page down", "Move a page down", Scope.VIEW, "Move"),
     _a("page_up", "pageup,ctrl+u", "Page up", "Move a page up", Scope.VIEW, "Move"),
-    _a("text_left", "left", "Left", "Show the start of long lines again", Scope.VIEW, "Move",
-       action="scroll_text(-8)", key_display="←"),
-    _a("text_right", "right", "Right", "Show more of long lines (they end in › when cut)", Scope.VIEW, "Move",
-       action="scroll_text(8)", key_display="→"),
+    _a("text_left", "left", "Left", "Show the start of long lines again (hunk view or diffs, from any pane)",
+       (Scope.VIEW, S), "Move", action="scroll_text(-8)", key_display="←"),
+    _a("text_right", "right", "Right", "Show more of long lines, which end in › when cut (hunk view or diffs, "
+       "from any pane)", (Scope.VIEW, S), "Move", action="scroll_text(8)", key_display="→"),
     _a("next_hunk", "n", "Next", "Next hunk (on to the next file after the last)", S, "Move", show=True),
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
     _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
@@ -106,6 +106,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 BY_ID: dict[str, ActionSpec] = {spec.id: spec for spec in ACTIONS}
+
+FIXED_KEYS: tuple[tuple[str, str], ...] = (
+    ("tab shift+tab", "Move the focus to the next pane (shift+tab: the previous)"),
+    ("enter", "Open the highlighted file (file list); open or close a fold (hunk view); show a commit's diff "
+              "(history); keep the filter and go to the list (filter)"),
+    ("home end", "First or last file (file list)"),
+    ("ctrl+p", "Command palette: every action, searchable, with its keys"),
+    ("ctrl+s", "Keep the text (the in-app editor; esc cancels)"),
+)
+"""Keys that are not actions of the keymap (Textual's own, or a widget's): listed in help, not rebindable."""
 
 
 def bindings(scope: Scope) -> list[Binding]:

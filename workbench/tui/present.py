@@ -54,6 +54,7 @@ def outline_row(entry: FileAnalysis) -> FileRow:
 
 
 def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
+    """One file's row; ``●`` only where a write is possible (not in a preview or a quiz)."""
     session = ws.session
     decided = session.decided(entry.path) if entry.hunks else int(session.file_choice(entry.path) is not None)
     return FileRow(
@@ -62,7 +63,7 @@ def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
         status=status_letters(entry),
         decided=decided,
         total=len(entry.hunks),
-        unwritten=session.is_dirty(entry.path),
+        unwritten=ws.writes and session.is_dirty(entry.path),
         marked=bool(session.marked_hunks(entry.path)),
     )
 
@@ -72,7 +73,8 @@ def totals(ws: Workspace) -> Totals:
         files=len(ws.files),
         undecided=ws.session.undecided(),
         high=ws.session.undecided_high(),
-        unwritten=len(ws.session.dirty_paths()),
+        unwritten=len(ws.session.dirty_paths()) if ws.writes else 0,
+        writes=ws.writes,
         marked=sum(len(ws.session.marked_hunks(f.path)) for f in ws.files),
     )
 
@@ -264,6 +266,12 @@ def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:
         gone = visible(deleted[0]) if len(deleted) == 1 else counted(len(deleted), "file")
         parts.append(f"{gone} deleted")
     done = " and ".join(parts)
+    if mode is Mode.MERGETOOL:
+        # git mergetool hands the tool one file (MERGED) and stages it once the tool exits successfully.
+        if deleted:
+            return f"{done}: git stages the deletion when the tool exits (q)."
+        named = f"{visible(written[0])} written" if len(written) == 1 else done
+        return f"{named} to the work tree: git stages it when the tool exits (q)."
     if mode is Mode.IN_PROGRESS:
         if not deleted:
             return f"{done} and staged."
@@ -354,7 +362,7 @@ def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool, compact: b
     text.append(short_sha(analysis.dev), style="bold")
     text.append(" ← main ")
     text.append(short_sha(analysis.main), style="bold")
-    text.append(f" · {analysis.main_commits} commits from main")
+    text.append(f" · {counted(analysis.main_commits, 'commit')} from main")
     if resumed:
         text.append(" · resumed earlier decisions", style="italic")
     return text

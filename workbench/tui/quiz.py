@@ -162,7 +162,15 @@ class QuizWorkspace(Workspace):
         self.quiz = quiz
 
     def write_blocker(self) -> str | None:
-        return "this is a training quiz, a replay: nothing is written (your answers are saved)"
+        return "a training quiz is a replay and writes nothing to the work tree"
+
+    @property
+    def writes(self) -> bool:
+        return False
+
+    @property
+    def saved_words(self) -> str:
+        return "Your answers are saved."
 
 
 def open_quiz(repo_path: str | os.PathLike[str] | None, merge: str, result: str, trainee: str, title: str,

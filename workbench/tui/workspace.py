@@ -68,6 +68,16 @@ class Workspace:
         return write_blocker(self.repo, self.analysis)
 
     @property
+    def writes(self) -> bool:
+        """Decisions can be written at all (a preview has no merge on disk); ``write_blocker`` says if now."""
+        return self.analysis.mode is not Mode.PREVIEW
+
+    @property
+    def saved_words(self) -> str:
+        """What is kept when nothing is written."""
+        return "Your decisions are saved."
+
+    @property
     def stages(self) -> bool:
         """Writes are staged only while the merge is in progress."""
         return self.analysis.mode is Mode.IN_PROGRESS

@@ -195,6 +195,15 @@ class BrowsingScreen(DecidingScreen):
             view.show(rows, side, "result", diffs.syntax.get(side), diffs.syntax.get("result"),
                       empty=f"the result is identical to {side}")
 
+    def action_scroll_text(self, step: int) -> None:
+        """← →: shift the long lines of the hunk view (or of both diffs), whichever pane has focus."""
+        switcher = self.query_one("#views", ContentSwitcher)
+        if switcher.current == "hunks":
+            self.query_one(HunkView).action_scroll_text(step)
+        elif switcher.current == "diffs":
+            for view in self.query(DiffView):
+                view.action_scroll_text(step)
+
     def action_filter(self) -> None:
         self.query_one(FileList).open_filter()
 

@@ -201,7 +201,7 @@ class DecidingScreen(Screen[None]):
             return False
         blocker = await asyncio.to_thread(ws.write_blocker)
         if blocker is not None:
-            self.notify(f"Nothing written: {visible(blocker)}. Your decisions are saved.", severity="warning")
+            self.notify(f"Nothing written: {visible(blocker)}. {ws.saved_words}", severity="warning")
             return False
         paths = ws.session.dirty_paths()
         if not paths:

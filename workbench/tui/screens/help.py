@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
 from workbench.tui.glyphs import PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
-from workbench.tui.keymap import ACTIONS, display_keys
+from workbench.tui.keymap import ACTIONS, FIXED_KEYS, display_keys
 
 
 class HelpScreen(ModalScreen[None]):
@@ -52,6 +52,9 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(Text(group, style="bold underline"), "", "")
             for spec in specs:
                 table.add_row(display_keys(self._keys.get(spec.id, spec.keys)), spec.help, spec.id)
+        table.add_row(Text("Other keys", style="bold underline"), "", "")
+        for keys, words in FIXED_KEYS:
+            table.add_row(keys, words, "(fixed)")
         return table
 
     def _legend(self) -> Text:

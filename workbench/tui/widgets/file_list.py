@@ -40,6 +40,8 @@ class Totals:
     unwritten: int
     marked: int = 0
     """Edited hunks that still hold conflict markers."""
+    writes: bool = True
+    """Decisions can be written here (not in a preview or a training quiz)."""
 
 
 class FileList(Vertical):
@@ -140,7 +142,10 @@ class FileList(Vertical):
         high = self._styles.get("high", Style())
         if done:
             text.append(f"{DECIDED} all decided", style="bold")
-            text.append(f" · {totals.unwritten} to write (w)" if totals.unwritten else " · all written")
+            if not totals.writes:
+                text.append(" · saved")
+            else:
+                text.append(f" · {totals.unwritten} to write (w)" if totals.unwritten else " · all written")
         elif totals.undecided == 0:
             text.append(f"{MARKED} {counted(totals.marked, 'edited hunk')} still with markers", style=high)
         else:
