@@ -106,7 +106,8 @@ class DecidingScreen(Screen[None]):
             return
         self.ws.decide_file(self.path, choice)
         count = len(self.ws.entry(self.path).hunks)
-        self.notify(f"{choice.value} for all {count} hunk{'s' if count != 1 else ''} of {visible(self.path)}")
+        which = "the only hunk" if count == 1 else f"all {count} hunks"
+        self.notify(f"{choice.value} for {which} of {visible(self.path)}")
         self.refresh_state({self.path})
 
     def action_file_main(self) -> None:
