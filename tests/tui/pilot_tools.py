@@ -16,17 +16,25 @@ Script = Callable[[Pilot], Awaitable[None]]
 
 
 async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
-    """Wait until the sync is loaded and a file is drawn."""
+    """Wait until the sync is loaded and a file is drawn, its opening hunk scrolled to (that waits for layout)."""
     deadline = time.monotonic() + timeout
     while True:
         screen = pilot.app.screen
         if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None:
-            if screen.view.layout is None or screen.current is not None:
+            if screen.view.layout is None or (screen.current is not None and _on_current_hunk(screen)):
                 await pilot.pause()
                 return screen
         if time.monotonic() > deadline:
             raise TimeoutError("the workbench did not finish loading")
         await pilot.pause(0.02)
+
+
+def _on_current_hunk(screen: MainScreen) -> bool:
+    """The hunk view's cursor is on the current hunk's header: the scroll deferred until layout has happened."""
+    from workbench.tui.widgets.hunk_view import HunkView
+
+    view = screen.query_one(HunkView)
+    return view._headers.get(screen.current) == view.cursor
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
