@@ -27,8 +27,9 @@ def test_pane_heights_leave_the_hunk_view_at_least_half() -> None:
         assert result == 0 or MIN_RESULT_ROWS <= result <= RESULT_ROWS
         assert 0 <= evidence <= EVIDENCE_ROWS
     assert pane_heights(60) == (RESULT_ROWS, EVIDENCE_ROWS), "a tall terminal gets the full panes"
-    assert pane_heights(28) == (5, 9)
-    assert pane_heights(8)[0] == 0, "a tiny one folds the result pane away"
+    assert pane_heights(38) == (5, EVIDENCE_ROWS), "the result pane shrinks first"
+    assert pane_heights(28) == (4, 10)
+    assert pane_heights(16) == (0, 8), "a tiny one folds the result pane away"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

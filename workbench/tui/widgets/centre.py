@@ -2,8 +2,9 @@
 
 On a tall terminal the result pane and the Why/History panes get their full
 heights; on a short one the hunk view keeps at least half the column (the
-current hunk must stay readable) and the panes below shrink, the result pane
-folding away first.
+current hunk must stay readable), the result pane shrinks first (the hunk
+view shows both sides already) and the Why/History panes next, and on the
+smallest the result pane folds away.
 """
 
 from __future__ import annotations
@@ -13,19 +14,18 @@ from textual.events import Resize
 
 RESULT_ROWS = 8
 EVIDENCE_ROWS = 14
-MIN_RESULT_ROWS = 3
-"""A caption and two lines: any less and the result pane folds away."""
+MIN_RESULT_ROWS = 4
+"""A caption and three lines: any less and the result pane folds away."""
+MIN_EVIDENCE_ROWS = 6
 
 
 def pane_heights(height: int) -> tuple[int, int]:
     """Rows for the result pane and the evidence panes in a centre column ``height`` rows tall."""
     room = max(0, height - (height + 1) // 2)
-    if room >= RESULT_ROWS + EVIDENCE_ROWS:
-        return RESULT_ROWS, EVIDENCE_ROWS
-    result = round(room * RESULT_ROWS / (RESULT_ROWS + EVIDENCE_ROWS))
-    if result < MIN_RESULT_ROWS:
-        return 0, room
-    return result, room - result
+    result = min(RESULT_ROWS, max(MIN_RESULT_ROWS, room - EVIDENCE_ROWS))
+    if room - result < MIN_EVIDENCE_ROWS:
+        return 0, min(room, EVIDENCE_ROWS)
+    return result, min(room - result, EVIDENCE_ROWS)
 
 
 class Centre(Vertical):
