@@ -23,6 +23,7 @@ from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.workspace import Workspace
 
@@ -92,6 +93,28 @@ def test_git_mergetool_says_one_file_and_that_git_stages_it(builder: RepoBuilder
         await settle(pilot)
         assert "x.py written to the work tree: git stages it when the tool exits (q)." in _toasts(pilot)
         assert not any("fix-up" in t for t in _toasts(pilot))
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize(("how", "heading"), [("merge", "dev · 1 commit since the merge base"),
+                                             ("cherry-pick", "dev · history not looked up (see Why)")])
+def test_git_mergetool_history_says_whether_it_was_looked_up(builder: RepoBuilder, make_app: MakeApp,
+                                                            how: str, heading: str) -> None:
+    base = "".join(f"v{i} = {i}\n" for i in range(10))
+    builder.write("x.py", base).commit("base")
+    builder.branch("dev").checkout("dev").write("x.py", base.replace("v2 = 2", "v2 = 20")).commit("dev")
+    builder.checkout("main").write("x.py", base.replace("v2 = 2", "v2 = 200")).commit("main")
+    builder.checkout("dev")
+    assert builder.run(how, "main").returncode != 0, "x.py conflicts"
+    out = builder.git("checkout-index", "--stage=all", "--temp", "--", "x.py").decode()
+    stages = [str(builder.path / name) for name in out.split("\t")[0].split()]
+    repo, analysis = load_mergetool(*stages, str(builder.path / "x.py"))
+    app = make_app(lambda: Workspace.load(repo, analysis))
+
+    async def script(pilot: Pilot) -> None:
+        history = pilot.app.screen.query_one(HistoryPanel)
+        assert heading in history.render_line(0).text
 
     drive(app, script)
 

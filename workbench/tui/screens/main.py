@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.errors import WorkbenchError
+from workbench.mergetool import NO_HISTORY
 from workbench.textsafe import visible
 from workbench.tui import present
 from workbench.tui.config import Config
@@ -214,7 +215,8 @@ class MainScreen(BrowsingScreen):
         self.current = None
         self._expanded = frozenset()
         entry = self.ws.entry(path)
-        self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set())
+        looked_up = not any(signal.kind == NO_HISTORY for signal in entry.signals)
+        self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set(), looked_up=looked_up)
         self.query_one(WhyPanel).show(present.why_text(self.ws, path, None, self.palette))
         self.query_one(ResultPreview).show((), "Result", "")
         self._prepare(path)

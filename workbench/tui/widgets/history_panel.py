@@ -42,6 +42,8 @@ class _Row:
     commit: Commit | None
     """None: the side's heading."""
     count: int = 0
+    looked_up: bool = True
+    """False: the history was never read (git mergetool outside a merge), so "no commits" would mislead."""
 
 
 class HistoryPanel(LineView):
@@ -67,11 +69,12 @@ class HistoryPanel(LineView):
         self._rows: list[_Row] = []
         self._marked: frozenset[str] = frozenset()
 
-    def show(self, dev: tuple[Commit, ...], main: tuple[Commit, ...], marked: set[str]) -> None:
+    def show(self, dev: tuple[Commit, ...], main: tuple[Commit, ...], marked: set[str], *,
+             looked_up: bool = True) -> None:
         """A file's history; ``marked`` are the commits behind the current hunk."""
         self._rows = []
         for side, commits in (("dev", dev), ("main", main)):
-            self._rows.append(_Row(side, None, len(commits)))
+            self._rows.append(_Row(side, None, len(commits), looked_up))
             self._rows.extend(_Row(side, commit) for commit in commits)
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -118,8 +121,12 @@ class HistoryPanel(LineView):
         hue = combine(base, palette.hue[row.side])
         muted = combine(base, _fg(palette.muted))
         if row.commit is None:
-            words = f" · {row.count} commit{'s' if row.count != 1 else ''} since the merge base" if row.count else \
-                " · no commits since the merge base"
+            if not row.looked_up:
+                words = " · history not looked up (see Why)"
+            elif row.count:
+                words = f" · {row.count} commit{'s' if row.count != 1 else ''} since the merge base"
+            else:
+                words = " · no commits since the merge base"
             return label_segments([(row.side, hue), (words, muted)], width, base)
         commit = row.commit
         marked = commit.sha in self._marked
