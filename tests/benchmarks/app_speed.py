@@ -13,7 +13,9 @@ Run: ``MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/app_spee
   key press (Pilot's ``press`` itself sleeps while waiting for idle, so its
   wall time says nothing about the app).
 
-Not a test: it prints figures, it asserts nothing about time.
+Not a test: it prints figures, it asserts nothing about time.  Where the
+environment sets PYTHONDONTWRITEBYTECODE, run it once without it first: a
+user's install has bytecode caches, and otherwise every start times the compiler.
 """
 
 from __future__ import annotations
