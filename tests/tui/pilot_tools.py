@@ -113,3 +113,15 @@ def screen_text(app: WorkbenchApp) -> list[str]:
             line = line.ljust(round(x / cell)) + text
         out.append(line)
     return out
+
+
+def main_screen(pilot: Pilot) -> MainScreen:
+    """The app's current screen, which a test expects to be the main one."""
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def toasts(pilot: Pilot) -> list[str]:
+    """Every notification's text so far."""
+    return [n.message for n in pilot.app._notifications]

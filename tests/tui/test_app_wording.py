@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, settle
+from pilot_tools import drive, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.analysis.model import Mode
@@ -60,10 +60,6 @@ MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
-def _toasts(pilot: Pilot) -> list[str]:
-    return [n.message for n in pilot.app._notifications]
-
-
 def _summary(pilot: Pilot) -> str:
     return str(pilot.app.screen.query_one("#file-summary").render())
 
@@ -91,8 +87,8 @@ def test_git_mergetool_says_one_file_and_that_git_stages_it(builder: RepoBuilder
         assert "\n1 file · git mergetool" in _summary(pilot), _summary(pilot)
         await pilot.press("d", "w")
         await settle(pilot)
-        assert "x.py written to the work tree: git stages it when the tool exits (q)." in _toasts(pilot)
-        assert not any("fix-up" in t for t in _toasts(pilot))
+        assert "x.py written to the work tree: git stages it when the tool exits (q)." in toasts(pilot)
+        assert not any("fix-up" in t for t in toasts(pilot))
 
     drive(app, script)
 
@@ -134,7 +130,7 @@ def test_a_training_quiz_says_once_that_nothing_is_written(make_app: MakeApp, tm
                    for i in range(len(pilot.app.screen.query_one(FileList).shown_paths)))
         await pilot.press("w")
         await settle(pilot)
-        (said,) = [t for t in _toasts(pilot) if t.startswith("Nothing written")]
+        (said,) = [t for t in toasts(pilot) if t.startswith("Nothing written")]
         assert said == "Nothing written: a training quiz is a replay and writes nothing to the work tree. " \
                        "Your answers are saved.", said
 

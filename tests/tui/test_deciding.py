@@ -6,7 +6,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, settle
+from pilot_tools import drive, main_screen, settle
 from textual.pilot import Pilot
 
 from workbench.analysis.xdiff import split_lines
@@ -25,12 +25,6 @@ LAYER = "megatron/core/transformer/transformer_layer.py"
 BINARY = "docs/source/images/moe/token_dispatch.png"
 
 
-def _screen(pilot: Pilot) -> MainScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    return screen
-
-
 def _unmerged(repo: Path) -> set[str]:
     out = subprocess.run(["git", "diff", "--name-only", "--diff-filter=U"], cwd=repo, capture_output=True, check=True)
     return set(out.stdout.decode().split())
@@ -40,7 +34,7 @@ def test_each_decision_key_sets_the_current_hunk(sample_in_progress: SampleSync,
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         expected = {"m": Choice.MAIN, "d": Choice.DEV, "b": Choice.BOTH, "B": Choice.BOTH_MAIN_FIRST}
         for key, choice in expected.items():
@@ -61,7 +55,7 @@ def test_whole_file_keys_decide_every_hunk(sample_in_progress: SampleSync, make_
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         await pilot.press("D")
         assert session.decided(LAYER) == 3
@@ -76,7 +70,7 @@ def test_undo_and_redo_walk_decisions_back_and_forth(sample_in_progress: SampleS
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         index = screen.current
         await pilot.press("d", "m")
@@ -96,7 +90,7 @@ def test_binary_files_get_a_whole_file_choice(sample_in_progress: SampleSync, ma
     app = make_app(sample_in_progress, start_file=BINARY)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         assert screen.view.layout is None and screen.query_one("#views").current == "choice"
         text = str(screen.query_one("#choice-text").render())
@@ -116,7 +110,7 @@ def test_write_stages_decided_files_during_a_merge(sample_in_progress: SampleSyn
     app = make_app(sample_in_progress, start_file=modify_delete[0])
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         await pilot.press("x")
         screen._go(screen.ws.step(None, +1, (LAYER,)))
@@ -160,7 +154,7 @@ def test_a_syntax_error_blocks_the_write_with_a_message(sample_in_progress: Samp
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         screen.ws.decide(LAYER, screen.current, Decision(Choice.CUSTOM, b"def broken(:\n"))
         screen.refresh_state({LAYER})
         await pilot.press("w")
@@ -181,7 +175,7 @@ def test_a_file_changed_on_disk_is_only_overwritten_when_the_user_says_so(
     theirs = b"# someone else's edit\n"
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("D")
         Path(repo, LAYER).write_bytes(Path(repo, LAYER).read_bytes() + theirs)
         await pilot.press("w")
@@ -206,7 +200,7 @@ def test_reopening_resumes_the_decisions(sample_in_progress: SampleSync, make_ap
     decided: dict[int, Decision | None] = {}
 
     async def decide(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("p", "p")  # from the riskiest hunk (the last) to the first
         await pilot.press("d", "n", "b", "n", "m", "u")
         decided.update({i: screen.ws.session.decision(LAYER, i) for i in range(3)})
@@ -216,7 +210,7 @@ def test_reopening_resumes_the_decisions(sample_in_progress: SampleSync, make_ap
     second = make_app(sample_in_progress, start_file=LAYER)
 
     async def check(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         assert screen.ws.resumed
         assert {i: screen.ws.session.decision(LAYER, i) for i in range(3)} == decided
         await pilot.press("ctrl+r")
@@ -258,7 +252,7 @@ def test_edit_in_the_app_records_a_custom_result(sample_in_progress: SampleSync,
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         index = screen.current
         await pilot.press("e")
         await settle(pilot)
@@ -280,7 +274,7 @@ def test_escape_in_the_editor_changes_nothing(sample_in_progress: SampleSync, ma
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("e")
         await settle(pilot)
         await pilot.press("escape")

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, settle
+from pilot_tools import drive, main_screen, settle
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.widgets._toast import Toast
@@ -37,17 +37,11 @@ MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
-def _screen(pilot: Pilot) -> MainScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    return screen
-
-
 def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         assert set(files.shown_paths) == {f.path for f in screen.ws.analysis.files}
         summary = str(screen.query_one("#file-summary").render())
@@ -66,7 +60,7 @@ def test_all_decided_shows_a_clear_done_state(sample_in_progress: SampleSync, ma
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         ws = screen.ws
         for entry in ws.files:
             if entry.hunks:
@@ -85,7 +79,7 @@ def test_j_and_k_move_in_the_file_list_and_in_the_hunk_view(sample_in_progress: 
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         first = screen.path
         await pilot.press("j")
@@ -107,7 +101,7 @@ def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app:
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         assert (screen.path, screen.current) == (LAYER, 2), "the file opens on its riskiest hunk"
         await pilot.press("p", "p")
         assert screen.current == 0
@@ -129,7 +123,7 @@ def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         ws = screen.ws
         risky = [p for p in ws.positions() if ws.is_open_risk(p)]
         assert len(risky) >= 3, "the sample has several high-risk hunks"
@@ -162,7 +156,7 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
     app = make_app(load, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         assert (screen.path, screen.current) == (LAYER, 0), "the file opens on its riskiest hunk"
         why = screen.query_one("#why")
         text = "\n".join(why.render_line(y).text for y in range(why.size.height))
@@ -178,7 +172,7 @@ def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: Sam
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         await pilot.press("p", "p")  # the first hunk: its import line is long enough to scroll
         await settle(pilot)
@@ -218,7 +212,7 @@ def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_ap
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
         fold = next(i for i, e in enumerate(view._entries) if isinstance(e, Fold))
@@ -236,7 +230,7 @@ def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: M
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         await pilot.press("slash", *"optim")
         await settle(pilot)
@@ -255,7 +249,7 @@ def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: 
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         history = screen.query_one(HistoryPanel)
         hunk = screen.ws.hunk(LAYER, screen.current)
         assert history._marked == set(hunk.dev_commits) | set(hunk.main_commits)
@@ -278,7 +272,7 @@ def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app:
     app = make_app(sample_in_progress, start_file=LAYER, config=Config(keys={"take_main": "o"}, path=private_config))
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("question_mark")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
@@ -296,7 +290,7 @@ def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync,
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         commands = {c.title: c for c in pilot.app.get_system_commands(screen)}
         assert {"Main", "Dev", "Both", "Undo", "Write", "Next risky", "Theme"} <= set(commands)
         assert "[m]" in Text.from_markup(commands["Main"].help).plain
@@ -311,7 +305,7 @@ def test_the_command_palette_opens_and_runs_an_action(sample_in_progress: Sample
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
         assert isinstance(pilot.app.screen, CommandPalette)
@@ -366,7 +360,7 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
     app = make_app(load)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         assert path in files.options.row_text(0)
         history = screen.query_one(HistoryPanel)
@@ -406,7 +400,7 @@ def test_every_theme_renders(sample_in_progress: SampleSync, make_app: MakeApp, 
     async def script(pilot: Pilot) -> None:
         assert pilot.app.theme == theme
         await settle(pilot)  # the file opens on its riskiest hunk once laid out
-        view = _screen(pilot).query_one(HunkView)
+        view = main_screen(pilot).query_one(HunkView)
         assert any("hunk 3/3" in view.render_line(y).text for y in range(view.size.height))
 
     drive(app, script)

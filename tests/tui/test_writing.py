@@ -6,7 +6,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, settle
+from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.resolve.events import FileChoice
@@ -25,16 +25,6 @@ RMS_NORM = "megatron/legacy/model/rms_norm.py"
 """Modify/delete: main deleted it, dev changed it (a whole-file choice)."""
 
 
-def _screen(pilot: Pilot) -> MainScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    return screen
-
-
-def _toasts(pilot: Pilot) -> list[str]:
-    return [n.message for n in pilot.app._notifications]
-
-
 def _status(repo: Path) -> str:
     return subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, check=True).stdout.decode()
 
@@ -45,19 +35,19 @@ def test_x_on_a_text_file_with_hunks_is_refused(sample_merge_commit: SampleSync,
     app = make_app(sample_merge_commit, start_file=OPTIMIZER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         session = screen.ws.session
         undecided, high = session.undecided(), session.undecided_high()
         await pilot.press("x")
         await settle(pilot)
         assert session.file_choice(OPTIMIZER) is None and not session.can_undo
         assert (session.undecided(), session.undecided_high()) == (undecided, high), "nothing counts as decided"
-        assert any("x deletes" in t and "binary" in t for t in _toasts(pilot)), _toasts(pilot)
+        assert any("x deletes" in t and "binary" in t for t in toasts(pilot)), toasts(pilot)
         await screen.run_action("delete_file")  # what the command palette runs
         assert session.file_choice(OPTIMIZER) is None
         await pilot.press("w")
         await settle(pilot)
-        assert any("Nothing to write" in t for t in _toasts(pilot)), _toasts(pilot)
+        assert any("Nothing to write" in t for t in toasts(pilot)), toasts(pilot)
 
     drive(app, script)
     assert Path(repo, OPTIMIZER).read_bytes() == before
@@ -69,14 +59,14 @@ def test_a_written_deletion_says_deleted(sample_in_progress: SampleSync, make_ap
     app = make_app(sample_in_progress, start_file=RMS_NORM)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         await pilot.press("x")
         assert screen.ws.session.file_choice(RMS_NORM) is FileChoice.DELETE
         await pilot.press("w")
         await settle(pilot)
-        toasts = _toasts(pilot)
-        assert any(f"{RMS_NORM} deleted and the deletion staged" in t for t in toasts), toasts
-        assert not any("written" in t for t in toasts), toasts
+        said = toasts(pilot)
+        assert any(f"{RMS_NORM} deleted and the deletion staged" in t for t in said), said
+        assert not any("written" in t for t in said), said
 
     drive(app, script)
     assert not Path(repo, RMS_NORM).exists()
@@ -87,7 +77,7 @@ LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
 async def _opened(pilot: Pilot, path: str) -> MainScreen:
-    screen = _screen(pilot)
+    screen = main_screen(pilot)
     for _ in range(500):
         await settle(pilot)
         if screen.view is not None and screen.view.path == path and screen.current is not None:
@@ -99,7 +89,7 @@ def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: Sample
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         layer_hunk = screen.current
         await pilot.press("d")
@@ -117,14 +107,14 @@ def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: Sample
         screen = await _opened(pilot, LAYER)
         assert screen.current == layer_hunk
         assert LAYER in files.shown_paths, "the filter that hid the file is cleared"
-        assert any(f"hunk {layer_hunk + 1} of {LAYER}" in t and t.startswith("Undid") for t in _toasts(pilot))
+        assert any(f"hunk {layer_hunk + 1} of {LAYER}" in t and t.startswith("Undid") for t in toasts(pilot))
         await pilot.press("w")
         await settle(pilot)
-        assert _toasts(pilot)[-1].startswith("Nothing to write"), _toasts(pilot)
+        assert toasts(pilot)[-1].startswith("Nothing to write"), toasts(pilot)
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert screen.path == LAYER and screen.current == layer_hunk
-        assert any(t.startswith("Redid") and LAYER in t for t in _toasts(pilot))
+        assert any(t.startswith("Redid") and LAYER in t for t in toasts(pilot))
 
     drive(app, script)
 
@@ -156,7 +146,7 @@ def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
     app = make_app(sample_in_progress, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         files = screen.query_one(FileList)
         index = screen.current
         await pilot.press("D", "e")
@@ -173,7 +163,7 @@ def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
         await pilot.press("w")
         await settle(pilot)
         assert any(f"{LAYER} still holds conflict markers in your edit of hunk {index + 1}" in t
-                   for t in _toasts(pilot)), _toasts(pilot)
+                   for t in toasts(pilot)), toasts(pilot)
         await pilot.press("d")
         await settle(pilot)
         assert "still has markers" not in _header_text(screen, index)
@@ -196,7 +186,7 @@ def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSyn
     app = make_app(sample_in_progress, start_file=BINARY)
 
     async def script(pilot: Pilot) -> None:
-        screen = _screen(pilot)
+        screen = main_screen(pilot)
         caption, lines = _result_pane(screen)
         assert "undecided" in caption and lines[0].startswith("work tree now: main's file"), (caption, lines)
         await pilot.press("d")
@@ -224,7 +214,7 @@ def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSyn
 
 
 async def _opened_choice(pilot: Pilot, path: str) -> None:
-    screen = _screen(pilot)
+    screen = main_screen(pilot)
     for _ in range(500):
         await settle(pilot)
         if screen.view is not None and screen.view.path == path:
