@@ -8,18 +8,14 @@ stages it itself.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
+from terminal import TMUX, WORKBENCH, Terminal
 
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sample.truth import Pathology
 
-WORKBENCH = shutil.which("workbench")
-TMUX = shutil.which("tmux")
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 CMD = 'workbench mergetool "$BASE" "$LOCAL" "$REMOTE" "$MERGED"'
 
@@ -51,44 +47,11 @@ def _unmerged(b: RepoBuilder) -> list[str]:
     return sorted(set(b.git("diff", "--name-only", "--diff-filter=U").decode().split()))
 
 
-class Terminal:
-    """``git mergetool`` running in a private tmux server."""
-
-    def __init__(self, tmp: Path, repo: Path, env: dict[str, str], path: str = "x.py") -> None:
-        self.status = tmp / "status"
-        self.tmux = [str(TMUX), "-S", str(tmp / "tmux.sock"), "-f", "/dev/null"]
-        exports = " ".join(f'{k}="{v}"' for k, v in env.items())
-        command = (f'unset COLUMNS LINES; cd "{repo}" && env {exports} PATH="{Path(str(WORKBENCH)).parent}:$PATH" '
-                   f'git mergetool --no-prompt --tool=workbench "{path}"; echo $? > "{self.status}"')
-        subprocess.run([*self.tmux, "new-session", "-d", "-x", "140", "-y", "40", "sh", "-c", command], check=True)
-
-    def screen(self, escapes: bool = False) -> str:
-        args = ["capture-pane", "-p", *(["-e"] if escapes else [])]
-        return subprocess.run([*self.tmux, *args], capture_output=True, check=False).stdout.decode()
-
-    def wait_for(self, *texts: str, timeout: float = 60) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if all(text in screen for text in texts):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{texts!r} never all appeared:\n{screen}")
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            subprocess.run([*self.tmux, "send-keys", key], check=True)
-            time.sleep(0.3)
-
-    def exit_status(self, timeout: float = 30) -> int:
-        deadline = time.monotonic() + timeout
-        while not self.status.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return int(self.status.read_text().strip())
-
-    def close(self) -> None:
-        subprocess.run([*self.tmux, "kill-server"], check=False, capture_output=True)
+def _mergetool(tmp: Path, repo: Path, env: dict[str, str], path: str = "x.py") -> Terminal:
+    """``git mergetool`` on ``path`` in a terminal, with ``env`` and the installed workbench on PATH."""
+    exports = " ".join(f'{k}="{v}"' for k, v in env.items())
+    return Terminal(tmp, f'cd "{repo}" && env {exports} PATH="{Path(str(WORKBENCH)).parent}:$PATH" '
+                         f'git mergetool --no-prompt --tool=workbench "{path}"')
 
 
 def _env(tmp: Path, **extra: str) -> dict[str, str]:
@@ -100,7 +63,7 @@ def _env(tmp: Path, **extra: str) -> dict[str, str]:
 
 
 def test_deciding_and_writing_resolves_the_file_and_git_stages_it(conflict: RepoBuilder, tmp_path: Path) -> None:
-    term = Terminal(tmp_path, conflict.path, _env(tmp_path))
+    term = _mergetool(tmp_path, conflict.path, _env(tmp_path))
     try:
         term.wait_for("git mergetool", "LOCAL", "REMOTE", "hunk 1/2")
         term.keys("d", "n", "m", "w")
@@ -117,7 +80,7 @@ def test_deciding_and_writing_resolves_the_file_and_git_stages_it(conflict: Repo
 
 def test_quitting_unresolved_leaves_the_conflict_to_git(conflict: RepoBuilder, tmp_path: Path) -> None:
     before = (conflict.path / "x.py").read_bytes()
-    term = Terminal(tmp_path, conflict.path, _env(tmp_path))
+    term = _mergetool(tmp_path, conflict.path, _env(tmp_path))
     try:
         term.wait_for("hunk 1/2")
         term.keys("d", "q")  # one of two hunks decided, nothing written: the app asks
@@ -131,7 +94,7 @@ def test_quitting_unresolved_leaves_the_conflict_to_git(conflict: RepoBuilder, t
 
 
 def test_no_color_draws_in_monochrome(conflict: RepoBuilder, tmp_path: Path) -> None:
-    term = Terminal(tmp_path, conflict.path, _env(tmp_path, NO_COLOR="1", TERM="xterm-256color"))
+    term = _mergetool(tmp_path, conflict.path, _env(tmp_path, NO_COLOR="1", TERM="xterm-256color"))
     try:
         term.wait_for("hunk 1/2")
         painted = term.screen(escapes=True)
@@ -153,7 +116,7 @@ def test_the_merge_in_progress_gives_the_files_history_and_risk(sample_branches:
     assert merging.merge("main") == 1
     _configure(merging)
     path = next(t.path for t in sample_branches.files if t.pathology is Pathology.SQUASH_CHAIN_DEV_AHEAD)
-    term = Terminal(tmp_path, merging.path, _env(tmp_path), path)
+    term = _mergetool(tmp_path, merging.path, _env(tmp_path), path)
     try:
         screen = term.wait_for("hunk 1/2", "a squash of", "dev · 3 commits since the merge base",
                                "main · 2 commits since the merge base")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from terminal import TMUX, WORKBENCH, Terminal
 from textual.pilot import Pilot
 
 from workbench.git.repo import GitRepo
@@ -209,47 +209,19 @@ def _repo_state(path: Path) -> tuple[str, str]:
     return status + repo.resolve("HEAD"), refs
 
 
-WORKBENCH = shutil.which("workbench")
-TMUX = shutil.which("tmux")
-
-
 @pytest.mark.skipif(TMUX is None or WORKBENCH is None, reason="needs tmux and the installed workbench command")
 def test_workbench_train_in_a_terminal_saves_the_score(tmp_path: Path) -> None:
     """The real command: decide both hunks, score, quit; the progress file holds the score."""
-    socket = str(tmp_path / "tmux.sock")
-    status = tmp_path / "status"
     data = tmp_path / "data"
-    command = (f'unset COLUMNS LINES; XDG_DATA_HOME="{data}" XDG_CONFIG_HOME="{tmp_path}/cfg" '
-               f'"{WORKBENCH}" train sample:squash-chain-dev-ahead --trainee bo; echo $? > "{status}"')
-    tmux = [TMUX, "-S", socket, "-f", "/dev/null"]
-    subprocess.run([*tmux, "new-session", "-d", "-x", "150", "-y", "42", "sh", "-c", command], check=True)
-    try:
-        _wait_for(tmux, ("workbench training", "hunk 1/2", "Reveal"), timeout=60)
-        for keys in (["d"], ["n"], ["d"], ["s"]):
-            subprocess.run([*tmux, "send-keys", *keys], check=True)
-            time.sleep(0.4)
-        _wait_for(tmux, ("Agreement 100%", "Costly misses: 0"), timeout=20)
-        subprocess.run([*tmux, "send-keys", "Escape"], check=True)
-        time.sleep(0.3)
-        subprocess.run([*tmux, "send-keys", "q"], check=True)
-        deadline = time.monotonic() + 20
-        while not status.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert status.read_text().strip() == "0"
-    finally:
-        subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
+    command = (f'XDG_DATA_HOME="{data}" XDG_CONFIG_HOME="{tmp_path}/cfg" '
+               f'"{WORKBENCH}" train sample:squash-chain-dev-ahead --trainee bo')
+    with Terminal(tmp_path, command, size=(150, 42)) as term:
+        term.wait_for("workbench training", "hunk 1/2", "Reveal", timeout=60)
+        term.keys("d", "n", "d", "s", pause=0.4)
+        term.wait_for("Agreement 100%", "Costly misses: 0", timeout=20)
+        term.keys("Escape", "q")
+        assert term.exit_status(timeout=20) == 0
     saved = json.loads((data / "workbench" / "training" / "bo.json").read_text())
     (exercise,) = saved["exercises"].values()
     assert exercise["score"] == 1.0 and exercise["costly_misses"] == 0
     assert exercise["title"] == "sample:squash-chain-dev-ahead"
-
-
-def _wait_for(tmux: list[str], texts: tuple[str, ...], timeout: float) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, check=False).stdout.decode()
-        if all(text in screen for text in texts):
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"{texts!r} never all appeared:\n{screen}")
