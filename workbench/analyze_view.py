@@ -14,8 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Signal, SyncAnalysis
-from workbench.report.phrases import plural
 from workbench.textsafe import visible
+from workbench.wording import plural
 
 _LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
 _LEVEL_MARK = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}

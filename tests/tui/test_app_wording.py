@@ -16,7 +16,6 @@ from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest
 from workbench.training import build_sample_exercise
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.glyphs import counted
 from workbench.tui.present import sync_title, write_summary
 from workbench.tui.quiz import open_quiz
 from workbench.tui.screens.help import HelpScreen
@@ -26,10 +25,6 @@ from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.workspace import Workspace
-
-
-def test_counted_agrees_in_number() -> None:
-    assert [counted(n, "file") for n in (0, 1, 2)] == ["0 files", "1 file", "2 files"]
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,7 @@ def _list(as_json: bool) -> int:
 
 def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import answer_key_json, summary
-    from workbench.report.phrases import plural
+    from workbench.wording import plural
     from workbench.textsafe import visible
 
     if as_json:
@@ -139,7 +139,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
 
 def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import grade, grade_json, parse_answers
-    from workbench.report.phrases import plural
+    from workbench.wording import plural
     from workbench.textsafe import visible
 
     try:

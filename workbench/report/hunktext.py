@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange
 from workbench.analysis.xdiff import diff_lines
-from workbench.report.phrases import plural
+from workbench.wording import plural
 from workbench.textsafe import decode
 
 MAX_LINES = 120

@@ -5,6 +5,7 @@ from __future__ import annotations
 from workbench.analysis.model import Commit, DeletedFile, Hunk, LineRange, Mode, PolicyFinding, Taken
 from workbench.report.model import RecordedDecision, Report, TakenFile
 from workbench.report.stats import LineStats
+from workbench.wording import plural
 
 SECTIONS = (
     "High-risk hunks",
@@ -24,10 +25,6 @@ _TAKEN = {
     Taken.OTHER: "the result holds an edit",
     Taken.UNRESOLVED: "the result still has conflict markers",
 }
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def title(report: Report) -> str:

@@ -106,10 +106,5 @@ def status_words(entry: FileAnalysis) -> str:
     return f"{words}; policy: {entry.policy}" if entry.policy else words
 
 
-def counted(n: int, noun: str) -> str:
-    """``1 file``, ``2 files``: a count with its noun in the right number."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def short_sha(sha: str) -> str:
     return sha[:10]

@@ -26,7 +26,6 @@ from workbench.tui.glyphs import (
     RISK_WORD,
     TAKEN_SHORT,
     TAKEN_WORD,
-    counted,
     decision_word,
     provisional_letters,
     short_sha,
@@ -38,6 +37,7 @@ from workbench.tui.widgets.file_list import FileRow, Totals
 from workbench.tui.widgets.hunk_view import HunkTitle
 from workbench.tui.widgets.result_preview import PreviewLine
 from workbench.tui.workspace import Workspace, file_level
+from workbench.wording import plural
 
 MODE_WORD = {
     Mode.IN_PROGRESS: "merge in progress",
@@ -261,9 +261,9 @@ def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:
     """What ``w`` did, in one sentence: a deleted file is said to be deleted (and named), never "written"."""
     parts = []
     if written:
-        parts.append(f"{counted(len(written), 'file')} written")
+        parts.append(f"{plural(len(written), 'file')} written")
     if deleted:
-        gone = visible(deleted[0]) if len(deleted) == 1 else counted(len(deleted), "file")
+        gone = visible(deleted[0]) if len(deleted) == 1 else plural(len(deleted), "file")
         parts.append(f"{gone} deleted")
     done = " and ".join(parts)
     if mode is Mode.MERGETOOL:
@@ -362,7 +362,7 @@ def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool, compact: b
     text.append(short_sha(analysis.dev), style="bold")
     text.append(" ← main ")
     text.append(short_sha(analysis.main), style="bold")
-    text.append(f" · {counted(analysis.main_commits, 'commit')} from main")
+    text.append(f" · {plural(analysis.main_commits, 'commit')} from main")
     if resumed:
         text.append(" · resumed earlier decisions", style="italic")
     return text

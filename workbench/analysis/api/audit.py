@@ -31,6 +31,7 @@ from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
 from workbench.analysis.model import SyncAnalysis
 from workbench.git.types import CommitLookup
+from workbench.wording import plural
 
 MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
     "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
@@ -336,7 +337,7 @@ class Auditor:
             commits = shas(change, None)
             cause = f"; {other}'s {self.findings.label(change.sha)} removed it" if change else ""
         where = f" at line {bound_at}" if bound_at else ""
-        uses = f"{len(lines)} use{'s' if len(lines) != 1 else ''}"
+        uses = plural(len(lines), "use")
         message = (
             f"{side}'s code uses `{name}` ({uses}), but the merged file neither imports nor defines it; "
             f"{side}'s version binds it{where}{cause}"

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from workbench.analysis.api.index import Function, ParamKind
 from workbench.analysis.api.parse import text
+from workbench.wording import plural
 
 ARITY, UNKNOWN_KEYWORD = "arity", "unknown-keyword"
 _POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL)
@@ -29,7 +30,7 @@ class Arguments:
 
     def describe(self) -> str:
         count = self.positional + len(self.keywords)
-        what = f"{count} argument{'s' if count != 1 else ''}"
+        what = plural(count, "argument")
         if self.keywords and self.positional:
             what += f" ({self.positional} positional, {len(self.keywords)} by keyword)"
         elif self.keywords:
@@ -78,7 +79,7 @@ def bind(fn: Function, args: Arguments, skip_first: bool) -> Problem | None:
     if not args.star and args.positional > len(positional) and not var_positional:
         return Problem(
             ARITY,
-            f"it takes at most {len(positional)} positional argument{'s' if len(positional) != 1 else ''}, "
+            f"it takes at most {plural(len(positional), 'positional argument')}, "
             f"the call passes {args.positional}",
         )
     by_name = {p.name for p in params if p.kind in (ParamKind.POSITIONAL, ParamKind.KEYWORD_ONLY)}
@@ -97,7 +98,7 @@ def bind(fn: Function, args: Arguments, skip_first: bool) -> Problem | None:
         names = ", ".join(p.name for p in required)
         return Problem(
             ARITY,
-            f"it needs {needed} argument{'s' if needed != 1 else ''}, the call passes "
+            f"it needs {plural(needed, 'argument')}, the call passes "
             f"{args.positional + len(args.keywords)} (missing {names})",
         )
     return None

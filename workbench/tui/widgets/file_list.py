@@ -23,9 +23,10 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from workbench.analysis.model import Level
-from workbench.tui.glyphs import DECIDED, MARKED, counted
+from workbench.tui.glyphs import DECIDED, MARKED
 from workbench.tui.palette import theme_palette
 from workbench.tui.widgets.file_rows import FileOptions, FileRow
+from workbench.wording import plural
 
 __all__ = ["FileList", "FileOptions", "FileRow", "Totals"]
 
@@ -147,7 +148,7 @@ class FileList(Vertical):
             else:
                 text.append(f" · {totals.unwritten} to write (w)" if totals.unwritten else " · all written")
         elif totals.undecided == 0:
-            text.append(f"{MARKED} {counted(totals.marked, 'edited hunk')} still with markers", style=high)
+            text.append(f"{MARKED} {plural(totals.marked, 'edited hunk')} still with markers", style=high)
         else:
             text.append(f"{totals.undecided} undecided", style="bold")
             text.append(" · ")
@@ -159,7 +160,7 @@ class FileList(Vertical):
     def _paint_summary(self, head: Text, mode: str, done: bool) -> None:
         """The counters, then how many files there are (and how many the filter shows)."""
         self._head, self._mode, self._done = head, mode, done
-        files = counted(len(self._order), "file")
+        files = plural(len(self._order), "file")
         shown = f"{len(self._shown)} of {files}" if self._query else files
         summary = self.query_one("#file-summary", Static)
         summary.update(Text.assemble(head, f"\n{shown} · {mode}"))

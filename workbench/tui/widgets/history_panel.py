@@ -27,6 +27,7 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
+from workbench.wording import plural
 
 
 _BOLD = Style(bold=True)
@@ -124,7 +125,7 @@ class HistoryPanel(LineView):
             if not row.looked_up:
                 words = " · history not looked up (see Why)"
             elif row.count:
-                words = f" · {row.count} commit{'s' if row.count != 1 else ''} since the merge base"
+                words = f" · {plural(row.count, 'commit')} since the merge base"
             else:
                 words = " · no commits since the merge base"
             return label_segments([(row.side, hue), (words, muted)], width, base)

@@ -30,6 +30,7 @@ from workbench.tui.lines import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
 from workbench.tui.widgets.line_view import LineView
+from workbench.wording import plural
 
 _CLEAN_TONE = {Region.DEV: ("dev",), Region.MAIN: ("main",), Region.BOTH: ("dev", "main")}
 
@@ -305,7 +306,7 @@ class HunkView(LineView):
     def _fold(self, fold: Fold, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
         changes = []
         if fold.dev_changes:
-            changes.append(f"{fold.dev_changes} clean change{'s' if fold.dev_changes != 1 else ''} from dev")
+            changes.append(f"{plural(fold.dev_changes, 'clean change')} from dev")
         if fold.main_changes:
             changes.append(f"{fold.main_changes} from main")
         if fold.both_changes:
