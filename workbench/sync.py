@@ -56,9 +56,7 @@ def open_sync(
         "repo_files": RepoFiles(repo, snapshot),
     }
     if progress is None:
-        return repo, analyze(
-            snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options, paths=request.paths
-        )
+        return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
     first = outline(snapshot, repo.read_blob)
     progress(LoadProgress("outline", 0, len(first.files), first))
     analysis = analyze(
@@ -68,6 +66,5 @@ def open_sync(
         repo.line_changes,
         options,
         progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
-        paths=request.paths,
     )
     return repo, analysis

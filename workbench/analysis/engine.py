@@ -9,7 +9,7 @@ each side that touched the file and each hunk's lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -63,7 +63,6 @@ def analyze(
     options: dict[str, Any] | None = None,
     stages: Sequence[Stage] | None = None,
     progress: Progress | None = None,
-    paths: Collection[str] | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
@@ -71,9 +70,9 @@ def analyze(
     and commits never change, so the analysis stays a pure function of them).
     The enrichment stages (policy, API audit, risk) then run in order.
     ``progress(phase, done, total)`` hears how far it got ("files", then each
-    stage's name), for a front end's progress indicator.  ``paths`` tells
-    the stages the caller asked about those paths only (the snapshot was
-    restricted to them: ``load_sync(paths=...)``).
+    stage's name), for a front end's progress indicator.  A snapshot
+    restricted to some paths (``load_sync(paths=...)``) keeps the stages to
+    those paths too.
     """
     report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
@@ -83,8 +82,7 @@ def analyze(
         files.append(_analyze_file(entry, snapshot, read_blob, commit, mapper))
         report("files", done + 1, len(entries))
     base = _sync_analysis(snapshot, tuple(files))
-    only = frozenset(paths) if paths is not None else None
-    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}), only)
+    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}), snapshot.paths)
     chosen = default_stages() if stages is None else stages
     for done, stage in enumerate(chosen):
         report(stage.__name__, done, len(chosen))

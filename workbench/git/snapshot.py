@@ -120,8 +120,8 @@ def load_sync(
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
     plain = _name_side_copies(repo, merge_tree(repo, dev_sha, main_sha), mode, dev_sha, main_sha, result_commit)
-    if paths is not None:
-        wanted = set(paths)
+    wanted = frozenset(paths) if paths is not None else None
+    if wanted is not None:
         plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
     results = _read_results(repo, mode, plain, result_commit)
     plain = _with_side_paths(repo, plain, dev_sha, main_sha)
@@ -143,6 +143,7 @@ def load_sync(
         git_version=git_version(),
         repo_path=str(repo.workdir or repo.gitdir),
         line_scripts=_line_scripts(repo, plain),
+        paths=wanted,
     )
 
 

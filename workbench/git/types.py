@@ -123,6 +123,8 @@ class SyncSnapshot:
     repo_path: str
     line_scripts: dict[str, tuple[Script, Script]] = field(default_factory=dict, repr=False)
     """Per conflicted text path: git's histogram scripts base->dev and base->main."""
+    paths: frozenset[str] | None = None
+    """The conflicts were restricted to these paths (``load_sync(paths=...)``; None: every one)."""
 
     @property
     def rediff_shifted(self) -> bool:
