@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from workbench.errors import WorkbenchError
 from workbench.sync import SyncRequest
 from workbench.tui.loading import ProgressRelay, Report
+from workbench.wording import plural
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -51,8 +52,7 @@ def require_file(load: Callable[[Report], Workspace], path: str) -> Callable[[Re
     def load_checked(report: Report) -> Workspace:
         workspace = load(report)
         if not any(entry.path == path for entry in workspace.files):
-            count = len(workspace.files)
-            raise WorkbenchError(f"--file {path}: not one of the {count} file{'' if count == 1 else 's'} "
+            raise WorkbenchError(f"--file {path}: not one of the {plural(len(workspace.files), 'file')} "
                                  "of this sync (`workbench analyze` lists them)")
         return workspace
 

@@ -25,7 +25,6 @@ from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.errors import WorkbenchError
 from workbench.mergetool import NO_HISTORY
-from workbench.textsafe import visible
 from workbench.tui import present
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
@@ -164,9 +163,8 @@ class MainScreen(BrowsingScreen):
         if not ws.files:
             self._placeholder("Nothing to review: the sync merged without conflicts.")
             return
+        # launch() refuses a --file the sync lacks before this point (require_file).
         start = self._start_file if self._start_file and any(f.path == self._start_file for f in ws.files) else None
-        if self._start_file and start is None:
-            self.notify(f"{visible(self._start_file)} does not need a look in this sync", severity="warning")
         if start is None and moved is not None and moved in files.shown_paths:
             start = moved
         elif start is not None:
