@@ -42,6 +42,7 @@ from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
+from workbench.git.types import REDIFF_SHIFTED_SINCE
 from workbench.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
@@ -167,7 +168,7 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
             split_lines(data["REMOTE"]),
             Algorithm.HISTOGRAM,
             Level.ZEALOUS,
-            rediff_shifted=git_version() >= (2, 54, 0),
+            rediff_shifted=git_version() >= REDIFF_SHIFTED_SINCE,
         )
         merge = coalesce_alnum(zealous)
         hunks = build_hunks(merge, result, unmerged=True)

@@ -103,6 +103,10 @@ class SideHistory:
         return sha in self.parents
 
 
+REDIFF_SHIFTED_SINCE = (2, 54, 0)
+"""git re-diffs histogram groups that grew while sliding from this version on."""
+
+
 @dataclass(frozen=True)
 class SyncSnapshot:
     """Facts about one sync, read from the repository."""
@@ -128,8 +132,8 @@ class SyncSnapshot:
 
     @property
     def rediff_shifted(self) -> bool:
-        """git 2.54 re-diffs histogram groups that grew while sliding."""
-        return self.git_version >= (2, 54, 0)
+        """Whether this git re-diffs histogram groups that grew while sliding."""
+        return self.git_version >= REDIFF_SHIFTED_SINCE
 
 
 CommitLookup = Callable[[str], CommitInfo]
