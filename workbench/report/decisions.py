@@ -11,7 +11,7 @@ from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
-from workbench.resolve.events import FileChoice
+from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
 
@@ -44,5 +44,4 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
 
 def _leaves_no_file(entry: FileAnalysis, choice: FileChoice) -> bool:
     """The choice deletes the file: ``delete``, or a side that does not have it."""
-    side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
-    return side is None or side.oid is None
+    return chosen_oid(entry, choice) is None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from workbench.analysis.model import FileAnalysis
 from workbench.resolve.splice import Choice, Decision
 
 
@@ -23,6 +24,12 @@ class FileChoice(str, Enum):
     KEEP_DEV = "keep-dev"
     TAKE_MAIN = "take-main"
     DELETE = "delete"
+
+
+def chosen_oid(entry: FileAnalysis, choice: FileChoice | None) -> str | None:
+    """The blob a whole-file choice leaves at the path (None: no file: delete, or a side without it)."""
+    side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice) if choice else None
+    return side.oid if side is not None else None
 
 
 class Field(str, Enum):

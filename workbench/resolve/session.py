@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
-from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value
+from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
@@ -198,8 +198,7 @@ class Session:
         """What writing ``state`` puts on disk: a side's blob id for a whole-file choice, else the bytes."""
         choice, decisions = state
         if choice is not None:
-            side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
-            return "blob", side.oid if side is not None else None
+            return "blob", chosen_oid(entry, choice)
         if entry.merge is None:
             return "blob", entry.result_oid if entry.result_present else None
         return "bytes", self._splice(entry, list(decisions))
@@ -232,12 +231,12 @@ class Session:
             raise SessionError(f"{entry.path}: {exc}") from None
 
     def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
-        side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
-        if side is None or side.oid is None:
+        oid = chosen_oid(entry, choice)
+        if oid is None:
             return None
         if self._read_blob is None:
             raise SessionError("this session cannot read blobs (no reader given)")
-        return self._read_blob(side.oid)
+        return self._read_blob(oid)
 
     # -- commands (each returns the event to journal) -----------------------
 

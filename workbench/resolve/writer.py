@@ -30,7 +30,7 @@ from workbench.git.worktree import (
     unstage_deleted,
     worktree_path,
 )
-from workbench.resolve.events import Event, FileChoice
+from workbench.resolve.events import Event, FileChoice, chosen_oid
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.session import Session, SessionError
 
@@ -209,16 +209,16 @@ def _staged(
 
 def _write_gitlink(repo: GitRepo, session: Session, path: str, choice: FileChoice | None, stage: bool) -> WriteOutcome:
     entry = session.file(path)
-    side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice) if choice else None
+    oid = chosen_oid(entry, choice)
     if not stage:
         return WriteOutcome(path, False, False, f"{path} is a submodule: commit the pointer you want by hand")
-    if side is None or side.oid is None:
+    if oid is None:
         unstage_deleted(repo, path)
         event = session.mark_written(path, None)
         return WriteOutcome(path, True, True, f"removed submodule {path} from the index", event)
-    stage_gitlink(repo, path, side.oid)
-    event = session.mark_written(path, side.oid)
-    return WriteOutcome(path, True, True, f"pointed submodule {path} at {side.oid[:10]}", event)
+    stage_gitlink(repo, path, oid)
+    event = session.mark_written(path, oid)
+    return WriteOutcome(path, True, True, f"pointed submodule {path} at {oid[:10]}", event)
 
 
 def atomic_write(target: Path, data: bytes, executable: bool) -> None:

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from workbench.analysis.display.text import display_text
 from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
-from workbench.resolve.events import FileChoice
+from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
 from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
@@ -301,8 +301,7 @@ def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) 
     lines = [PreviewLine(None, f"work tree now: {_blob_words(disk, facts)}", _blob_tone(disk, facts))]
     if choice is not None and dirty:
         entry = ws.entry(path)
-        side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice)
-        oid = side.oid if side is not None else None
+        oid = chosen_oid(entry, choice)
         staged = " and stage it" if ws.stages else ""
         what = f"put {_blob_words(oid, facts)} there" if oid is not None else "delete the file"
         lines.append(PreviewLine(None, f"w will {what}{staged}", _blob_tone(oid, facts)))
