@@ -82,9 +82,13 @@ def test_marked_hunks_are_the_edits_that_kept_markers(sample_in_progress: Sample
     session.decide(path, 1, Decision(Choice.CUSTOM, b"x = 3\n"))
     session.decide(path, 2, Decision(Choice.CUSTOM, marked))
     assert session.marked_hunks(path) == (0, 2)
+    assert session.marked_count() == 2
     assert session.is_decided(path), "the user did decide them: they are flagged, not undecided"
     session.decide(path, 2, Decision(Choice.DEV))
     assert session.marked_hunks(path) == (0,)
+    assert session.marked_count() == sum(len(session.marked_hunks(f.path)) for f in session.analysis.files) == 1
+    session.choose_file(path, FileChoice.KEEP_DEV)
+    assert session.marked_hunks(path) == () and session.marked_count() == 0, "a whole-file choice replaces the edits"
 
 
 def test_merge_commit_mode_writes_the_worktree_only(sample_merge_commit: SampleSync) -> None:

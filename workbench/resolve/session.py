@@ -101,6 +101,14 @@ class Session:
             if (d := self._hunks.get((path, h.index))) is not None and d.text is not None and conflict_markers(d.text)
         )
 
+    def marked_count(self) -> int:
+        """How many hunks of the whole sync ``marked_hunks`` would name: only edits carry text, so
+        only they are read (the counters ask on every refresh, over every file)."""
+        return sum(
+            1 for (path, _index), d in self._hunks.items()
+            if d.text is not None and path not in self._file_choices and conflict_markers(d.text)
+        )
+
     def undecided(self, path: str | None = None) -> int:
         """Undecided hunks (a file without hunks counts as one until chosen)."""
         paths = [path] if path is not None else list(self._files)

@@ -75,7 +75,7 @@ def totals(ws: Workspace) -> Totals:
         high=ws.session.undecided_high(),
         unwritten=len(ws.session.dirty_paths()) if ws.writes else 0,
         writes=ws.writes,
-        marked=sum(len(ws.session.marked_hunks(f.path)) for f in ws.files),
+        marked=ws.session.marked_count(),
     )
 
 
