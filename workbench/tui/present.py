@@ -70,7 +70,6 @@ def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
 
 def totals(ws: Workspace) -> Totals:
     return Totals(
-        files=len(ws.files),
         undecided=ws.session.undecided(),
         high=ws.session.undecided_high(),
         unwritten=len(ws.session.dirty_paths()) if ws.writes else 0,

@@ -145,7 +145,7 @@ class MainScreen(BrowsingScreen):
         note = describe(progress)
         self.query_one(SyncBar).set_busy(f"loading: {note}")
         if self._outline_mode is not None:
-            files.set_loading(note, self._outline_files, self._outline_mode)
+            files.set_loading(note, self._outline_mode)
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws = self.ws = message.workspace

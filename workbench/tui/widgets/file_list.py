@@ -33,9 +33,8 @@ __all__ = ["FileList", "FileOptions", "FileRow", "Totals"]
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    """The whole sync's counters."""
+    """The whole sync's counters (the file count is the list's own)."""
 
-    files: int
     undecided: int
     high: int
     unwritten: int
@@ -130,7 +129,7 @@ class FileList(Vertical):
             if index is not None:
                 options.replace_row(index, row)
 
-    def set_loading(self, note: str, files: int, mode: str) -> None:
+    def set_loading(self, note: str, mode: str) -> None:
         """The counters are pending while the sync loads: say how far loading got instead."""
         text = Text()
         text.append("loading", style="bold italic")
