@@ -8,11 +8,11 @@ each side that touched the file and each hunk's lines.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
@@ -51,8 +51,6 @@ from workbench.git.types import (
 
 
 _GITLINK, _SYMLINK = 0o160000, 0o120000
-_OURS_LABEL = re.compile(rb"^<{7} (.*?)\r?$", re.M)
-_THEIRS_LABEL = re.compile(rb"^>{7} (.*?)\r?$", re.M)
 
 
 def analyze(
@@ -221,18 +219,16 @@ def _analyze_file(
 
 
 def _matches_git(merge: MergeResult, entry: ConflictEntry, read_blob: ReadBlob) -> bool | None:
-    """Does our model re-render the blob git wrote (markers included) exactly?"""
+    """Does our model re-render the blob git wrote (markers of its size, labels and all) exactly?"""
     if entry.merged_oid is None:
         return None
     expected = read_blob(entry.merged_oid)
-    ours = _OURS_LABEL.search(expected)
-    theirs = _THEIRS_LABEL.search(expected)
-    labels = (
-        ours[1].decode("utf-8", "surrogateescape") if ours else None,
-        theirs[1].decode("utf-8", "surrogateescape") if theirs else None,
-        None,
-    )
-    return merge.render(Favor.NONE, labels) == expected
+    for size in marker_sizes(expected) or [DEFAULT_MARKER_SIZE]:
+        text = parse_conflicts(expected, size)
+        labels = text.labels if text is not None else (None, None, None)
+        if merge.render(Favor.NONE, labels, size) == expected:
+            return True
+    return False
 
 
 def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:

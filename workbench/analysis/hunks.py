@@ -9,46 +9,14 @@ commit, a person) decided.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import Hunk, LineRange, Taken
-from workbench.analysis.xdiff import Algorithm, Change, Favor, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.result import CONFLICT
+from workbench.analysis.placement import MARKER, Span, place_spans, theirs_layout
+from workbench.analysis.xdiff import MergeResult, split_lines
 
-_MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
-_SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where a hunk's text sits in a rendered file: 0-based start, line count."""
-
-    start: int
-    count: int
-
-
-def theirs_layout(merge: MergeResult) -> tuple[list[bytes], list[Span]]:
-    """The pure ``-X theirs`` lines and each conflict's span in them."""
-    rendered = split_lines(merge.render(Favor.THEIRS))
-    spans: list[Span] = []
-    if merge.whole is not None:
-        return rendered, spans
-    line = 0
-    pos = 0
-    for chunk in merge.chunks:
-        if chunk.mode == CONFLICT:
-            line += chunk.i1 - pos
-            spans.append(Span(line, chunk.chg2))
-            line += chunk.chg2
-        elif chunk.mode in (1, 2):
-            line += chunk.i1 - pos
-            line += chunk.chg1 if chunk.mode == 1 else chunk.chg2
-        else:
-            continue
-        pos = chunk.i1 + chunk.chg1
-    return rendered, spans
+__all__ = ["Span", "build_hunks", "classify_taken", "theirs_layout"]
 
 
 def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False) -> tuple[Hunk, ...]:
@@ -56,9 +24,7 @@ def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False
     conflicts = merge.conflicts
     if not conflicts:
         return ()
-    theirs_lines, spans = theirs_layout(merge)
-    own = [set(merge.ours[c.i1 : c.i1 + c.chg1]) for c in conflicts]
-    placed = _place(theirs_lines, spans, result, own)
+    placed = _placed(merge, result, unmerged)
     hunks = []
     for index, (chunk, where) in enumerate(zip(conflicts, placed, strict=True)):
         dev_text = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
@@ -66,8 +32,8 @@ def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False
         if where is None:
             result_range, result_text, taken = None, None, Taken.OTHER
         else:
-            result_range, result_text = where
-            taken = classify_taken(dev_text, main_text, result_text, unmerged)
+            result_range, result_text, blocked = where
+            taken = classify_taken(dev_text, main_text, result_text, unmerged, blocked)
         hunks.append(
             Hunk(
                 index=index,
@@ -86,11 +52,15 @@ def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False
 
 
 def classify_taken(
-    dev: Sequence[bytes], main: Sequence[bytes], result: Sequence[bytes], unmerged: bool = False
+    dev: Sequence[bytes],
+    main: Sequence[bytes],
+    result: Sequence[bytes],
+    unmerged: bool = False,
+    blocked: bool = False,
 ) -> Taken:
-    """Which side the result's text for a hunk equals."""
+    """Which side the result's text for a hunk equals (``blocked``: it holds one of git's conflict blocks)."""
     joined = b"".join(result)
-    if any(_MARKER.match(line) for line in result):
+    if blocked or any(MARKER.match(line) for line in result):
         return Taken.UNRESOLVED
     if joined == b"".join(main):
         return Taken.MAIN
@@ -109,69 +79,27 @@ def _with_newline(lines: Sequence[bytes]) -> bytes:
     return data
 
 
-def _place(
-    theirs_lines: list[bytes],
-    spans: list[Span],
-    result: bytes | None,
-    own: list[set[bytes]] | None = None,
-) -> list[tuple[LineRange, tuple[bytes, ...]] | None]:
-    """Map each span of the ``-X theirs`` output into the result.
 
-    A region the result changed inside a span belongs to the hunk.  Lines
-    the result *inserted* right at a span's edge belong to it only when they
-    are its own material (dev's lines of the hunk, or conflict markers), as
-    when dev's text was kept before main's; any other line inserted there
-    (a maintainer's fix next to the hunk) stays outside, so deciding the
-    hunk never deletes it.
-    """
+
+Placed = tuple[LineRange, tuple[bytes, ...], bool] | None
+"""Where a hunk sits in the result, the text there, and whether a conflict block of git's is in it."""
+
+
+def _placed(merge: MergeResult, result: bytes | None, unmerged: bool) -> list[Placed]:
+    """Each conflict's place in ``result``; git's conflict blocks, in whatever style, are read as such."""
+    theirs_lines, spans = theirs_layout(merge)
     if result is None:
         return [None] * len(spans)
-    result_lines = split_lines(result)
-    if result_lines == theirs_lines:
+    found = locate(result, merge) if unmerged else None
+    if found is not None:
+        lines = found.text.lines
         return [
-            (LineRange.from_slice(s.start, s.count), tuple(result_lines[s.start : s.start + s.count]))
-            for s in spans
+            (LineRange.from_slice(lo, hi - lo), lines[lo:hi], any(lo <= b.start < hi for b in found.text.blocks))
+            for lo, hi in found.ranges
         ]
-    script = diff_lines(theirs_lines, result_lines, Algorithm.MYERS)
-    placed: list[tuple[LineRange, tuple[bytes, ...]] | None] = []
-    for k, span in enumerate(spans):
-        material = own[k] if own is not None else set()
-
-        def absorbs(change: Change, material: set[bytes] = material) -> bool:
-            inserted = result_lines[change.i2 : change.i2 + change.chg2]
-            return all(line in material or _MARKER.match(line) or _SEPARATOR.match(line) for line in inserted)
-
-        lo = _map_start(script, span.start, absorbs)
-        hi = max(_map_end(script, span.start + span.count, absorbs), lo)
-        placed.append((LineRange.from_slice(lo, hi - lo), tuple(result_lines[lo:hi])))
-    return placed
-
-
-def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
-    """Result index for the start of a span, widened over edits that belong to it."""
-    shift = 0
-    for change in script:
-        if change.i1 > pos:
-            break
-        inside = change.i1 <= pos < change.i1 + change.chg1
-        if inside or (change.chg1 == 0 and change.i1 == pos and absorbs(change)):
-            return change.i2
-        if change.i1 + change.chg1 <= pos:
-            shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
-    return pos + shift
-
-
-def _map_end(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
-    """Result index for the (exclusive) end of a span, widened likewise."""
-    shift = 0
-    for change in script:
-        if change.i1 > pos:
-            break
-        inside = change.i1 < pos <= change.i1 + change.chg1
-        at_edge = change.chg1 == 0 and change.i1 == pos
-        if inside or (at_edge and absorbs(change)):
-            return change.i2 + change.chg2
-        if at_edge:
-            break  # lines inserted just after the span stay outside it
-        shift = (change.i2 + change.chg2) - (change.i1 + change.chg1)
-    return pos + shift
+    result_lines = split_lines(result)
+    own = [set(merge.ours[c.i1 : c.i1 + c.chg1]) for c in merge.conflicts]
+    return [
+        (LineRange.from_slice(lo, hi - lo), tuple(result_lines[lo:hi]), False)
+        for lo, hi in place_spans(theirs_lines, spans, result_lines, own)
+    ]

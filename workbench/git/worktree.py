@@ -95,3 +95,20 @@ def unstage_deleted(repo: GitRepo, path: str) -> None:
 def stage_gitlink(repo: GitRepo, path: str, oid: str) -> None:
     """Point a submodule entry at a commit without touching its checkout."""
     run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"160000,{oid},{path}"])
+
+
+def marker_size(repo: GitRepo, path: str) -> int:
+    """The ``conflict-marker-size`` attribute git applies to ``path`` (7 when unset or not a number)."""
+    proc = run_git(repo.run_dir, ["check-attr", "-z", "conflict-marker-size", "--", path], check=False)
+    fields = proc.stdout.split(b"\0")
+    value = fields[2] if proc.returncode == 0 and len(fields) > 2 else b""
+    return int(value) if value.isdigit() and 0 < int(value) < 1024 else 7
+
+
+def index_locked(repo: GitRepo) -> bool:
+    """Another git process holds the index lock (``git add`` would fail now)."""
+    proc = run_git(repo.run_dir, ["rev-parse", "--git-path", "index.lock"], check=False)
+    if proc.returncode != 0:
+        return False
+    lock = Path(os.fsdecode(proc.stdout.rstrip(b"\n")))
+    return (lock if lock.is_absolute() else Path(repo.run_dir) / lock).exists()

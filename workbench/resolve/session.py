@@ -14,7 +14,7 @@ from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, Sync
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
 from workbench.resolve.markers import conflict_markers
-from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
+from workbench.resolve.splice import Choice, Decision, splice_conflicted, splice_merge, splice_result
 
 FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
 """A file's decisions: its whole-file choice and each hunk's decision."""
@@ -233,10 +233,11 @@ class Session:
         assert entry.merge is not None
         if not entry.result_present or entry.result_bytes is None:
             return splice_merge(entry.merge, decisions)
+        splice = splice_conflicted if entry.status is FileStatus.CONFLICTED else splice_result
         try:
-            return splice_result(entry.result_bytes, entry.hunks, decisions, entry.merge)
+            return splice(entry.result_bytes, entry.hunks, decisions, entry.merge)
         except ValueError as exc:
-            raise SessionError(f"{entry.path}: {exc}") from None
+            raise SessionError(f"{entry.path}: {exc}") from exc
 
     def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
         oid = chosen_oid(entry, choice)

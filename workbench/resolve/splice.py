@@ -8,6 +8,10 @@ Two ways in:
 * ``splice_result`` edits the file as it is now (the bot's ``-X theirs``
   result, or a merge commit amended with fixes): each decided hunk's region
   is replaced and every other byte stays, so fixes outside hunks survive.
+* ``splice_conflicted`` edits a file that still holds git's conflict blocks
+  (a merge in progress): the blocks, in whatever style and marker size git
+  wrote them, are read and the hunks found among them; when they cannot be
+  matched, only a whole-side choice is written, from git's own blocks.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import MergeResult, split_lines
 from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, needs_cr
@@ -114,7 +119,6 @@ def splice_result(
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
     lines = split_lines(result)
-    crlf_file = _uses_crlf(lines)
     edits: list[tuple[int, int, bytes]] = []
     for hunk, decision, chunk in zip(hunks, decisions, merge.conflicts, strict=True):
         if decision is None:
@@ -123,15 +127,66 @@ def splice_result(
             raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
         cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
         text = chosen_text(hunk.dev_text, hunk.main_text, decision, cr)
-        start, end = hunk.result.start - 1, hunk.result.end
-        if end < len(lines) and text and not text.endswith(b"\n"):
-            text += b"\r\n" if crlf_file else b"\n"
-        edits.append((start, end, text))
+        edits.append((hunk.result.start - 1, hunk.result.end, text))
+    return _apply(lines, edits)
+
+
+class ConflictTextError(ValueError):
+    """The conflict text in the work tree cannot be matched with the hunks: say why, write nothing."""
+
+
+def splice_conflicted(
+    result: bytes,
+    hunks: Sequence[Hunk],
+    decisions: Sequence[Decision | None],
+    merge: MergeResult,
+) -> bytes:
+    """``result`` (holding git's conflict blocks) with the decisions applied; undecided hunks get markers.
+
+    The hunks are found in the file with every block projected to main's
+    side, so hand edits outside the blocks stay.  When the model and the
+    blocks disagree, one choice for every hunk is written as git's own
+    blocks projected to that side; anything else raises ``ConflictTextError``.
+    """
+    if len(decisions) != len(hunks):
+        raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
+    found = locate(result, merge)
+    if found is None:
+        return splice_result(result, hunks, decisions, merge)
+    if not found.agrees:
+        chosen = {d.choice for d in decisions if d is not None}
+        if None not in decisions and chosen == {Choice.MAIN}:
+            return b"".join(found.theirs.lines)
+        if None not in decisions and chosen == {Choice.DEV}:
+            return b"".join(found.ours.lines)
+        raise ConflictTextError(
+            f"{found.problem}: take main or dev for the whole file (M/D) to write git's own text, "
+            "or resolve it in an editor"
+        )
+    edits: list[tuple[int, int, bytes]] = []
+    conflicts = merge.conflicts
+    for (lo, hi), decision, chunk in zip(found.spans, decisions, conflicts, strict=True):
+        if decision is None:
+            text = merge.conflict_block(chunk, found.text.labels, found.text.marker_size)
+        else:
+            cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
+            dev = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
+            main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
+            text = chosen_text(dev, main, decision, cr)
+        edits.append((lo, hi, text))
+    return _apply(list(found.theirs.lines), edits)
+
+
+def _apply(lines: Sequence[bytes], edits: list[tuple[int, int, bytes]]) -> bytes:
+    """Replace lines [start, end) by each edit's text; a text ending mid-line before more lines gets a newline."""
+    crlf_file = _uses_crlf(lines)
     out: list[bytes] = []
     pos = 0
     for start, end, text in sorted(edits):
         if start < pos:
             raise ValueError("hunks overlap in the result")
+        if end < len(lines) and text and not text.endswith(b"\n"):
+            text += b"\r\n" if crlf_file else b"\n"
         out.append(b"".join(lines[pos:start]))
         out.append(text)
         pos = end

@@ -1,19 +1,24 @@
 """Writing decided files: checked, atomic, and never over someone else's change.
 
-Before a write: the result must not hold conflict markers, a Python file
-must parse, and the file on disk must still be what the session loaded (or
-the user must have said yes).  The write goes to a temporary file in the same
-directory, is fsynced and renamed over the target; only then is the index
-updated (during a merge in progress).  A failure leaves the old file intact.
+Before a write: the result must not hold conflict markers (of the length
+the file's ``conflict-marker-size`` gives), a Python file must parse, and the
+file on disk must still be what the session loaded, executable bit included
+(or the user must have said yes).  The write goes to a temporary file in the
+same directory, with the file's own permissions (the umask's for a new one),
+is fsynced and renamed over the target; the file is read back and checked for
+markers once more; only then is the index updated (during a merge in
+progress).  A failure (no space, a read-only file system, a name too long, a
+held index lock) leaves the old file intact, keeps the decisions and says
+which file and why.
 """
 
 from __future__ import annotations
 
-import ast
-import glob
+import errno
+import hashlib
 import os
+import stat
 import tempfile
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -22,17 +27,24 @@ from pathlib import Path
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Mode, SyncAnalysis
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
+from workbench.analysis.conflict_map import locate
 from workbench.git.worktree import (
     checkout_form,
     disk_oid,
+    index_locked,
+    marker_size,
     stage_gitlink,
     stage_path,
     unstage_deleted,
     worktree_path,
 )
 from workbench.resolve.events import Event, FileChoice, chosen_oid
-from workbench.resolve.markers import conflict_markers
+from workbench.resolve.markers import any_markers, conflict_markers
+from workbench.resolve.python_check import check_python
 from workbench.resolve.session import Session, SessionError
+from workbench.resolve.splice import ConflictTextError
+
+__all__ = ["Blocked", "WriteCheck", "WriteOutcome", "check_write", "conflict_markers", "write_blocker", "write_file"]
 
 _EXECUTABLE = 0o100755
 
@@ -48,6 +60,9 @@ class Blocked(str, Enum):
     UNDECIDED = "undecided"
     NOT_WRITABLE = "not-writable"
     OVERLAP = "overlap"
+    CONFLICT_TEXT = "conflict-text"
+    """The conflict blocks in the work tree do not match the hunks (only a whole-side choice is written)."""
+    INDEX_LOCKED = "index-locked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +72,8 @@ class WriteCheck:
     path: str
     blocked: Blocked | None = None
     message: str = ""
+    warning: str = ""
+    """Something that could not be checked (the write may go ahead)."""
 
     @property
     def ok(self) -> bool:
@@ -75,16 +92,8 @@ class WriteOutcome:
 
 
 def python_syntax_error(data: bytes, path: str) -> str | None:
-    """The first syntax error of a Python file, as 'line N: message', or None."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(data, filename=path)
-    except SyntaxError as exc:
-        return f"line {exc.lineno}: {exc.msg}"
-    except ValueError as exc:
-        return str(exc)
-    return None
+    """The first syntax error of a Python file, as 'line N: message', or None (see ``check_python``)."""
+    return check_python(data, path).error
 
 
 def write_blocker(repo: GitRepo, analysis: SyncAnalysis) -> str | None:
@@ -128,23 +137,53 @@ def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: b
     try:
         data = session.preview(path)
     except SessionError as exc:
-        return WriteCheck(path, Blocked.OVERLAP, str(exc))
-    if data is not None and conflict_markers(data):
+        blocked = Blocked.CONFLICT_TEXT if isinstance(exc.__cause__, ConflictTextError) else Blocked.OVERLAP
+        return WriteCheck(path, blocked, str(exc))
+    if data is not None and any_markers(data, marker_sizes(repo, session, path)) is not None:
         return WriteCheck(path, Blocked.MARKERS, _markers_message(session, path))
+    warning = ""
     if data is not None and path.endswith(".py"):
-        error = python_syntax_error(data, path)
-        if error:
-            return WriteCheck(path, Blocked.SYNTAX, f"{path} would not parse ({error}): edit the hunk before writing")
+        python = check_python(data, path)
+        if python.error:
+            return WriteCheck(path, Blocked.SYNTAX, f"{path} would not parse ({python.error}): edit the hunk before writing")
+        warning = python.warning or ""
     if not overwrite_changed:
-        expected = session.disk_oid(path)
-        current = disk_oid(repo, path)
-        if expected is not False and current != expected:
-            return WriteCheck(
-                path,
-                Blocked.CHANGED_ON_DISK,
-                f"{path} changed on disk since it was loaded: overwrite it?",
-            )
-    return WriteCheck(path)
+        changed = _changed_on_disk(repo, session, path)
+        if changed:
+            return WriteCheck(path, Blocked.CHANGED_ON_DISK, f"{path} {changed} since it was loaded: overwrite it?")
+    if session.analysis.mode is Mode.IN_PROGRESS and index_locked(repo):
+        return WriteCheck(path, Blocked.INDEX_LOCKED,
+                          f"{path} not written: another git process holds the index lock (.git/index.lock); "
+                          "try again when it is done")
+    return WriteCheck(path, warning=warning)
+
+
+def marker_sizes(repo: GitRepo, session: Session, path: str) -> tuple[int, ...]:
+    """The marker lengths that count as conflict markers in ``path``: its attribute's, and the work tree's blocks'."""
+    sizes = [marker_size(repo, path)]
+    entry = session.file(path)
+    if entry.status is FileStatus.CONFLICTED and entry.merge is not None and entry.result_bytes is not None:
+        found = locate(entry.result_bytes, entry.merge)
+        if found is not None and found.text.marker_size not in sizes:
+            sizes.append(found.text.marker_size)
+    return tuple(sizes)
+
+
+def _changed_on_disk(repo: GitRepo, session: Session, path: str) -> str | None:
+    """How the file on disk differs from what the session loaded or last wrote ("changed", ...), or None."""
+    expected = session.disk_oid(path)
+    if expected is not False and disk_oid(repo, path) != expected:
+        return "changed on disk"
+    entry = session.file(path)
+    if session.was_written(path) or expected is False or entry.result_mode not in (0o100644, 0o100755):
+        return None
+    target = worktree_path(repo, path)
+    if target.is_symlink() or not target.is_file():
+        return None
+    executable = bool(target.stat().st_mode & 0o111)
+    if executable != (entry.result_mode == _EXECUTABLE):
+        return "became executable" if executable else "lost its executable bit"
+    return None
 
 
 def _markers_message(session: Session, path: str) -> str:
@@ -160,13 +199,27 @@ def _markers_message(session: Session, path: str) -> str:
 def write_file(
     repo: GitRepo, session: Session, path: str, *, stage: bool | None = None, overwrite_changed: bool = False
 ) -> WriteOutcome:
-    """Write (and during a merge in progress, stage) one decided file."""
+    """Write (and during a merge in progress, stage) one decided file.
+
+    Never raises for a failed write: the outcome says which file and why,
+    the file is as it was and the decisions stay.
+    """
     check = check_write(repo, session, path, overwrite_changed)
     if not check.ok:
         return WriteOutcome(path, False, False, check.message)
-    entry = session.file(path)
     if stage is None:
         stage = session.analysis.mode is Mode.IN_PROGRESS
+    try:
+        outcome = _write(repo, session, path, stage)
+    except (OSError, WorkbenchError) as exc:
+        return WriteOutcome(path, False, False, f"{path} not written: {_reason(exc)}")
+    if check.warning and outcome.written:
+        return WriteOutcome(path, outcome.written, outcome.staged, f"{outcome.message} ({check.warning})", outcome.event)
+    return outcome
+
+
+def _write(repo: GitRepo, session: Session, path: str, stage: bool) -> WriteOutcome:
+    entry = session.file(path)
     choice = session.file_choice(path)
     target = worktree_path(repo, path)
     if entry.kind is ConflictKind.SUBMODULE:
@@ -182,7 +235,26 @@ def write_file(
     else:
         atomic_write(target, checkout_form(repo, path, data), mode == _EXECUTABLE)
     event = session.mark_written(path, repo.hash_bytes(data))
+    if mode != 0o120000:
+        left = any_markers(target.read_bytes(), marker_sizes(repo, session, path))
+        if left is not None:
+            return WriteOutcome(path, True, False, f"wrote {path}, but it still holds conflict markers: not staged", event)
     return _staged(repo, path, stage, f"wrote {path}", event, stage_path)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a write failed, in words (no traceback, no errno numbers)."""
+    if isinstance(exc, OSError):
+        words = {
+            errno.ENAMETOOLONG: "its name is too long for the file system",
+            errno.ENOSPC: "no space left on the device",
+            errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied",
+            errno.EPERM: "permission denied",
+            errno.EDQUOT: "disk quota exceeded",
+        }
+        return words.get(exc.errno or 0, exc.strerror or str(exc)) + "; the file is unchanged and your decisions are kept"
+    return f"{exc}; your decisions are kept"
 
 
 def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
@@ -203,7 +275,7 @@ def _staged(
     try:
         update(repo, path)
     except WorkbenchError as exc:
-        return WriteOutcome(path, True, False, f"{message}, but staging failed: {exc}", event)
+        return WriteOutcome(path, True, False, f"{message} but did not stage it: {exc}; run git add yourself", event)
     return WriteOutcome(path, True, True, f"{message} and staged it", event)
 
 
@@ -222,24 +294,60 @@ def _write_gitlink(repo: GitRepo, session: Session, path: str, choice: FileChoic
 
 
 def atomic_write(target: Path, data: bytes, executable: bool) -> None:
-    """Temp file in the same directory, fsync, rename: the old file or the new, never half."""
+    """Temp file in the same directory, fsync, rename: the old file or the new, never half.
+
+    The temporary name is short whatever the target's (a name near NAME_MAX
+    must still be writable); the file keeps its permissions, a new one gets
+    the umask's, and the executable bit follows ``executable``.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    for stale in target.parent.glob(f".{glob.escape(target.name)}.*.workbench-tmp"):
+    prefix = _temp_prefix(target)
+    for stale in target.parent.glob(f"{prefix}*.workbench-tmp"):
         stale.unlink(missing_ok=True)  # left by a write that was killed mid-way
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".workbench-tmp", dir=target.parent)
+    if target.is_dir() and not target.is_symlink():
+        raise WorkbenchError(f"{target.name} is a directory")
+    permissions = _permissions(target, executable)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".workbench-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o755 if executable else 0o644)
-        if target.is_dir() and not target.is_symlink():
-            raise WorkbenchError(f"{target} is a directory")
+        os.chmod(tmp, permissions)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     _fsync_dir(target.parent)
+
+
+def _temp_prefix(target: Path) -> str:
+    """``.wb-<digest of the name>.``: the same for every write of one file, short for any name."""
+    digest = hashlib.sha1(os.fsencode(target.name)).hexdigest()[:16]
+    return f".wb-{digest}."
+
+
+def _permissions(target: Path, executable: bool) -> int:
+    """The file's own permission bits with the executable bit set or cleared; the umask's for a new file."""
+    try:
+        current = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        current = 0o666 & ~_umask()
+    readable = (current & 0o444) >> 2
+    return (current | readable) if executable else (current & ~0o111)
+
+
+def _umask() -> int:
+    """The process umask, read without changing it (``os.umask`` sets it, racing other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _atomic_symlink(target: Path, link_to: str) -> None:
@@ -254,10 +362,6 @@ def _remove(target: Path) -> None:
     if target.is_symlink() or target.is_file():
         target.unlink()
         _fsync_dir(target.parent)
-
-
-def _is_executable(target: Path) -> bool:
-    return target.is_file() and os.access(target, os.X_OK)
 
 
 def _fsync_dir(directory: Path) -> None:

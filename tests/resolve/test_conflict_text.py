@@ -1,0 +1,107 @@
+"""The conflict text git wrote in the work tree, whatever its style, marker size or final newline (issue 18.1-3).
+
+Each case merges for real with the configuration a user has, decides, writes,
+and compares the written (and staged) file with git's own merge for the
+chosen side (``git merge -X ours/theirs`` of the same commits).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.analysis.model import Taken
+from workbench.git.repo import GitRepo
+from workbench.resolve.session import Session
+from workbench.resolve.splice import Choice
+from workbench.resolve.writer import write_file
+from workbench.sample import RepoBuilder
+from workbench.sync import SyncRequest, open_sync
+
+BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
+
+
+def _fork(b: RepoBuilder, base: str, dev: str, main: str, path: str = "x.txt") -> RepoBuilder:
+    b.write(path, base).commit("base")
+    b.branch("dev").checkout("dev").write(path, dev).commit("dev (#2)")
+    b.checkout("main").write(path, main).commit("main (#3)")
+    return b.checkout("dev")
+
+
+def _git_merge(b: RepoBuilder, favour: str, path: str) -> bytes:
+    """What ``git merge -X favour`` of the same tips puts in ``path`` (computed in a throwaway branch)."""
+    head = b.rev("HEAD")
+    b.git("worktree", "add", "-q", "--detach", str(b.path.parent / f"wt-{favour}"), head)
+    other = RepoBuilder.open(b.path.parent / f"wt-{favour}")
+    other.merge("main", favour, check=True)
+    return other.read(path)
+
+
+def _open(path: Path) -> tuple[GitRepo, Session]:
+    repo, analysis = open_sync(SyncRequest(repo=path))
+    return repo, Session(analysis, read_blob=repo.read_blob)
+
+
+def _decide_write(b: RepoBuilder, path: str, choice: Choice) -> bytes:
+    repo, session = _open(b.path)
+    session.decide_file(path, choice)
+    outcome = write_file(repo, session, path)
+    assert outcome.written and outcome.staged, outcome.message
+    return b.read(path)
+
+
+def _two_conflicts(gap: int) -> tuple[str, str, str]:
+    """Two conflicting lines ``gap`` unchanged lines apart (git's merge style joins them under 4)."""
+    lines = BASE.splitlines(keepends=True)
+    dev, main = list(lines), list(lines)
+    dev[2], main[2] = "DEV_A = 1\n", "MAIN_A = 1\n"
+    dev[3 + gap], main[3 + gap] = "DEV_B = 1\n", "MAIN_B = 1\n"
+    return BASE, "".join(dev), "".join(main)
+
+
+@pytest.mark.parametrize("style", ["diff3", "zdiff3"])
+@pytest.mark.parametrize("gap", [1, 3, 5])
+@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV])
+def test_diff3_blocks_in_the_work_tree_are_replaced_whole(
+    builder: RepoBuilder, style: str, gap: int, choice: Choice
+) -> None:
+    builder.git("config", "merge.conflictStyle", style)
+    _fork(builder, *_two_conflicts(gap))
+    builder.merge("main")
+    assert b"|||||||" in builder.read("x.txt")
+    written = _decide_write(builder, "x.txt", choice)
+    assert written == _git_merge(builder, "theirs" if choice is Choice.MAIN else "ours", "x.txt")
+    assert builder.git("diff", "--cached", "--name-only", "--diff-filter=U") == b""
+
+
+@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV, Choice.BOTH])
+def test_a_conflict_at_the_end_of_a_file_without_final_newline(builder: RepoBuilder, choice: Choice) -> None:
+    base = "a\nb\nc\nd"
+    _fork(builder, base, "a\nb\nc\nDEV", "a\nb\nc\nMAIN")
+    builder.merge("main")
+    written = _decide_write(builder, "x.txt", choice)
+    expected = {Choice.MAIN: b"a\nb\nc\nMAIN", Choice.DEV: b"a\nb\nc\nDEV", Choice.BOTH: b"a\nb\nc\nDEV\nMAIN"}
+    assert written == expected[choice]
+
+
+def test_a_larger_conflict_marker_size_is_read_as_a_conflict(builder: RepoBuilder) -> None:
+    builder.write(".gitattributes", "*.rst conflict-marker-size=10\n")
+    _fork(builder, BASE, BASE.replace("line_5 = 5\n", "DEV = 1\n"), BASE.replace("line_5 = 5\n", "MAIN = 1\n"), "x.rst")
+    builder.merge("main")
+    assert b"<<<<<<<<<< HEAD\n" in builder.read("x.rst")
+    _repo, session = _open(builder.path)
+    (entry,) = session.analysis.files
+    assert entry.exact is True
+    assert [h.taken for h in entry.hunks] == [Taken.UNRESOLVED]
+    written = _decide_write(builder, "x.rst", Choice.DEV)
+    assert written == BASE.replace("line_5 = 5\n", "DEV = 1\n").encode()
+
+
+def test_seven_character_markers_are_content_when_the_size_is_ten(builder: RepoBuilder) -> None:
+    doc = "Title\n=====\n\n<<<<<<< ours\nexample\n=======\nexample\n>>>>>>> theirs\n\n" + BASE
+    builder.write(".gitattributes", "*.rst conflict-marker-size=10\n")
+    _fork(builder, doc, doc.replace("line_5 = 5\n", "DEV = 1\n"), doc.replace("line_5 = 5\n", "MAIN = 1\n"), "x.rst")
+    builder.merge("main")
+    written = _decide_write(builder, "x.rst", Choice.MAIN)
+    assert written == doc.replace("line_5 = 5\n", "MAIN = 1\n").encode()

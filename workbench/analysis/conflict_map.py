@@ -1,0 +1,147 @@
+"""The hunk model laid over the conflict text git wrote: where each hunk is, and whether they agree.
+
+Git's blocks are projected to main's side (see ``conflict_text``) and the
+model's ``-X theirs`` layout is mapped into that projection, so every hunk
+gets a span there however git grouped its blocks.  Model and file agree when
+main's text sits in every span and putting dev's text there instead gives
+exactly the file with every block projected to dev's side: then any choice
+per hunk can be written from the projection.  When they do not, only git's
+own text can be trusted (a whole-side choice projects the blocks) and the
+caller says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from workbench.analysis.conflict_text import (
+    DEFAULT_MARKER_SIZE,
+    ConflictText,
+    Projection,
+    Section,
+    marker_sizes,
+    parse_conflicts,
+    project,
+)
+from workbench.analysis.placement import place_spans, theirs_layout
+from workbench.analysis.xdiff import MergeResult
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """The hunks of a model found in a file holding git's conflict blocks."""
+
+    text: ConflictText
+    theirs: Projection
+    ours: Projection
+    spans: tuple[tuple[int, int], ...]
+    """Each hunk's [start, end) in ``theirs.lines``."""
+    ranges: tuple[tuple[int, int], ...]
+    """Each hunk's [start, end) in the file's own lines, widened over the blocks it touches."""
+    problem: str | None
+    """None when model and file agree; else why not, in a sentence."""
+
+    @property
+    def agrees(self) -> bool:
+        return self.problem is None
+
+
+def locate(result: bytes, merge: MergeResult) -> Located | None:
+    """The model's hunks in ``result``; None when it holds no conflict block at all.
+
+    Each marker length the file's opening markers have is tried (the
+    ``conflict-marker-size`` attribute decides what git wrote; the default
+    first): the first reading under which model and file agree is taken,
+    else the first that found blocks, with its problem.
+    """
+    first: Located | None = None
+    for size in marker_sizes(result) or [DEFAULT_MARKER_SIZE]:
+        text = parse_conflicts(result, size)
+        if text is None or not text.blocks:
+            continue
+        found = _locate(text, merge)
+        if found.agrees:
+            return found
+        first = first or found
+    return first
+
+
+def _locate(text: ConflictText, merge: MergeResult) -> Located:
+    conflicts = merge.conflicts
+    theirs_lines, spans = theirs_layout(merge)
+    theirs = project(text, Section.THEIRS, merge.theirs)
+    ours = project(text, Section.OURS, merge.ours)
+    own = [set(merge.ours[c.i1 : c.i1 + c.chg1]) for c in conflicts]
+    placed = tuple(place_spans(theirs_lines, spans, theirs.lines, own))
+    ranges = tuple(_file_range(text, theirs, lo, hi) for lo, hi in placed)
+    problem = _disagreement(text, theirs, ours, placed, merge)
+    return Located(text, theirs, ours, placed, ranges, problem)
+
+
+def _file_range(text: ConflictText, projection: Projection, lo: int, hi: int) -> tuple[int, int]:
+    """The file lines behind projected lines [lo, hi), widened to whole blocks."""
+    start = _file_line(text, projection, lo, opening=True)
+    end = _file_line(text, projection, hi - 1, opening=False) if hi > lo else start
+    for k in _blocks_in(text, projection, lo, hi):
+        start, end = min(start, text.blocks[k].start), max(end, text.blocks[k].end)
+    return start, end
+
+
+def _blocks_in(text: ConflictText, projection: Projection, lo: int, hi: int) -> list[int]:
+    """The blocks whose section overlaps projected lines [lo, hi) (an empty section: sits in it)."""
+    found = []
+    for k, block in enumerate(text.blocks):
+        at, size = projection.at[k], len(block.theirs)
+        if (size and at < hi and lo < at + size) or (not size and lo <= at <= hi):
+            found.append(k)
+    return found
+
+
+def _file_line(text: ConflictText, projection: Projection, n: int, opening: bool) -> int:
+    if n >= len(projection.origin):
+        return len(text.lines)
+    origin = projection.origin[n]
+    if origin >= 0:
+        return origin if opening else origin + 1
+    block = text.blocks[-1 - origin]
+    return block.start if opening else block.end
+
+
+def _disagreement(
+    text: ConflictText,
+    theirs: Projection,
+    ours: Projection,
+    placed: Sequence[tuple[int, int]],
+    merge: MergeResult,
+) -> str | None:
+    """Why writing choices from the projection would not give git's merge, or None.
+
+    Every block must be in some hunk's place (else it is a conflict the model
+    does not know, or text that only looks like markers of this length).  A
+    hunk without a block of git's in its place was resolved by hand: its
+    text stands for both sides.  Every other hunk must hold main's text, and
+    dev's text in all of them must give the file projected to dev's side.
+    """
+    covered = {k for lo, hi in placed for k in _blocks_in(text, theirs, lo, hi)}
+    stray = [block for k, block in enumerate(text.blocks) if k not in covered]
+    if stray:
+        return f"the conflict at line {stray[0].start + 1} is not one of its hunks"
+    dev_everywhere: list[bytes] = []
+    pos = 0
+    for (lo, hi), chunk in zip(placed, merge.conflicts, strict=True):
+        if lo < pos:
+            return "its hunks overlap in the conflict text"
+        dev_everywhere.extend(theirs.lines[pos:lo])
+        pos = hi
+        if not _blocks_in(text, theirs, lo, hi):
+            dev_everywhere.extend(theirs.lines[lo:hi])
+            continue
+        if tuple(theirs.lines[lo:hi]) != tuple(merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]):
+            line = _file_line(text, theirs, lo, opening=True) + 1
+            return f"the conflict text near line {line} is not main's side of a hunk"
+        dev_everywhere.extend(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1])
+    dev_everywhere.extend(theirs.lines[pos:])
+    if b"".join(dev_everywhere) != b"".join(ours.lines):
+        return "its conflict blocks do not match the hunks computed from the merge"
+    return None

@@ -1,0 +1,174 @@
+"""The conflict blocks git wrote into a file, read back as git wrote them.
+
+``git merge`` writes conflicts in the user's style (``merge.conflictStyle``:
+merge, diff3, zdiff3), with markers of the length the ``conflict-marker-size``
+attribute gives, and adds a newline to a side's last line inside a block when
+the file ends without one.  The hunk model is built from the stage blobs in
+the default style, so its conflicts need not line up with these blocks (diff3
+blocks are never refined or joined the way merge-style ones are).
+
+What lines them up is a projection: every block replaced by one side's
+section gives the file as ``-X theirs`` (or ``-X ours``) would have made it,
+hand edits outside the blocks included.  The hunk model's layout of that same
+file is known exactly, so each hunk can be found there, and each block is
+then either covered by a hunk or a sign that model and file disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from workbench.analysis.xdiff import split_lines
+
+DEFAULT_MARKER_SIZE = 7
+_OPENING = re.compile(rb"^(<+)(?: |\r?\n|$)", re.M)
+
+
+class Section(str, Enum):
+    """Which side's section of a block a projection keeps."""
+
+    OURS = "ours"
+    THEIRS = "theirs"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One conflict block: lines [start, end) of the file, markers included."""
+
+    start: int
+    end: int
+    ours: tuple[bytes, ...]
+    base: tuple[bytes, ...] | None
+    theirs: tuple[bytes, ...]
+    ours_label: str | None
+    theirs_label: str | None
+
+    def section(self, side: Section) -> tuple[bytes, ...]:
+        return self.ours if side is Section.OURS else self.theirs
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictText:
+    """A file split into its lines and the conflict blocks among them."""
+
+    lines: tuple[bytes, ...]
+    blocks: tuple[Block, ...]
+    marker_size: int
+
+    @property
+    def labels(self) -> tuple[str | None, str | None, None]:
+        """The labels git put on the first block (ours, theirs), for re-rendering a conflict."""
+        if not self.blocks:
+            return None, None, None
+        return self.blocks[0].ours_label, self.blocks[0].theirs_label, None
+
+
+def is_marker(line: bytes, char: bytes, size: int) -> bool:
+    """A marker line of exactly ``size`` ``char``s, then a space (label) or the end of the line."""
+    if len(line) < size or line[:size] != char * size:
+        return False
+    rest = line[size : size + 1]
+    return rest in (b"", b" ", b"\n", b"\r")
+
+
+def marker_sizes(data: bytes) -> list[int]:
+    """Marker lengths a file's opening markers could have, the default first (then ascending)."""
+    found = {len(m[1]) for m in _OPENING.finditer(data) if len(m[1]) >= 3}
+    return sorted(found, key=lambda n: (n != DEFAULT_MARKER_SIZE, n))
+
+
+def _label(line: bytes, size: int) -> str | None:
+    text = line[size:].rstrip(b"\r\n")
+    return text[1:].decode("utf-8", "surrogateescape") if text.startswith(b" ") else None
+
+
+def parse_conflicts(data: bytes, size: int = DEFAULT_MARKER_SIZE) -> ConflictText | None:
+    """The file's blocks for markers of ``size``; None when a block is malformed (unclosed, nested)."""
+    lines = tuple(split_lines(data))
+    blocks: list[Block] = []
+    state = None
+    start = 0
+    parts: dict[str, list[bytes]] = {}
+    base: list[bytes] | None = None
+    ours_label: str | None = None
+    for n, line in enumerate(lines):
+        if state is None:
+            if is_marker(line, b"<", size):
+                state, start, parts, base = "ours", n, {"ours": [], "theirs": []}, None
+                ours_label = _label(line, size)
+            continue
+        if is_marker(line, b"<", size):
+            return None
+        if state == "ours" and is_marker(line, b"|", size):
+            state, base = "base", []
+        elif state in ("ours", "base") and is_marker(line, b"=", size):
+            state = "theirs"
+        elif state == "theirs" and is_marker(line, b">", size):
+            blocks.append(
+                Block(start, n + 1, tuple(parts["ours"]), None if base is None else tuple(base),
+                      tuple(parts["theirs"]), ours_label, _label(line, size))
+            )
+            state = None
+        elif state == "base":
+            assert base is not None
+            base.append(line)
+        elif is_marker(line, b">", size) or (state == "theirs" and is_marker(line, b"=", size)):
+            return None
+        else:
+            parts[state].append(line)
+    if state is not None:
+        return None
+    return ConflictText(lines, tuple(blocks), size)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The file with every block replaced by one side's section.
+
+    ``origin[i]`` is the file line projected line i came from, or ``-1 - k``
+    for a line of block k's section; ``at[k]`` is where block k's section
+    starts in the projection.
+    """
+
+    lines: tuple[bytes, ...]
+    origin: tuple[int, ...]
+    at: tuple[int, ...]
+
+
+def project(text: ConflictText, side: Section, side_lines: Sequence[bytes]) -> Projection:
+    """Each block replaced by its ``side`` section, without the newline git added at the end of a file.
+
+    ``side_lines`` is that side's whole file: when it ends without a newline
+    and the last block closes the file, git terminated the section's last
+    line, which the side itself never had.
+    """
+    lines: list[bytes] = []
+    origin: list[int] = []
+    at: list[int] = []
+    pos = 0
+    for k, block in enumerate(text.blocks):
+        lines.extend(text.lines[pos : block.start])
+        origin.extend(range(pos, block.start))
+        at.append(len(lines))
+        section = list(block.section(side))
+        if block.end == len(text.lines) and section:
+            section[-1] = _unterminated(section[-1], side_lines)
+        lines.extend(section)
+        origin.extend([-1 - k] * len(section))
+        pos = block.end
+    lines.extend(text.lines[pos:])
+    origin.extend(range(pos, len(text.lines)))
+    return Projection(tuple(lines), tuple(origin), tuple(at))
+
+
+def _unterminated(line: bytes, side_lines: Sequence[bytes]) -> bytes:
+    """``line`` as the side has it when it is the side's unterminated last line plus git's newline."""
+    if not side_lines or side_lines[-1].endswith(b"\n"):
+        return line
+    last = side_lines[-1]
+    if line in (last + b"\n", last + b"\r\n"):
+        return last
+    return line
