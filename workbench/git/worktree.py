@@ -84,7 +84,28 @@ def _is_regular(repo: GitRepo, path: str) -> bool:
 
 def stage_path(repo: GitRepo, path: str) -> None:
     """``git add`` the path (resolves its conflict stages, like a person would)."""
-    run_git(repo.run_dir, [_LITERAL, "add", "--", path])
+    proc = run_git(repo.run_dir, [_LITERAL, "add", "--", path], check=False)
+    if proc.returncode != 0:
+        raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
+
+
+def stage_problem(repo: GitRepo, path: str) -> str | None:
+    """Why ``git add`` of ``path`` would fail now (``--dry-run``: nothing changes), or None."""
+    if not os.path.lexists(worktree_path(repo, path)):
+        return None
+    proc = run_git(repo.run_dir, [_LITERAL, "add", "--dry-run", "--", path], check=False)
+    return _add_failure(proc.stderr) if proc.returncode != 0 else None
+
+
+def _add_failure(stderr: bytes) -> str:
+    """git's refusal in a few words: the lock and the sparse-checkout cone are named, else git's own line."""
+    text = stderr.decode("utf-8", "replace")
+    if "index.lock" in text and "File exists" in text:
+        return "another git process holds the index lock (.git/index.lock)"
+    if "sparse-checkout" in text:
+        return "the path is outside the sparse-checkout cone (git add --sparse stages it)"
+    lines = [line for line in text.strip().splitlines() if line.strip() and not line.startswith("hint:")]
+    return lines[0].removeprefix("fatal: ").removeprefix("error: ") if lines else "git add failed"
 
 
 def unstage_deleted(repo: GitRepo, path: str) -> None:
@@ -104,11 +125,3 @@ def marker_size(repo: GitRepo, path: str) -> int:
     value = fields[2] if proc.returncode == 0 and len(fields) > 2 else b""
     return int(value) if value.isdigit() and 0 < int(value) < 1024 else 7
 
-
-def index_locked(repo: GitRepo) -> bool:
-    """Another git process holds the index lock (``git add`` would fail now)."""
-    proc = run_git(repo.run_dir, ["rev-parse", "--git-path", "index.lock"], check=False)
-    if proc.returncode != 0:
-        return False
-    lock = Path(os.fsdecode(proc.stdout.rstrip(b"\n")))
-    return (lock if lock.is_absolute() else Path(repo.run_dir) / lock).exists()

@@ -31,10 +31,10 @@ from workbench.analysis.conflict_map import locate
 from workbench.git.worktree import (
     checkout_form,
     disk_oid,
-    index_locked,
     marker_size,
     stage_gitlink,
     stage_path,
+    stage_problem,
     unstage_deleted,
     worktree_path,
 )
@@ -62,7 +62,8 @@ class Blocked(str, Enum):
     OVERLAP = "overlap"
     CONFLICT_TEXT = "conflict-text"
     """The conflict blocks in the work tree do not match the hunks (only a whole-side choice is written)."""
-    INDEX_LOCKED = "index-locked"
+    NOT_STAGEABLE = "not-stageable"
+    """``git add`` would fail (a held index lock, a path outside the sparse-checkout cone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +152,10 @@ def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: b
         changed = _changed_on_disk(repo, session, path)
         if changed:
             return WriteCheck(path, Blocked.CHANGED_ON_DISK, f"{path} {changed} since it was loaded: overwrite it?")
-    if session.analysis.mode is Mode.IN_PROGRESS and index_locked(repo):
-        return WriteCheck(path, Blocked.INDEX_LOCKED,
-                          f"{path} not written: another git process holds the index lock (.git/index.lock); "
-                          "try again when it is done")
+    if session.analysis.mode is Mode.IN_PROGRESS and data is not None:
+        problem = stage_problem(repo, path)
+        if problem:
+            return WriteCheck(path, Blocked.NOT_STAGEABLE, f"{path} not written: it could not be staged ({problem})")
     return WriteCheck(path, warning=warning)
 
 

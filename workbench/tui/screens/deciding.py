@@ -211,6 +211,7 @@ class DecidingScreen(Screen[None]):
         written: list[str] = []
         deleted: list[str] = []
         problems: list[str] = []
+        unstaged: list[str] = []
         for path in paths:
             check = await asyncio.to_thread(ws.check, path)
             overwrite = False
@@ -225,13 +226,17 @@ class DecidingScreen(Screen[None]):
             outcome = await asyncio.to_thread(ws.write, path, overwrite)
             if not outcome.written:
                 problems.append(outcome.message)
+            elif ws.stages and not outcome.staged:
+                unstaged.append(outcome.message)  # "wrote X but did not stage it: why" is no success
             elif outcome.event is not None and outcome.event.oid is None:
                 deleted.append(path)
             else:
                 written.append(path)
         self._report_write(written, deleted, problems, ws.analysis.mode)
+        for message in unstaged:
+            self.notify(visible(message), title="Written, not staged", severity="error", timeout=12)
         self.refresh_state(set(paths))
-        return not problems
+        return not problems and not unstaged
 
     async def _ask_overwrite(self, path: str) -> bool:
         question = Text()
