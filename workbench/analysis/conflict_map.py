@@ -89,11 +89,16 @@ def _file_range(text: ConflictText, projection: Projection, lo: int, hi: int) ->
 
 
 def _blocks_in(text: ConflictText, projection: Projection, lo: int, hi: int) -> list[int]:
-    """The blocks whose section overlaps projected lines [lo, hi) (an empty section: sits in it)."""
+    """The blocks whose section overlaps projected lines [lo, hi); an empty section, or an empty
+    span (a hunk where main has no lines), counts when it sits at an edge of the other."""
     found = []
     for k, block in enumerate(text.blocks):
         at, size = projection.at[k], len(block.theirs)
-        if (size and at < hi and lo < at + size) or (not size and lo <= at <= hi):
+        if size and lo < hi:
+            hit = at < hi and lo < at + size
+        else:
+            hit = at <= hi and lo <= at + size
+        if hit:
             found.append(k)
     return found
 
@@ -117,14 +122,20 @@ def _disagreement(
 ) -> str | None:
     """Why writing choices from the projection would not give git's merge, or None.
 
-    Every block must be in some hunk's place (else it is a conflict the model
-    does not know, or text that only looks like markers of this length).  A
+    Every block must overlap or touch some hunk's place (a diff3 block also
+    holds lines both sides share, which the model leaves outside its hunks),
+    and its sides must differ (git never writes a block of equal sides):
+    else it is a conflict the model does not know, or text that only looks
+    like markers of this length.  A
     hunk without a block of git's in its place was resolved by hand: its
     text stands for both sides.  Every other hunk must hold main's text, and
     dev's text in all of them must give the file projected to dev's side.
     """
-    covered = {k for lo, hi in placed for k in _blocks_in(text, theirs, lo, hi)}
-    stray = [block for k, block in enumerate(text.blocks) if k not in covered]
+    stray = [
+        block for k, block in enumerate(text.blocks)
+        if block.ours == block.theirs
+        or not any(theirs.at[k] <= hi and lo <= theirs.at[k] + len(block.theirs) for lo, hi in placed)
+    ]
     if stray:
         return f"the conflict at line {stray[0].start + 1} is not one of its hunks"
     dev_everywhere: list[bytes] = []

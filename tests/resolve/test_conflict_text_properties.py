@@ -1,0 +1,63 @@
+"""Splicing into git's conflict text in every style, marker size and final-newline state (property tests).
+
+The conflict text is what ``git merge-file`` writes with ``--diff3``,
+``--zdiff3`` or neither and a random ``--marker-size``; the reference for
+one choice everywhere is git's own ``--ours``/``--theirs`` of the same files.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+
+from git_tools import merge_file  # noqa: E402
+from test_xdiff_against_git import triples  # noqa: E402
+
+from workbench.analysis.conflict_map import locate  # noqa: E402
+from workbench.analysis.hunks import build_hunks  # noqa: E402
+from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines  # noqa: E402
+from workbench.resolve.markers import conflict_markers  # noqa: E402
+from workbench.resolve.splice import Choice, Decision, splice_conflicted, splice_merge  # noqa: E402
+
+STYLES = [(), ("--diff3",), ("--zdiff3",)]
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _model(base: bytes, ours: bytes, theirs: bytes):
+    """The hunk model of what ``git merge-file`` merges (myers, zealous_alnum)."""
+    return merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+
+
+@SETTINGS
+@given(triples(), st.sampled_from(STYLES), st.integers(3, 12), st.data())
+def test_choices_spliced_into_any_conflict_text_are_gits_merge(
+    triple: tuple[bytes, bytes, bytes], style: tuple[str, ...], size: int, data: st.DataObject
+) -> None:
+    base, ours, theirs = triple
+    conflicted = merge_file(base, ours, theirs, *style, f"--marker-size={size}")
+    model = _model(base, ours, theirs)
+    hunks = build_hunks(model, conflicted, unmerged=True)
+    n = len(hunks)
+    if not n:
+        return
+    for choice, option in ((Choice.MAIN, "--theirs"), (Choice.DEV, "--ours")):
+        written = splice_conflicted(conflicted, hunks, [Decision(choice)] * n, model)
+        assert written == merge_file(base, ours, theirs, option)
+    found = locate(conflicted, model)
+    assert found is not None and found.text.marker_size == size
+    if not found.agrees:
+        return
+    options = [Decision(c) for c in Choice if c is not Choice.CUSTOM] + [Decision(Choice.CUSTOM, b"edited\n"), None]
+    vector = [data.draw(st.sampled_from(options)) for _ in hunks]
+    written = splice_conflicted(conflicted, hunks, vector, model)
+    if None not in vector:
+        assert written == splice_merge(model, vector)
+        assert not conflict_markers(written, size)
+    else:
+        labels = found.text.labels
+        assert written == splice_merge(model, vector, labels, size), "undecided hunks keep git's markers"
