@@ -14,8 +14,8 @@ import pytest
 from workbench.analysis.model import Taken
 from workbench.git.repo import GitRepo
 from workbench.resolve.session import Session
-from workbench.resolve.splice import Choice
-from workbench.resolve.writer import write_file
+from workbench.resolve.splice import Choice, Decision
+from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest, open_sync
 
@@ -75,14 +75,21 @@ def test_diff3_blocks_in_the_work_tree_are_replaced_whole(
     assert builder.git("diff", "--cached", "--name-only", "--diff-filter=U") == b""
 
 
-@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV, Choice.BOTH])
-def test_a_conflict_at_the_end_of_a_file_without_final_newline(builder: RepoBuilder, choice: Choice) -> None:
-    base = "a\nb\nc\nd"
-    _fork(builder, base, "a\nb\nc\nDEV", "a\nb\nc\nMAIN")
+EOF_CASES = {
+    "dev-adds-unterminated": ("f\ne\n", "f\ne\nQ0", "f\ne\nQ1\nP2\n}3"),
+    "both-replace-last": ("b\nf", "b\n0", "X2\n3"),
+    "main-unterminated": ("a\n", "Z2", "1\na"),
+    "one-side-terminated": ("d\nd\ne", "d\nZ1\ne", "d\nP0\n"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EOF_CASES))
+@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV])
+def test_a_conflict_at_the_end_of_a_file_without_final_newline(builder: RepoBuilder, case: str, choice: Choice) -> None:
+    _fork(builder, *EOF_CASES[case])
     builder.merge("main")
     written = _decide_write(builder, "x.txt", choice)
-    expected = {Choice.MAIN: b"a\nb\nc\nMAIN", Choice.DEV: b"a\nb\nc\nDEV", Choice.BOTH: b"a\nb\nc\nDEV\nMAIN"}
-    assert written == expected[choice]
+    assert written == _git_merge(builder, "theirs" if choice is Choice.MAIN else "ours", "x.txt")
 
 
 def test_a_larger_conflict_marker_size_is_read_as_a_conflict(builder: RepoBuilder) -> None:
@@ -105,3 +112,22 @@ def test_seven_character_markers_are_content_when_the_size_is_ten(builder: RepoB
     builder.merge("main")
     written = _decide_write(builder, "x.rst", Choice.MAIN)
     assert written == doc.replace("line_5 = 5\n", "MAIN = 1\n").encode()
+
+
+def test_a_block_edited_by_hand_is_announced_and_written_only_whole(builder: RepoBuilder) -> None:
+    builder.git("config", "merge.conflictStyle", "diff3")
+    _fork(builder, *_two_conflicts(5))
+    builder.merge("main")
+    edited = builder.read("x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")
+    builder.write("x.txt", edited)
+    repo, session = _open(builder.path)
+    (entry,) = session.analysis.files
+    assert any("does not match the hunks" in m and "M/D" in m for m in entry.messages), entry.messages
+    session.decide("x.txt", 0, Decision(Choice.DEV))
+    session.decide("x.txt", 1, Decision(Choice.MAIN))
+    check = check_write(repo, session, "x.txt")
+    assert check.blocked is Blocked.CONFLICT_TEXT and "whole file" in check.message
+    assert builder.read("x.txt") == edited
+    session.decide_file("x.txt", Choice.MAIN)
+    assert write_file(repo, session, "x.txt").staged
+    assert builder.read("x.txt") == _git_merge(builder, "theirs", "x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
@@ -194,6 +195,7 @@ def _analyze_file(
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
+    warnings = _warnings(merge, exact, result)
     hunks = _attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
     return FileAnalysis(
         path=entry.path,
@@ -212,7 +214,7 @@ def _analyze_file(
         merge=merge,
         result_bytes=result.data,
         theirs_bytes=theirs_bytes,
-        messages=tuple(m.text for m in entry.messages),
+        messages=tuple(m.text for m in entry.messages) + warnings,
         exact=exact,
         result_mode=result.mode if result.present else None,
     )
@@ -229,6 +231,23 @@ def _matches_git(merge: MergeResult, entry: ConflictEntry, read_blob: ReadBlob) 
         if merge.render(Favor.NONE, labels, size) == expected:
             return True
     return False
+
+
+EXACT_WARNING = ("the hunks shown do not re-create the conflicted text git wrote for this file (exact: false): "
+                 "check them against the file before deciding")
+
+
+def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile) -> tuple[str, ...]:
+    """File-level warnings: the model does not match git's merge, or the conflict text in the work tree."""
+    found: list[str] = []
+    if exact is False:
+        found.append(EXACT_WARNING)
+    if merge is not None and result.unmerged and result.data is not None:
+        located = locate(result.data, merge)
+        if located is not None and located.problem is not None:
+            found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
+                         "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
+    return tuple(found)
 
 
 def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:

@@ -1,0 +1,72 @@
+"""`m` then `w` on the conflict text a user's git wrote, and what `w` says when git add cannot work (Pilot, issue 18.1, 18.6)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from pilot_tools import drive, main_screen, settle, toasts
+from textual.pilot import Pilot
+
+from workbench.sample import RepoBuilder
+from workbench.sync import SyncRequest
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.workspace import Workspace
+
+MakeApp = Callable[..., WorkbenchApp]
+BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
+
+
+def _conflict(b: RepoBuilder, style: str) -> RepoBuilder:
+    b.git("config", "merge.conflictStyle", style)
+    lines = BASE.splitlines(keepends=True)
+    dev, main = list(lines), list(lines)
+    dev[2], main[2] = "DEV_A = 1\n", "MAIN_A = 1\n"
+    dev[4], main[4] = "DEV_B = 1\n", "MAIN_B = 1\n"
+    b.write("x.txt", BASE).commit("base")
+    b.branch("dev").checkout("dev").write("x.txt", "".join(dev)).commit("dev (#2)")
+    b.checkout("main").write("x.txt", "".join(main)).commit("main (#3)")
+    b.checkout("dev").merge("main")
+    return b
+
+
+def _unmerged(repo: Path) -> list[str]:
+    out = subprocess.run(["git", "diff", "--name-only", "--diff-filter=U"], cwd=repo, capture_output=True, check=True)
+    return out.stdout.decode().split()
+
+
+def test_m_then_w_on_diff3_blocks_writes_mains_side(builder: RepoBuilder, make_app: MakeApp) -> None:
+    _conflict(builder, "zdiff3")
+    assert b"|||||||" in builder.read("x.txt")
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert len(screen.ws.entry("x.txt").hunks) == 1, "git's two diff3 blocks are one hunk of the model"
+        await pilot.press("m")
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("written and staged" in t for t in toasts(pilot)), toasts(pilot)
+
+    drive(app, script)
+    assert builder.read("x.txt") == BASE.replace("line_2 = 2\n", "MAIN_A = 1\n").replace("line_4 = 4\n", "MAIN_B = 1\n").encode()
+    assert _unmerged(builder.path) == []
+
+
+def test_w_with_the_index_locked_says_nothing_was_written(builder: RepoBuilder, make_app: MakeApp) -> None:
+    _conflict(builder, "merge")
+    before = builder.read("x.txt")
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
+    Path(builder.path, ".git", "index.lock").touch()
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("m")
+        await pilot.press("w")
+        await settle(pilot)
+        said = toasts(pilot)
+        assert any("x.txt not written" in t and "index lock" in t for t in said), said
+        assert not any("written and staged" in t or "files written" in t for t in said), said
+
+    drive(app, script)
+    assert builder.read("x.txt") == before and _unmerged(builder.path) == ["x.txt"]
