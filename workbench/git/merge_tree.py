@@ -20,12 +20,13 @@ def merge_tree(repo: GitRepo, ours: str, theirs: str) -> MergeTreeResult:
     The objects git computes go to a private quarantine: ``.git`` is untouched.
     """
     require_merge_tree()
-    proc = run_git(
-        repo.run_dir,
-        ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
-        check=False,
-        extra_env=repo.object_quarantine(),
-    )
+    with repo.object_times_kept():
+        proc = run_git(
+            repo.run_dir,
+            ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
+            check=False,
+            extra_env=repo.object_quarantine(),
+        )
     if proc.returncode not in (0, 1):
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = lines[-1] if lines else f"exit status {proc.returncode}"
