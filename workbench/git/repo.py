@@ -119,6 +119,10 @@ class GitRepo:
             copy.unlink(missing_ok=True)
         return {"GIT_INDEX_FILE": str(copy)}
 
+    def scratch_dir(self) -> Path:
+        """A private directory that lives as long as this GitRepo (inside the quarantine)."""
+        return self._quarantined().path
+
     def _quarantined(self) -> Quarantine:
         if self._quarantine is None:
             self._quarantine = Quarantine(self._object_dirs())
@@ -247,6 +251,12 @@ class GitRepo:
             _walk_tree(obj, "", out)
         return out
 
+    def blobs_named(self, commit: str, name: str) -> list[tuple[str, str]]:
+        """(path, blob id) of every regular file called ``name`` in ``commit``'s tree, sorted by path."""
+        found: list[tuple[str, str]] = []
+        _walk_named(self._commit(commit).tree, "", name, found)
+        return sorted(found)
+
     def commit_info(self, sha: str) -> CommitInfo:
         info = self._commit_cache.get(sha)
         if info is None:
@@ -351,6 +361,16 @@ def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) 
             _walk_tree(obj, path + "/", out)
         else:
             out[path] = (str(obj.id), int(obj.filemode))
+
+
+def _walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, str]]) -> None:
+    for obj in tree:
+        if obj.name in (".", "..") or "/" in obj.name:
+            continue  # a crafted tree; git would refuse to check it out
+        if isinstance(obj, pygit2.Tree):
+            _walk_named(obj, prefix + obj.name + "/", name, out)
+        elif obj.name == name and obj.filemode in (0o100644, 0o100755):
+            out.append((prefix + obj.name, str(obj.id)))
 
 
 def _commit_info(commit: pygit2.Commit) -> CommitInfo:
