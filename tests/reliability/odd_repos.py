@@ -58,3 +58,23 @@ def tree_digest(path: Path) -> dict[str, bytes]:
         elif full.is_file():
             out[rel] = full.read_bytes()
     return out
+
+
+OLD = 1_000_000_000
+"""A time (2001) every file under .git gets before a read-only check, so any touch shows."""
+
+
+def age_git_dir(path: Path) -> None:
+    """Set the access and modification times of everything under ``path/.git`` to ``OLD``."""
+    for full in (path / ".git").rglob("*"):
+        if not full.is_symlink():
+            os.utime(full, ns=(OLD * 10**9, OLD * 10**9))
+
+
+def git_dir_times(path: Path) -> dict[str, int]:
+    """Every file under ``path/.git`` with its modification time (ns)."""
+    return {
+        str(full.relative_to(path)): full.stat().st_mtime_ns
+        for full in sorted((path / ".git").rglob("*"))
+        if full.is_file() and not full.is_symlink()
+    }

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from odd_repos import HOSTILE_PATH, every_conflict_kind, tree_digest
+from odd_repos import HOSTILE_PATH, age_git_dir, every_conflict_kind, git_dir_times, tree_digest
 
 from workbench.analysis.model import ConflictKind, FileStatus, Taken
 from workbench.analysis.xdiff import Favor
@@ -77,11 +77,21 @@ def test_hostile_paths_and_messages_are_shown_literally(odd) -> None:  # noqa: A
 
 
 def test_analyze_is_read_only(odd) -> None:  # noqa: ANN001
+    """Bytes and times: git freshens (touches) an object it would write but has (issue 18.16)."""
+    odd.git("gc", "-q")
     odd.merge("main", "theirs")
-    before = tree_digest(odd.path)
-    for args in (["analyze"], ["analyze", "--json"], ["analyze", "--dev", "dev", "--main", "main", "--json"]):
+    age_git_dir(odd.path)
+    before, times = tree_digest(odd.path), git_dir_times(odd.path)
+    for args in (
+        ["analyze"],
+        ["analyze", "--json"],
+        ["analyze", "--dev", "dev", "--main", "main", "--json"],
+        ["report", "--format", "json"],
+    ):
         assert _cli(*args, cwd=odd.path).returncode == 0
     assert tree_digest(odd.path) == before
+    changed = {path for path, mtime in git_dir_times(odd.path).items() if times.get(path) != mtime}
+    assert not changed, f"touched under .git: {sorted(changed)}"
 
 
 def test_file_directory_conflict_uses_the_name_git_gave_the_file(builder) -> None:  # noqa: ANN001

@@ -53,7 +53,7 @@ def _without(doc: dict[str, Any] | None, names: set[str]) -> dict[str, Any] | No
 def _line(trees: Trees, role: str, path: str, name: str) -> str | None:
     """The line of ``role``'s file that declares source ``name`` (to quote in the finding)."""
     data = (trees.read(role, path) or b"").decode("utf-8", "replace")
-    found = re.search(r"^\s*[\"']?" + re.escape(name) + r"[\"']?\s*=.*$", data, re.M)
+    found = re.search(r"^[ \t]*[\"']?" + re.escape(name) + r"[\"']?[ \t]*=.*$", data, re.M)
     return found.group().strip() if found else None
 
 

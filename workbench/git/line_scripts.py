@@ -44,10 +44,10 @@ def histogram_scripts(repo: GitRepo, pairs: Sequence[tuple[str | None, str]]) ->
     """
     if not pairs:
         return []
-    env = repo.object_quarantine()
-    old_tree = _mktree(repo, [(k, old) for k, (old, _) in enumerate(pairs) if old is not None], env)
-    new_tree = _mktree(repo, [(k, new) for k, (_, new) in enumerate(pairs)], env)
-    out = run_git(repo.run_dir, [*_DIFF_OPTIONS, old_tree, new_tree], extra_env=env).stdout
+    sink = repo.object_sink()
+    old_tree = _mktree(repo, [(k, old) for k, (old, _) in enumerate(pairs) if old is not None], sink)
+    new_tree = _mktree(repo, [(k, new) for k, (_, new) in enumerate(pairs)], sink)
+    out = run_git(repo.run_dir, [*_DIFF_OPTIONS, old_tree, new_tree], extra_env=repo.object_quarantine()).stdout
     return _parse(out, len(pairs))
 
 

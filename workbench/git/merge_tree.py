@@ -9,6 +9,7 @@ markers, are what the hunk model is built from.
 from __future__ import annotations
 
 from workbench.errors import WorkbenchError
+from workbench.git.attributes import attributes_of
 from workbench.git.repo import GitRepo
 from workbench.git.runner import require_merge_tree, run_git
 from workbench.git.types import ConflictEntry, MergeMessage, MergeTreeResult, StageEntry
@@ -18,14 +19,17 @@ def merge_tree(repo: GitRepo, ours: str, theirs: str) -> MergeTreeResult:
     """Merge ``theirs`` into ``ours`` (no strategy option) and collect conflicts.
 
     The objects git computes go to a private quarantine: ``.git`` is untouched.
+    Attributes are ``ours``'s, as in the real merge (see attributes.py).
     """
     require_merge_tree()
-    proc = run_git(
-        repo.run_dir,
-        ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
-        check=False,
-        extra_env=repo.object_quarantine(),
-    )
+    env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
+    with repo.object_times_kept():
+        proc = run_git(
+            env["GIT_WORK_TREE"],
+            ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
+            check=False,
+            extra_env=env,
+        )
     if proc.returncode not in (0, 1):
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = lines[-1] if lines else f"exit status {proc.returncode}"

@@ -33,13 +33,17 @@ def numstat(
     Renames are detected (``-M``, git's default for ``git diff``) whatever
     the user's ``diff.renames`` says, so the figures match the procedure's.
     Trees from ``merge_tree`` live in the repository's object quarantine, so
-    git reads through it.
+    git reads through it; against the work tree it refreshes a copy of the
+    index, never the index itself.
     """
     args = ["diff", "--numstat", "-z", "-M", "--no-ext-diff", "--no-textconv", "--no-relative", old]
+    env = repo.object_quarantine()
     if new is not None:
         args.append(new)
+    else:
+        env = {**env, **repo.private_index()}
     args += ["--", *pathspecs]
-    proc = run_git(repo.run_dir, args, extra_env=repo.object_quarantine())
+    proc = run_git(repo.run_dir, args, extra_env=env)
     return parse_numstat(proc.stdout)
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
-import weakref
+import shutil
 from collections import OrderedDict
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -16,6 +16,7 @@ import pygit2
 from workbench.errors import WorkbenchError
 from workbench.git.catfile import CatFile
 from workbench.git.content import decode
+from workbench.git.quarantine import Quarantine, unquote_alternate
 from workbench.git.types import CommitInfo
 
 _PR = re.compile(r"\(#(\d+)\)")
@@ -35,7 +36,7 @@ class GitRepo:
         self._blobs = _BlobCache()
         self._pinned: dict[str, bytes] = {}
         self._commit_cache: dict[str, CommitInfo] = {}
-        self._quarantine: Path | None = None
+        self._quarantine: Quarantine | None = None
         self._catfile: CatFile | None = None
 
     @classmethod
@@ -97,23 +98,48 @@ class GitRepo:
         still reading the repository's objects (and its alternates).  The
         directory lives as long as this GitRepo and libgit2 reads from it too.
         """
+        return self._quarantined().read_env()
+
+    def object_sink(self) -> dict[str, str]:
+        """Environment for commands that only write objects: the quarantine alone (see quarantine.py)."""
+        return self._quarantined().write_env()
+
+    def object_times_kept(self) -> AbstractContextManager[None]:
+        """Around a command that reads and writes objects: git's freshening of existing ones is undone."""
+        return self._quarantined().times_kept()
+
+    def private_index(self) -> dict[str, str]:
+        """Environment giving git a copy of the index, for porcelain that refreshes and rewrites it (``git diff``)."""
+        quarantine = self._quarantined()
+        copy = quarantine.path / "index-copy"
+        source = self.gitdir / "index"
+        if source.is_file():
+            shutil.copyfile(source, copy)
+        else:
+            copy.unlink(missing_ok=True)
+        return {"GIT_INDEX_FILE": str(copy)}
+
+    def scratch_dir(self) -> Path:
+        """A private directory that lives as long as this GitRepo (inside the quarantine)."""
+        return self._quarantined().path
+
+    def _quarantined(self) -> Quarantine:
         if self._quarantine is None:
-            holder = tempfile.TemporaryDirectory(prefix="workbench-objects-")
-            weakref.finalize(self, holder.cleanup)
-            self._quarantine = Path(holder.name)
-            self._repo.odb.add_disk_alternate(str(self._quarantine))
-        objects = self.common_dir / "objects"
-        alternates = [str(objects.resolve())]
+            self._quarantine = Quarantine(self._object_dirs())
+            self._repo.odb.add_disk_alternate(str(self._quarantine.path))
+        return self._quarantine
+
+    def _object_dirs(self) -> list[Path]:
+        """The repository's object directory, then the ones its alternates file names."""
+        objects = (self.common_dir / "objects").resolve()
+        found = [objects]
         info = objects / "info" / "alternates"
         if info.is_file():
-            for line in info.read_text(encoding="utf-8", errors="replace").splitlines():
+            for line in info.read_text(encoding="utf-8", errors="surrogateescape").splitlines():
                 line = line.strip()
                 if line and not line.startswith("#"):
-                    alternates.append(str((objects / line).resolve()))
-        return {
-            "GIT_OBJECT_DIRECTORY": str(self._quarantine),
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES": os.pathsep.join(alternates),
-        }
+                    found.append((objects / unquote_alternate(line)).resolve())
+        return found
 
     # -- revisions ----------------------------------------------------------
 
@@ -225,6 +251,12 @@ class GitRepo:
             _walk_tree(obj, "", out)
         return out
 
+    def blobs_named(self, commit: str, name: str) -> list[tuple[str, str]]:
+        """(path, blob id) of every regular file called ``name`` in ``commit``'s tree, sorted by path."""
+        found: list[tuple[str, str]] = []
+        _walk_named(self._commit(commit).tree, "", name, found)
+        return sorted(found)
+
     def commit_info(self, sha: str) -> CommitInfo:
         info = self._commit_cache.get(sha)
         if info is None:
@@ -329,6 +361,16 @@ def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) 
             _walk_tree(obj, path + "/", out)
         else:
             out[path] = (str(obj.id), int(obj.filemode))
+
+
+def _walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, str]]) -> None:
+    for obj in tree:
+        if obj.name in (".", "..") or "/" in obj.name:
+            continue  # a crafted tree; git would refuse to check it out
+        if isinstance(obj, pygit2.Tree):
+            _walk_named(obj, prefix + obj.name + "/", name, out)
+        elif obj.name == name and obj.filemode in (0o100644, 0o100755):
+            out.append((prefix + obj.name, str(obj.id)))
 
 
 def _commit_info(commit: pygit2.Commit) -> CommitInfo:

@@ -20,10 +20,10 @@ from workbench.git.content import is_binary
 from workbench.git.history import side_history
 from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
-from workbench.git.worktree import clean_contents
+from workbench.git.worktree_read import clean_contents
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
-from workbench.git.types import MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
+from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
 
 
 def locate_sync(
@@ -120,6 +120,8 @@ def load_sync(
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
     plain = _name_side_copies(repo, merge_tree(repo, dev_sha, main_sha), mode, dev_sha, main_sha, result_commit)
+    if mode == "in-progress":
+        plain = _with_index_conflicts(repo, plain)
     wanted = frozenset(paths) if paths is not None else None
     if wanted is not None:
         plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
@@ -186,6 +188,24 @@ def _name_side_copies(
             )
         )
     return replace(plain, conflicts=tuple(renamed))
+
+
+def _with_index_conflicts(repo: GitRepo, plain: MergeTreeResult) -> MergeTreeResult:
+    """Every path the index has unmerged is a conflict, whatever merge-tree says.
+
+    The real merge may have seen other attributes or options (a custom merge
+    driver, ``merge.renormalize``); what git left unmerged must be shown.
+    """
+    known = {entry.path for entry in plain.conflicts}
+    extra = []
+    for path, stages in sorted(repo.index_unmerged().items()):
+        if path in known:
+            continue
+        entries = {n: StageEntry(p, oid, mode) for n, (p, oid, mode) in stages.items()}
+        extra.append(ConflictEntry(path, entries.get(1), entries.get(2), entries.get(3)))
+    if not extra:
+        return plain
+    return replace(plain, clean=False, conflicts=plain.conflicts + tuple(extra))
 
 
 def _moved(stage: StageEntry | None, old: str, new: str) -> StageEntry | None:

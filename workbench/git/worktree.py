@@ -49,37 +49,12 @@ def disk_oid(repo: GitRepo, path: str) -> str | None:
     return proc.stdout.decode("ascii").strip()
 
 
-def clean_contents(repo: GitRepo, paths: list[str]) -> dict[str, tuple[str, bytes]]:
-    """What ``git add`` would store for each regular file: (blob id, bytes).
-
-    One ``git hash-object -w --stdin-paths`` run writes the cleaned blobs to
-    the object quarantine (never into .git) and they are read back from
-    there.  Paths that are not regular files are left out.
-    """
-    regular = [p for p in paths if "\n" not in p and _is_regular(repo, p)]
-    out: dict[str, tuple[str, bytes]] = {}
-    if not regular:
-        return out
-    listing = "".join(f"{p}\n" for p in regular).encode("utf-8", "surrogateescape")
-    proc = run_git(
-        repo.run_dir, ["hash-object", "-w", "--stdin-paths"], input_bytes=listing, extra_env=repo.object_quarantine()
-    )
-    for path, oid in zip(regular, proc.stdout.decode("ascii").split(), strict=True):
-        out[path] = (oid, repo.read_blob(oid))
-    return out
-
-
 def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
     """``data`` (a blob's content) as ``git checkout`` would write it at ``path`` (smudge)."""
     env = repo.object_quarantine()
     oid = run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data, extra_env=env)
     blob = oid.stdout.decode("ascii").strip()
     return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob], extra_env=env).stdout
-
-
-def _is_regular(repo: GitRepo, path: str) -> bool:
-    full = worktree_path(repo, path)
-    return full.is_file() and not full.is_symlink()
 
 
 def stage_path(repo: GitRepo, path: str) -> None:

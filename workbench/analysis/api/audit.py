@@ -37,7 +37,7 @@ MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
     "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
 )
 _DEFINITION = re.compile(
-    rb"^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|^(?:\s*self\.)?(\w+)\s*(?::\s*[\w.\[\], |]+)?\s*=(?!=)"
+    rb"^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|^(?:\s*self\.)?(\w++)\s*+(?::\s*+[\w.\[\], |]++)?\s*+=(?!=)"
 )
 """A line defining a name: a function, a class, a module-level assignment or an attribute."""
 _IMPORT = re.compile(rb"\bimport\s+(.*)")

@@ -95,7 +95,9 @@ def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: di
 
 
 # Both start with a literal word, which ``re`` finds fast; the line start is checked afterwards.
-_FROM = re.compile(rb"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\(?)([^\n]*)")
+# Possessive: the dots and the dotted name are one run, never split (a run of
+# dots would otherwise be retried at every split, quadratic in its length).
+_FROM = re.compile(rb"from[ \t]++(\.*+[\w.]*+)[ \t]++import[ \t]*(\(?)([^\n]*)")
 _IMPORT = re.compile(rb"import[ \t]+([^\n]+)")
 _NAME = re.compile(rb"[A-Za-z_]\w*")
 

@@ -17,7 +17,9 @@ _LITERALS = re.compile(
     rb"""|(?<![A-Za-z_])[-+]?(?:\d[\d_]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)"""
     rb"""|\b(?:None|True|False|null|true|false)\b"""
 )
-_KEY = re.compile(rb"[A-Za-z_][\w.-]*\s*(?:=(?!=)|:)|^\s*\[\[?[\w.-]+\]\]?\s*$", re.M)
+# A key starts a run of name characters (the lookbehind): starting inside a
+# long run would rescan it from every position, quadratic in the run's length.
+_KEY = re.compile(rb"(?<![\w.-])[A-Za-z_][\w.-]*+\s*+(?:=(?!=)|:)|^[ \t]*+\[\[?[\w.-]++\]\]?[ \t\r]*$", re.M)
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 
 

@@ -23,7 +23,8 @@ MIN_PATCH_LINES = 3
 """Added lines in common below which patches are not compared."""
 
 _TAGS = re.compile(r"^\s*(?:\[[^\]]*\]\s*|(?:cp|cherry-pick|reapply|backport)\s*:\s*)+", re.I)
-_TRAILING_PR = re.compile(r"\s*\(#\d+\)\s*$")
+_TRAILING_PR = re.compile(r"(?<!\s)\s*+\(#\d+\)\s*$")
+"""Starts where a run of spaces starts: trying every position inside a long run is quadratic."""
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _PR_REF = re.compile(r"#(\d+)\b")
 
