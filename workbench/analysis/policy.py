@@ -91,9 +91,12 @@ def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name
     except tomllib.TOMLDecodeError as exc:
         line, message = _decode_error(exc, source)
         raise WorkbenchError(f"{label}:{line}: invalid TOML: {message}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{label}:1: invalid TOML: nested too deeply") from None
     locate = _Locator(source, label, TABLE if pyproject else None)
     if pyproject:
-        data = data.get("tool", {}).get("workbench")
+        tool = data.get("tool")
+        data = tool.get("workbench") if isinstance(tool, dict) else None
         if not isinstance(data, dict):
             raise WorkbenchError(f"{label}:1: no [{TABLE}] table")
     for key in data:
