@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Signal, SyncAnalysis
+from workbench.streams import pipe_console
 from workbench.textsafe import visible
 from workbench.wording import plural
 
@@ -36,9 +37,9 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
     if console is None:
         # Piped output keeps each file and sentence on one line (grep-able);
         # a terminal gets Rich's wrapping at its own width.
-        console = Console(highlight=False, soft_wrap=True)
+        console = pipe_console(highlight=False, soft_wrap=True)
         if not console.is_terminal:
-            console = Console(highlight=False, soft_wrap=True, width=1000)
+            console = pipe_console(highlight=False, soft_wrap=True, width=1000)
     console.print(_summary(analysis))
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("risk", justify="right")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 
+from workbench import streams
 from workbench.errors import WorkbenchError
 
 EXIT_INTERNAL = 3
@@ -62,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in raw
     try:
+        streams.degrade_to_ascii(sys.stdout, sys.stderr)
+        streams.require_stdout()
         args = build_parser().parse_args(_normalise(raw))
         return _dispatch(args)
     except WorkbenchError as exc:
@@ -72,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        streams.stop_writing()
         return 0
     except Exception as exc:  # noqa: BLE001 - the CLI contract: never a traceback
         if debug:
@@ -86,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     module = importlib.import_module(COMMAND_MODULES[args.command])
-    return int(module.run(args))
+    status = int(module.run(args))
+    sys.stdout.flush()  # a reader that went away (`| head`) is met here, not at exit (status 120)
+    return status
 
 
 def _one_line(text: str) -> str:
@@ -94,15 +98,6 @@ def _one_line(text: str) -> str:
 
     first = text.strip().splitlines()[0] if text.strip() else "unknown error"
     return visible(first)
-
-
-def _quiet_broken_pipe() -> None:
-    """Output piped into ``head``: stop quietly, as git does."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
 
 
 def _version() -> str:

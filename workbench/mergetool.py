@@ -89,18 +89,36 @@ def read_mergetool(
     # being a repository.
     versions = {role: _read(Path(p), role) for role, p in zip(_ROLES, (base, local, remote), strict=True)}
     merged_path = Path(merged).absolute()
+    if not merged_path.parent.is_dir():
+        missing = "is not a directory" if merged_path.parent.exists() else "does not exist"
+        raise WorkbenchError(f"MERGED's directory {merged_path.parent} {missing}: {merged}")
+    if merged_path.is_dir():
+        raise WorkbenchError(f"MERGED is a directory, not a file: {merged}")
     repo = GitRepo.open(merged_path.parent)
     root = repo.workdir
     if root is None:
         raise WorkbenchError("git mergetool needs a work tree")
-    try:
-        relative = merged_path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        raise WorkbenchError(f"MERGED is outside the repository's work tree: {merged}") from None
+    relative = _work_tree_file(repo, root, merged_path, merged)
     result = _read(merged_path, "MERGED") if merged_path.exists() else None
     if policy is not None:
         load_policy(policy, lambda: None)  # an unknown preset or unreadable file is bad input, merge or not
     return MergetoolInput(repo, root, relative, versions, result, policy)
+
+
+def _work_tree_file(repo: GitRepo, root: Path, merged_path: Path, merged: str) -> str:
+    """MERGED relative to the work tree, symlinks and ``..`` resolved; never a file of the repository
+    itself (``.git/config``, a hook), which ``w`` would otherwise overwrite."""
+    resolved = merged_path.resolve()
+    try:
+        relative = resolved.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        raise WorkbenchError(f"MERGED is outside the repository's work tree: {merged}") from None
+    in_git = any(part.lower() == ".git" for part in relative.split("/")) or any(
+        resolved == d or d in resolved.parents for d in (repo.gitdir.resolve(), repo.common_dir.resolve())
+    )
+    if in_git:
+        raise WorkbenchError(f"MERGED is inside the repository's .git directory, not a work-tree file: {merged}")
+    return relative
 
 
 def analyse_mergetool(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:

@@ -20,6 +20,7 @@ from typing import Any
 from workbench.analysis.blame import LineMapper, attribute
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.training import AnswerKey, build_answer_key
+from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.git.history import side_history
 from workbench.git.repo import GitRepo
@@ -183,14 +184,55 @@ def progress_path(trainee: str) -> Path:
 
 
 def load_progress(trainee: str) -> Progress:
+    """The trainee's saved progress (none yet: empty); a file of the wrong shape is a one-line error."""
     path = progress_path(trainee)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = read_config_text(path, "training progress")
     except FileNotFoundError:
         return Progress(trainee)
-    except (OSError, ValueError) as exc:
-        raise WorkbenchError(f"cannot read training progress {path}: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise WorkbenchError(f"{path}: cannot read training progress: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{path}: cannot read training progress: invalid JSON: nested too deeply") from None
+    problem = _progress_problem(data)
+    if problem is not None:
+        raise WorkbenchError(f"{path}: cannot read training progress: {problem} (move the file away to start afresh)")
     return Progress(trainee, dict(data.get("exercises", {})))
+
+
+def _progress_problem(data: Any) -> str | None:
+    """What is wrong with a progress file's JSON (the shape ``save_progress`` writes), or None."""
+    if not isinstance(data, dict):
+        return f"expected an object, found {_json_kind(data)}"
+    if not isinstance(data.get("trainee", ""), str):
+        return f"trainee: expected a string, found {_json_kind(data['trainee'])}"
+    exercises = data.get("exercises", {})
+    if not isinstance(exercises, dict):
+        return f"exercises: expected an object, found {_json_kind(exercises)}"
+    for merge, entry in exercises.items():
+        if not isinstance(entry, dict):
+            return f"exercises.{merge[:12]}: expected an object, found {_json_kind(entry)}"
+        answers = entry.get("answers", {})
+        if not isinstance(answers, dict):
+            return f"exercises.{merge[:12]}.answers: expected an object, found {_json_kind(answers)}"
+        for key, choice in answers.items():
+            path, nul, index = key.rpartition("\0")
+            if not nul or not path or not index.isdigit() or not index.isascii() or not isinstance(choice, str):
+                return f"exercises.{merge[:12]}.answers: an entry is not \"path\\u0000index\": \"choice\""
+        score = entry.get("score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
+            return f"exercises.{merge[:12]}.score: expected a number, found {_json_kind(score)}"
+        costly = entry.get("costly_misses", 0)
+        if isinstance(costly, bool) or not isinstance(costly, int):
+            return f"exercises.{merge[:12]}.costly_misses: expected a whole number, found {_json_kind(costly)}"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
 
 
 def save_progress(progress: Progress) -> Path:

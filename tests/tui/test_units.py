@@ -130,3 +130,13 @@ def test_outline_rows_do_not_guess_a_content_file_status(sample_merge_commit: Sa
     assert content and all(outline_row(f).status == "· " for f in content)
     deleted = [f for f in outline.files if f.kind is ConflictKind.MODIFY_DELETE]
     assert deleted and all(outline_row(f).status.startswith("D") for f in deleted)
+
+
+def test_the_editor_gets_a_file_whatever_the_extension(tmp_path: Path) -> None:
+    """Issue 19.10: ``e`` on a file with a very long extension raised OSError (name too long)."""
+    script = tmp_path / "name_editor.py"
+    script.write_text("import sys\nopen(sys.argv[-1], 'a').write(sys.argv[-1].rpartition('.')[2] + '\\n')\n")
+    command = f"{sys.executable} {script}"
+    assert run_editor(command, b"x\n", "." + "e" * 300) == b"x\ntxt\n"
+    assert run_editor(command, b"x\n", ".py") == b"x\npy\n"
+    assert run_editor(command, b"x\n", ".a\nb") == b"x\ntxt\n"

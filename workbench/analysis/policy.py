@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from workbench.analysis.policy_glob import Glob, compile_glob
 from workbench.analysis.policy_presets import PRESETS
+from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 
 KEEP_DEV, OVERRIDE_FROM_MAIN, COUPLED, NOTE = "keep-dev", "override-from-main", "coupled", "note"
@@ -38,13 +40,10 @@ class Rule:
 
     pattern: str
     source: str
-
-    @cached_property
-    def regex(self) -> re.Pattern[str]:
-        return re.compile(glob_regex(self.pattern))
+    glob: Glob = field(compare=False, repr=False)
 
     def matches(self, path: str) -> bool:
-        return self.regex.fullmatch(path) is not None
+        return self.glob.matches(path)
 
 
 @dataclass(frozen=True)
@@ -81,39 +80,6 @@ class Policy:
         return None
 
 
-def glob_regex(pattern: str) -> str:
-    """A regular expression for a path glob (``**`` crosses ``/``, ``*`` and ``?`` do not)."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                raise ValueError(f"unclosed '[' in glob {pattern!r}")
-            body = pattern[i + 1:end]
-            negate = body.startswith("!")
-            chars = (body[1:] if negate else body).replace("\\", "\\\\").replace("^", "\\^").replace("[", "\\[")
-            out.append("[" + ("^" if negate else "") + chars + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return "".join(out)
-
-
 # -- reading a configuration ------------------------------------------------------------
 
 
@@ -125,9 +91,12 @@ def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name
     except tomllib.TOMLDecodeError as exc:
         line, message = _decode_error(exc, source)
         raise WorkbenchError(f"{label}:{line}: invalid TOML: {message}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{label}:1: invalid TOML: nested too deeply") from None
     locate = _Locator(source, label, TABLE if pyproject else None)
     if pyproject:
-        data = data.get("tool", {}).get("workbench")
+        tool = data.get("tool")
+        data = tool.get("workbench") if isinstance(tool, dict) else None
         if not isinstance(data, dict):
             raise WorkbenchError(f"{label}:1: no [{TABLE}] table")
     for key in data:
@@ -185,12 +154,12 @@ def _notes(data: dict[str, Any], locate: _Locator) -> tuple[tuple[Rule, str], ..
 
 def _rule(pattern: str, key: str, locate: _Locator, where: str | None = None) -> Rule:
     key_line = locate.line_of(key)
-    line = locate.line_of(where or pattern, quoted=True, after=key_line) or key_line
+    line = locate.quoted_line(where or pattern, after=key_line) or key_line
     try:
-        glob_regex(pattern)
+        glob = compile_glob(pattern)
     except ValueError as exc:
         raise WorkbenchError(f"{locate.label}:{line}: {exc}") from None
-    return Rule(pattern, f"{locate.label}:{line}")
+    return Rule(pattern, f"{locate.label}:{line}", glob)
 
 
 _AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)\s*$")
@@ -204,8 +173,15 @@ def _decode_error(exc: tomllib.TOMLDecodeError, text: str) -> tuple[int, str]:
     return line, _AT.sub("", message)
 
 
+_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'([^\'\n]*)\'')
+
+
 class _Locator:
-    """Finds the line a key or a value is written on, for error messages and rule sources."""
+    """Finds the line a key or a value is written on, for error messages and rule sources.
+
+    The text is indexed once (every quoted string -> the lines it is on), so
+    locating N rules costs N lookups, not N scans of the file.
+    """
 
     def __init__(self, text: str, label: str, table: str | None) -> None:
         self.label = label
@@ -214,17 +190,26 @@ class _Locator:
         if table is not None:
             header = re.compile(r"^\s*\[\s*" + re.escape(table).replace(r"\.", r"\s*\.\s*") + r"\s*\]")
             self.start = next((i for i, line in enumerate(self.lines) if header.match(line)), 0)
+        self._keys: dict[str, int | None] = {}
+        self._quoted: dict[str, list[int]] = {}
+        for number, line in enumerate(self.lines[self.start:], start=self.start + 1):
+            for found in _QUOTED.finditer(line):
+                self._quoted.setdefault(found[1] if found[1] is not None else found[2], []).append(number)
 
-    def line_of(self, needle: str, quoted: bool = False, after: int | None = None) -> int | None:
-        pattern = (
-            re.compile(r"[\"']" + re.escape(needle) + r"[\"']")
-            if quoted
-            else re.compile(r"^\s*(?:\[\s*)?[\"']?" + re.escape(needle) + r"[\"']?\s*[=.\]]")
-        )
-        for i in range(max(self.start, (after or 1) - 1), len(self.lines)):
-            if pattern.search(self.lines[i]):
-                return i + 1
-        return None
+    def line_of(self, key: str) -> int | None:
+        """The first line (at or after the table) that sets ``key`` or opens its table."""
+        if key not in self._keys:
+            pattern = re.compile(r"^\s*(?:\[\s*)?[\"']?" + re.escape(key) + r"[\"']?\s*[=.\]]")
+            self._keys[key] = next(
+                (i + 1 for i in range(self.start, len(self.lines)) if pattern.search(self.lines[i])), None
+            )
+        return self._keys[key]
+
+    def quoted_line(self, text: str, after: int | None) -> int | None:
+        """The first line, from line ``after`` on, holding ``text`` in quotes."""
+        numbers = self._quoted.get(text, ())
+        at = bisect_left(numbers, max(self.start + 1, after or 1))
+        return numbers[at] if at < len(numbers) else None
 
     def error(self, key: str, message: str) -> WorkbenchError:
         return WorkbenchError(f"{self.label}:{self.line_of(key) or self.start + 1}: {message}")
@@ -239,7 +224,11 @@ ReadConfig = Callable[[], "tuple[str, bytes] | None"]
 ReadFile = Callable[[Path], bytes]
 
 
-def load_policy(spec: str | None, repo_config: ReadConfig, read_file: ReadFile = Path.read_bytes) -> Policy | None:
+def _read_policy_file(path: Path) -> bytes:
+    return read_config(path, "policy file")
+
+
+def load_policy(spec: str | None, repo_config: ReadConfig, read_file: ReadFile = _read_policy_file) -> Policy | None:
     """The policy ``--policy`` names: a preset, a config file, or (None) the repository's own.
 
     A repository without a configuration has no policy.  Bad input is a
@@ -260,6 +249,4 @@ def load_policy(spec: str | None, repo_config: ReadConfig, read_file: ReadFile =
         raise WorkbenchError(
             f"unknown policy {spec!r}: not a preset ({', '.join(sorted(PRESETS))}) and no such file"
         ) from None
-    except OSError as exc:
-        raise WorkbenchError(f"{spec}: cannot read policy file: {exc.strerror or exc}") from None
     return parse_policy(text, spec, pyproject=path.name == "pyproject.toml")

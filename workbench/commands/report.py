@@ -32,13 +32,18 @@ def run(args: argparse.Namespace) -> int:
 
     from workbench.analysis.model import Level
     from workbench.report import make_report, write_report
+    from workbench.streams import stop_writing
     from workbench.sync import open_sync
 
     repo, analysis = open_sync(sync_request(args))
     result = repo.resolve(args.result) if args.result else None
     fail_on = Level(args.fail_on) if args.fail_on else None
     report = make_report(repo, analysis, result=result, fail_on=fail_on)
-    write_report(report, args.format, sys.stdout)
-    sys.stdout.flush()
-    return 1 if report.gate is not None and report.gate.failed else 0
+    status = 1 if report.gate is not None and report.gate.failed else 0
+    try:
+        write_report(report, args.format, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        stop_writing()  # the reader (`| head`) stopped: the gate's verdict stands, said quietly
+    return status
 

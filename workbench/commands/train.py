@@ -49,11 +49,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, scratch: Path) -> int:
+    quiz = args.answers is None and not args.answer_key
+    trainee = args.trainee or os.environ.get("USER") or "trainee"
+    if quiz:
+        from workbench.training import load_progress
+
+        load_progress(trainee)  # a damaged progress file is a one-line error before any work or screen
     repo_path, merge, result = _exercise(args, scratch)
-    if args.answers is None and not args.answer_key:
+    if quiz:
         from workbench.tui.launch import run_quiz
 
-        trainee = args.trainee or os.environ.get("USER") or "trainee"
         return run_quiz(repo_path, merge, result, trainee, _title(args.rev, merge), policy=args.policy)
     from workbench.training import load_answer_key
 
@@ -142,14 +147,16 @@ def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - Answe
     from workbench.wording import plural
     from workbench.textsafe import visible
 
+    from workbench.configfile import read_config_text
+
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(read_config_text(path, "answers file"))
     except FileNotFoundError:
         raise WorkbenchError(f"no such answers file: {path}") from None
-    except OSError as exc:
-        raise WorkbenchError(f"cannot read {path}: {exc.strerror}") from None
     except ValueError as exc:
         raise WorkbenchError(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{path} is not valid JSON: nested too deeply") from None
     try:
         answers = parse_answers(raw, str(path))
     except ValueError as exc:

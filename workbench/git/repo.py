@@ -156,15 +156,23 @@ class GitRepo:
         except pygit2.GitError:
             return ()
 
+    def object_type(self, oid: str) -> str | None:
+        """``commit``, ``tree``, ``blob`` or ``tag`` for an object id, None when there is no such object."""
+        try:
+            obj = self._repo.get(oid)
+        except (ValueError, pygit2.GitError):
+            return None
+        return None if obj is None else obj.type_str
+
     def resolve(self, rev: str) -> str:
-        """The commit id ``rev`` names; a clear error when it names none."""
-        if rev.startswith("-"):
-            raise WorkbenchError(f"unknown revision: {rev}")
+        """The commit id ``rev`` names; a clear error (naming ``rev`` escaped) when it names none."""
+        if rev.startswith("-") or not rev.isprintable():
+            raise WorkbenchError(f"unknown revision: {shown_rev(rev)}")
         try:
             obj = self._repo.revparse_single(rev)
             commit = obj.peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
-            raise WorkbenchError(f"unknown revision: {rev}") from None
+            raise WorkbenchError(f"unknown revision: {shown_rev(rev)}") from None
         return str(commit.id)
 
     def parents(self, sha: str) -> tuple[str, ...]:
@@ -389,3 +397,9 @@ def _commit_info(commit: pygit2.Commit) -> CommitInfo:
         message=message[:4000],
         parents=tuple(str(p) for p in commit.parent_ids),
     )
+
+
+def shown_rev(rev: str) -> str:
+    """A revision as given, for a message: quoted and escaped when it holds a newline or another
+    control character (``'HEAD\\nx'``), else as is."""
+    return rev if rev.isprintable() else repr(rev)

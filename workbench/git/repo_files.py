@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pygit2
 
+from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
@@ -190,7 +191,7 @@ def _config_file(repo: GitRepo, snapshot: SyncSnapshot, name: str, unmerged: boo
     if snapshot.mode == "in-progress" and not unmerged and repo.workdir is not None:
         full = Path(repo.workdir, name)
         if full.is_file() and not os.path.islink(full):
-            return name, full.read_bytes()
+            return name, read_config(full, "policy file")  # bounded: the work tree is untrusted input
         return None
     entry = repo.tree_entry(snapshot.dev, name)
     if entry is None or entry[1] not in _REGULAR:

@@ -47,6 +47,11 @@ def locate_sync(
                 f"an octopus merge is in progress ({len(heads) + 1} heads): "
                 "workbench handles two-parent syncs only"
             )
+        kind = repo.object_type(heads[0])
+        if kind != "commit":
+            found = f"a {kind}" if kind else "no object in this repository"
+            raise WorkbenchError(f"MERGE_HEAD names no commit ({heads[0][:10]} is {found}): "
+                                 "repair or abort the merge (git merge --abort)")
         if head is None:
             raise WorkbenchError("a merge is in progress on an unborn branch: nothing to compare")
         if repo.is_bare:

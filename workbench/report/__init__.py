@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from rich.console import Console
-
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.decisions import load_decisions
@@ -20,6 +18,7 @@ from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, Report, build_report, is_open
 from workbench.report.stats import LineStats, python_line_stats
 from workbench.report.text import print_text
+from workbench.streams import pipe_console
 
 FORMATS = ("md", "json", "text", "github")
 
@@ -55,6 +54,6 @@ def write_report(report: Report, fmt: str, out: TextIO) -> None:
         out.write(render_github(report))
     elif fmt == "text":
         terminal = out.isatty()
-        print_text(report, Console(file=out, highlight=False, soft_wrap=not terminal))
+        print_text(report, pipe_console(file=out, highlight=False, soft_wrap=not terminal))
     else:
         raise ValueError(f"unknown report format {fmt!r}")

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.tui.keymap import effective_keys, unknown_actions
 
@@ -57,15 +58,15 @@ def load_config(path: Path | None = None) -> Config:
     """The settings in ``path`` (default: the user's file); a missing file means defaults."""
     path = path or config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_config_text(path, "settings")
     except FileNotFoundError:
         return Config(path=path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"cannot read {path}: {exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise WorkbenchError(f"{path}: {exc}") from None
+        raise WorkbenchError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{path}: invalid TOML: nested too deeply") from None
     keys = data.get("keys", {})
     if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
         raise WorkbenchError(f'{path}: [keys] maps action ids to key strings, e.g. take_main = "m"')

@@ -8,10 +8,20 @@ run through a shell.  The app is suspended around it by the caller.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import tempfile
 from pathlib import Path
+
+
+_SUFFIX = re.compile(r"\.[A-Za-z0-9_+-]{1,16}")
+
+
+def editor_suffix(suffix: str) -> str:
+    """The file's extension for the temporary file (so the editor picks its syntax), when it is a
+    short, plain one; ``.txt`` otherwise (a 300-character extension made the name too long)."""
+    return suffix if _SUFFIX.fullmatch(suffix) else ".txt"
 
 
 class EditorFailed(Exception):
@@ -26,7 +36,10 @@ def run_editor(command: str, text: bytes, suffix: str) -> bytes:
         raise EditorFailed(f"the editor command {command!r} cannot be read: {error}") from None
     if not argv:
         raise EditorFailed("the editor command is empty")
-    fd, name = tempfile.mkstemp(prefix="workbench-hunk-", suffix=suffix)
+    try:
+        fd, name = tempfile.mkstemp(prefix="workbench-hunk-", suffix=editor_suffix(suffix))
+    except OSError as error:
+        raise EditorFailed(f"no temporary file for the editor ({error.strerror})") from None
     path = Path(name)
     try:
         with os.fdopen(fd, "wb") as handle:

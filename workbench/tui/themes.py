@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 
+from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
+from workbench.textsafe import visible
 
 DEFAULT_THEME = "workbench-dark"
 CYCLE = ("workbench-dark", "workbench-light", "workbench-high-contrast")
@@ -52,20 +56,74 @@ def builtin_theme_dir() -> Path:
 
 
 def load_theme(path: Path) -> Theme:
-    """One theme file; a bad file is a one-line error naming it."""
+    """One theme file, checked field by field before Textual sees it: a bad file is a one-line
+    error naming the file and the key (Textual would fail later, with a traceback, mid-start)."""
+    text = read_config_text(path, "theme")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise WorkbenchError(f"cannot read theme {path}: {exc}") from None
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise WorkbenchError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise WorkbenchError(f"{path}: invalid TOML: nested too deeply") from None
     unknown = sorted(set(data) - _THEME_FIELDS)
     if unknown:
-        raise WorkbenchError(f"theme {path}: unknown field(s) {', '.join(unknown)}")
-    if not isinstance(data.get("name"), str) or not isinstance(data.get("primary"), str):
-        raise WorkbenchError(f"theme {path}: 'name' and 'primary' are required strings")
+        raise WorkbenchError(f"{path}: unknown field(s) {', '.join(unknown)} (fields: {', '.join(sorted(_THEME_FIELDS))})")
+    if not isinstance(data.get("name"), str) or not data["name"].strip() or not isinstance(data.get("primary"), str):
+        raise WorkbenchError(f"{path}: 'name' and 'primary' are required strings")
+    for key in _COLOUR_FIELDS:
+        if key in data:
+            _check_colour(path, key, data[key])
+    for key in _FLAG_FIELDS:
+        if key in data and not isinstance(data[key], bool):
+            raise WorkbenchError(f"{path}: {key} must be true or false, not {_shown(data[key])}")
+    for key in _FRACTION_FIELDS:
+        value = data.get(key, 0.0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise WorkbenchError(f"{path}: {key} must be a number from 0 to 1, not {_shown(value)}")
     variables = data.get("variables", {})
-    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
-        raise WorkbenchError(f"theme {path}: [variables] must map names to colour strings")
+    if not isinstance(variables, dict):
+        raise WorkbenchError(f"{path}: [variables] must map names to colour strings")
+    for key, value in variables.items():
+        if not isinstance(value, str):
+            raise WorkbenchError(f"{path}: variables.{key} must be a string, not {_shown(value)}")
+        if key in _colour_variables():
+            _check_colour(path, f"variables.{key}", value)
     return Theme(**data)
+
+
+_COLOUR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
+                  "surface", "panel", "boost")
+_FLAG_FIELDS = ("dark", "ansi")
+_FRACTION_FIELDS = ("luminosity_spread", "text_alpha")
+
+
+def _check_colour(path: Path, key: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise WorkbenchError(f"{path}: {key} must be a colour string, not {_shown(value)}")
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise WorkbenchError(f"{path}: {key}: {_shown(value)} is not a colour (e.g. \"#4aa8ff\" or \"red\")") from None
+
+
+@lru_cache(maxsize=1)
+def _colour_variables() -> frozenset[str]:
+    """Theme variables that hold colours: the app's own, and Textual's whose default is a colour."""
+    generated = Theme(name="probe", primary="#000000").to_color_system().generate()
+    textual = set()
+    for name, value in generated.items():
+        try:
+            Color.parse(value)
+        except ColorParseError:
+            continue
+        textual.add(name)
+    return frozenset(VARIABLE_DEFAULTS) | frozenset(textual)
+
+
+def _shown(value: object) -> str:
+    """A TOML value as the message quotes it: short, escaped, one line."""
+    text = repr(value)
+    return visible(text if len(text) <= 40 else text[:39] + "…")
 
 
 def load_themes(*directories: Path | None) -> list[Theme]:
