@@ -17,6 +17,7 @@ from workbench.analysis.display.text import display_text
 from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
+from workbench.resolve.writer import WriteCheck
 from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
@@ -254,6 +255,24 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
 
 
 # -- writing ---------------------------------------------------------------------------------
+
+
+def quit_question(dirty: int, blocked: list[WriteCheck]) -> str:
+    """The quit dialog's words: how many files hold unwritten decisions, and why some cannot be written yet."""
+    has = "files have" if dirty != 1 else "file has"
+    words = (f"{dirty} {has} decisions not written to the work tree yet. "
+             "They are saved and come back when you reopen this sync.")
+    if not blocked:
+        return words
+    if len(blocked) == dirty:
+        words += "\n\nNothing can be written yet:"
+    else:
+        words += f"\n\n{plural(len(blocked), 'file')} cannot be written yet:"
+    for check in blocked[:5]:
+        words += f"\n  {visible(check.message)}"
+    if len(blocked) > 5:
+        words += f"\n  … and {len(blocked) - 5} more"
+    return words
 
 
 def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:

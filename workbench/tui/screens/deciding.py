@@ -192,14 +192,32 @@ class DecidingScreen(Screen[None]):
     # -- writing -------------------------------------------------------------------------------
 
     def action_write(self) -> None:
+        if self._write_lock.locked():
+            self.notify("Already writing: one moment.")
+            return
         self._write()
 
-    @work(exclusive=True, group="write")
+    @property
+    def _write_lock(self) -> asyncio.Lock:
+        """Held while writing: a second ``w`` (or the quit dialog's) waits, never cancels a write half-way."""
+        lock = self.__dict__.get("_writing")
+        if lock is None:
+            lock = self.__dict__["_writing"] = asyncio.Lock()
+        return lock
+
+    @work(group="write")
     async def _write(self) -> bool:
-        """Write every file with unwritten decisions; True when none was left unwritten."""
+        return await self._write_all()
+
+    async def _write_all(self) -> bool:
+        """Write every file with unwritten decisions (after any write under way); True when none was left."""
         ws = self.ws
         if ws is None:
             return False
+        async with self._write_lock:
+            return await self._write_dirty(ws)
+
+    async def _write_dirty(self, ws: Workspace) -> bool:
         blocker = await asyncio.to_thread(ws.write_blocker)
         if blocker is not None:
             self.notify(f"Nothing written: {visible(blocker)}. {ws.saved_words}", severity="warning")
@@ -254,22 +272,34 @@ class DecidingScreen(Screen[None]):
     def request_quit(self) -> None:
         self._quit()
 
-    @work(exclusive=True, group="quit")
+    _quitting: bool = False
+    """The quit dialog is up (or its answer is being carried out): another ``q`` waits for it."""
+
+    @work(group="quit")
     async def _quit(self) -> None:
+        if self._quitting:
+            return
+        self._quitting = True
+        try:
+            await self._quit_flow()
+        finally:
+            self._quitting = False
+
+    async def _quit_flow(self) -> None:
         ws = self.ws
         dirty = ws.session.dirty_paths() if ws is not None else []
         if not dirty or ws is None or ws.write_blocker() is not None:
             self.app.exit(0)
             return
-        question = Text(f"{len(dirty)} file{'s have' if len(dirty) != 1 else ' has'} decisions not written to the "
-                        "work tree yet. They are saved and come back when you reopen this sync.")
-        answer = await self.app.push_screen_wait(
-            ConfirmScreen(question, [Answer("w", "Write, then quit", "write"), Answer("q", "Quit", "quit"),
-                                     Answer("c", "Cancel", "cancel")])
-        )
+        checks = [await asyncio.to_thread(ws.check, path) for path in dirty]
+        writable = [c.path for c in checks if c.ok or c.blocked is Blocked.CHANGED_ON_DISK]
+        question = Text(present.quit_question(len(dirty), [c for c in checks if c.path not in writable]))
+        answers = [Answer("q", "Quit", "quit"), Answer("c", "Cancel", "cancel")]
+        if writable:
+            label = "Write, then quit" if len(writable) == len(dirty) else f"Write {len(writable)}, then quit"
+            answers.insert(0, Answer("w", label, "write"))
+        answer = await self.app.push_screen_wait(ConfirmScreen(question, answers))
         if answer == "quit":
             self.app.exit(0)
-        elif answer == "write":
-            worker = self._write()
-            if await worker.wait():
-                self.app.exit(0)
+        elif answer == "write" and await self._write_all():
+            self.app.exit(0)

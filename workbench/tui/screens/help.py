@@ -9,15 +9,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
 from workbench.tui.glyphs import PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
 from workbench.tui.keymap import ACTIONS, FIXED_KEYS, display_keys
+from workbench.tui.screens.once import OnceModal
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OnceModal[None]):
     """Keys by group, then the legend of the file list."""
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close"), Binding("j,down", "down", show=False),

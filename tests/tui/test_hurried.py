@@ -1,0 +1,127 @@
+"""A hurried user: keys faster than the screens change, and double answers in every dialog.
+
+Pilot's ``press`` waits for the app to go idle after every key; a person
+typing ``qcc`` does not.  ``burst`` hands the keys to the driver at once,
+the way a terminal delivers them, so each key lands on whatever screen is
+on top when it is processed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from pilot_tools import main_screen, ready, settle, toasts
+from textual import events
+from textual.pilot import Pilot
+
+from workbench.sample import RepoBuilder, SampleSync
+from workbench.sync import SyncRequest
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.screens.main import MainScreen
+from workbench.tui.workspace import Workspace
+
+MakeApp = Callable[..., WorkbenchApp]
+
+
+async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
+    """Send ``keys`` (characters, or key names) ``gap`` seconds apart, never waiting for the app to go idle."""
+    driver = pilot.app._driver
+    assert driver is not None
+    for key in keys:
+        driver.send_message(events.Key(key, key if len(key) == 1 else None))
+        await asyncio.sleep(gap)
+    await asyncio.sleep(0.3)
+    await pilot.pause()
+
+
+def _run(app: WorkbenchApp, script: Callable[[Pilot], object], size: tuple[int, int] = (160, 45)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot)
+            await script(pilot)  # type: ignore[misc]
+
+    asyncio.run(main())
+
+
+def test_d_q_cc_cancels_once_and_keeps_the_main_screen(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_merge_commit)
+
+    async def script(pilot: Pilot) -> None:
+        await burst(pilot, "dqcc")
+        await settle(pilot)
+        assert app.is_running
+        assert isinstance(app.screen, MainScreen), app.screen_stack
+
+    _run(app, script)
+
+
+def test_qcc_during_a_merge_in_progress_cancels_once(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("d")
+        await burst(pilot, "qcc")
+        await settle(pilot)
+        assert app.is_running
+        assert isinstance(app.screen, MainScreen), app.screen_stack
+
+    _run(app, script)
+
+
+def test_ww_in_the_quit_dialog_writes_once_and_quits(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("d")
+        await burst(pilot, "qww")
+        for _ in range(100):
+            if app.return_code is not None:
+                break
+            await asyncio.sleep(0.05)
+
+    _run(app, script)
+    assert app.return_code == 0
+
+
+BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
+
+
+def conflicted_merge(b: RepoBuilder, path: str = "x.py") -> RepoBuilder:
+    """A plain merge in progress stopped on one file with two conflicting hunks."""
+    dev = BASE.replace("line_2 = 2\n", "DEV_A = 1\n").replace("line_9 = 9\n", "DEV_B = 1\n")
+    main = BASE.replace("line_2 = 2\n", "MAIN_A = 1\n").replace("line_9 = 9\n", "MAIN_B = 1\n")
+    b.write(path, BASE).commit("base")
+    b.branch("dev").checkout("dev").write(path, dev).commit("dev (#2)")
+    b.checkout("main").write(path, main).commit("main (#3)")
+    b.checkout("dev").merge("main")
+    return b
+
+
+def loader(path: Path) -> Callable[[], Workspace]:
+    return lambda: Workspace.open(SyncRequest(repo=path))
+
+
+def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuilder, make_app: MakeApp) -> None:
+    """One decided hunk of a conflicted file with two: the file cannot be written yet, so no "Write" answer."""
+    app = make_app(loader(conflicted_merge(builder).path))
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("d")
+        await pilot.press("q")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert [a.value for a in dialog._answers] == ["quit", "cancel"]
+        assert "Nothing can be written yet" in str(dialog._question)
+        assert "x.py is still conflicted" in str(dialog._question)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen), "w is not an answer here"
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+
+    _run(app, script)
