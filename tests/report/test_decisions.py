@@ -9,7 +9,7 @@ from report_tools import open_analysis
 
 from workbench.cli import main
 from workbench.resolve.events import FileChoice
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
@@ -31,7 +31,7 @@ def test_the_apps_journal_closes_hunks_and_lists_decisions(
     assert doc["decisions_note"] == "no decisions saved in the app for this sync"
 
     session = Session(analysis)
-    journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+    journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))
     left = next(f for f in analysis.files if f.hunks and f.path != SPECS)
     for entry in analysis.files:
         for hunk in entry.hunks if entry is not left else ():

@@ -125,3 +125,27 @@ def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuild
         assert isinstance(app.screen, MainScreen)
 
     _run(app, script)
+
+
+def test_a_read_only_repository_says_decisions_are_not_saved_and_keeps_working(
+    builder: RepoBuilder, make_app: MakeApp
+) -> None:
+    """``.git/workbench`` cannot be created: the first decision used to crash the app (Journal.append)."""
+    repo = conflicted_merge(builder).path
+    Path(repo, ".git", "workbench").write_text("in the way\n")
+    app = make_app(loader(repo))
+
+    async def script(pilot: Pilot) -> None:
+        assert any("Working read-only" in t for t in toasts(pilot))
+        await pilot.press("d")
+        await pilot.press("j")
+        await pilot.press("m")
+        await settle(pilot)
+        screen = main_screen(pilot)
+        assert screen.ws is not None and screen.ws.session.decided("x.py") >= 1
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("read-only" in t for t in toasts(pilot)[1:])
+        assert "<<<<<<<" in Path(repo, "x.py").read_text()
+
+    _run(app, script)

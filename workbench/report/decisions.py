@@ -1,7 +1,7 @@
 """The decisions the app saved for this sync, read from its journal, as the report lists them.
 
-The app appends every action to ``.git/workbench/journal/`` (keyed by the
-dev and main commits); replaying it through a ``Session`` gives the state
+The app appends every action to ``.git/workbench/journal/`` (one journal
+per situation: the merge in progress, or the merge commit and its result); replaying it through a ``Session`` gives the state
 the reviewer left: each hunk's choice, whole-file choices, and notes.
 """
 
@@ -12,13 +12,13 @@ from pathlib import Path
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
 from workbench.resolve.events import FileChoice, chosen_oid
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 
 
 def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...], str]:
     """(decisions in file and hunk order, a note on where they came from)."""
-    journal = Journal.for_sync(gitdir, analysis.dev, analysis.main)
+    journal = Journal.for_situation(gitdir, Situation.of(analysis))
     if not journal.exists():
         return (), "no decisions saved in the app for this sync"
     return recorded_decisions(Session(analysis, journal.load())), ""
