@@ -9,18 +9,21 @@ on top when it is processed.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import main_screen, ready, settle, toasts
+from pilot_tools import main_screen, ready, screen_text, settle, toasts
 from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
+from workbench.tui.widgets.file_list import FileList
 from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -149,3 +152,67 @@ def test_a_read_only_repository_says_decisions_are_not_saved_and_keeps_working(
         assert "<<<<<<<" in Path(repo, "x.py").read_text()
 
     _run(app, script)
+
+
+def test_keys_typed_while_loading_neither_filter_nor_decide(sample_merge_commit: SampleSync,
+                                                            make_app: MakeApp) -> None:
+    """``m j j d`` while the sync loads: a notice that deciding waits, no hidden filter, every file listed after."""
+    gate = threading.Event()
+
+    def slow() -> Workspace:
+        gate.wait(20)
+        return Workspace.open(SyncRequest(repo=sample_merge_commit.path))
+
+    app = make_app(slow)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        field = screen.query_one("#file-filter", Input)
+        assert not field.can_focus, "only / opens the filter"
+        await burst(pilot, "mjjd")
+        assert any("Still analysing the sync" in t for t in toasts(pilot))
+        assert field.value == "" and not screen.query_one(FileList).filtered
+        gate.set()
+        await ready(pilot)
+        ws = main_screen(pilot).ws
+        assert ws is not None and not ws.session.can_undo, "nothing was decided"
+        assert len(screen.query_one(FileList).shown_paths) == len(ws.files)
+
+    async def main() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def test_a_filter_that_hides_every_file_is_shown_and_explained(sample_merge_commit: SampleSync,
+                                                               make_app: MakeApp) -> None:
+    gate = threading.Event()
+
+    def slow() -> Workspace:
+        gate.wait(20)
+        return Workspace.open(SyncRequest(repo=sample_merge_commit.path))
+
+    app = make_app(slow)
+
+    async def main() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.pause()
+            await pilot.press("slash", "z", "q", "z")
+            gate.set()
+            screen = main_screen(pilot)
+            for _ in range(200):
+                if screen.ws is not None:
+                    break
+                await asyncio.sleep(0.05)
+            await settle(pilot)
+            text = "\n".join(screen_text(app))
+            assert "zqz" in text, "the filter is on screen"
+            assert "the filter hides every file: esc clears it" in text
+            assert "Computing" not in text
+            await pilot.press("escape")
+            await settle(pilot)
+            assert screen.view is not None, "clearing the filter opens a file"
+
+    asyncio.run(main())

@@ -9,6 +9,7 @@ decisions on quit) run as async workers so they can wait for an answer.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,22 @@ class DecidingScreen(Screen[None]):
         """Redraw after decisions changed (the screen that draws implements it)."""
         raise NotImplementedError
 
+    _early_notice: float = 0.0
+
+    def _loaded(self) -> bool:
+        """Deciding is possible (the analysis is complete); else say so (at most every few seconds) and ignore the key.
+
+        Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
+        user cannot see yet, never text in a field."""
+        if self.ws is not None:
+            return True
+        now = time.monotonic()
+        if now - self._early_notice > 3:
+            self._early_notice = now
+            self.notify("Still analysing the sync: deciding starts when the analysis is complete "
+                        "(the key was ignored).", severity="warning")
+        return False
+
     # -- per hunk ----------------------------------------------------------------------------
 
     def _hunk_target(self) -> tuple[str, int] | None:
@@ -61,6 +78,8 @@ class DecidingScreen(Screen[None]):
         return self.ws is not None and self.path is not None and self.view is not None and self.view.layout is None
 
     def _decide(self, choice: Choice) -> None:
+        if not self._loaded():
+            return
         target = self._hunk_target()
         if target is None:
             return
@@ -88,7 +107,7 @@ class DecidingScreen(Screen[None]):
 
     def action_delete_file(self) -> None:
         """Delete the file: only a whole-file choice (binary, modify/delete) may; a text file is decided by hunk."""
-        if self.ws is None or self.path is None or self.view is None:
+        if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
         if not self._whole_file():
             self.notify(f"x deletes a file only where the whole file is the choice (binary and modify/delete "
@@ -99,7 +118,7 @@ class DecidingScreen(Screen[None]):
     # -- per file ----------------------------------------------------------------------------
 
     def _decide_file(self, choice: Choice, file_choice: FileChoice) -> None:
-        if self.ws is None or self.path is None or self.view is None:
+        if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
         if self._whole_file():
             self._choose(file_choice)
@@ -126,7 +145,7 @@ class DecidingScreen(Screen[None]):
 
     def _undo_redo(self, redo: bool) -> None:
         """Undo or redo, say what and where, and show that hunk: it may be in another file."""
-        if self.ws is None:
+        if not self._loaded() or self.ws is None:
             return
         target = self.ws.session.next_redo() if redo else self.ws.session.next_undo()
         if target is None:
@@ -149,6 +168,8 @@ class DecidingScreen(Screen[None]):
     # -- editing -------------------------------------------------------------------------------
 
     def action_edit(self) -> None:
+        if not self._loaded():
+            return
         target = self._hunk_target()
         if target is not None:
             self._edit(*target)
@@ -192,6 +213,8 @@ class DecidingScreen(Screen[None]):
     # -- writing -------------------------------------------------------------------------------
 
     def action_write(self) -> None:
+        if not self._loaded():
+            return
         if self._write_lock.locked():
             self.notify("Already writing: one moment.")
             return

@@ -173,6 +173,8 @@ class MainScreen(BrowsingScreen):
         if first is not None:
             files.highlight(first)
             self.open_file(first)
+        elif files.filtered:
+            self._placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.resumed:
             self.notify(ws.resumed_words())
         self.tell_unsaved()
