@@ -24,6 +24,7 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -216,3 +217,21 @@ def test_a_filter_that_hides_every_file_is_shown_and_explained(sample_merge_comm
             assert screen.view is not None, "clearing the filter opens a file"
 
     asyncio.run(main())
+
+
+def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_merge_commit)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None and screen.path is not None and screen.current is not None
+        hunk = screen.ws.hunk(screen.path, screen.current)
+        assert hunk.taken.value == "main", "the opening hunk took main"
+        why = screen.query_one(WhyPanel)
+        assert "the result holds main's side" in why._text.plain
+        await pilot.press("d")
+        await settle(pilot)
+        assert "the result holds main's side" not in why._text.plain
+        assert "Your decision: dev" in why._text.plain and "Not written yet" in why._text.plain
+
+    _run(app, script)

@@ -174,7 +174,10 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         _signals(text, hunk.signals, commits, palette)
     else:
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
-    text.append(f"\n{_facts(entry, hunk)}\n")
+    decided = _decided_words(ws, path, hunk)
+    text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
+    if decided:
+        text.append(f"{decided}\n", style="bold")
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
     if entry.signals:
@@ -183,10 +186,38 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     return text
 
 
-def _facts(entry: FileAnalysis, hunk: Hunk) -> str:
+def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:
+    """Where the hunk is on each side and what the merge left there (in the past tense once decided)."""
     dev = _range_words(hunk.dev.start, hunk.dev.end)
     main = _range_words(hunk.main.start, hunk.main.end)
-    return f"dev {dev}, main {main}; {status_words(entry)}; {TAKEN_WORD[hunk.taken]}."
+    left = _MERGE_LEFT[hunk.taken] if decided else TAKEN_WORD[hunk.taken]
+    return f"dev {dev}, main {main}; {status_words(entry)}; {left}."
+
+
+_MERGE_LEFT = {
+    Taken.MAIN: "the merge had taken main's side",
+    Taken.DEV: "the merge had kept dev's side",
+    Taken.BOTH: "the merge had kept both sides",
+    Taken.OTHER: "the merge had an edit of its own here",
+    Taken.UNRESOLVED: "the merge left it conflicted",
+}
+"""What the merge left, said once the user has decided (the result then follows the decision)."""
+
+
+def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:
+    """What the user decided for the hunk and whether the work tree holds it yet ("" when undecided).
+
+    The facts line says what the merge left; after ``d`` the panel must not read as if main's side stays."""
+    choice = ws.session.file_choice(path)
+    decision = ws.session.decision(path, hunk.index)
+    if choice is None and decision is None:
+        return ""
+    word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+    if ws.session.is_dirty(path):
+        return f"Your decision: {word}. Not written yet: w puts it in the work tree."
+    if ws.session.was_written(path):
+        return f"Your decision: {word}, written to the work tree."
+    return f"Your decision: {word} (the work tree already holds it)."
 
 
 def _range_words(start: int, end: int) -> str:
