@@ -15,6 +15,7 @@ from workbench.mergetool import load_mergetool
 from workbench.report.decisions import load_decisions
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.splice import Choice, Decision
+from workbench.resolve.writer import Blocked
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest
 from workbench.tui.workspace import Workspace
@@ -147,3 +148,33 @@ def _event():  # noqa: ANN202
     from workbench.resolve.events import Change, Event, Field, Op
 
     return Event(Op.DO, (Change(Field.HUNK, "f.py", 0, None, Decision(Choice.MAIN)),), "e")
+
+
+def test_a_hand_resolution_made_after_deciding_is_not_overwritten_on_resume(builder: RepoBuilder) -> None:
+    """Decide, quit without writing, resolve by hand and ``git add``, reopen: ``w`` must ask first."""
+    _fork(builder)
+    assert builder.merge("main") == 1
+    first = Workspace.open(SyncRequest(repo=builder.path))
+    first.decide_file("x.py", Choice.MAIN)
+    hand = BASE.replace("line_2 = 2\n", "HAND_A = 1\n").replace("line_9 = 9\n", "HAND_B = 1\n")
+    Path(builder.path, "x.py").write_text(hand)
+    builder.git("add", "x.py")
+    again = Workspace.open(SyncRequest(repo=builder.path))
+    assert again.resumed and again.session.decided("x.py") == 2
+    assert again.session.changed_since_decided() == ["x.py"]
+    assert "x.py changed on disk since then" in again.resumed_words()
+    assert again.check("x.py").blocked is Blocked.CHANGED_ON_DISK
+    assert not again.write("x.py").written
+    assert Path(builder.path, "x.py").read_text() == hand
+    assert again.write("x.py", overwrite_changed=True).written, "the user may still say yes"
+
+
+def test_a_decision_over_an_unchanged_file_resumes_and_writes_without_asking(builder: RepoBuilder) -> None:
+    _fork(builder)
+    assert builder.merge("main") == 1
+    Workspace.open(SyncRequest(repo=builder.path)).decide_file("x.py", Choice.MAIN)
+    again = Workspace.open(SyncRequest(repo=builder.path))
+    assert again.session.changed_since_decided() == []
+    assert again.check("x.py").ok
+    assert again.write("x.py").written
+    assert Path(builder.path, "x.py").read_text() == MAIN

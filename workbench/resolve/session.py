@@ -211,6 +211,11 @@ class Session:
             return "blob", entry.result_oid if entry.result_present else None
         return "bytes", self._splice(entry, list(decisions))
 
+    def changed_since_decided(self) -> list[str]:
+        """Files whose work-tree content is no longer what the journal's decisions (or writes) were made over."""
+        return [f.path for f in self.analysis.files
+                if self._disk[f.path] != (f.result_oid if f.result_present else None)]
+
     def was_written(self, path: str) -> bool:
         """The workbench has written ``path`` (in this run or one it resumes)."""
         return path in self._written
@@ -305,12 +310,16 @@ class Session:
     # -- replay -------------------------------------------------------------
 
     def _do(self, changes: tuple[Change, ...], label: str) -> Event:
-        event = Event(Op.DO, changes, label)
+        paths = dict.fromkeys(c.path for c in changes if c.field is not Field.NOTE)
+        event = Event(Op.DO, changes, label, disk=tuple((p, self._disk.get(p)) for p in paths))
         self._replay(event)
         return event
 
     def _replay(self, event: Event) -> None:
         if event.op is Op.DO:
+            for path, oid in event.disk:
+                if path in self._disk:
+                    self._disk[path] = oid  # what the decision was made over: a write must still find it
             self._apply(event.changes, forward=True)
             self._undo.append(event)
             self._redo.clear()
@@ -323,6 +332,7 @@ class Session:
             self._apply(done.changes, forward=True)
             self._undo.append(done)
         elif event.op is Op.WRITTEN and event.path in self._files:
+            self._disk[event.path] = event.oid
             self._written[event.path] = event.oid
             self._baseline[event.path] = self._state(event.path)
             self._touched.discard(event.path)

@@ -22,6 +22,7 @@ from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
+from workbench.wording import plural
 from workbench.sync import LoadProgress, SyncRequest, open_sync
 
 
@@ -77,7 +78,12 @@ class Workspace:
         other = header.get("where")
         if isinstance(other, str) and other and other != self.journal.where:
             where += f" (in {other})"
-        return f"Resumed the decisions{when}{where}."
+        changed = self.session.changed_since_decided()
+        since = ""
+        if changed:
+            named = changed[0] if len(changed) == 1 else plural(len(changed), "file")
+            since = f" {named} changed on disk since then: w asks before overwriting."
+        return f"Resumed the decisions{when}{where}.{since}"
 
     # -- queries ----------------------------------------------------------------
 
