@@ -13,7 +13,7 @@ from rich.console import Console
 
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.decisions import load_decisions
+from workbench.report.decisions import acknowledged, load_decisions
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
 from workbench.report.markdown import render_markdown
@@ -41,7 +41,8 @@ def make_report(
     """The report of an opened sync: line stats from git, decisions from the app's journal."""
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)
-    return build_report(analysis, stats, decisions, fail_on, decisions_note=note)
+    acks = acknowledged(repo, analysis)
+    return build_report(analysis, stats, decisions + acks, fail_on, decisions_note="" if acks else note)
 
 
 def write_report(report: Report, fmt: str, out: TextIO) -> None:

@@ -7,10 +7,13 @@ the reviewer left: each hunk's choice, whole-file choices, and notes.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
+from workbench.git.repo import GitRepo
+from workbench.resolve.acks import matched, sync_acks
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
@@ -24,6 +27,15 @@ def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[Recorded
     return recorded_decisions(Session(analysis, journal.load())), ""
 
 
+def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecision, ...]:
+    """The sync's acknowledged hunks (``.workbench/acks.toml`` in the result), in file and hunk order."""
+    found = matched(sync_acks(repo, analysis), analysis)
+    return tuple(
+        RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who, at=ack.at)
+        for (path, index), ack in sorted(found.items())
+    )
+
+
 def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
     """Every hunk decision, whole-file choice and note the session holds."""
     notes = session.notes()
@@ -33,13 +45,19 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         choice = session.file_choice(path)
         if choice is not None or notes.get((path, None)):
             found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
-                                          deletes=choice is not None and _leaves_no_file(entry, choice)))
+                                          deletes=choice is not None and _leaves_no_file(entry, choice),
+                                          at=_iso(session.decided_at(path, None))))
         for hunk in entry.hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
-                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note))
+                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note,
+                                              at=_iso(session.decided_at(path, hunk.index))))
     return tuple(found)
+
+
+def _iso(at: float | None) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)) if at else ""
 
 
 def _leaves_no_file(entry: FileAnalysis, choice: FileChoice) -> bool:

@@ -53,6 +53,8 @@ class Session:
         self._dirty: dict[str, bool] = {}
         """``is_dirty`` per touched file, until its decisions change again."""
         self._written: dict[str, str | None] = {}
+        self._when: dict[tuple[str, int | None], float] = {}
+        """When each hunk decision (index) or whole-file choice (None) in force was made."""
         for event in events:
             self._replay(event)
 
@@ -69,6 +71,10 @@ class Session:
 
     def file_choice(self, path: str) -> FileChoice | None:
         return self._file_choices.get(path)
+
+    def decided_at(self, path: str, index: int | None) -> float | None:
+        """When the decision in force for a hunk (or the file's choice, ``index`` None) was made."""
+        return self._when.get((path, index))
 
     def note(self, path: str, index: int | None = None) -> str:
         return self._notes.get((path, index), "")
@@ -320,16 +326,16 @@ class Session:
             for path, oid in event.disk:
                 if path in self._disk:
                     self._disk[path] = oid  # what the decision was made over: a write must still find it
-            self._apply(event.changes, forward=True)
+            self._apply(event.changes, forward=True, at=event.at)
             self._undo.append(event)
             self._redo.clear()
         elif event.op is Op.UNDO and self._undo:
             done = self._undo.pop()
-            self._apply(done.changes, forward=False)
+            self._apply(done.changes, forward=False, at=event.at)
             self._redo.append(done)
         elif event.op is Op.REDO and self._redo:
             done = self._redo.pop()
-            self._apply(done.changes, forward=True)
+            self._apply(done.changes, forward=True, at=event.at)
             self._undo.append(done)
         elif event.op is Op.WRITTEN and event.path in self._files:
             self._disk[event.path] = event.oid
@@ -338,11 +344,16 @@ class Session:
             self._touched.discard(event.path)
             self._dirty.pop(event.path, None)
 
-    def _apply(self, changes: tuple[Change, ...], forward: bool) -> None:
+    def _apply(self, changes: tuple[Change, ...], forward: bool, at: float) -> None:
         for change in changes if forward else reversed(changes):
             value = change.after if forward else change.before
             self._set(change.field, change.path, change.index, value)
             if change.field is not Field.NOTE:
+                key = (change.path, change.index if change.field is Field.HUNK else None)
+                if value is None:
+                    self._when.pop(key, None)
+                else:
+                    self._when[key] = at
                 self._touched.add(change.path)
                 self._dirty.pop(change.path, None)
 
