@@ -9,20 +9,25 @@ on top when it is processed.
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Console
 from pilot_tools import main_screen, ready, screen_text, settle, toasts
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from workbench.resolve.acks import matched, worktree_acks
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
+from workbench.tui.screens.prompt import PromptScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
@@ -233,5 +238,54 @@ def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, mak
         await settle(pilot)
         assert "the result holds main's side" not in why._text.plain
         assert "Your decision: dev" in why._text.plain and "Not written yet" in why._text.plain
+
+    _run(app, script)
+
+
+def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    """``c`` notes the hunk (journaled, in the Why panel); ``A`` acknowledges it in acks.toml, which the gate reads."""
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None and screen.path is not None and screen.current is not None
+        path, index = screen.path, screen.current
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"caller fixed", "enter")
+        await settle(pilot)
+        assert screen.ws.session.note(path, index) == "caller fixed"
+        assert "Note: caller fixed" in screen.query_one(WhyPanel)._text.plain
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("enter")  # an empty reason is refused
+        await settle(pilot)
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"keep main", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        acks = worktree_acks(Path(sample_in_progress.path))
+        assert [(a.path, a.reason, a.decision) for a in acks] == [(path, "keep main", "main")]
+        assert "Acknowledged for CI (keep main)" in screen.query_one(WhyPanel)._text.plain
+        assert (path, index) in matched(acks, screen.ws.analysis)
+
+    _run(app, script)
+
+
+def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_merge_commit)
+
+    async def script(pilot: Pilot) -> None:
+        assert "c Note" in "\n".join(screen_text(app)[-2:])
+        commands = [c.help for c in app.get_system_commands(app.screen)]
+        assert any("Write a note on this hunk" in str(h) for h in commands)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(help_screen._table())
+        assert "Write a note on this hunk" in console.export_text()
 
     _run(app, script)

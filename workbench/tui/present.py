@@ -178,6 +178,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
     if decided:
         text.append(f"{decided}\n", style="bold")
+    _note_and_ack(text, ws, path, hunk.index)
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
     if entry.signals:
@@ -202,6 +203,18 @@ _MERGE_LEFT = {
     Taken.UNRESOLVED: "the merge left it conflicted",
 }
 """What the merge left, said once the user has decided (the result then follows the decision)."""
+
+
+def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
+    """The user's note on the hunk and its acknowledgement for CI, when there are any."""
+    note = ws.session.note(path, index)
+    if note:
+        text.append("Note: ", style="bold")
+        text.append(f"{visible(note)}\n")
+    ack = ws.acks.get((path, index))
+    if ack is not None:
+        text.append("Acknowledged for CI", style="bold")
+        text.append(f" (keep {visible(ack.decision)}) by {visible(ack.who)}: {visible(ack.reason)}\n")
 
 
 def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.git.repo import GitRepo
+from workbench.errors import WorkbenchError
+from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_iso, record_ack, who_am_i, worktree_acks
 from workbench.resolve.events import Event, Field, FileChoice
 from workbench.mergetool import NO_HISTORY
 from workbench.resolve.journal import Journal, Situation
@@ -53,6 +55,15 @@ class Workspace:
         the app then works read-only: it decides in memory, and writes nothing."""
         self.unsaved_news = unsaved is not None
         """``unsaved`` changed and the user has not been told yet (the screen clears it once it has)."""
+        self.acks: dict[tuple[str, int], Ack] = {}
+        """Acknowledged hunks (``.workbench/acks.toml`` in the work tree), by (path, hunk index)."""
+        self.acks_problem: str | None = None
+        """Why the work tree's acks.toml could not be read (shown once loaded), or None."""
+        if repo.workdir is not None and analysis.mode is not Mode.MERGETOOL:
+            try:
+                self.acks = matched(worktree_acks(repo.workdir), analysis)
+            except WorkbenchError as exc:
+                self.acks_problem = str(exc)
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
@@ -245,6 +256,23 @@ class Workspace:
         outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed)
         self._record(outcome.event)
         return outcome
+
+    def acknowledge(self, path: str, index: int, reason: str) -> Ack:
+        """Record in the work tree's acks.toml that the hunk stays as decided (or as the result holds it).
+
+        ``WorkbenchError`` when there is nothing to keep (still conflicted, undecided) or the file cannot be written."""
+        if not self.writes or self.repo.workdir is None:
+            raise WorkbenchError("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
+                                 "to write them")
+        hunk = self.hunk(path, index)
+        decision = self.session.decision(path, index)
+        choice = decision.choice if decision is not None else held_choice(hunk)
+        if choice is None:
+            raise WorkbenchError(f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it")
+        ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
+        record_ack(self.repo.workdir, ack)
+        self.acks[(path, index)] = ack
+        return ack
 
     def editor(self, configured: str | None) -> str | None:
         """The editor for ``e``, in git's order: the config's, GIT_EDITOR, core.editor, VISUAL, EDITOR."""

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import SuspendNotSupported
-from textual.screen import Screen
 
 from workbench.analysis.model import Mode
 from workbench.resolve.events import FileChoice
@@ -29,6 +28,7 @@ from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import FILE_CHOICE_WORD, MARKED
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.screens.edit import EditScreen
+from workbench.tui.screens.noting import NotingScreen
 
 if TYPE_CHECKING:
     from workbench.tui.config import Config
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from workbench.tui.workspace import Position, Workspace
 
 
-class DecidingScreen(Screen[None]):
+class DecidingScreen(NotingScreen):
     """The base of ``MainScreen``: commands over its ``ws``, ``path``, ``current`` and ``view``."""
 
     ws: Workspace | None

@@ -178,6 +178,8 @@ class MainScreen(BrowsingScreen):
         if ws.resumed:
             self.notify(ws.resumed_words())
         self.tell_unsaved()
+        if ws.acks_problem:
+            self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
         self.after_load()
 
     def tell_unsaved(self) -> None:
