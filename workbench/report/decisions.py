@@ -14,6 +14,7 @@ from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
 from workbench.git.repo import GitRepo
 from workbench.resolve.acks import matched, sync_acks
+from workbench.resolve.provenance import merged_journal
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
@@ -25,6 +26,20 @@ def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[Recorded
     if not journal.exists():
         return (), "no decisions saved in the app for this sync"
     return recorded_decisions(Session(analysis, journal.load())), ""
+
+
+def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
+                     known: tuple[RecordedDecision, ...]) -> tuple[RecordedDecision, ...]:
+    """For a merge commit: the decisions the app wrote while making it (the merge in progress of the same
+    tips), for the files whose result still holds what the app wrote (``decided_by`` app); ``known`` wins."""
+    merged = merged_journal(repo, analysis)
+    if merged is None:
+        return ()
+    journal, _made = merged
+    settled = {f.path for f in analysis.files if f.decided_by == "app"}
+    have = {(d.path, d.index) for d in known}
+    return tuple(d for d in recorded_decisions(Session(analysis, journal.load()))
+                 if d.path in settled and (d.path, d.index) not in have and d.choice is not None)
 
 
 def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecision, ...]:

@@ -276,7 +276,9 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
 
 
 def _taken(entry: FileAnalysis) -> TakenFile | None:
-    if entry.status is FileStatus.THEIRS_RESOLVED:
+    if entry.decided_by == "app" and _holds_main(entry):
+        reason = "decided in the app"
+    elif entry.status is FileStatus.THEIRS_RESOLVED:
         reason = "-X theirs"
     elif entry.policy == OVERRIDE_FROM_MAIN and _holds_main(entry):
         reason = "override list"

@@ -78,6 +78,9 @@ class Event:
     """For DO: what the work tree held at each changed path when the decision was made (None: no file).
     A later run compares it with the file as it finds it: a hand resolution made since is never
     overwritten without asking."""
+    evidence: str = ""
+    """For WRITTEN: the file's and each hunk's risk evidence when written (compact JSON, ``provenance``):
+    the file then holds the decision, and a later analysis of it would no longer see the risk."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +91,7 @@ class Event:
             "oid": self.oid,
             "at": self.at,
             **({"disk": [list(pair) for pair in self.disk]} if self.disk else {}),
+            **({"evidence": self.evidence} if self.evidence else {}),
         }
 
     @classmethod
@@ -100,6 +104,7 @@ class Event:
             oid=data.get("oid"),
             at=float(data.get("at", 0.0)),
             disk=tuple((str(path), None if oid is None else str(oid)) for path, oid in data.get("disk", [])),
+            evidence=str(data.get("evidence", "")),
         )
 
 

@@ -14,6 +14,7 @@ from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, Sync
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
 from workbench.resolve.markers import conflict_markers
+from workbench.resolve.provenance import evidence_json
 from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
 
 FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
@@ -308,7 +309,7 @@ class Session:
 
     def mark_written(self, path: str, oid: str | None) -> Event:
         self.file(path)
-        event = Event(Op.WRITTEN, path=path, oid=oid, label=f"wrote {path}")
+        event = Event(Op.WRITTEN, path=path, oid=oid, label=f"wrote {path}", evidence=evidence_json(self.file(path)))
         self._replay(event)
         self._disk[path] = oid
         return event

@@ -94,7 +94,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             total=len(entry.hunks),
             level=hunk.level,
             risk=hunk.risk,
-            taken=TAKEN_SHORT[hunk.taken],
+            taken=("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken],
             decision=word,
             decided=decision is not None or choice is not None,
             marked=hunk.index in marked,

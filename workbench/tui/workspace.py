@@ -21,6 +21,7 @@ from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_i
 from workbench.resolve.events import Event, Field, FileChoice
 from workbench.mergetool import NO_HISTORY
 from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
@@ -76,7 +77,9 @@ class Workspace:
         """Resume from the sync's journal (the session guards against changes made on disk)."""
         journal = Journal.for_situation(repo.gitdir, situation_of(repo, analysis), str(repo.workdir or repo.gitdir))
         unsaved = journal.claim()
-        session = Session(analysis, journal.load(), read_blob=repo.read_blob)
+        events = journal.load()
+        analysis = with_provenance(repo, analysis, events)
+        session = Session(analysis, events, read_blob=repo.read_blob)
         return cls(repo, analysis, journal, session, unsaved)
 
     def resumed_words(self) -> str:
