@@ -25,10 +25,12 @@ from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.base_rows import BothDeleted
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.prompt import PromptScreen
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
 
@@ -243,7 +245,7 @@ def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, mak
 
 
 def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
-    """``c`` notes the hunk (journaled, in the Why panel); ``A`` acknowledges it in acks.toml, which the gate reads."""
+    """``c`` notes the hunk (journaled, in the Why panel); ``K`` acknowledges it in acks.toml, which the gate reads."""
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
@@ -257,7 +259,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
         await settle(pilot)
         assert screen.ws.session.note(path, index) == "caller fixed"
         assert "Note: caller fixed" in screen.query_one(WhyPanel)._text.plain
-        await pilot.press("A")
+        await pilot.press("K")
         await settle(pilot)
         await pilot.press("enter")  # an empty reason is refused
         await settle(pilot)
@@ -287,5 +289,33 @@ def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: Sam
         console = Console(width=200, record=True, file=io.StringIO())
         console.print(help_screen._table())
         assert "Write a note on this hunk" in console.export_text()
+
+    _run(app, script)
+
+
+def test_base_lines_both_sides_deleted_are_one_line_while_the_base_is_hidden(builder: RepoBuilder,
+                                                                               make_app: MakeApp) -> None:
+    """A one-line hunk whose 19-line base block both sides deleted: one line says so, not 19 blank rows."""
+    block = "".join(f"old_{i} = {i}\n" for i in range(19))
+    base = "head = 0\n" + "value = 1\n" + block + "".join(f"tail_{i} = {i}\n" for i in range(8))
+    b = builder
+    b.write("x.py", base).commit("base")
+    b.branch("dev").checkout("dev").write("x.py", base.replace("value = 1\n" + block, "value = 2\n")).commit("dev (#2)")
+    b.checkout("main").write("x.py", base.replace("value = 1\n" + block, "value = 3\n")).commit("main (#3)")
+    b.checkout("dev").merge("main")
+    app = make_app(loader(Path(b.path)))
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        view = screen.query_one(HunkView)
+        gaps = [e for e in view._entries if isinstance(e, BothDeleted)]
+        assert [(g.end - g.start) for g in gaps] == [19]
+        assert "19 base lines deleted on both sides" in "\n".join(screen_text(app))
+        await pilot.press("a")
+        await settle(pilot)
+        assert view.show_base and not any(isinstance(e, BothDeleted) for e in view._entries)
+        await pilot.press("a")
+        await settle(pilot)
+        assert any(isinstance(e, BothDeleted) for e in view._entries)
 
     _run(app, script)

@@ -89,7 +89,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
        S, "Decide"),
     _a("note", "c", "Note", "Write a note on this hunk (or file): saved with the decisions and shown in reports",
        S, "Decide", show=True),
-    _a("acknowledge", "A", "Acknowledge", "Acknowledge this hunk for CI: keep its decision (or what the result holds) "
+    _a("acknowledge", "K", "Acknowledge", "Acknowledge this hunk for CI: keep its decision (or what the result holds) "
        "with a reason, in .workbench/acks.toml; report --fail-on then accepts it", S, "Decide"),
     _a("undo", "u", "Undo", "Undo the last decision", S, "Decide", show=True),
     _a("redo", "ctrl+r", "Redo", "Redo what was undone", S, "Decide"),

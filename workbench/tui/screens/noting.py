@@ -1,7 +1,7 @@
 """Notes and acknowledgements: the main screen's commands that add words to a decision.
 
 ``c`` writes a note on the hunk (or on a whole-file choice): it is journaled
-with the decisions and every report lists it.  ``A`` acknowledges a hunk for
+with the decisions and every report lists it.  ``K`` acknowledges a hunk for
 CI: the decision in force (or what the result already holds) is recorded
 with a reason in ``.workbench/acks.toml``, the file committed with the PR
 that ``report --fail-on`` honours.
@@ -69,7 +69,7 @@ class NotingScreen(Screen[None]):
         if not self._loaded() or self.ws is None or self.path is None:
             return
         if self.view is None or self.view.layout is None or self.current is None:
-            self.notify("A acknowledges one hunk; this file is a whole-file choice: decide it and add a note (c).",
+            self.notify("K acknowledges one hunk; this file is a whole-file choice: decide it and add a note (c).",
                         severity="warning")
             return
         self._acknowledge(self.path, self.current)
