@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import random
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from pilot_tools import main_screen, ready, screen_text, settle, toasts
 from textual import events
@@ -24,8 +28,8 @@ from workbench.resolve.acks import matched, worktree_acks
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.base_rows import BothDeleted
+from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.prompt import PromptScreen
@@ -319,3 +323,52 @@ def test_base_lines_both_sides_deleted_are_one_line_while_the_base_is_hidden(bui
         assert any(isinstance(e, BothDeleted) for e in view._entries)
 
     _run(app, script)
+
+
+BURST_KEYS = (
+    "j", "k", "n", "p", "m", "d", "b", "u", "ctrl+r", "w", "a", "v", "z", "h", "enter", "escape", "slash",
+    "question_mark", "e", "c", "K", "q", "x", "M", "D", "tab", "s", "o", "1",
+)
+"""Keys for the burst soak: moving, deciding, every dialog's opener and every dialog's answers."""
+DOUBLES = ("cc", "ww", "qq", "ss", "oo", ["escape", "escape"], ["enter", "enter"], ["ctrl+s", "ctrl+s"],
+           ["question_mark", "question_mark"])
+"""Double presses: the same answer twice, faster than a dialog closes."""
+
+
+@pytest.mark.slow
+def test_random_fast_bursts_with_double_answers_never_raise(sample_in_progress: SampleSync,
+                                                            make_app: MakeApp) -> None:
+    """Bursts of 2-6 keys 0-40 ms apart, with double presses in every dialog; a clean quit starts the app again."""
+    seconds = float(os.environ.get("WORKBENCH_SOAK_SECONDS", "20"))
+    seed = int(os.environ.get("WORKBENCH_SOAK_SEED", "2026"))
+    rng = random.Random(seed)
+    pressed: list[str] = []
+    deadline = time.monotonic() + seconds
+    runs = 0
+
+    async def one_run() -> None:
+        app = make_app(sample_in_progress)
+        async with app.run_test(size=rng.choice([(160, 45), (80, 24)])) as pilot:
+            await ready(pilot)
+            while time.monotonic() < deadline and app.return_code is None:
+                keys: list[str] = []
+                for _ in range(rng.randint(1, 3)):
+                    pick = rng.choice(DOUBLES) if rng.random() < 0.3 else [rng.choice(BURST_KEYS)]
+                    keys.extend(pick)
+                pressed.extend(keys)
+                await burst(pilot, keys, gap=rng.choice([0.0, 0.01, 0.04]))
+                if app.return_code is None:
+                    assert app.screen_stack[1:2] and isinstance(app.screen_stack[1], MainScreen), (
+                        f"the main screen went away after {pressed[-12:]}")
+            if app.return_code is None:
+                await pilot.press("escape")
+
+    try:
+        while time.monotonic() < deadline:
+            runs += 1
+            asyncio.run(one_run())
+    except BaseException:
+        print(f"burst soak failed with WORKBENCH_SOAK_SEED={seed} after {len(pressed)} keys: {pressed[-40:]}")
+        raise
+    print(f"\nburst soak: {len(pressed)} keys in {seconds:.0f} s over {runs} app runs (seed {seed})")
+    assert len(pressed) > 40
