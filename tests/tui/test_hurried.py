@@ -372,3 +372,32 @@ def test_random_fast_bursts_with_double_answers_never_raise(sample_in_progress: 
         raise
     print(f"\nburst soak: {len(pressed)} keys in {seconds:.0f} s over {runs} app runs (seed {seed})")
     assert len(pressed) > 40
+
+
+def test_keys_typed_while_the_quit_dialog_is_prepared_do_not_act_below_it(sample_in_progress: SampleSync,
+                                                                         make_app: MakeApp) -> None:
+    """On a big sync the quit dialog takes a moment (it checks what can be written): ``qcc`` must not open a note."""
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None
+        await pilot.press("d")
+        slow_check = screen.ws.check
+
+        def check(path: str, overwrite_changed: bool = False) -> object:
+            time.sleep(0.4)
+            return slow_check(path, overwrite_changed)
+
+        screen.ws.check = check  # type: ignore[method-assign]
+        await burst(pilot, "qcc", gap=0.02)
+        for _ in range(40):
+            if isinstance(app.screen, ConfirmScreen):
+                break
+            await asyncio.sleep(0.05)
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["MainScreen", "ConfirmScreen"]
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen) and app.return_code is None
+
+    _run(app, script)

@@ -267,6 +267,9 @@ class Workspace:
         if not self.writes or self.repo.workdir is None:
             raise WorkbenchError("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
                                  "to write them")
+        blocker = self.write_blocker()
+        if blocker is not None:
+            raise WorkbenchError(f"acknowledgements go in the sync PR's work tree, and {blocker}")
         hunk = self.hunk(path, index)
         decision = self.session.decision(path, index)
         choice = decision.choice if decision is not None else held_choice(hunk)

@@ -298,6 +298,12 @@ class DecidingScreen(NotingScreen):
     _quitting: bool = False
     """The quit dialog is up (or its answer is being carried out): another ``q`` waits for it."""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
+
+        (``qcc`` typed before the dialog appears would otherwise open a note with ``c``.)"""
+        return not self._quitting or action == "quit"
+
     @work(group="quit")
     async def _quit(self) -> None:
         if self._quitting:
