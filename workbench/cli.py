@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, str] = {
     "demo": "workbench.commands.demo",
     "train": "workbench.commands.train",
     "mergetool": "workbench.commands.mergetool",
+    "ack": "workbench.commands.ack",
 }
 
 

@@ -83,8 +83,8 @@ def test_quitting_unresolved_leaves_the_conflict_to_git(conflict: RepoBuilder, t
     term = _mergetool(tmp_path, conflict.path, _env(tmp_path))
     try:
         term.wait_for("hunk 1/2")
-        term.keys("d", "q")  # one of two hunks decided, nothing written: the app asks
-        term.wait_for("Write, then quit")
+        term.keys("d", "q")  # one of two hunks decided, nothing written: the app asks (and cannot write it yet)
+        term.wait_for("Nothing can be written yet", "Quit (q)")
         term.keys("q")
         assert term.exit_status() != 0
     finally:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from workbench.analysis.model import FileStatus
 from workbench.analysis.xdiff import Favor
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.sample import SampleSync
 from workbench.sync import SyncRequest, open_sync
@@ -20,14 +20,14 @@ _WRITER = """
 import sys
 from workbench.analysis.model import FileStatus
 from workbench.analysis.xdiff import Favor
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import write_file
 from workbench.sync import SyncRequest, open_sync
 
 repo, analysis = open_sync(SyncRequest(repo=sys.argv[1]))
-journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))
 session = Session(analysis, journal.load(), repo.read_blob)
 paths = [f.path for f in analysis.files if f.hunks and f.merge is not None and f.status.value != "conflicted"]
 print("ready", flush=True)
@@ -61,7 +61,7 @@ def test_kill_during_writes_leaves_whole_files_and_a_resumable_journal(sample_in
     for path, contents in allowed.items():
         assert Path(root, path).read_bytes() in contents, f"{path} is half-written"
     repo, after = open_sync(SyncRequest(repo=root))
-    events = Journal.for_sync(repo.gitdir, after.dev, after.main).load()
+    events = Journal.for_situation(repo.gitdir, Situation.of(after)).load()
     assert events, "decisions were journalled before the kill"
     session = Session(after, events, repo.read_blob)
     for entry in written:

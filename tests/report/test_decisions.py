@@ -9,7 +9,7 @@ from report_tools import open_analysis
 
 from workbench.cli import main
 from workbench.resolve.events import FileChoice
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
@@ -31,7 +31,7 @@ def test_the_apps_journal_closes_hunks_and_lists_decisions(
     assert doc["decisions_note"] == "no decisions saved in the app for this sync"
 
     session = Session(analysis)
-    journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+    journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))
     left = next(f for f in analysis.files if f.hunks and f.path != SPECS)
     for entry in analysis.files:
         for hunk in entry.hunks if entry is not left else ():
@@ -45,11 +45,15 @@ def test_the_apps_journal_closes_hunks_and_lists_decisions(
     assert code == 1
     assert {(o["path"], o["index"]) for o in doc["gate"]["open"]} == {(left.path, h.index) for h in left.hunks}
     decisions = {(d["path"], d["index"]): d for d in doc["decisions"]}
-    assert decisions[(SPECS, 0)] == {"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
-                                     "note": "restores #121's qk_l2_norm (ask @ada)"}
+    made = decisions[(SPECS, 0)]
+    assert made["at"] and made["at"].endswith("Z"), "when it was decided (ISO 8601 UTC)"
+    assert {**made, "at": None} == {"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
+                                    "note": "restores #121's qk_l2_norm (ask @ada)", "decided_by": "app",
+                                    "reason": None, "who": None, "at": None}
     assert decisions[(IMAGE, None)]["disposition"] == "restored dev"
     assert decisions[(left.path, None)] == {"path": left.path, "index": None, "choice": None,
-                                            "disposition": "undecided", "note": "still looking"}
+                                            "disposition": "undecided", "note": "still looking",
+                                            "decided_by": "app", "reason": None, "who": None, "at": None}
 
     for hunk in left.hunks:
         journal.append(session.decide(left.path, hunk.index, Decision(Choice.BOTH)))

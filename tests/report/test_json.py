@@ -29,7 +29,8 @@ TOP = {
 ENTRIES = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
     "file_events": {"path": STR, "event": STR, "reason": STR},
-    "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR},
+    "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR,
+                  "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE)},
 }
 RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
 GATE = {"level": STR, "failed": BOOL, "open": LIST}
@@ -105,4 +106,5 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert [(e["path"], e["event"]) for e in doc["file_events"]] == [(SHIM, "restored"), (RMS_NORM, "deleted")]
     assert doc["gate"] == {"level": "high", "failed": False, "open": []}
     assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
-                                 "note": "restored by hand"}]
+                                 "note": "restored by hand", "decided_by": "app", "reason": None, "who": None,
+                                 "at": None}]

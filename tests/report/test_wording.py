@@ -12,7 +12,7 @@ from report_tools import open_analysis
 from workbench.cli import main
 from workbench.report.hunktext import MAX_LINES, hunk_diffs
 from workbench.resolve.events import FileChoice
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.sample import RepoBuilder
 
@@ -65,7 +65,7 @@ def test_a_whole_file_choice_that_deletes_the_file_is_reported_as_deleted(
 ) -> None:
     repo, analysis = open_analysis(one_of_each.path)
     session = Session(analysis)
-    journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
+    journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))
     journal.append(session.choose_file("gone.py", FileChoice.TAKE_MAIN))
     expected = {
         "md": "- `gone.py` whole file: deleted",
@@ -77,8 +77,8 @@ def test_a_whole_file_choice_that_deletes_the_file_is_reported_as_deleted(
         assert "kept main" not in out, fmt
         if fmt == "json":
             (decision,) = json.loads(out)["decisions"]
-            assert decision == {"path": "gone.py", "index": None, "choice": "take-main", "disposition": "deleted",
-                                "note": ""}
+            assert {key: decision[key] for key in ("path", "index", "choice", "disposition", "note")} == {
+                "path": "gone.py", "index": None, "choice": "take-main", "disposition": "deleted", "note": ""}
         elif expected[fmt]:
             assert expected[fmt] in out, (fmt, out)
 

@@ -186,6 +186,19 @@ class FileAnalysis:
     """True when the hunk model re-renders git's conflicted blob byte for byte."""
     result_mode: int | None = None
     """The result's file mode (100644, 100755, 120000, 160000), None when absent."""
+    decided_by: str | None = None
+    """``app`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
+    evidence and risk they had when decided), else None: see ``settled_by``."""
+    decided_at: float | None = None
+    """When the workbench wrote it (Unix time), with ``decided_by``."""
+
+    @property
+    def settled_by(self) -> str | None:
+        """Who settled the file: ``app``, ``-X theirs`` (main's file as the strategy left it), ``hand`` (any
+        other resolution: a person, or a fix commit), or None while it is still conflicted."""
+        if self.decided_by:
+            return self.decided_by
+        return {FileStatus.THEIRS_RESOLVED: "-X theirs", FileStatus.HAND_RESOLVED: "hand"}.get(self.status)
 
     @property
     def is_python(self) -> bool:

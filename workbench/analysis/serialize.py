@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from typing import Any
 
 from workbench.analysis.model import (
@@ -76,7 +78,13 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         },
         "exact": entry.exact,
         "messages": list(entry.messages),
+        "decided_by": entry.settled_by,
+        "decided_at": _iso(entry.decided_at),
     }
+
+
+def _iso(at: float | None) -> str | None:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)) if at else None
 
 
 def hunk_to_json(hunk: Hunk) -> dict[str, Any]:

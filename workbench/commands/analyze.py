@@ -18,7 +18,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from workbench.sync import open_sync
 
-    _repo, analysis = open_sync(sync_request(args))
+    from workbench.resolve.provenance import with_provenance
+
+    repo, analysis = open_sync(sync_request(args))
+    analysis = with_provenance(repo, analysis)  # files the app decided keep their evidence and say so
     if args.json:
         import json
         import sys

@@ -11,7 +11,8 @@ from typing import TextIO
 
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.decisions import load_decisions
+from workbench.resolve.provenance import with_provenance
+from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
 from workbench.report.markdown import render_markdown
@@ -38,9 +39,13 @@ def make_report(
     repo: GitRepo, analysis: SyncAnalysis, *, result: str | None = None, fail_on: Level | None = None
 ) -> Report:
     """The report of an opened sync: line stats from git, decisions from the app's journal."""
+    analysis = with_provenance(repo, analysis)
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)
-    return build_report(analysis, stats, decisions, fail_on, decisions_note=note)
+    decisions += merged_decisions(repo, analysis, decisions)
+    acks = acknowledged(repo, analysis)
+    found = decisions + acks
+    return build_report(analysis, stats, found, fail_on, decisions_note="" if found else note)
 
 
 def write_report(report: Report, fmt: str, out: TextIO) -> None:

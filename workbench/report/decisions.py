@@ -1,27 +1,54 @@
 """The decisions the app saved for this sync, read from its journal, as the report lists them.
 
-The app appends every action to ``.git/workbench/journal/`` (keyed by the
-dev and main commits); replaying it through a ``Session`` gives the state
+The app appends every action to ``.git/workbench/journal/`` (one journal
+per situation: the merge in progress, or the merge commit and its result); replaying it through a ``Session`` gives the state
 the reviewer left: each hunk's choice, whole-file choices, and notes.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.report.model import RecordedDecision
+from workbench.git.repo import GitRepo
+from workbench.resolve.acks import matched, sync_acks
+from workbench.resolve.provenance import merged_journal
 from workbench.resolve.events import FileChoice, chosen_oid
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 
 
 def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...], str]:
     """(decisions in file and hunk order, a note on where they came from)."""
-    journal = Journal.for_sync(gitdir, analysis.dev, analysis.main)
+    journal = Journal.for_situation(gitdir, Situation.of(analysis))
     if not journal.exists():
         return (), "no decisions saved in the app for this sync"
     return recorded_decisions(Session(analysis, journal.load())), ""
+
+
+def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
+                     known: tuple[RecordedDecision, ...]) -> tuple[RecordedDecision, ...]:
+    """For a merge commit: the decisions the app wrote while making it (the merge in progress of the same
+    tips), for the files whose result still holds what the app wrote (``decided_by`` app); ``known`` wins."""
+    merged = merged_journal(repo, analysis)
+    if merged is None:
+        return ()
+    journal, _made = merged
+    settled = {f.path for f in analysis.files if f.decided_by == "app"}
+    have = {(d.path, d.index) for d in known}
+    return tuple(d for d in recorded_decisions(Session(analysis, journal.load()))
+                 if d.path in settled and (d.path, d.index) not in have and d.choice is not None)
+
+
+def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecision, ...]:
+    """The sync's acknowledged hunks (``.workbench/acks.toml`` in the result), in file and hunk order."""
+    found = matched(sync_acks(repo, analysis), analysis)
+    return tuple(
+        RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who, at=ack.at)
+        for (path, index), ack in sorted(found.items())
+    )
 
 
 def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
@@ -33,13 +60,19 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         choice = session.file_choice(path)
         if choice is not None or notes.get((path, None)):
             found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
-                                          deletes=choice is not None and _leaves_no_file(entry, choice)))
+                                          deletes=choice is not None and _leaves_no_file(entry, choice),
+                                          at=_iso(session.decided_at(path, None))))
         for hunk in entry.hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
-                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note))
+                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note,
+                                              at=_iso(session.decided_at(path, hunk.index))))
     return tuple(found)
+
+
+def _iso(at: float | None) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)) if at else ""
 
 
 def _leaves_no_file(entry: FileAnalysis, choice: FileChoice) -> bool:

@@ -15,6 +15,7 @@ from workbench.report.escape import workflow_data, workflow_property
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     commit_label,
+    decided_where,
     decision_label,
     finding_text,
     gate_sentence,
@@ -69,7 +70,7 @@ def _hunk(risky: RiskyHunk) -> str:
         if commits:
             message += f"\n{side}: " + "; ".join(commit_label(c) for c in commits)
     if risky.decision is not None:
-        message += "\ndecided in the app: " + decision_label(risky.decision)
+        message += f"\n{decided_where(risky.decision)}: " + decision_label(risky.decision)
         if risky.decision.note.strip():
             message += f" (note: {risky.decision.note})"
     line = end = None

@@ -75,6 +75,10 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
         "choice": decision.choice,
         "disposition": decision.disposition,
         "note": decision.note,
+        "decided_by": decision.decided_by,
+        "reason": decision.reason or None,
+        "who": decision.who or None,
+        "at": decision.at or None,
     }
 
 

@@ -15,6 +15,7 @@ from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
     commit_subject,
+    decided_where,
     decision_label,
     deleted_words,
     finding_text,
@@ -93,7 +94,7 @@ def _hunk(risky: RiskyHunk, with_text: bool) -> list[str]:
         if commits:
             lines.append(f"- {side}: " + "; ".join(_commit(c) for c in commits))
     if risky.decision is not None:
-        lines.append("- decided in the app: " + md_text(decision_label(risky.decision)) + _note(risky.decision.note))
+        lines.append(f"- {decided_where(risky.decision)}: " + md_text(decision_label(risky.decision)) + _note(risky.decision.note))
     if with_text:
         body = "\n".join(_diff_line(d.sign, d.text) for d in hunk_diffs(hunk))
         lines += ["", "<details><summary>dev / main / result text</summary>", "", code_block(body, "diff"), "", "</details>"]

@@ -53,6 +53,14 @@ class RecordedDecision:
     deletes: bool = False
     """A whole-file choice that leaves no file: ``delete``, or the side of a modify/delete
     conflict that deleted it (main's side of a file main deleted)."""
+    decided_by: str = "app"
+    """Who decided: ``app`` (saved in the app's journal) or ``ack`` (acknowledged in ``.workbench/acks.toml``)."""
+    reason: str = ""
+    """An acknowledgement's reason."""
+    who: str = ""
+    """Who acknowledged it (``user.name <user.email>``)."""
+    at: str = ""
+    """When it was decided or acknowledged (ISO 8601 UTC; "" when unknown)."""
 
     @property
     def disposition(self) -> str:
@@ -268,7 +276,9 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
 
 
 def _taken(entry: FileAnalysis) -> TakenFile | None:
-    if entry.status is FileStatus.THEIRS_RESOLVED:
+    if entry.decided_by == "app" and _holds_main(entry):
+        reason = "decided in the app"
+    elif entry.status is FileStatus.THEIRS_RESOLVED:
         reason = "-X theirs"
     elif entry.policy == OVERRIDE_FROM_MAIN and _holds_main(entry):
         reason = "override list"

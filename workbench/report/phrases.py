@@ -67,11 +67,13 @@ def gate_sentence(report: Report) -> str | None:
     gate = report.gate
     if gate is None:
         return None
+    acked = sum(1 for d in report.decisions if d.decided_by == "ack")
+    acks = f"; {plural(acked, 'hunk')} acknowledged in .workbench/acks.toml" if acked else ""
     if not gate.failed:
-        return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value})"
+        return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value}{acks})"
     return (
         f"--fail-on {gate.level.value}: failed, {plural(len(gate.open), 'hunk')} at or above "
-        f"{gate.level.value} undecided in the app with main's text still in the result"
+        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result{acks}"
     )
 
 
@@ -131,7 +133,15 @@ def commit_label(commit: Commit) -> str:
 
 def decision_label(decision: RecordedDecision) -> str:
     where = "whole file" if decision.index is None else f"hunk {decision.index + 1}"
+    if decision.decided_by == "ack":
+        who = f" by {decision.who}" if decision.who else ""
+        return f"{where}: {decision.disposition}, acknowledged{who}: {decision.reason}"
     return f"{where}: {decision.disposition}"
+
+
+def decided_where(decision: RecordedDecision) -> str:
+    """How a risky hunk's decision came about, for "<this>: hunk 3: kept main"."""
+    return "acknowledged in .workbench/acks.toml" if decision.decided_by == "ack" else "decided in the app"
 
 
 def finding_text(finding: dict[str, object]) -> tuple[str | None, int | None, str]:

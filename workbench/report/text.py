@@ -18,6 +18,7 @@ from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
     commit_label,
+    decided_where,
     decision_label,
     deleted_words,
     finding_text,
@@ -81,7 +82,7 @@ def _hunk(risky: RiskyHunk) -> list[Text]:
             out.append(Text(f"  {side}: " + visible(commit_label(commit)), style="dim"))
     if risky.decision is not None:
         note = f" (note: {risky.decision.note})" if risky.decision.note.strip() else ""
-        out.append(Text("  decided in the app: " + visible(decision_label(risky.decision) + note)))
+        out.append(Text(f"  {decided_where(risky.decision)}: " + visible(decision_label(risky.decision) + note)))
     for line in hunk_diffs(hunk):
         prefix = "@@ " if line.sign == "@" else line.sign
         out.append(Text("    " + prefix + visible(line.text).replace("\t", "    "), style=_DIFF_STYLE[line.sign]))

@@ -74,6 +74,13 @@ class Event:
     oid: str | None = None
     """For WRITTEN: the blob id now on disk (None: the file was deleted)."""
     at: float = field(default_factory=time.time)
+    disk: tuple[tuple[str, str | None], ...] = ()
+    """For DO: what the work tree held at each changed path when the decision was made (None: no file).
+    A later run compares it with the file as it finds it: a hand resolution made since is never
+    overwritten without asking."""
+    evidence: str = ""
+    """For WRITTEN: the file's and each hunk's risk evidence when written (compact JSON, ``provenance``):
+    the file then holds the decision, and a later analysis of it would no longer see the risk."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +90,8 @@ class Event:
             "path": self.path,
             "oid": self.oid,
             "at": self.at,
+            **({"disk": [list(pair) for pair in self.disk]} if self.disk else {}),
+            **({"evidence": self.evidence} if self.evidence else {}),
         }
 
     @classmethod
@@ -94,6 +103,8 @@ class Event:
             path=data.get("path"),
             oid=data.get("oid"),
             at=float(data.get("at", 0.0)),
+            disk=tuple((str(path), None if oid is None else str(oid)) for path, oid in data.get("disk", [])),
+            evidence=str(data.get("evidence", "")),
         )
 
 

@@ -14,6 +14,7 @@ from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, Sync
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
 from workbench.resolve.markers import conflict_markers
+from workbench.resolve.provenance import evidence_json
 from workbench.resolve.splice import Choice, Decision, splice_conflicted, splice_merge, splice_result
 
 FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
@@ -53,6 +54,8 @@ class Session:
         self._dirty: dict[str, bool] = {}
         """``is_dirty`` per touched file, until its decisions change again."""
         self._written: dict[str, str | None] = {}
+        self._when: dict[tuple[str, int | None], float] = {}
+        """When each hunk decision (index) or whole-file choice (None) in force was made."""
         for event in events:
             self._replay(event)
 
@@ -69,6 +72,10 @@ class Session:
 
     def file_choice(self, path: str) -> FileChoice | None:
         return self._file_choices.get(path)
+
+    def decided_at(self, path: str, index: int | None) -> float | None:
+        """When the decision in force for a hunk (or the file's choice, ``index`` None) was made."""
+        return self._when.get((path, index))
 
     def note(self, path: str, index: int | None = None) -> str:
         return self._notes.get((path, index), "")
@@ -211,6 +218,11 @@ class Session:
             return "blob", entry.result_oid if entry.result_present else None
         return "bytes", self._splice(entry, list(decisions))
 
+    def changed_since_decided(self) -> list[str]:
+        """Files whose work-tree content is no longer what the journal's decisions (or writes) were made over."""
+        return [f.path for f in self.analysis.files
+                if self._disk[f.path] != (f.result_oid if f.result_present else None)]
+
     def was_written(self, path: str) -> bool:
         """The workbench has written ``path`` (in this run or one it resumes)."""
         return path in self._written
@@ -298,7 +310,7 @@ class Session:
 
     def mark_written(self, path: str, oid: str | None) -> Event:
         self.file(path)
-        event = Event(Op.WRITTEN, path=path, oid=oid, label=f"wrote {path}")
+        event = Event(Op.WRITTEN, path=path, oid=oid, label=f"wrote {path}", evidence=evidence_json(self.file(path)))
         self._replay(event)
         self._disk[path] = oid
         return event
@@ -306,34 +318,44 @@ class Session:
     # -- replay -------------------------------------------------------------
 
     def _do(self, changes: tuple[Change, ...], label: str) -> Event:
-        event = Event(Op.DO, changes, label)
+        paths = dict.fromkeys(c.path for c in changes if c.field is not Field.NOTE)
+        event = Event(Op.DO, changes, label, disk=tuple((p, self._disk.get(p)) for p in paths))
         self._replay(event)
         return event
 
     def _replay(self, event: Event) -> None:
         if event.op is Op.DO:
-            self._apply(event.changes, forward=True)
+            for path, oid in event.disk:
+                if path in self._disk:
+                    self._disk[path] = oid  # what the decision was made over: a write must still find it
+            self._apply(event.changes, forward=True, at=event.at)
             self._undo.append(event)
             self._redo.clear()
         elif event.op is Op.UNDO and self._undo:
             done = self._undo.pop()
-            self._apply(done.changes, forward=False)
+            self._apply(done.changes, forward=False, at=event.at)
             self._redo.append(done)
         elif event.op is Op.REDO and self._redo:
             done = self._redo.pop()
-            self._apply(done.changes, forward=True)
+            self._apply(done.changes, forward=True, at=event.at)
             self._undo.append(done)
         elif event.op is Op.WRITTEN and event.path in self._files:
+            self._disk[event.path] = event.oid
             self._written[event.path] = event.oid
             self._baseline[event.path] = self._state(event.path)
             self._touched.discard(event.path)
             self._dirty.pop(event.path, None)
 
-    def _apply(self, changes: tuple[Change, ...], forward: bool) -> None:
+    def _apply(self, changes: tuple[Change, ...], forward: bool, at: float) -> None:
         for change in changes if forward else reversed(changes):
             value = change.after if forward else change.before
             self._set(change.field, change.path, change.index, value)
             if change.field is not Field.NOTE:
+                key = (change.path, change.index if change.field is Field.HUNK else None)
+                if value is None:
+                    self._when.pop(key, None)
+                else:
+                    self._when[key] = at
                 self._touched.add(change.path)
                 self._dirty.pop(change.path, None)
 

@@ -6,6 +6,8 @@ a letter and a word, so the app reads the same in monochrome.
 
 from __future__ import annotations
 
+import time
+
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Level, Taken
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
@@ -87,9 +89,14 @@ def shown_status(entry: FileAnalysis) -> FileStatus:
     return entry.status
 
 
+APP_LETTER = "W"
+"""The file holds what the workbench wrote (a person's decision), whatever git's status would say."""
+
+
 def status_letters(entry: FileAnalysis) -> str:
-    """One status letter, plus P when a sync-policy rule applies to the file."""
-    return STATUS_LETTER[shown_status(entry)] + (POLICY_LETTER if entry.policy else " ")
+    """One status letter (W: written from your decisions), plus P when a sync-policy rule applies to the file."""
+    letter = APP_LETTER if entry.decided_by == "app" else STATUS_LETTER[shown_status(entry)]
+    return letter + (POLICY_LETTER if entry.policy else " ")
 
 
 def provisional_letters(entry: FileAnalysis) -> str:
@@ -103,6 +110,8 @@ def provisional_letters(entry: FileAnalysis) -> str:
 def status_words(entry: FileAnalysis) -> str:
     shown = shown_status(entry)
     words = STATUS_WORD[shown] + (", unresolved" if shown is not entry.status else "")
+    if entry.decided_by == "app" and entry.decided_at:
+        words = time.strftime("decided in the app (written %Y-%m-%d %H:%M UTC)", time.gmtime(entry.decided_at))
     return f"{words}; policy: {entry.policy}" if entry.policy else words
 
 

@@ -87,6 +87,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("file_dev", "D", "File: dev", "Take dev for every hunk of this file", S, "Decide"),
     _a("delete_file", "x", "Delete file", "Delete the file (binary and modify/delete files: a whole-file choice)",
        S, "Decide"),
+    _a("note", "c", "Note", "Write a note on this hunk (or file): saved with the decisions and shown in reports",
+       S, "Decide", show=True),
+    _a("acknowledge", "K", "Acknowledge", "Acknowledge this hunk for CI: keep its decision (or what the result holds) "
+       "with a reason, in .workbench/acks.toml; report --fail-on then accepts it", S, "Decide"),
     _a("undo", "u", "Undo", "Undo the last decision", S, "Decide", show=True),
     _a("redo", "ctrl+r", "Redo", "Redo what was undone", S, "Decide"),
     _a("write", "w", "Write", "Write every decided file (and stage it during a merge in progress)",

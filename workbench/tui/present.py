@@ -17,6 +17,7 @@ from workbench.analysis.display.text import display_text
 from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
+from workbench.resolve.writer import WriteCheck
 from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
@@ -93,7 +94,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             total=len(entry.hunks),
             level=hunk.level,
             risk=hunk.risk,
-            taken=TAKEN_SHORT[hunk.taken],
+            taken=("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken],
             decision=word,
             decided=decision is not None or choice is not None,
             marked=hunk.index in marked,
@@ -173,7 +174,11 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         _signals(text, hunk.signals, commits, palette)
     else:
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
-    text.append(f"\n{_facts(entry, hunk)}\n")
+    decided = _decided_words(ws, path, hunk)
+    text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
+    if decided:
+        text.append(f"{decided}\n", style="bold")
+    _note_and_ack(text, ws, path, hunk.index)
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
     if entry.signals:
@@ -182,10 +187,50 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     return text
 
 
-def _facts(entry: FileAnalysis, hunk: Hunk) -> str:
+def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:
+    """Where the hunk is on each side and what the merge left there (in the past tense once decided)."""
     dev = _range_words(hunk.dev.start, hunk.dev.end)
     main = _range_words(hunk.main.start, hunk.main.end)
-    return f"dev {dev}, main {main}; {status_words(entry)}; {TAKEN_WORD[hunk.taken]}."
+    left = _MERGE_LEFT[hunk.taken] if decided else TAKEN_WORD[hunk.taken]
+    return f"dev {dev}, main {main}; {status_words(entry)}; {left}."
+
+
+_MERGE_LEFT = {
+    Taken.MAIN: "the merge had taken main's side",
+    Taken.DEV: "the merge had kept dev's side",
+    Taken.BOTH: "the merge had kept both sides",
+    Taken.OTHER: "the merge had an edit of its own here",
+    Taken.UNRESOLVED: "the merge left it conflicted",
+}
+"""What the merge left, said once the user has decided (the result then follows the decision)."""
+
+
+def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
+    """The user's note on the hunk and its acknowledgement for CI, when there are any."""
+    note = ws.session.note(path, index)
+    if note:
+        text.append("Note: ", style="bold")
+        text.append(f"{visible(note)}\n")
+    ack = ws.acks.get((path, index))
+    if ack is not None:
+        text.append("Acknowledged for CI", style="bold")
+        text.append(f" (keep {visible(ack.decision)}) by {visible(ack.who)}: {visible(ack.reason)}\n")
+
+
+def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:
+    """What the user decided for the hunk and whether the work tree holds it yet ("" when undecided).
+
+    The facts line says what the merge left; after ``d`` the panel must not read as if main's side stays."""
+    choice = ws.session.file_choice(path)
+    decision = ws.session.decision(path, hunk.index)
+    if choice is None and decision is None:
+        return ""
+    word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+    if ws.session.is_dirty(path):
+        return f"Your decision: {word}. Not written yet: w puts it in the work tree."
+    if ws.session.was_written(path):
+        return f"Your decision: {word}, written to the work tree."
+    return f"Your decision: {word} (the work tree already holds it)."
 
 
 def _range_words(start: int, end: int) -> str:
@@ -254,6 +299,24 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
 
 
 # -- writing ---------------------------------------------------------------------------------
+
+
+def quit_question(dirty: int, blocked: list[WriteCheck]) -> str:
+    """The quit dialog's words: how many files hold unwritten decisions, and why some cannot be written yet."""
+    has = "files have" if dirty != 1 else "file has"
+    words = (f"{dirty} {has} decisions not written to the work tree yet. "
+             "They are saved and come back when you reopen this sync.")
+    if not blocked:
+        return words
+    if len(blocked) == dirty:
+        words += "\n\nNothing can be written yet:"
+    else:
+        words += f"\n\n{plural(len(blocked), 'file')} cannot be written yet:"
+    for check in blocked[:5]:
+        words += f"\n  {visible(check.message)}"
+    if len(blocked) > 5:
+        words += f"\n  … and {len(blocked) - 5} more"
+    return words
 
 
 def write_summary(written: list[str], deleted: list[str], mode: Mode) -> str:

@@ -9,17 +9,23 @@ returns, so a crash loses nothing and reopening resumes.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.git.repo import GitRepo
+from workbench.errors import WorkbenchError
+from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_iso, record_ack, who_am_i, worktree_acks
 from workbench.resolve.events import Event, Field, FileChoice
-from workbench.resolve.journal import Journal
+from workbench.mergetool import NO_HISTORY
+from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text
-from workbench.resolve.writer import WriteCheck, WriteOutcome, check_write, write_blocker, write_file
+from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
+from workbench.wording import plural
 from workbench.sync import LoadProgress, SyncRequest, open_sync
 
 
@@ -34,7 +40,8 @@ class Position:
 class Workspace:
     """One sync opened for deciding: what the app's screens act on."""
 
-    def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: Journal, session: Session) -> None:
+    def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: Journal, session: Session,
+                 unsaved: str | None = None) -> None:
         self.repo = repo
         self.analysis = analysis
         self.journal = journal
@@ -44,6 +51,20 @@ class Workspace:
         self.files = tuple(sorted(analysis.files, key=_risk_order))
         """Files in review order: highest risk first, then by path."""
         self._paths = frozenset(f.path for f in analysis.files)
+        self.unsaved = unsaved
+        """Why decisions are not saved (another instance holds the journal, a read-only repository), or None:
+        the app then works read-only: it decides in memory, and writes nothing."""
+        self.unsaved_news = unsaved is not None
+        """``unsaved`` changed and the user has not been told yet (the screen clears it once it has)."""
+        self.acks: dict[tuple[str, int], Ack] = {}
+        """Acknowledged hunks (``.workbench/acks.toml`` in the work tree), by (path, hunk index)."""
+        self.acks_problem: str | None = None
+        """Why the work tree's acks.toml could not be read (shown once loaded), or None."""
+        if repo.workdir is not None and analysis.mode is not Mode.MERGETOOL:
+            try:
+                self.acks = matched(worktree_acks(repo.workdir), analysis)
+            except WorkbenchError as exc:
+                self.acks_problem = str(exc)
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
@@ -54,9 +75,29 @@ class Workspace:
     @classmethod
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
         """Resume from the sync's journal (the session guards against changes made on disk)."""
-        journal = Journal.for_sync(repo.gitdir, analysis.dev, analysis.main)
-        session = Session(analysis, journal.load(), read_blob=repo.read_blob)
-        return cls(repo, analysis, journal, session)
+        journal = Journal.for_situation(repo.gitdir, situation_of(repo, analysis), str(repo.workdir or repo.gitdir))
+        unsaved = journal.claim()
+        events = journal.load()
+        analysis = with_provenance(repo, analysis, events)
+        session = Session(analysis, events, read_blob=repo.read_blob)
+        return cls(repo, analysis, journal, session, unsaved)
+
+    def resumed_words(self) -> str:
+        """Where and when the resumed decisions were made, in one sentence."""
+        events = [e for e in self.journal.load() if e.changes]
+        when = f" made {_when(events[-1].at)}" if events else ""
+        situation = self.journal.situation
+        where = f" in {situation.describe()}" if situation is not None else ""
+        header = self.journal.header()
+        other = header.get("where")
+        if isinstance(other, str) and other and other != self.journal.where:
+            where += f" (in {other})"
+        changed = self.session.changed_since_decided()
+        since = ""
+        if changed:
+            named = changed[0] if len(changed) == 1 else plural(len(changed), "file")
+            since = f" {named} changed on disk since then: w asks before overwriting."
+        return f"Resumed the decisions{when}{where}.{since}"
 
     # -- queries ----------------------------------------------------------------
 
@@ -64,7 +105,9 @@ class Workspace:
         return self.session.file(path)
 
     def write_blocker(self) -> str | None:
-        """Why nothing may be written now (a preview, another checkout), or None."""
+        """Why nothing may be written now (a preview, another checkout, decisions not saved), or None."""
+        if self.unsaved is not None:
+            return f"read-only: {self.unsaved}"
         return write_blocker(self.repo, self.analysis)
 
     @property
@@ -171,23 +214,29 @@ class Workspace:
     # -- commands (each journals its event) --------------------------------------
 
     def _record(self, event: Event | None) -> Event | None:
-        if event is not None:
-            self.journal.append(event)
+        """Journal the event; when that fails, keep working in memory and say so once (``unsaved_news``)."""
+        if event is not None and self.unsaved is None:
+            try:
+                self.journal.append(event)
+            except OSError as exc:
+                self.unsaved = f"decisions cannot be saved ({exc.strerror or exc})"
+                self.unsaved_news = True
         return event
 
     def decide(self, path: str, index: int, decision: Decision) -> Event:
-        event = self.session.decide(path, index, decision)
-        self.journal.append(event)
-        return event
+        return self._recorded(self.session.decide(path, index, decision))
 
     def decide_file(self, path: str, choice: Choice) -> Event:
-        event = self.session.decide_file(path, choice)
-        self.journal.append(event)
-        return event
+        return self._recorded(self.session.decide_file(path, choice))
 
     def choose_file(self, path: str, choice: FileChoice) -> Event:
-        event = self.session.choose_file(path, choice)
-        self.journal.append(event)
+        return self._recorded(self.session.choose_file(path, choice))
+
+    def set_note(self, path: str, index: int | None, text: str) -> Event:
+        return self._recorded(self.session.set_note(path, index, text))
+
+    def _recorded(self, event: Event) -> Event:
+        self._record(event)
         return event
 
     def undo(self) -> Event | None:
@@ -197,13 +246,39 @@ class Workspace:
         return self._record(self.session.redo())
 
     def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
+        if self.unsaved is not None:
+            return WriteCheck(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}")
         return check_write(self.repo, self.session, path, overwrite_changed)
 
     def write(self, path: str, overwrite_changed: bool = False) -> WriteOutcome:
-        """Write one file (staged during a merge in progress); journal what was written."""
+        """Write one file (staged during a merge in progress); journal what was written.
+
+        Never while decisions are not saved: the journal would not know the file changed."""
+        if self.unsaved is not None:
+            return WriteOutcome(path, False, False, f"read-only: {self.unsaved}")
         outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed)
         self._record(outcome.event)
         return outcome
+
+    def acknowledge(self, path: str, index: int, reason: str) -> Ack:
+        """Record in the work tree's acks.toml that the hunk stays as decided (or as the result holds it).
+
+        ``WorkbenchError`` when there is nothing to keep (still conflicted, undecided) or the file cannot be written."""
+        if not self.writes or self.repo.workdir is None:
+            raise WorkbenchError("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
+                                 "to write them")
+        blocker = self.write_blocker()
+        if blocker is not None:
+            raise WorkbenchError(f"acknowledgements go in the sync PR's work tree, and {blocker}")
+        hunk = self.hunk(path, index)
+        decision = self.session.decision(path, index)
+        choice = decision.choice if decision is not None else held_choice(hunk)
+        if choice is None:
+            raise WorkbenchError(f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it")
+        ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
+        record_ack(self.repo.workdir, ack)
+        self.acks[(path, index)] = ack
+        return ack
 
     def editor(self, configured: str | None) -> str | None:
         """The editor for ``e``, in git's order: the config's, GIT_EDITOR, core.editor, VISUAL, EDITOR."""
@@ -212,6 +287,24 @@ class Workspace:
             if candidate and candidate.strip():
                 return candidate
         return None
+
+
+def situation_of(repo: GitRepo, analysis: SyncAnalysis) -> Situation:
+    """The journal's key: ``git mergetool`` on a file of a merge in progress shares that merge's journal."""
+    if analysis.mode is Mode.MERGETOOL and not any(s.kind == NO_HISTORY for f in analysis.files for s in f.signals):
+        heads, head = repo.merge_heads(), repo.head()
+        if len(heads) == 1 and head is not None:
+            return Situation.merging(head, heads[0])
+    return Situation.of(analysis)
+
+
+def _when(at: float) -> str:
+    """A journal time as the user reads it: "at 14:03 UTC today", or with its date."""
+    stamp = time.gmtime(at)
+    clock = time.strftime("%H:%M UTC", stamp)
+    if time.strftime("%Y-%m-%d", stamp) == time.strftime("%Y-%m-%d", time.gmtime()):
+        return f"at {clock} today"
+    return f"on {time.strftime('%Y-%m-%d', stamp)} at {clock}"
 
 
 def file_level(entry: FileAnalysis) -> Level:

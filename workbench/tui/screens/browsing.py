@@ -14,6 +14,7 @@ from textual.widgets import ContentSwitcher
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.tui import present
+from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.fileview import prepare_commit_diff, prepare_diffs
 from workbench.tui.messages import DiffsReady
 from workbench.tui.palette import Palette, theme_palette
@@ -46,7 +47,10 @@ class BrowsingScreen(DecidingScreen):
 
     def _entries(self) -> tuple[ViewEntry, ...]:
         assert self.view is not None and self.view.layout is not None
-        return fold_layout(self.view.layout, self.config.context, self._expanded, self._expand_all)
+        entries = fold_layout(self.view.layout, self.config.context, self._expanded, self._expand_all)
+        if self.query_one(HunkView).show_base:
+            return entries
+        return collapse_base_only(entries, self.view.layout)
 
     # -- hunks -----------------------------------------------------------------------------
 
@@ -158,6 +162,8 @@ class BrowsingScreen(DecidingScreen):
     def action_toggle_base(self) -> None:
         hunks = self.query_one(HunkView)
         hunks.set_show_base(not hunks.show_base)
+        if self.view is not None and self.view.layout is not None:
+            hunks.refold(self._entries())  # base-only rows: one line without the base, every row with it
 
     def action_toggle_context(self) -> None:
         if self.view is None or self.view.layout is None:

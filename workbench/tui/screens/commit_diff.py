@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from workbench.analysis.model import Commit
@@ -18,9 +17,10 @@ from workbench.textsafe import visible
 from workbench.tui.fileview import CommitDiff
 from workbench.tui.glyphs import short_sha
 from workbench.tui.widgets.diff_view import DiffView
+from workbench.tui.screens.once import OnceModal
 
 
-class CommitDiffScreen(ModalScreen[None]):
+class CommitDiffScreen(OnceModal[None]):
     """The commit's message on top, its diff of the file below."""
 
     BINDINGS = [Binding("escape,q", "close", "Close")]

@@ -16,8 +16,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from workbench.tui.screens.once import OnceModal
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class Answer:
     value: str
 
 
-class ConfirmScreen(ModalScreen[str]):
+class ConfirmScreen(OnceModal[str]):
     """Ask, and dismiss with the chosen answer's value."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

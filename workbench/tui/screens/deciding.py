@@ -9,13 +9,13 @@ decisions on quit) run as async workers so they can wait for an answer.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
 from textual.app import SuspendNotSupported
-from textual.screen import Screen
 
 from workbench.analysis.model import Mode
 from workbench.resolve.events import FileChoice
@@ -28,6 +28,7 @@ from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import FILE_CHOICE_WORD, MARKED
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.screens.edit import EditScreen
+from workbench.tui.screens.noting import NotingScreen
 
 if TYPE_CHECKING:
     from workbench.tui.config import Config
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from workbench.tui.workspace import Position, Workspace
 
 
-class DecidingScreen(Screen[None]):
+class DecidingScreen(NotingScreen):
     """The base of ``MainScreen``: commands over its ``ws``, ``path``, ``current`` and ``view``."""
 
     ws: Workspace | None
@@ -47,6 +48,22 @@ class DecidingScreen(Screen[None]):
     def refresh_state(self, paths: set[str] | None = None) -> None:
         """Redraw after decisions changed (the screen that draws implements it)."""
         raise NotImplementedError
+
+    _early_notice: float = 0.0
+
+    def _loaded(self) -> bool:
+        """Deciding is possible (the analysis is complete); else say so (at most every few seconds) and ignore the key.
+
+        Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
+        user cannot see yet, never text in a field."""
+        if self.ws is not None:
+            return True
+        now = time.monotonic()
+        if now - self._early_notice > 3:
+            self._early_notice = now
+            self.notify("Still analysing the sync: deciding starts when the analysis is complete "
+                        "(the key was ignored).", severity="warning")
+        return False
 
     # -- per hunk ----------------------------------------------------------------------------
 
@@ -61,6 +78,8 @@ class DecidingScreen(Screen[None]):
         return self.ws is not None and self.path is not None and self.view is not None and self.view.layout is None
 
     def _decide(self, choice: Choice) -> None:
+        if not self._loaded():
+            return
         target = self._hunk_target()
         if target is None:
             return
@@ -88,7 +107,7 @@ class DecidingScreen(Screen[None]):
 
     def action_delete_file(self) -> None:
         """Delete the file: only a whole-file choice (binary, modify/delete) may; a text file is decided by hunk."""
-        if self.ws is None or self.path is None or self.view is None:
+        if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
         if not self._whole_file():
             self.notify(f"x deletes a file only where the whole file is the choice (binary and modify/delete "
@@ -99,7 +118,7 @@ class DecidingScreen(Screen[None]):
     # -- per file ----------------------------------------------------------------------------
 
     def _decide_file(self, choice: Choice, file_choice: FileChoice) -> None:
-        if self.ws is None or self.path is None or self.view is None:
+        if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
         if self._whole_file():
             self._choose(file_choice)
@@ -126,7 +145,7 @@ class DecidingScreen(Screen[None]):
 
     def _undo_redo(self, redo: bool) -> None:
         """Undo or redo, say what and where, and show that hunk: it may be in another file."""
-        if self.ws is None:
+        if not self._loaded() or self.ws is None:
             return
         target = self.ws.session.next_redo() if redo else self.ws.session.next_undo()
         if target is None:
@@ -149,6 +168,8 @@ class DecidingScreen(Screen[None]):
     # -- editing -------------------------------------------------------------------------------
 
     def action_edit(self) -> None:
+        if not self._loaded():
+            return
         target = self._hunk_target()
         if target is not None:
             self._edit(*target)
@@ -192,14 +213,34 @@ class DecidingScreen(Screen[None]):
     # -- writing -------------------------------------------------------------------------------
 
     def action_write(self) -> None:
+        if not self._loaded():
+            return
+        if self._write_lock.locked():
+            self.notify("Already writing: one moment.")
+            return
         self._write()
 
-    @work(exclusive=True, group="write")
+    @property
+    def _write_lock(self) -> asyncio.Lock:
+        """Held while writing: a second ``w`` (or the quit dialog's) waits, never cancels a write half-way."""
+        lock = self.__dict__.get("_writing")
+        if lock is None:
+            lock = self.__dict__["_writing"] = asyncio.Lock()
+        return lock
+
+    @work(group="write")
     async def _write(self) -> bool:
-        """Write every file with unwritten decisions; True when none was left unwritten."""
+        return await self._write_all()
+
+    async def _write_all(self) -> bool:
+        """Write every file with unwritten decisions (after any write under way); True when none was left."""
         ws = self.ws
         if ws is None:
             return False
+        async with self._write_lock:
+            return await self._write_dirty(ws)
+
+    async def _write_dirty(self, ws: Workspace) -> bool:
         blocker = await asyncio.to_thread(ws.write_blocker)
         if blocker is not None:
             self.notify(f"Nothing written: {visible(blocker)}. {ws.saved_words}", severity="warning")
@@ -259,22 +300,40 @@ class DecidingScreen(Screen[None]):
     def request_quit(self) -> None:
         self._quit()
 
-    @work(exclusive=True, group="quit")
+    _quitting: bool = False
+    """The quit dialog is up (or its answer is being carried out): another ``q`` waits for it."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
+
+        (``qcc`` typed before the dialog appears would otherwise open a note with ``c``.)"""
+        return not self._quitting or action == "quit"
+
+    @work(group="quit")
     async def _quit(self) -> None:
+        if self._quitting:
+            return
+        self._quitting = True
+        try:
+            await self._quit_flow()
+        finally:
+            self._quitting = False
+
+    async def _quit_flow(self) -> None:
         ws = self.ws
         dirty = ws.session.dirty_paths() if ws is not None else []
         if not dirty or ws is None or ws.write_blocker() is not None:
             self.app.exit(0)
             return
-        question = Text(f"{len(dirty)} file{'s have' if len(dirty) != 1 else ' has'} decisions not written to the "
-                        "work tree yet. They are saved and come back when you reopen this sync.")
-        answer = await self.app.push_screen_wait(
-            ConfirmScreen(question, [Answer("w", "Write, then quit", "write"), Answer("q", "Quit", "quit"),
-                                     Answer("c", "Cancel", "cancel")])
-        )
+        checks = [await asyncio.to_thread(ws.check, path) for path in dirty]
+        writable = [c.path for c in checks if c.ok or c.blocked is Blocked.CHANGED_ON_DISK]
+        question = Text(present.quit_question(len(dirty), [c for c in checks if c.path not in writable]))
+        answers = [Answer("q", "Quit", "quit"), Answer("c", "Cancel", "cancel")]
+        if writable:
+            label = "Write, then quit" if len(writable) == len(dirty) else f"Write {len(writable)}, then quit"
+            answers.insert(0, Answer("w", label, "write"))
+        answer = await self.app.push_screen_wait(ConfirmScreen(question, answers))
         if answer == "quit":
             self.app.exit(0)
-        elif answer == "write":
-            worker = self._write()
-            if await worker.wait():
-                self.app.exit(0)
+        elif answer == "write" and await self._write_all():
+            self.app.exit(0)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
+from workbench.tui.screens.once import OnceModal
 
 
-class EditScreen(ModalScreen[str | None]):
+class EditScreen(OnceModal[str | None]):
     """Edit text; dismiss with it (ctrl+s) or with None (esc)."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Keep", priority=True), Binding("escape", "cancel", "Cancel", priority=True)]

@@ -9,15 +9,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
-from workbench.tui.glyphs import PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
+from workbench.tui.glyphs import APP_LETTER, PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
 from workbench.tui.keymap import ACTIONS, FIXED_KEYS, display_keys
+from workbench.tui.screens.once import OnceModal
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OnceModal[None]):
     """Keys by group, then the legend of the file list."""
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close"), Binding("j,down", "down", show=False),
@@ -63,6 +63,7 @@ class HelpScreen(ModalScreen[None]):
             text.append(f"  {RISK_LETTER[level]}  {RISK_WORD[level]}\n")
         for status in FileStatus:
             text.append(f"  {STATUS_LETTER[status]}  {STATUS_WORD[status]}\n")
+        text.append(f"  {APP_LETTER}  written from your decisions in the app (evidence as it was when you decided)\n")
         text.append(f"  {PENDING_LETTER}  still loading: status not known yet\n")
         text.append(f"  {POLICY_LETTER}  a sync-policy rule applies (keep dev / override from main)\n")
         text.append("  ✓  every hunk decided      ●  decisions not written to the work tree yet\n")

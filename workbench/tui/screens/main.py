@@ -173,9 +173,21 @@ class MainScreen(BrowsingScreen):
         if first is not None:
             files.highlight(first)
             self.open_file(first)
+        elif files.filtered:
+            self._placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.resumed:
-            self.notify("Resumed the decisions saved earlier for this sync.")
+            self.notify(ws.resumed_words())
+        self.tell_unsaved()
+        if ws.acks_problem:
+            self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
         self.after_load()
+
+    def tell_unsaved(self) -> None:
+        """Say once that decisions are no longer saved (the journal could not be claimed or written)."""
+        if self.ws is not None and self.ws.unsaved_news and self.ws.unsaved is not None:
+            self.ws.unsaved_news = False
+            self.notify(f"Working read-only: {self.ws.unsaved}. You can still look and decide; nothing is saved "
+                        "or written.", severity="warning", timeout=15)
 
     def after_load(self) -> None:
         """The full analysis is on screen (a hook for screens built on this one)."""
@@ -272,6 +284,7 @@ class MainScreen(BrowsingScreen):
         if self.ws is None:
             return
         ws = self.ws
+        self.tell_unsaved()
         changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
         self.query_one(FileList).update_rows([present.file_row(ws, entry) for entry in changed])
         self._refresh_totals()

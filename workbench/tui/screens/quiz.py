@@ -12,7 +12,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from workbench.textsafe import visible
@@ -22,9 +21,10 @@ from workbench.tui.quiz import QuizWorkspace
 from workbench.tui.quiz_present import reveal_text, score_text
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.sync_bar import SyncBar
+from workbench.tui.screens.once import OnceModal
 
 
-class TextScreen(ModalScreen[None]):
+class TextScreen(OnceModal[None]):
     """A scrollable page of text over the app (esc, q or enter closes it)."""
 
     BINDINGS = [Binding("escape,q,enter", "close", "Close"), Binding("j,down", "down", show=False),

@@ -105,7 +105,9 @@ class FileList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Analysing the sync…"), id="file-summary")
-        yield Input(placeholder="filter paths", id="file-filter")
+        field = Input(placeholder="filter paths", id="file-filter")
+        field.can_focus = False  # only ``/`` opens it: keys typed ahead must never land in a hidden field
+        yield field
         yield FileOptions(id="file-options")
 
     @property
@@ -184,6 +186,7 @@ class FileList(Vertical):
 
     def open_filter(self) -> None:
         field = self.query_one("#file-filter", Input)
+        field.can_focus = True
         field.add_class("active")
         field.focus()
 
@@ -191,6 +194,7 @@ class FileList(Vertical):
         field = self.query_one("#file-filter", Input)
         if not field.value:
             field.remove_class("active")
+            field.can_focus = False
         self.options.focus()
 
     def clear_filter(self) -> None:
@@ -198,6 +202,7 @@ class FileList(Vertical):
         field = self.query_one("#file-filter", Input)
         field.value = ""
         field.remove_class("active")
+        field.can_focus = False
         if self._query:
             self._query = ""
             self._rebuild()
@@ -215,6 +220,8 @@ class FileList(Vertical):
     @on(Input.Changed, "#file-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self._query = event.value.strip().lower()
+        if self._query:  # a filter that hides files is always on screen
+            event.input.add_class("active")
         self._rebuild()
 
     @on(Input.Submitted, "#file-filter")

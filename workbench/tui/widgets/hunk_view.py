@@ -24,6 +24,7 @@ from textual.message import Message
 from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, ViewEntry
 from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
 from workbench.analysis.model import Level
+from workbench.tui.base_rows import BothDeleted
 from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, RISK_WORD
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments, number_segment, text_segments
@@ -200,7 +201,9 @@ class HunkView(LineView):
     def action_toggle_fold(self) -> None:
         if 0 <= self.cursor < len(self._entries):
             entry = self._entries[self.cursor]
-            if isinstance(entry, Fold):
+            if isinstance(entry, BothDeleted):
+                self.notify("Both sides deleted these base lines: a shows the base column.")
+            elif isinstance(entry, Fold):
                 self.post_message(self.FoldToggled(self, entry.start))
 
     def on_click(self, event: Click) -> None:
@@ -304,6 +307,10 @@ class HunkView(LineView):
         return label_segments(parts, width, base)
 
     def _fold(self, fold: Fold, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
+        style = combine(palette.fold, palette.cursor) if at_cursor else palette.fold
+        if isinstance(fold, BothDeleted):
+            text = f"{'▶' if at_cursor else ' '} ⋯ {plural(fold.end - fold.start, 'base line')} deleted on both sides  (a shows the base)"
+            return label_segments([(text, style)], width, style)
         changes = []
         if fold.dev_changes:
             changes.append(f"{plural(fold.dev_changes, 'clean change')} from dev")

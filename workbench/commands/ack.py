@@ -1,0 +1,52 @@
+"""``workbench ack``: acknowledge a risky hunk ("reviewed, keep it this way") so the CI gate accepts it.
+
+Writes ``.workbench/acks.toml`` at the top of the work tree (commit it with
+the PR); ``report --fail-on`` then does not fail on that hunk and every report
+says it was acknowledged, by whom and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from workbench.commands import add_sync_options, sync_request
+
+HELP = "acknowledge a risky hunk with a reason (.workbench/acks.toml, honoured by report --fail-on)"
+
+DECISIONS = ("main", "dev", "both", "both-main-first", "custom")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_sync_options(parser)
+    parser.add_argument("--file", required=True, metavar="PATH", help="the file of the hunk (as analyze lists it)")
+    parser.add_argument("--hunk", required=True, type=int, metavar="N", help="the hunk's number in the file (1 = first)")
+    parser.add_argument("--reason", required=True, metavar="TEXT", help="why it is right as it is (shown in reports)")
+    parser.add_argument("--decision", choices=DECISIONS, metavar="CHOICE",
+                        help="what is kept: main, dev, both, both-main-first or custom (default: what the result holds)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from workbench.errors import WorkbenchError
+    from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
+    from workbench.sync import open_sync
+    from workbench.textsafe import visible
+
+    if not args.reason.strip():
+        raise WorkbenchError("--reason must say why (it is what reviewers and CI read)")
+    repo, analysis = open_sync(sync_request(args))
+    if repo.workdir is None:
+        raise WorkbenchError("acknowledgements are written to the work tree, and this repository has none")
+    entry = analysis.file(args.file)
+    if entry is None:
+        raise WorkbenchError(f"{args.file} has no hunks in this sync (see `workbench analyze`)")
+    if not 1 <= args.hunk <= len(entry.hunks):
+        raise WorkbenchError(f"{args.file} has {len(entry.hunks)} hunk(s): --hunk goes from 1 to {len(entry.hunks)}")
+    hunk = entry.hunks[args.hunk - 1]
+    decision = args.decision or (choice.value if (choice := held_choice(hunk)) else None)
+    if decision is None:
+        raise WorkbenchError(f"hunk {args.hunk} of {args.file} is still conflicted: decide it, or give --decision")
+    ack = Ack(entry.path, fingerprint(entry.path, hunk), decision, args.reason.strip(), who_am_i(repo), now_iso())
+    target = record_ack(repo.workdir, ack)
+    print(f"acknowledged hunk {args.hunk} of {visible(entry.path)} ({hunk.level.value} risk {hunk.risk}): "
+          f"keep {decision}. Commit {visible(str(target.relative_to(repo.workdir)))} with the PR.")
+    return 0

@@ -1,0 +1,115 @@
+"""Who decided a file, and the evidence it had then: a person's choice is not ``-X theirs``.
+
+Once the app writes a decided file, the work tree holds the decision: a
+fresh analysis sees main's text where the user took main ("-X theirs took
+main") or dev's where they restored dev ("resolved by hand", risk 0), and
+the evidence that made the hunk risky (the API mismatch, the commits) is
+gone.  So every WRITTEN event carries the file's and its hunks' evidence as
+they were when written, and ``restore`` puts it back on any later analysis
+whose result still holds exactly the bytes the app wrote, marking the file
+``decided_by = "app"`` with the time.  A file changed since (a fix commit, a
+hand edit) no longer matches, and is analysed as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from workbench.analysis.model import FileAnalysis, Hunk, Level, Mode, Signal, SyncAnalysis
+from workbench.git.repo import GitRepo
+from workbench.resolve.events import Event, Op
+from workbench.resolve.journal import Journal, Situation
+
+Evidence = tuple[int, str, tuple[Signal, ...]]
+"""(risk, level, signals) of a file or a hunk."""
+
+
+def evidence_json(entry: FileAnalysis) -> str:
+    """The file's and every hunk's evidence, for a WRITTEN event."""
+    data = {"file": _pack(entry.risk, entry.level, entry.signals),
+            "hunks": [_pack(h.risk, h.level, h.signals) for h in entry.hunks]}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
+    return [risk, level.value, [[s.kind, s.message, list(s.commits), s.weight] for s in signals]]
+
+
+def _unpack(data: list[object]) -> Evidence:
+    risk, level, signals = data
+    return int(risk), str(level), tuple(  # type: ignore[call-overload]
+        Signal(str(kind), str(message), tuple(str(c) for c in commits), int(weight))
+        for kind, message, commits, weight in signals  # type: ignore[union-attr]
+    )
+
+
+def restore(analysis: SyncAnalysis, events: Iterable[Event], before: float | None = None) -> SyncAnalysis:
+    """The analysis with every file the app wrote (and that still holds it) back to its evidence when written.
+
+    ``before``: ignore writes made after this time (a merge commit's: only writes it can contain)."""
+    written: dict[str, Event] = {}
+    for event in events:
+        if event.op is Op.WRITTEN and event.path is not None and (before is None or event.at <= before):
+            written[event.path] = event
+    if not written:
+        return analysis
+    return replace(analysis, files=tuple(_restored(entry, written.get(entry.path)) for entry in analysis.files))
+
+
+def _restored(entry: FileAnalysis, event: Event | None) -> FileAnalysis:
+    if event is None or event.oid != (entry.result_oid if entry.result_present else None):
+        return entry
+    try:
+        data = json.loads(event.evidence) if event.evidence else None
+        file_evidence = _unpack(data["file"]) if data else None
+        hunks = [_unpack(h) for h in data["hunks"]] if data else []
+    except (ValueError, KeyError, TypeError):
+        data = None
+    if data is None or file_evidence is None or len(hunks) != len(entry.hunks):
+        return replace(entry, decided_by="app", decided_at=event.at)
+    risk, level, signals = file_evidence
+    return replace(
+        entry,
+        hunks=tuple(_with(h, e) for h, e in zip(entry.hunks, hunks, strict=True)),
+        risk=risk, level=Level(level), signals=signals, decided_by="app", decided_at=event.at,
+    )
+
+
+def _with(hunk: Hunk, evidence: Evidence) -> Hunk:
+    risk, level, signals = evidence
+    return replace(hunk, risk=risk, level=Level(level), signals=signals)
+
+
+def merged_journal(repo: GitRepo, analysis: SyncAnalysis) -> tuple[Journal, float] | None:
+    """For a merge commit: the journal of the merge in progress that may have made it, and the commit's time.
+
+    Decisions written while merging the same two tips (before the commit was made) explain its files."""
+    if analysis.mode is not Mode.MERGE_COMMIT or analysis.merge is None:
+        return None
+    journal = Journal.for_situation(repo.gitdir, Situation.merging(analysis.dev, analysis.main))
+    if not journal.exists():
+        return None
+    try:
+        made = datetime.fromisoformat(repo.commit_info(analysis.merge).date).timestamp()
+    except ValueError:
+        return None
+    return journal, made
+
+
+def with_provenance(repo: GitRepo, analysis: SyncAnalysis, events: list[Event] | None = None) -> SyncAnalysis:
+    """``restore`` from the situation's own journal (``events``, read when None) and, for a merge commit, from
+    the merge in progress that made it."""
+    if events is None:
+        events = Journal.for_situation(Path(repo.gitdir), Situation.of(analysis)).load()
+    restored = restore(analysis, events)
+    merged = merged_journal(repo, analysis)
+    if merged is not None:
+        journal, made = merged
+        own = {e.path for e in events if e.op is Op.WRITTEN}
+        earlier = [e for e in journal.load() if e.op is Op.WRITTEN and e.path not in own]
+        restored = restore(restored, earlier, before=made)
+    return restored
