@@ -109,7 +109,7 @@ def _changed_file(
     return FileAnalysis(
         path=found.path,
         status=_status(found),
-        kind=ConflictKind.CLEAN,
+        kind=ConflictKind.NONE,
         base=base,
         dev=dev,
         main=main,

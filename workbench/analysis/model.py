@@ -62,7 +62,7 @@ class ConflictKind(str, Enum):
     SYMLINK = "symlink"
     SUBMODULE = "submodule"
     RENAME = "rename"
-    CLEAN = "clean"
+    NONE = "none"
     """No conflict: git merged the path cleanly and the result changed it."""
 
 
