@@ -94,6 +94,15 @@ class Taken(str, Enum):
     UNRESOLVED = "unresolved"
 
 
+class Resolver(str, Enum):
+    """Who decided the conflicts of the sync merge (``resolver.py`` tells)."""
+
+    THEIRS = "-X theirs"
+    """Every conflict holds what ``-X theirs`` writes, and nothing git merged cleanly changed."""
+    RESOLUTION = "resolution"
+    """The bot or a person resolved them (or the merge is still being resolved)."""
+
+
 class Level(str, Enum):
     """Risk level; ``rank`` orders them."""
 
@@ -229,6 +238,9 @@ class FileAnalysis:
     """Regions outside git's conflicts where the result differs from git's
     automatic merge (``kind`` edit, indexes after the conflict hunks'); the
     resolve layer never splices them, so ``hunks`` stays git's conflicts."""
+
+    later: bool = False
+    """A commit after the sync merge changed the file (``--result`` names a later commit)."""
 
     @property
     def all_hunks(self) -> tuple[Hunk, ...]:
@@ -391,6 +403,8 @@ class SyncAnalysis:
     """Files main has that the result lacks (restore, leave, or check)."""
     policy: PolicyReport | None = None
     """The sync policy that ran and its findings (None: no policy)."""
+    resolver: Resolver = Resolver.THEIRS
+    """Who decided the conflicts: a pure ``-X theirs`` merge, or a resolution."""
 
     def file(self, path: str) -> FileAnalysis | None:
         for entry in self.files:

@@ -30,6 +30,7 @@ def analysis_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "git_version": analysis.git_version,
         "deleted_files": [d.to_json() for d in analysis.deleted_files],
         "policy": analysis.policy.to_json() if analysis.policy is not None else None,
+        "resolver": analysis.resolver.value,
     }
 
 
@@ -78,6 +79,7 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         },
         "exact": entry.exact,
         "messages": list(entry.messages),
+        "changed_after_merge": entry.later,
     }
 
 

@@ -80,7 +80,17 @@ def resolution_diff(
                 conflicted=path in conflicted,
             )
         )
-    return ResolutionDiff(auto.tree, auto_dev, auto_base, newer is not None, _with_scripts(repo, paths))
+    at_merge: dict[str, str | None] = {}
+    merge_beyond = 0
+    if merge is not None:
+        own = set(_tree_changes(repo, plain.tree, repo.tree_of(merge))) - own_conflicts
+        merge_beyond = len(own)
+        if result_commit != merge:
+            listed = [*own_conflicts, *(p.path for p in paths)]
+            at_merge = {path: _blob(repo, merge, path) for path in listed}
+    return ResolutionDiff(
+        auto.tree, auto_dev, auto_base, newer is not None, _with_scripts(repo, paths), at_merge, merge_beyond
+    )
 
 
 def _newer_dev(repo: GitRepo, dev: str, merge: str, result_commit: str) -> str | None:

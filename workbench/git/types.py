@@ -196,3 +196,8 @@ class ResolutionDiff:
     base: str
     newer_dev: bool
     paths: tuple[ResolvedPath, ...]
+    at_merge: dict[str, str | None] = field(default_factory=dict, repr=False)
+    """When the result is a later commit than the sync merge: each listed path's
+    blob in the sync merge itself (None: absent), to tell its decisions from later ones."""
+    merge_beyond: int = 0
+    """Paths git merged without conflict that the sync merge commit itself changed."""
