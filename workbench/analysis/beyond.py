@@ -61,6 +61,8 @@ def _with_edits(entry: FileAnalysis, attribute: Attribute) -> FileAnalysis:
     if entry.merge is None or not entry.result_present or entry.result_bytes is None:
         return entry
     held = [h.result for h in entry.hunks if h.result is not None]
+    if len(held) != len(entry.hunks):
+        return entry
     edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
     if not edits:
         return entry

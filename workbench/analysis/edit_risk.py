@@ -33,19 +33,32 @@ DATA_WEIGHT = 5
 
 
 def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Score every file's edit hunks, then fold them into the file's risk."""
-    with_edits = [f for f in analysis.files if f.edits]
-    if not with_edits:
-        return analysis
-    view = replace(analysis, files=tuple(replace(f, hunks=f.edits, signals=()) for f in with_edits))
-    scored = {f.path: f.hunks for f in score_risk(view, context).files}
-    return replace(analysis, files=tuple(_folded(f, scored.get(f.path)) for f in analysis.files))
+    """Score every file's edit hunks, then fold them into the file's risk.
+
+    Only edits that lost some side's own lines go through the risk stage
+    (the rest add text, or rewrite text nobody wrote since the base: nothing
+    of either side's work is at stake there, and scoring them is most of the
+    cost on a PR that reformats files).
+    """
+    with_edits = [f for f in analysis.files if any(_loses(h) for h in f.edits)]
+    scored: dict[tuple[str, int], Hunk] = {}
+    if with_edits:
+        view = replace(
+            analysis,
+            files=tuple(replace(f, hunks=tuple(h for h in f.edits if _loses(h)), signals=()) for f in with_edits),
+        )
+        scored = {(f.path, h.index): h for f in score_risk(view, context).files for h in f.hunks}
+    return replace(analysis, files=tuple(_folded(f, scored) for f in analysis.files))
 
 
-def _folded(entry: FileAnalysis, edits: tuple[Hunk, ...] | None) -> FileAnalysis:
-    if edits is None:
+def _loses(hunk: Hunk) -> bool:
+    return _dropped(hunk, "dev") is not None or _dropped(hunk, "main") is not None
+
+
+def _folded(entry: FileAnalysis, scored: dict[tuple[str, int], Hunk]) -> FileAnalysis:
+    if not entry.edits:
         return entry
-    edits = tuple(_rescored(h) for h in edits)
+    edits = tuple(_rescored(scored.get((entry.path, h.index), h)) for h in entry.edits)
     risk = max(entry.risk, file_risk((h.risk for h in edits), ()))
     return replace(entry, edits=edits, risk=risk, level=level_of(risk))
 
@@ -70,7 +83,7 @@ def _dropped(hunk: Hunk, side: str) -> Signal | None:
     commits = hunk.dev_commits if side == "dev" else hunk.main_commits
     data = all(is_data(line) or line.lstrip().startswith((b"#", b"//")) for line in lost)
     weight = DATA_WEIGHT if data else CODE_WEIGHT + min(MAX_LINES_BONUS, PER_LINE * (len(lost) - 1))
-    what = "line" if len(lost) == 1 else f"{len(lost)} lines"
+    what = "a line" if len(lost) == 1 else f"{len(lost)} lines"
     who = f" (written by {', '.join(c[:10] for c in commits)})" if commits else ""
     message = (
         f"git merged {side}'s change here cleanly; the resolution dropped {what} of it{who}: "

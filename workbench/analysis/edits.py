@@ -90,13 +90,42 @@ def edit_hunks(
     segs = segments(merge)
     if sum(s.count for s in segs) != len(rendered):
         return (whole_file_hunk(merge, lines, first_index),)
-    changes = list(script) if script is not None else [tuple(c) for c in _diff(rendered, lines)]
+    if script is not None:
+        changes = [tuple(c) for c in script]
+    else:
+        changes = _between_conflicts(rendered, lines, segs, taken_in_result)
     regions = _widen(changes, segs, taken_in_result)
     return tuple(_hunk(merge, segs, lines, region, first_index + k) for k, region in enumerate(regions))
 
 
 def _diff(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
     return [(c.i1, c.chg1, c.i2, c.chg2) for c in diff_lines(a, b, Algorithm.HISTOGRAM)]
+
+
+def _between_conflicts(
+    rendered: list[bytes], lines: list[bytes], segs: list[Segment], held: Sequence[LineRange]
+) -> list[tuple[int, int, int, int]]:
+    """The changes from ``rendered`` to ``lines``, diffing only the text between conflicts.
+
+    When each conflict's place in the result is known (``held``, in order),
+    the stretches between them are compared pairwise: most are equal, and a
+    whole-file diff of a large file is the slow part of an analysis.
+    """
+    conflicts = [s for s in segs if s.conflict]
+    if len(conflicts) != len(held) or not held:
+        return _diff(rendered, lines)
+    out: list[tuple[int, int, int, int]] = []
+    a, r = 0, 0
+    for seg, rng in zip([*conflicts, None], [*held, None]):
+        a_end = seg.at if seg is not None else len(rendered)
+        r_end = rng.start - 1 if rng is not None else len(lines)
+        if r_end < r:
+            return _diff(rendered, lines)
+        if rendered[a:a_end] != lines[r:r_end]:
+            out += [(i1 + a, c1, i2 + r, c2) for i1, c1, i2, c2 in _diff(rendered[a:a_end], lines[r:r_end])]
+        if seg is not None and rng is not None:
+            a, r = seg.at + seg.count, rng.end
+    return out
 
 
 @dataclass(frozen=True, slots=True)
