@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Signal, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Signal, SyncAnalysis
 from workbench.streams import pipe_console
 from workbench.textsafe import visible
 from workbench.wording import plural
@@ -28,8 +28,8 @@ def ranked_files(analysis: SyncAnalysis) -> list[FileAnalysis]:
 
 
 def ranked_hunks(entry: FileAnalysis) -> list[Hunk]:
-    """A file's hunks by risk, highest first; ties in file order."""
-    return sorted(entry.hunks, key=lambda h: (-h.risk, h.index))
+    """A file's hunks (its edits beyond git's merge too) by risk, highest first; ties in file order."""
+    return sorted(entry.all_hunks, key=lambda h: (-h.risk, h.index))
 
 
 def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Console | None = None) -> None:
@@ -52,7 +52,7 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
         table.add_row(
             _level_text(entry.level, entry.risk),
             entry.status.value,
-            str(len(entry.hunks)),
+            str(len(entry.hunks)) + (f"+{len(entry.edits)}e" if entry.edits else ""),
             Text(visible(entry.path)),
         )
     console.print(table)
@@ -123,7 +123,9 @@ def _deleted_section(analysis: SyncAnalysis) -> Text | None:
 
 def _summary(analysis: SyncAnalysis) -> Text:
     hunks = sum(len(f.hunks) for f in analysis.files)
-    high = sum(1 for f in analysis.files for h in f.hunks if h.level is Level.HIGH)
+    edits = sum(len(f.edits) for f in analysis.files)
+    high = sum(1 for f in analysis.files for h in f.all_hunks if h.level is Level.HIGH)
+    beyond = f" and {plural(edits, 'edit')} beyond git's merge" if edits else ""
     text = Text()
     text.append(f"{analysis.mode.value}", style="bold")
     text.append(f"  dev {analysis.dev[:10]}  main {analysis.main[:10]}")
@@ -134,7 +136,7 @@ def _summary(analysis: SyncAnalysis) -> Text:
     text.append(
         f"\n{plural(analysis.main_commits, 'commit')} from main, {plural(len(analysis.files), 'file')} "
         f"{'needs' if len(analysis.files) == 1 else 'need'} a look, "
-        f"{plural(hunks, 'hunk')}, {high} high risk\n"
+        f"{plural(hunks, 'hunk')}{beyond}, {high} high risk\n"
     )
     return text
 
@@ -147,8 +149,9 @@ def _hunk_line(hunk: Hunk) -> Text:
     text = Text("  ")
     text.append_text(_level_text(hunk.level, hunk.risk))
     result = hunk.result.describe() if hunk.result else "absent"
+    what = "edit outside git's conflicts" if hunk.kind is HunkKind.EDIT else "hunk"
     text.append(
-        f"  hunk {hunk.index + 1}: dev {hunk.dev.describe()}, main {hunk.main.describe()}, "
+        f"  {what} {hunk.index + 1}: dev {hunk.dev.describe()}, main {hunk.main.describe()}, "
         f"result {result}, took {hunk.taken.value}"
     )
     return text

@@ -1,7 +1,8 @@
 """How fast is `workbench analyze --json`, next to `git merge-tree` in the same run?
 
 Two workloads:
-  * Megatron-LM sync #4291 (needs MEGATRON_GIT, a clone with both branches);
+  * Megatron-LM sync #4291 (needs MEGATRON_GIT, a clone with both branches), the
+    merge alone and the PR as it stands (``--result``: every change beyond git's merge);
   * a synthetic large sync (2000 files, 300 conflicting, 300 dev commits).
 For each: the median wall time of N runs of both commands, their ratio, and
 the analyze process's peak RSS.  Not a test: run it by hand,
@@ -19,6 +20,8 @@ import time
 from pathlib import Path
 
 SYNC_4291 = ("66e55f9884", "7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2")
+PR_HEAD_4291 = "01b70a14cb"
+"""The sync PR as merged: 24 commits after the merge (fixes, takes of one side's files)."""
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 # A user's install keeps bytecode caches; where the environment forbids writing
 # them, every run would time the compiler instead of workbench.
@@ -57,6 +60,7 @@ def main() -> int:
     if source:
         merge, dev, main_ = SYNC_4291
         compare("Megatron-LM #4291", Path(source), [merge], dev, main_)
+        compare("Megatron-LM #4291 --result PR head", Path(source), [merge, "--result", PR_HEAD_4291], dev, main_)
     else:
         print("MEGATRON_GIT not set: skipping Megatron-LM #4291")
     from workbench.sample.large import build_large_sync

@@ -23,12 +23,13 @@ STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
 TOP = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
-    "policy": (DICT, NONE), "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "file_events": LIST, "decisions": LIST,
+    "policy": (DICT, NONE), "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "file_events": LIST, "beyond_merge": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
 ENTRIES = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
     "file_events": {"path": STR, "event": STR, "reason": STR},
+    "beyond_merge": {"path": STR, "status": STR, "edits": INT, "high": INT, "medium": INT, "changed_after_merge": BOOL},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR,
                   "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE)},
 }

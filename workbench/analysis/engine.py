@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from workbench.analysis.beyond import with_resolution
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
+from workbench.analysis.resolver import resolver_of, with_later
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
@@ -80,7 +82,12 @@ def analyze(
     for done, entry in enumerate(entries):
         files.append(_analyze_file(entry, snapshot, read_blob, commit, mapper))
         report("files", done + 1, len(entries))
-    base = _sync_analysis(snapshot, tuple(files))
+
+    def attribute(hunks: tuple[Hunk, ...], merge: MergeResult, dev: Side, main: Side) -> tuple[Hunk, ...]:
+        return _attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
+
+    listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, attribute), snapshot)
+    base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}), snapshot.paths)
     chosen = default_stages() if stages is None else stages
     for done, stage in enumerate(chosen):

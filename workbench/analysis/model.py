@@ -34,6 +34,21 @@ class FileStatus(str, Enum):
     MODIFY_DELETE = "modify-delete"
     ADD_ADD = "add-add"
     BINARY = "binary"
+    RESOLUTION_EDITED = "resolution-edited"
+    """git merged the file cleanly; the result changed lines of that merge."""
+    TOOK_DEV_FILE = "took-dev-file"
+    """git merged the file cleanly; the result is dev's whole file (main's changes dropped)."""
+    TOOK_MAIN_FILE = "took-main-file"
+    """git merged the file cleanly; the result is main's whole file (dev's changes dropped)."""
+    RESOLUTION_ADDED = "resolution-added"
+    """git's merge has no such file; the result added it."""
+    RESOLUTION_DELETED = "resolution-deleted"
+    """git's merge has the file; the result deleted it."""
+
+    @property
+    def beyond_merge(self) -> bool:
+        """A status only a change beyond git's own merge gets (git merged the path cleanly)."""
+        return self in _BEYOND
 
 
 class ConflictKind(str, Enum):
@@ -47,6 +62,26 @@ class ConflictKind(str, Enum):
     SYMLINK = "symlink"
     SUBMODULE = "submodule"
     RENAME = "rename"
+    NONE = "none"
+    """No conflict: git merged the path cleanly and the result changed it."""
+
+
+_BEYOND = frozenset(
+    {
+        FileStatus.RESOLUTION_EDITED,
+        FileStatus.TOOK_DEV_FILE,
+        FileStatus.TOOK_MAIN_FILE,
+        FileStatus.RESOLUTION_ADDED,
+        FileStatus.RESOLUTION_DELETED,
+    }
+)
+
+
+class HunkKind(str, Enum):
+    """Where a hunk comes from: a conflict of git's merge, or an edit of what git merged cleanly."""
+
+    CONFLICT = "conflict"
+    EDIT = "edit"
 
 
 class Taken(str, Enum):
@@ -57,6 +92,15 @@ class Taken(str, Enum):
     BOTH = "both"
     OTHER = "other"
     UNRESOLVED = "unresolved"
+
+
+class Resolver(str, Enum):
+    """Who decided the conflicts of the sync merge (``resolver.py`` tells)."""
+
+    THEIRS = "-X theirs"
+    """Every conflict holds what ``-X theirs`` writes, and nothing git merged cleanly changed."""
+    RESOLUTION = "resolution"
+    """The bot or a person resolved them (or the merge is still being resolved)."""
 
 
 class Level(str, Enum):
@@ -133,6 +177,10 @@ class Hunk:
     risk: int = 0
     level: Level = Level.LOW
     signals: tuple[Signal, ...] = ()
+    kind: HunkKind = HunkKind.CONFLICT
+    """``edit``: the result changed what git merged cleanly here (``taken`` says
+    whose text it holds instead); ``base``/``dev``/``main`` are the lines git
+    merged from, ``result`` what the result holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +247,19 @@ class FileAnalysis:
         if self.decided_by:
             return self.decided_by
         return {FileStatus.THEIRS_RESOLVED: "-X theirs", FileStatus.HAND_RESOLVED: "hand"}.get(self.status)
+
+    edits: tuple[Hunk, ...] = ()
+    """Regions outside git's conflicts where the result differs from git's
+    automatic merge (``kind`` edit, indexes after the conflict hunks'); the
+    resolve layer never splices them, so ``hunks`` stays git's conflicts."""
+
+    later: bool = False
+    """A commit after the sync merge changed the file (``--result`` names a later commit)."""
+
+    @property
+    def all_hunks(self) -> tuple[Hunk, ...]:
+        """Conflict hunks, then the edits beyond git's merge."""
+        return self.hunks + self.edits
 
     @property
     def is_python(self) -> bool:
@@ -356,6 +417,8 @@ class SyncAnalysis:
     """Files main has that the result lacks (restore, leave, or check)."""
     policy: PolicyReport | None = None
     """The sync policy that ran and its findings (None: no policy)."""
+    resolver: Resolver = Resolver.THEIRS
+    """Who decided the conflicts: a pure ``-X theirs`` merge, or a resolution."""
 
     def file(self, path: str) -> FileAnalysis | None:
         for entry in self.files:

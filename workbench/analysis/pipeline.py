@@ -52,6 +52,8 @@ def default_stages() -> tuple[Stage, ...]:
     """The stages every front end runs, in order."""
     from workbench.analysis.api import audit_api
     from workbench.analysis.deleted import find_deleted
+    from workbench.analysis.edit_risk import score_edits
     from workbench.analysis.policy_stage import apply_policy
+    from workbench.analysis.resolver import reword
 
-    return (apply_policy, audit_api, find_deleted, score_risk)
+    return (apply_policy, audit_api, find_deleted, score_risk, score_edits, reword)

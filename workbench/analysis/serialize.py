@@ -32,6 +32,7 @@ def analysis_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "git_version": analysis.git_version,
         "deleted_files": [d.to_json() for d in analysis.deleted_files],
         "policy": analysis.policy.to_json() if analysis.policy is not None else None,
+        "resolver": analysis.resolver.value,
     }
 
 
@@ -53,6 +54,8 @@ def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "api_mismatches": len(analysis.api_mismatches),
         "deleted_files": len(analysis.deleted_files),
         "policy_findings": len(analysis.policy.findings) if analysis.policy is not None else 0,
+        "edit_hunks": sum(len(f.edits) for f in analysis.files),
+        "edit_levels": _count(h.level.value for f in analysis.files for h in f.edits),
     }
 
 
@@ -63,7 +66,7 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         "policy": entry.policy,
         "risk": entry.risk,
         "level": entry.level.value,
-        "hunks": [hunk_to_json(h) for h in entry.hunks],
+        "hunks": [hunk_to_json(h) for h in entry.all_hunks],
         "signals": [signal_to_json(s) for s in entry.signals],
         "history": {
             "dev": [commit_to_json(c) for c in entry.history.dev],
@@ -80,6 +83,7 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         "messages": list(entry.messages),
         "decided_by": entry.settled_by,
         "decided_at": _iso(entry.decided_at),
+        "changed_after_merge": entry.later,
     }
 
 
@@ -95,6 +99,7 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
         "main_lines": hunk.main.as_list(),
         "result_lines": _range(hunk.result),
         "taken": hunk.taken.value,
+        "kind": hunk.kind.value,
         "risk": hunk.risk,
         "level": hunk.level.value,
         "signals": [signal_to_json(s) for s in hunk.signals],

@@ -22,6 +22,7 @@ from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
 from workbench.git.worktree_read import clean_contents
 from workbench.git.repo import GitRepo
+from workbench.git.resolution import resolution_diff
 from workbench.git.runner import git_version
 from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
 
@@ -132,8 +133,12 @@ def load_sync(
         plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
     results = _read_results(repo, mode, plain, result_commit)
     plain = _with_side_paths(repo, plain, dev_sha, main_sha)
+    resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
     dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
     main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
+    if resolution is not None:  # the history behind each edit beyond git's merge too
+        dev_paths += [p.path for p in resolution.paths]
+        main_paths += [p.path for p in resolution.paths]
     return SyncSnapshot(
         mode=mode,
         dev=dev_sha,
@@ -151,6 +156,7 @@ def load_sync(
         repo_path=str(repo.workdir or repo.gitdir),
         line_scripts=_line_scripts(repo, plain),
         paths=wanted,
+        resolution=resolution,
     )
 
 

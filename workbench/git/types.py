@@ -129,6 +129,8 @@ class SyncSnapshot:
     """Per conflicted text path: git's histogram scripts base->dev and base->main."""
     paths: frozenset[str] | None = None
     """The conflicts were restricted to these paths (``load_sync(paths=...)``; None: every one)."""
+    resolution: ResolutionDiff | None = field(default=None, repr=False)
+    """Paths where the result differs from git's automatic merge (None: preview, nothing to compare)."""
 
     @property
     def rediff_shifted(self) -> bool:
@@ -156,3 +158,46 @@ class PathChange:
     sha: str
     old: str | None
     new: str | None
+
+
+@dataclass(frozen=True)
+class ResolvedPath:
+    """A path the result holds differently from git's automatic merge (``git show --remerge-diff``).
+
+    ``auto`` is the automatic merge's (blob, mode) there (None: the merge has no
+    such file); ``base``/``dev``/``main`` are the path's blobs on each side of
+    that merge (None: absent), ``scripts`` git's base->dev and base->main edit
+    scripts, and ``edit_script`` git's auto->result script, when both are blobs.
+    """
+
+    path: str
+    auto: tuple[str, int] | None
+    result: ResultFile
+    base: str | None
+    dev: str | None
+    main: str | None
+    conflicted: bool = False
+    """The automatic merge left conflict markers at this path."""
+    scripts: tuple[Script, Script] | None = field(default=None, repr=False)
+    edit_script: Script | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class ResolutionDiff:
+    """Where the result differs from git's automatic merge of dev and main, path by path.
+
+    ``dev`` is the dev the automatic merge used: the sync's own, or the newer
+    dev a PR branch merged after the sync merge (``newer_dev`` True), so dev's
+    later work is not taken for the resolution's.
+    """
+
+    tree: str
+    dev: str
+    base: str
+    newer_dev: bool
+    paths: tuple[ResolvedPath, ...]
+    at_merge: dict[str, str | None] = field(default_factory=dict, repr=False)
+    """When the result is a later commit than the sync merge: each listed path's
+    blob in the sync merge itself (None: absent), to tell its decisions from later ones."""
+    merge_beyond: int = 0
+    """Paths git merged without conflict that the sync merge commit itself changed."""

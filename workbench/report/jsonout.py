@@ -21,6 +21,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
     analysis = report.analysis
     summary = summary_to_json(analysis)
     summary["theirs_hunks"] = report.theirs_hunks
+    summary["resolver"] = analysis.resolver.value
     summary["python_lines"] = report.stats.to_json() if report.stats else None
     return {
         "schema": SCHEMA,
@@ -41,6 +42,11 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "api_mismatches": list(report.api_mismatches),
         "deleted_files": [d.to_json() for d in report.deleted_files],
         "file_events": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
+        "beyond_merge": [
+            {"path": b.path, "status": b.status.value, "edits": b.edits, "high": b.high, "medium": b.medium,
+             "changed_after_merge": b.later}
+            for b in report.beyond
+        ],
         "decisions": [_decision(d) for d in report.decisions],
         "decisions_note": report.decisions_note or None,
         "gate": _gate(report),

@@ -14,6 +14,7 @@ from workbench.report.hunktext import hunk_diffs
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
+    beyond_words,
     commit_subject,
     decided_where,
     decision_label,
@@ -60,11 +61,12 @@ def _render(report: Report, diffs_for: tuple[Level, ...]) -> str:
     sections: list[tuple[str, Callable[[], list[str]]]] = [
         (SECTIONS[0], lambda: _hunks(report, Level.HIGH, diffs_for)),
         (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM, diffs_for)),
-        (SECTIONS[2], lambda: _taken(report)),
-        (SECTIONS[3], lambda: _policy(report)),
-        (SECTIONS[4], lambda: _api(report)),
-        (SECTIONS[5], lambda: _events(report)),
-        (SECTIONS[6], lambda: _decisions(report)),
+        (SECTIONS[2], lambda: _beyond(report)),
+        (SECTIONS[3], lambda: _taken(report)),
+        (SECTIONS[4], lambda: _policy(report)),
+        (SECTIONS[5], lambda: _api(report)),
+        (SECTIONS[6], lambda: _events(report)),
+        (SECTIONS[7], lambda: _decisions(report)),
     ]
     for heading, body in sections:
         lines = body()
@@ -125,6 +127,10 @@ def _collapsed(items: list[str], what: str) -> list[str]:
 
 def _taken(report: Report) -> list[str]:
     return _collapsed([f"- {code_span(t.path)}: {md_text(taken_words(t))}" for t in report.taken], "files")
+
+
+def _beyond(report: Report) -> list[str]:
+    return _collapsed([f"- {code_span(b.path)}: {md_text(beyond_words(b))}" for b in report.beyond], "files")
 
 
 def _policy(report: Report) -> list[str]:

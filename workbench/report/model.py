@@ -19,8 +19,10 @@ from workbench.analysis.model import (
     FileAnalysis,
     FileStatus,
     Hunk,
+    HunkKind,
     Level,
     PolicyFinding,
+    Resolver,
     SyncAnalysis,
     Taken,
 )
@@ -101,6 +103,19 @@ class TakenFile:
 
 
 @dataclass(frozen=True, slots=True)
+class BeyondFile:
+    """A file where the result differs from git's automatic merge outside its conflicts."""
+
+    path: str
+    status: FileStatus
+    edits: int
+    high: int
+    medium: int
+    later: bool
+    """A commit after the sync merge made (part of) the change."""
+
+
+@dataclass(frozen=True, slots=True)
 class FileEvent:
     """A file the sync deleted from dev, brought back although dev had deleted it, or left open."""
 
@@ -147,10 +162,22 @@ class Report:
     gate: Gate | None = None
     decisions_note: str = ""
     """Why there are no decisions, when there are none (e.g. nothing saved in the app)."""
+    beyond: tuple[BeyondFile, ...] = ()
+    """Files the resolution changed beyond git's merge (clean files, edits outside conflicts)."""
 
     @property
     def hunk_count(self) -> int:
         return sum(len(f.hunks) for f in self.analysis.files)
+
+    @property
+    def edit_count(self) -> int:
+        """Regions outside git's conflicts where the result differs from git's merge."""
+        return sum(len(f.edits) for f in self.analysis.files)
+
+    @property
+    def by_theirs(self) -> bool:
+        """Whether ``-X theirs`` alone decided the conflicts (else the bot or a person resolved them)."""
+        return self.analysis.resolver is Resolver.THEIRS
 
     @property
     def theirs_hunks(self) -> int:
@@ -190,12 +217,28 @@ def build_report(
         analysis=analysis,
         stats=stats,
         risky=_risky_hunks(analysis, lookup),
-        taken=tuple(t for t in (_taken(f) for f in sorted(analysis.files, key=_by_path)) if t),
+        taken=tuple(t for t in (_taken(f, analysis.resolver) for f in sorted(analysis.files, key=_by_path)) if t),
         api_mismatches=tuple(_plain(m) for m in analysis.api_mismatches),
         file_events=_file_events(analysis),
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
         decisions_note=decisions_note,
+        beyond=_beyond(analysis),
+    )
+
+
+def _beyond(analysis: SyncAnalysis) -> tuple[BeyondFile, ...]:
+    return tuple(
+        BeyondFile(
+            f.path,
+            f.status,
+            len(f.edits),
+            sum(1 for h in f.edits if h.level is Level.HIGH),
+            sum(1 for h in f.edits if h.level is Level.MEDIUM),
+            f.later,
+        )
+        for f in sorted(analysis.files, key=_by_path)
+        if f.edits or f.status.beyond_merge
     )
 
 
@@ -207,8 +250,11 @@ def is_open(hunk: Hunk, decided: bool) -> bool:
     verdict) and the result still holds main's text there or conflict
     markers.  On a merge commit a result holding dev's text, both sides or
     an edit means somebody fixed the hunk; a preview's result is pure
-    ``-X theirs``, so there only the app's decisions count.
+    ``-X theirs``, so there only the app's decisions count.  An edit beyond
+    git's merge is the resolution's own change: open until decided.
     """
+    if hunk.kind is HunkKind.EDIT:
+        return not decided
     return not decided and hunk.taken in (Taken.MAIN, Taken.UNRESOLVED)
 
 
@@ -216,7 +262,7 @@ def gate(analysis: SyncAnalysis, lookup: _DecisionLookup, level: Level) -> Gate:
     found = tuple(
         OpenHunk(entry.path, hunk.index, hunk.level, hunk.taken)
         for entry in sorted(analysis.files, key=_by_path)
-        for hunk in entry.hunks
+        for hunk in entry.all_hunks
         if hunk.level.rank >= level.rank and is_open(hunk, lookup.decided(entry.path, hunk.index))
     )
     return Gate(level, found)
@@ -252,7 +298,7 @@ def _risky_hunks(analysis: SyncAnalysis, lookup: _DecisionLookup) -> tuple[Risky
     found = []
     for entry in analysis.files:
         commits = {c.sha: c for c in (*entry.history.dev, *entry.history.main)}
-        for hunk in entry.hunks:
+        for hunk in entry.all_hunks:
             if hunk.level.rank < Level.MEDIUM.rank:
                 continue
             decision = lookup.get(entry.path, hunk.index)
@@ -275,11 +321,11 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
     return tuple(known[sha] for sha in shas if sha in known)
 
 
-def _taken(entry: FileAnalysis) -> TakenFile | None:
+def _taken(entry: FileAnalysis, resolver: Resolver) -> TakenFile | None:
     if entry.decided_by == "app" and _holds_main(entry):
         reason = "decided in the app"
     elif entry.status is FileStatus.THEIRS_RESOLVED:
-        reason = "-X theirs"
+        reason = "-X theirs" if resolver is Resolver.THEIRS else "the resolution took main's text"
     elif entry.policy == OVERRIDE_FROM_MAIN and _holds_main(entry):
         reason = "override list"
     elif entry.main.oid is not None and entry.result_oid == entry.main.oid:

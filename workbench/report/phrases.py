@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import Commit, DeletedFile, Hunk, LineRange, Mode, PolicyFinding, Taken
-from workbench.report.model import RecordedDecision, Report, TakenFile
+from workbench.analysis.model import Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
+from workbench.report.model import BeyondFile, RecordedDecision, Report, TakenFile
 from workbench.report.stats import LineStats
 from workbench.wording import plural
 
 SECTIONS = (
     "High-risk hunks",
     "Medium-risk hunks",
+    "Changes beyond git's merge",
     "Files where main's version was taken",
     "Policy findings",
     "API mismatches",
@@ -17,6 +18,21 @@ SECTIONS = (
     "Decisions recorded in the app",
 )
 """Section titles, in order (the summary comes first and has none)."""
+
+BEYOND_STATUS = {
+    FileStatus.RESOLUTION_EDITED: "git merged it cleanly; the result changed lines of that merge",
+    FileStatus.TOOK_DEV_FILE: "git merged it cleanly; the result is dev's file (main's changes dropped)",
+    FileStatus.TOOK_MAIN_FILE: "git merged it cleanly; the result is main's file (dev's changes dropped)",
+    FileStatus.RESOLUTION_ADDED: "git's merge has no such file; the result added it",
+    FileStatus.RESOLUTION_DELETED: "git merged it; the result deleted it",
+}
+"""What each status beyond git's merge means, for people."""
+
+_EDIT_TAKEN = {
+    Taken.DEV: "the result put dev's text back over main's clean change",
+    Taken.MAIN: "the result put main's text over dev's clean change",
+    Taken.OTHER: "the result changed what git merged cleanly",
+}
 
 _TAKEN = {
     Taken.MAIN: "the result holds main's side",
@@ -38,24 +54,52 @@ def title(report: Report) -> str:
 
 
 def summary_facts(report: Report) -> list[str]:
-    """The summary line's parts: commits, files, hunks, levels, Python lines."""
+    """The summary line's parts: commits, files, who decided what, levels, Python lines."""
     levels = report.level_counts()
     hunks = report.hunk_count
     theirs = report.theirs_hunks
-    decided = (
-        f"{plural(hunks, 'hunk')} decided by -X theirs"
-        if theirs == hunks
-        else f"{plural(hunks, 'conflicting hunk')}, {theirs} decided by -X theirs"
-    )
+    if report.by_theirs:
+        decided = (
+            f"{plural(hunks, 'hunk')} decided by -X theirs"
+            if theirs == hunks
+            else f"{plural(hunks, 'conflicting hunk')}, {theirs} decided by -X theirs"
+        )
+    else:
+        decided = f"{plural(hunks, 'conflicting hunk')} decided by the resolution ({theirs} with main's text)"
+    conflicting = sum(1 for f in report.analysis.files if not f.status.beyond_merge)
     facts = [
         f"{plural(report.analysis.main_commits, 'commit')} from main",
-        f"{plural(len(report.analysis.files), 'file')} conflicting",
+        f"{plural(conflicting, 'file')} conflicting",
         decided,
         f"{levels['high']} high / {levels['medium']} medium / {levels['low']} low",
     ]
+    facts += beyond_facts(report)
     if report.stats is not None:
         facts.append(f"{python_lines(report.stats)} (against dev)")
     return facts
+
+
+def beyond_facts(report: Report) -> list[str]:
+    """Who changed what git merged: the resolution, and later commits (nothing when nobody did)."""
+    if not report.beyond:
+        return []
+    clean = sum(1 for b in report.beyond if b.status.beyond_merge)
+    later = sum(1 for b in report.beyond if b.later)
+    high = sum(b.high for b in report.beyond)
+    fact = (
+        f"{plural(report.edit_count, 'edit')} beyond git's merge in {plural(len(report.beyond), 'file')} "
+        f"({clean} of them merged cleanly by git; {high} high)"
+    )
+    return [fact] + ([f"{plural(later, 'file')} changed by a later commit"] if later else [])
+
+
+def beyond_words(entry: BeyondFile) -> str:
+    """A file the resolution changed beyond git's merge: how, how many regions, and who."""
+    how = BEYOND_STATUS.get(entry.status, "conflicted; the result also changed lines git merged cleanly")
+    words = f"{how}; {plural(entry.edits, 'edit')}"
+    if entry.high or entry.medium:
+        words += f" ({entry.high} high, {entry.medium} medium)"
+    return words + ("; changed by a later commit" if entry.later else "")
 
 
 def python_lines(stats: LineStats) -> str:
@@ -92,6 +136,8 @@ def lines(span: LineRange) -> str:
 
 
 def hunk_facts(hunk: Hunk) -> str:
+    if hunk.kind is HunkKind.EDIT:
+        return f"hunk {hunk.index + 1}, an edit outside git's conflicts, risk {hunk.risk}, {_EDIT_TAKEN.get(hunk.taken, _TAKEN[hunk.taken])}"
     return f"hunk {hunk.index + 1}, risk {hunk.risk}, {_TAKEN[hunk.taken]}"
 
 

@@ -17,6 +17,7 @@ from workbench.report.hunktext import hunk_diffs
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
+    beyond_words,
     commit_label,
     decided_where,
     decision_label,
@@ -46,14 +47,15 @@ def print_text(report: Report, console: Console) -> None:
     sections: list[tuple[str, Callable[[], list[Text]]]] = [
         (SECTIONS[0], lambda: _hunks(report, Level.HIGH)),
         (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM)),
-        (SECTIONS[2], lambda: [_item(t.path, taken_words(t)) for t in report.taken]),
-        (SECTIONS[3], lambda: _policy(report)),
-        (SECTIONS[4], lambda: [_api(f) for f in report.api_mismatches]),
-        (SECTIONS[5], lambda: [
+        (SECTIONS[2], lambda: [_item(b.path, beyond_words(b)) for b in report.beyond]),
+        (SECTIONS[3], lambda: [_item(t.path, taken_words(t)) for t in report.taken]),
+        (SECTIONS[4], lambda: _policy(report)),
+        (SECTIONS[5], lambda: [_api(f) for f in report.api_mismatches]),
+        (SECTIONS[6], lambda: [
             *(_item(d.path, deleted_words(d)) for d in report.deleted_files),
             *(_item(e.path, f"{e.event}, {e.reason}") for e in report.file_events),
         ]),
-        (SECTIONS[6], lambda: _decisions(report)),
+        (SECTIONS[7], lambda: _decisions(report)),
     ]
     for heading, body in sections:
         console.print()

@@ -22,6 +22,11 @@ STATUS_LETTER = {
     FileStatus.MODIFY_DELETE: "D",
     FileStatus.ADD_ADD: "A",
     FileStatus.BINARY: "B",
+    FileStatus.RESOLUTION_EDITED: "R",
+    FileStatus.TOOK_DEV_FILE: "V",
+    FileStatus.TOOK_MAIN_FILE: "N",
+    FileStatus.RESOLUTION_ADDED: "+",
+    FileStatus.RESOLUTION_DELETED: "-",
 }
 STATUS_WORD = {
     FileStatus.CONFLICTED: "conflicted",
@@ -30,7 +35,18 @@ STATUS_WORD = {
     FileStatus.MODIFY_DELETE: "modify/delete",
     FileStatus.ADD_ADD: "added on both sides",
     FileStatus.BINARY: "binary",
+    FileStatus.RESOLUTION_EDITED: "git merged it cleanly; the result edited it",
+    FileStatus.TOOK_DEV_FILE: "git merged it cleanly; the result is dev's file",
+    FileStatus.TOOK_MAIN_FILE: "git merged it cleanly; the result is main's file",
+    FileStatus.RESOLUTION_ADDED: "not in git's merge; the result added it",
+    FileStatus.RESOLUTION_DELETED: "git merged it; the result deleted it",
 }
+EDIT_TAKEN_WORD = {
+    Taken.DEV: "the result put dev's text back over main's clean change",
+    Taken.MAIN: "the result put main's text over dev's clean change",
+    Taken.OTHER: "the result changed what git merged cleanly",
+}
+"""What an edit hunk (outside git's conflicts) holds."""
 POLICY_LETTER = "P"
 
 TAKEN_WORD = {

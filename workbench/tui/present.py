@@ -21,6 +21,7 @@ from workbench.resolve.writer import WriteCheck
 from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
+    EDIT_TAKEN_WORD,
     FILE_CHOICE_WORD,
     MARKED_WORD,
     RISK_LETTER,
@@ -166,6 +167,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         for message in entry.messages:
             text.append(f"• {visible(message)}\n")
         _signals(text, entry.signals, commits, palette)
+        _edits(text, entry, commits, palette)
         return text
     hunk = entry.hunks[index]
     text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
@@ -184,7 +186,19 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     if entry.signals:
         text.append("\nFile-wide\n", style="bold")
         _signals(text, entry.signals, commits, palette)
+    _edits(text, entry, commits, palette)
     return text
+
+
+def _edits(text: Text, entry: FileAnalysis, commits: dict[str, Commit], palette: Palette) -> None:
+    """The regions outside git's conflicts that the result changed: where, what it holds, what it lost."""
+    for hunk in sorted(entry.edits, key=lambda h: (-h.risk, h.index)):
+        text.append(f"\n{RISK_LETTER[hunk.level]} ", style=palette.risk[hunk.level])
+        where = _range_words(hunk.result.start, hunk.result.end) if hunk.result is not None else "absent"
+        text.append(f"edit outside git's conflicts, result {where} ({hunk.risk})\n", style="bold")
+        text.append(f"dev {_range_words(hunk.dev.start, hunk.dev.end)}, main {_range_words(hunk.main.start, hunk.main.end)}; ")
+        text.append(f"{EDIT_TAKEN_WORD.get(hunk.taken, TAKEN_WORD[hunk.taken])}.\n")
+        _signals(text, hunk.signals, commits, palette)
 
 
 def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:

@@ -1,0 +1,47 @@
+"""The app lists files the resolution changed beyond git's merge, and says what each edit holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pilot_tools import drive, main_screen
+from textual.pilot import Pilot
+
+from workbench.sample import RepoBuilder
+from workbench.sync import SyncRequest
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.why_panel import WhyPanel
+from workbench.tui.workspace import Workspace
+
+CLEAN = "pkg/clean.py"
+CONFLICT = "pkg/conflict.py"
+BODY = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6))
+
+
+def test_a_clean_file_the_user_edited_mid_merge_is_listed_with_its_edit(
+    builder: RepoBuilder, make_app: Callable[..., WorkbenchApp]
+) -> None:
+    builder.write(CLEAN, BODY).write(CONFLICT, "value = 0\n").commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(CLEAN, BODY.replace("return 1\n", "return dev_value(1)\n")).write(CONFLICT, "value = 1\n")
+    builder.commit("[dev] Dev work (#11)")
+    builder.checkout("main")
+    builder.write(CLEAN, BODY.replace("return 4\n", "return main_value(4)\n")).write(CONFLICT, "value = 2\n")
+    builder.commit("Main work (#21)")
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    builder.write(CLEAN, builder.read(CLEAN).decode().replace("return main_value(4)\n", "return 4\n"))
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=CLEAN)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        files = screen.query_one(FileList)
+        row = files.options.row_text(files.shown_paths.index(CLEAN))
+        assert row[1] == "V", row  # undoing main's only change leaves dev's file
+        why = screen.query_one(WhyPanel)._text.plain
+        assert "edit outside git's conflicts" in why
+        assert "put dev's text back over main's clean change" in why
+        assert "resolution dropped a line" in why
+
+    drive(app, script)

@@ -1,0 +1,148 @@
+"""Everything the resolution did beyond git's own merge, file by file.
+
+Two kinds of entry come out of here:
+* a conflicted file gets ``edits``: regions outside its conflicts where the
+  result differs from what git merged there (``edits.py``);
+* a path git merged cleanly (or not at all) that the result holds differently
+  becomes a file of its own, with a status that says how (``resolution-edited``,
+  ``took-dev-file``, ``took-main-file``, ``resolution-added``,
+  ``resolution-deleted``) and edit hunks that say where.
+The snapshot's ``resolution`` (the git layer's comparison with
+``git merge-tree``'s tree) says which paths differ; nothing here reads more
+than their blobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from workbench.analysis.blame import touching_commits
+from workbench.analysis.edits import edit_hunks, whole_file_hunk
+from workbench.analysis.model import Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Hunk, Side
+from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
+from workbench.git.types import CommitLookup, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
+
+Attribute = Callable[[tuple[Hunk, ...], MergeResult, Side, Side], tuple[Hunk, ...]]
+"""Fills hunks' dev_commits/main_commits (the engine's blame)."""
+
+_BLOB = 0o100644
+
+
+def with_resolution(
+    files: tuple[FileAnalysis, ...],
+    snapshot: SyncSnapshot,
+    read_blob: ReadBlob,
+    commit: CommitLookup,
+    attribute: Attribute,
+) -> tuple[FileAnalysis, ...]:
+    """``files`` with their edits beyond git's merge, then every other path the result changed."""
+    diff = snapshot.resolution
+    if diff is None:
+        return files
+    moved = {p.path: p for p in diff.paths}
+    out = []
+    for entry in files:
+        if entry.path in moved:
+            merge, result = _merge_of(moved.pop(entry.path), read_blob, snapshot.rediff_shifted)
+            held = [h.result for h in entry.hunks if h.result is not None]
+            edits = edit_hunks(merge, result, None, held, len(entry.hunks))
+            out.append(replace(entry, edits=attribute(edits, merge, entry.dev, entry.main)))
+        else:
+            out.append(_with_edits(entry, attribute))
+    for path in sorted(moved):
+        if snapshot.paths is None or path in snapshot.paths:
+            out.append(_changed_file(moved[path], snapshot, read_blob, commit, attribute))
+    return tuple(out)
+
+
+def _with_edits(entry: FileAnalysis, attribute: Attribute) -> FileAnalysis:
+    """A conflicted file's regions outside its conflicts that the result changed."""
+    if entry.merge is None or not entry.result_present or entry.result_bytes is None:
+        return entry
+    held = [h.result for h in entry.hunks if h.result is not None]
+    if len(held) != len(entry.hunks):
+        return entry
+    edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
+    if not edits:
+        return entry
+    return replace(entry, edits=attribute(edits, entry.merge, entry.dev, entry.main))
+
+
+def _merge_of(found: ResolvedPath, read_blob: ReadBlob, rediff_shifted: bool) -> tuple[MergeResult, bytes | None]:
+    """git's line merge of the path's three blobs (absent: empty), and the result's bytes."""
+    merge = merge_lines(
+        _lines(found.base, read_blob),
+        _lines(found.dev, read_blob),
+        _lines(found.main, read_blob),
+        rediff_shifted=rediff_shifted,
+        scripts=found.scripts,
+    )
+    result = found.result
+    data = result.data if result.data is not None else (read_blob(result.oid) if result.present and result.oid else None)
+    return merge, data if result.present else None
+
+
+def _lines(oid: str | None, read_blob: ReadBlob) -> list[bytes]:
+    return split_lines(read_blob(oid)) if oid is not None else []
+
+
+def _changed_file(
+    found: ResolvedPath,
+    snapshot: SyncSnapshot,
+    read_blob: ReadBlob,
+    commit: CommitLookup,
+    attribute: Attribute,
+) -> FileAnalysis:
+    """A path git merged without conflict (or a newer dev's conflict) that the result changed."""
+    merge, result = _merge_of(found, read_blob, snapshot.rediff_shifted)
+    auto = read_blob(found.auto[0]) if found.auto is not None and found.auto[1] in (_BLOB, 0o100755) else b""
+    exact = found.conflicted or merge.render(Favor.NONE) == auto
+    script = found.edit_script if exact and not found.conflicted else None
+    if exact:
+        hunks = edit_hunks(merge, result, script)
+    else:
+        lines = split_lines(result) if result is not None else []
+        hunks = () if split_lines(auto) == lines else (whole_file_hunk(merge, lines, 0),)
+    base = Side(found.path, found.base, _BLOB if found.base else None)
+    dev = Side(found.path, found.dev, _BLOB if found.dev else None)
+    main = Side(found.path, found.main, _BLOB if found.main else None)
+    messages = () if exact else ("git's merge of this file could not be rebuilt line by line; one hunk covers it",)
+    return FileAnalysis(
+        path=found.path,
+        status=_status(found),
+        kind=ConflictKind.NONE,
+        base=base,
+        dev=dev,
+        main=main,
+        result_oid=found.result.oid,
+        result_present=found.result.present,
+        hunks=(),
+        history=FileHistory(
+            dev=_touching(snapshot.dev_history, found.path, commit),
+            main=_touching(snapshot.main_history, found.path, commit),
+        ),
+        merge=merge,
+        result_bytes=result,
+        messages=messages,
+        result_mode=found.result.mode if found.result.present else None,
+        edits=attribute(hunks, merge, dev, main),
+    )
+
+
+def _touching(history: SideHistory, path: str, commit: CommitLookup) -> tuple[Commit, ...]:
+    return tuple(commit(sha) for sha in touching_commits(history, path))
+
+
+def _status(found: ResolvedPath) -> FileStatus:
+    """How the result differs from git's merge, as a whole."""
+    result = found.result
+    if not result.present:
+        return FileStatus.RESOLUTION_DELETED
+    if result.oid is not None and result.oid == found.dev and found.dev != found.main:
+        return FileStatus.TOOK_DEV_FILE
+    if result.oid is not None and result.oid == found.main and found.dev != found.main:
+        return FileStatus.TOOK_MAIN_FILE
+    if found.auto is None:
+        return FileStatus.RESOLUTION_ADDED
+    return FileStatus.RESOLUTION_EDITED

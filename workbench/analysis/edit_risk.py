@@ -1,0 +1,92 @@
+"""The ``score_edits`` stage: risk for the edits beyond git's merge.
+
+Edit hunks go through the same risk stage as conflict hunks (``score_risk``
+runs on a view of each file whose hunks are its edits, so every signal, and
+whatever it computes per hunk, applies to them too).  Two things differ for
+an edit and are settled here:
+* "the result already holds dev's text" means nothing reassuring on an edit:
+  git had merged main's change cleanly and the resolution put dev's text back
+  over it, which is how main's work gets lost; that signal is dropped;
+* what the resolution undid is said plainly: the lines each side wrote since
+  the base (git merged them cleanly) that the result no longer has, with the
+  commits that wrote them (``resolution-dropped-dev``/``-main``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SyncAnalysis
+from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.risk import score_risk
+from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.text import content_lines, is_data
+
+RESULT_HAS_DEV = "result-has-dev"
+DROPPED = "resolution-dropped-{side}"
+CODE_WEIGHT = 50
+"""Code one side wrote, merged cleanly by git, removed by the resolution."""
+PER_LINE = 2
+MAX_LINES_BONUS = 20
+DATA_WEIGHT = 5
+"""Only values (lock entries, golden numbers) or comments."""
+
+
+def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
+    """Score every file's edit hunks, then fold them into the file's risk.
+
+    Only edits that lost some side's own lines go through the risk stage
+    (the rest add text, or rewrite text nobody wrote since the base: nothing
+    of either side's work is at stake there, and scoring them is most of the
+    cost on a PR that reformats files).
+    """
+    with_edits = [f for f in analysis.files if any(_loses(h) for h in f.edits)]
+    scored: dict[tuple[str, int], Hunk] = {}
+    if with_edits:
+        view = replace(
+            analysis,
+            files=tuple(replace(f, hunks=tuple(h for h in f.edits if _loses(h)), signals=()) for f in with_edits),
+        )
+        scored = {(f.path, h.index): h for f in score_risk(view, context).files for h in f.hunks}
+    return replace(analysis, files=tuple(_folded(f, scored) for f in analysis.files))
+
+
+def _loses(hunk: Hunk) -> bool:
+    return _dropped(hunk, "dev") is not None or _dropped(hunk, "main") is not None
+
+
+def _folded(entry: FileAnalysis, scored: dict[tuple[str, int], Hunk]) -> FileAnalysis:
+    if not entry.edits:
+        return entry
+    edits = tuple(_rescored(scored.get((entry.path, h.index), h)) for h in entry.edits)
+    risk = max(entry.risk, file_risk((h.risk for h in edits), ()))
+    return replace(entry, edits=edits, risk=risk, level=level_of(risk))
+
+
+def _rescored(hunk: Hunk) -> Hunk:
+    assert hunk.kind is HunkKind.EDIT
+    signals = [s for s in hunk.signals if s.kind != RESULT_HAS_DEV]
+    signals += [s for s in (_dropped(hunk, "dev"), _dropped(hunk, "main")) if s is not None]
+    risk = hunk_risk(hunk.taken, signals)
+    return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
+
+
+def _dropped(hunk: Hunk, side: str) -> Signal | None:
+    """Lines ``side`` wrote since the base that git merged here and the result dropped."""
+    text = hunk.dev_text if side == "dev" else hunk.main_text
+    other = hunk.main_text if side == "dev" else hunk.dev_text
+    before = set(content_lines(hunk.base_text)) | set(content_lines(other))
+    kept = set(content_lines(hunk.result_text or ()))
+    lost = [line for line in dict.fromkeys(content_lines(text)) if line not in before and line not in kept]
+    if not lost:
+        return None
+    commits = hunk.dev_commits if side == "dev" else hunk.main_commits
+    data = all(is_data(line) or line.lstrip().startswith((b"#", b"//")) for line in lost)
+    weight = DATA_WEIGHT if data else CODE_WEIGHT + min(MAX_LINES_BONUS, PER_LINE * (len(lost) - 1))
+    what = "a line" if len(lost) == 1 else f"{len(lost)} lines"
+    who = f" (written by {', '.join(c[:10] for c in commits)})" if commits else ""
+    message = (
+        f"git merged {side}'s change here cleanly; the resolution dropped {what} of it{who}: "
+        f"{lost[0].decode('utf-8', 'replace').strip()[:80]!r}"
+    )
+    return Signal(DROPPED.format(side=side), message, tuple(commits), weight)

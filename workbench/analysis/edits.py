@@ -1,0 +1,262 @@
+"""Edit hunks: regions where the result differs from git's merge outside its conflicts.
+
+git's merge of a file is a sequence of segments: lines all three versions
+share, one side's clean change (dev's or main's), and conflicts.  Rendered
+with main's side in each conflict, it is the file ``-X theirs`` gives and,
+for a file without conflicts, exactly the blob git's automatic merge wrote.
+Diffing that text against the result finds what the resolution changed; each
+change is widened to the whole segments it touches (a clean change of one
+side is kept or undone as a unit) and becomes a hunk of kind ``edit`` with
+the base, dev and main lines git merged there and what the result holds.
+Changes inside a conflict belong to the conflict hunks and are left to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from workbench.analysis.model import Hunk, HunkKind, LineRange, Taken
+from workbench.analysis.xdiff import Algorithm, Favor, MergeChunk, MergeResult, diff_lines, split_lines
+from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
+
+Script = Sequence[tuple[int, int, int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of the rendered merge: ``count`` lines from ``at``, and the lines behind them on each side."""
+
+    at: int
+    count: int
+    base: tuple[int, int]
+    dev: tuple[int, int]
+    main: tuple[int, int]
+    """(0-based start, count) in each side's file."""
+    stable: bool
+    conflict: bool = False
+
+
+def segments(merge: MergeResult) -> list[Segment]:
+    """The rendered ``-X theirs`` text of ``merge`` cut into stable runs and chunks."""
+    out: list[Segment] = []
+    a = o = b = t = 0
+    for ch in _chunks(merge):
+        gap = ch.i1 - o
+        if gap > 0:
+            out.append(Segment(a, gap, (b, gap), (o, gap), (t, gap), True))
+            a += gap
+        if ch.mode == CONFLICT or ch.mode == THEIRS_ONLY:
+            count = ch.chg2
+        else:  # dev's clean change, or the same change on both sides
+            count = ch.chg1
+        out.append(
+            Segment(a, count, (ch.i0, ch.chg0), (ch.i1, ch.chg1), (ch.i2, ch.chg2), False, ch.mode == CONFLICT)
+        )
+        a += count
+        o, b, t = ch.i1 + ch.chg1, ch.i0 + ch.chg0, ch.i2 + ch.chg2
+    tail = len(merge.ours) - o
+    if tail > 0:
+        out.append(Segment(a, tail, (b, tail), (o, tail), (t, tail), True))
+    return out
+
+
+def _chunks(merge: MergeResult) -> list[MergeChunk]:
+    """The merge's chunks; a merge where one side kept the base is the other side's script."""
+    if merge.whole == "theirs":
+        return [MergeChunk(THEIRS_ONLY, i, c, i, c, j, d) for i, c, j, d in merge.theirs_script]
+    if merge.whole == "ours":
+        return [MergeChunk(OURS_ONLY, i, c, j, d, i, c) for i, c, j, d in merge.ours_script]
+    return [ch for ch in merge.chunks if ch.mode in (CONFLICT, OURS_ONLY, THEIRS_ONLY, IDENTICAL)]
+
+
+def edit_hunks(
+    merge: MergeResult,
+    result: bytes | None,
+    script: Script | None = None,
+    taken_in_result: Sequence[LineRange] = (),
+    first_index: int = 0,
+) -> tuple[Hunk, ...]:
+    """The regions where ``result`` (None: no file) differs from ``merge`` outside its conflicts.
+
+    ``script`` is git's edit script from the rendered merge to the result when
+    known; ``taken_in_result`` are the result lines conflict hunks already
+    hold (an edit there is theirs).
+    """
+    rendered = split_lines(merge.render(Favor.THEIRS))
+    lines = split_lines(result) if result is not None else []
+    if rendered == lines:
+        return ()
+    segs = segments(merge)
+    if sum(s.count for s in segs) != len(rendered):
+        return (whole_file_hunk(merge, lines, first_index),)
+    if script is not None:
+        changes = [tuple(c) for c in script]
+    else:
+        changes = _between_conflicts(rendered, lines, segs, taken_in_result)
+    regions = _widen(changes, segs, taken_in_result)
+    return tuple(_hunk(merge, segs, lines, region, first_index + k) for k, region in enumerate(regions))
+
+
+def _diff(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
+    return [(c.i1, c.chg1, c.i2, c.chg2) for c in diff_lines(a, b, Algorithm.HISTOGRAM)]
+
+
+def _between_conflicts(
+    rendered: list[bytes], lines: list[bytes], segs: list[Segment], held: Sequence[LineRange]
+) -> list[tuple[int, int, int, int]]:
+    """The changes from ``rendered`` to ``lines``, diffing only the text between conflicts.
+
+    When each conflict's place in the result is known (``held``, in order),
+    the stretches between them are compared pairwise: most are equal, and a
+    whole-file diff of a large file is the slow part of an analysis.
+    """
+    conflicts = [s for s in segs if s.conflict]
+    if len(conflicts) != len(held) or not held:
+        return _diff(rendered, lines)
+    out: list[tuple[int, int, int, int]] = []
+    a, r = 0, 0
+    for seg, rng in zip([*conflicts, None], [*held, None]):
+        a_end = seg.at if seg is not None else len(rendered)
+        r_end = rng.start - 1 if rng is not None else len(lines)
+        if r_end < r:
+            return _diff(rendered, lines)
+        if rendered[a:a_end] != lines[r:r_end]:
+            out += [(i1 + a, c1, i2 + r, c2) for i1, c1, i2, c2 in _diff(rendered[a:a_end], lines[r:r_end])]
+        if seg is not None and rng is not None:
+            a, r = seg.at + seg.count, rng.end
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Region:
+    a0: int
+    a1: int
+    r0: int
+    r1: int
+
+
+def _widen(changes: list[tuple[int, ...]], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
+    """Each change widened to whole chunks; overlapping ones joined; conflicts' own changes dropped."""
+    regions: list[_Region] = []
+    for i1, chg1, i2, chg2 in changes:
+        a0, a1 = i1, i1 + chg1
+        touched = [s for s in segs if not s.stable and _touches(s, a0, a1)]
+        if any(s.conflict for s in touched) or _held(i2, i2 + chg2, held):
+            continue
+        lo = min([a0, *(s.at for s in touched)])
+        hi = max([a1, *(s.at + s.count for s in touched)])
+        r0, r1 = i2 - (a0 - lo), i2 + chg2 + (hi - a1)
+        if regions and lo <= regions[-1].a1:
+            last = regions.pop()
+            if last.a1 > hi:  # this change sits inside the last region: it only shifts its end
+                hi, r1 = last.a1, last.r1 + (chg2 - chg1)
+            lo, r0 = last.a0, last.r0
+        regions.append(_Region(lo, hi, r0, r1))
+    return regions
+
+
+def _touches(seg: Segment, a0: int, a1: int) -> bool:
+    """Whether a change of rendered lines [a0, a1) reaches into a chunk.
+
+    An insertion at a chunk's edge does not; a chunk without rendered lines
+    (main deleted lines there) is reached by a change at or around its place.
+    """
+    end = seg.at + seg.count
+    if seg.count == 0:
+        return a0 <= seg.at <= a1
+    if a0 == a1:
+        return seg.at < a0 < end
+    return seg.at < a1 and a0 < end
+
+
+def _held(r0: int, r1: int, held: Sequence[LineRange]) -> bool:
+    """Whether result lines [r0, r1) fall in what a conflict hunk holds."""
+    for rng in held:
+        lo, hi = rng.start - 1, rng.end
+        if (r0 < hi and lo < r1) if r0 < r1 else lo < r0 < hi:
+            return True
+    return False
+
+
+def _side_at(segs: list[Segment], a: int, which: str, total: int) -> int:
+    """The 0-based line of one side at rendered boundary ``a`` (a chunk edge or inside a stable run)."""
+    for seg in segs:
+        if a < seg.at + seg.count or (a == seg.at and seg.count == 0):
+            start = getattr(seg, which)[0]
+            return start + (a - seg.at if seg.stable else 0)
+    return total
+
+
+def _hunk(merge: MergeResult, segs: list[Segment], lines: list[bytes], region: _Region, index: int) -> Hunk:
+    base = _range(segs, region, "base", len(merge.base))
+    dev = _range(segs, region, "dev", len(merge.ours))
+    main = _range(segs, region, "main", len(merge.theirs))
+    result = LineRange.from_slice(region.r0, region.r1 - region.r0)
+    return _make(merge, base, dev, main, result, tuple(lines[region.r0 : region.r1]), index)
+
+
+def _range(segs: list[Segment], region: _Region, which: str, total: int) -> LineRange:
+    lo = _side_at(segs, region.a0, which, total)
+    hi = _side_at(segs, region.a1, which, total) if region.a1 > region.a0 else lo
+    if region.a1 > region.a0:
+        # an empty chunk right at the end belongs to the region too (main deleted lines there)
+        for seg in segs:
+            if seg.count == 0 and seg.at == region.a1 and not seg.stable:
+                start, count = getattr(seg, which)
+                hi = max(hi, start + count)
+    else:
+        for seg in segs:
+            if seg.count == 0 and seg.at == region.a0 and not seg.stable:
+                start, count = getattr(seg, which)
+                lo, hi = min(lo, start), max(hi, start + count)
+    return LineRange.from_slice(lo, max(hi, lo) - lo)
+
+
+def whole_file_hunk(merge: MergeResult, lines: list[bytes], index: int) -> Hunk:
+    """One hunk for the whole file, when the merge cannot be laid over the rendered text."""
+    return _make(
+        merge,
+        LineRange.from_slice(0, len(merge.base)),
+        LineRange.from_slice(0, len(merge.ours)),
+        LineRange.from_slice(0, len(merge.theirs)),
+        LineRange.from_slice(0, len(lines)),
+        tuple(lines),
+        index,
+    )
+
+
+def _make(
+    merge: MergeResult,
+    base: LineRange,
+    dev: LineRange,
+    main: LineRange,
+    result: LineRange,
+    result_text: tuple[bytes, ...],
+    index: int,
+) -> Hunk:
+    dev_text = tuple(merge.ours[dev.slice()])
+    main_text = tuple(merge.theirs[main.slice()])
+    return Hunk(
+        index=index,
+        base=base,
+        dev=dev,
+        main=main,
+        result=result,
+        taken=_taken(dev_text, main_text, result_text),
+        base_text=tuple(merge.base[base.slice()]),
+        dev_text=dev_text,
+        main_text=main_text,
+        result_text=result_text,
+        kind=HunkKind.EDIT,
+    )
+
+
+def _taken(dev: tuple[bytes, ...], main: tuple[bytes, ...], result: tuple[bytes, ...]) -> Taken:
+    """Whose text the result put in place of git's merge here (newline at the end aside)."""
+    held = b"".join(result).rstrip(b"\r\n")
+    if dev != main and held == b"".join(dev).rstrip(b"\r\n"):
+        return Taken.DEV
+    if dev != main and held == b"".join(main).rstrip(b"\r\n"):
+        return Taken.MAIN
+    return Taken.OTHER
