@@ -115,6 +115,22 @@ class Signal:
 
 
 @dataclass(frozen=True, slots=True)
+class LostLines:
+    """Each side's lines (ranges in that side's blob) that the result does not have where they belong.
+
+    Only lines the side wrote since the merge base count: what a reviewer
+    has to read to decide whether the hunk lost work (``lost_lines`` in JSON).
+    """
+
+    dev: tuple[LineRange, ...] = ()
+    main: tuple[LineRange, ...] = ()
+
+    def side(self, name: str) -> tuple[LineRange, ...]:
+        """``dev`` or ``main``'s ranges."""
+        return self.dev if name == "dev" else self.main
+
+
+@dataclass(frozen=True, slots=True)
 class Hunk:
     """A region where both sides changed the same lines (a conflict of a plain merge)."""
 
@@ -133,6 +149,8 @@ class Hunk:
     risk: int = 0
     level: Level = Level.LOW
     signals: tuple[Signal, ...] = ()
+    lost_lines: LostLines = LostLines()
+    """The lines of each side the result lost here (filled by the risk stage)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,20 +18,19 @@ edited; that commit is named as the evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.model import Hunk, LineRange, Signal, Taken
+from workbench.analysis.model import Hunk, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
+from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.names import FileNames
-from workbench.analysis.risk.text import content_lines, meaningful, norm, shorten
+from workbench.analysis.risk.text import content_lines, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
 DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
 MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
 
-WINDOW = 20
-"""Lines either side of a hunk where a dev line still counts as kept."""
 CONTESTED_WEIGHT = 15
 """Dev's replacement of lines main replaced too: the sides disagreed..."""
 COLLATERAL_WEIGHT = 30
@@ -65,21 +64,9 @@ class Dropped:
         return list(zip(self.lines, self.text, self.collateral, strict=True))
 
 
-def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[bytes], bytes]) -> set[bytes]:
-    if where is None:
-        return set()
-    lo = max(0, where.start - 1 - WINDOW)
-    hi = min(len(lines), where.end + WINDOW)
-    return {key(line) for line in lines[lo:hi]}
-
-
 def dev_changed(script: Script, hunk: Hunk) -> list[int]:
     """0-based dev lines of the hunk that differ from the merge base (dev's own work)."""
-    lo, hi = hunk.dev.start - 1, hunk.dev.end
-    found: list[int] = []
-    for _, _, start, count in script:
-        found.extend(range(max(lo, start), min(hi, start + count)))
-    return found
+    return side_changed(script, hunk.dev)
 
 
 def _collateral(merge: MergeResult, line: int) -> bool:
@@ -116,15 +103,10 @@ def find_dropped(
     good for generated files and much cheaper on large ones.
     """
     key = bytes.strip if data else norm
-    if result_lines is not None and hunk.result is not None and hunk.taken is not Taken.UNRESOLVED:
-        kept = _window(result_lines, hunk.result, key)
-    else:  # no result yet (or still conflict markers): what taking main's side would keep
-        kept = _window(merge.theirs, hunk.main, key)
-    lines = [
-        index
-        for index in dev_changed(merge.ours_script, hunk)
-        if key(merge.ours[index]) not in kept and meaningful(merge.ours[index])
-    ]
+    kept = kept_near(hunk, result_lines, key)
+    if kept is None:  # no result yet (or still conflict markers): what taking main's side would keep
+        kept = window(merge.theirs, hunk.main, key)
+    lines = missing(merge.ours, dev_changed(merge.ours_script, hunk), kept, key)
     text = tuple(merge.ours[index] for index in lines)
     if data:
         return Dropped(tuple(lines), text, (False,) * len(lines))

@@ -34,6 +34,7 @@ from workbench.analysis.risk.drops import (
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
+from workbench.analysis.risk.lost import lost_lines, lost_main
 from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm
 from workbench.analysis.xdiff import split_lines
@@ -121,9 +122,13 @@ def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]
     writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
     names = FileNames(ev.file, [name_lines(lost) for lost, d in zip(dropped, data, strict=True) if not d])
     names_for = names if ev.file.is_python else None
+    main_lost = [lost_main(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
     return tuple(
-        _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)])
-        for hunk, lost, d in zip(ev.file.hunks, dropped, data, strict=True)
+        replace(
+            _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)]),
+            lost_lines=lost_lines(lost.lines, gone, merge),
+        )
+        for hunk, lost, gone, d in zip(ev.file.hunks, dropped, main_lost, data, strict=True)
     )
 
 
