@@ -31,9 +31,10 @@ from workbench.analysis.xdiff import MergeResult
 DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
 MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
 
-CONTESTED_WEIGHT = 15
-"""Dev's replacement of lines main replaced too: the sides disagreed..."""
-COLLATERAL_WEIGHT = 30
+CONTESTED_WEIGHT = 35
+"""Dev's replacement of lines main replaced too: the sides disagreed, and main's
+change never saw dev's line (enough for ``high`` on a main-taken hunk)..."""
+COLLATERAL_WEIGHT = 40
 """...dev's addition beside main's change: nothing on main disagreed."""
 PER_LINE = 3
 """Each further line of code dropped..."""
@@ -69,19 +70,19 @@ def dev_changed(script: Script, hunk: Hunk) -> list[int]:
     return side_changed(script, hunk.dev)
 
 
-def _collateral(merge: MergeResult, line: int) -> bool:
-    """Whether dev's change holding ``line`` leaves alone every base line main changed.
+def collateral(own: Script, other: Script, line: int) -> bool:
+    """Whether the change of one side (``own``) holding ``line`` leaves alone every base line the other side changed.
 
     Scripts are (base start, base count, side start, side count).  A
-    replacement is contested when main replaced an overlapping base range;
-    an insertion when it lands strictly inside a range main replaced.
+    replacement is contested when the other side replaced an overlapping
+    base range; an insertion when it lands strictly inside such a range.
     """
-    for base, count, start, size in merge.ours_script:
+    for base, count, start, size in own:
         if start <= line < start + size:
-            for main_base, main_count, _, _ in merge.theirs_script:
-                if main_count and count and main_base < base + count and base < main_base + main_count:
+            for other_base, other_count, _, _ in other:
+                if other_count and count and other_base < base + count and base < other_base + other_count:
                     return False
-                if main_count and not count and main_base < base < main_base + main_count:
+                if other_count and not count and other_base < base < other_base + other_count:
                     return False
             return True
     return True
@@ -110,7 +111,7 @@ def find_dropped(
     text = tuple(merge.ours[index] for index in lines)
     if data:
         return Dropped(tuple(lines), text, (False,) * len(lines))
-    return Dropped(tuple(lines), text, tuple(_collateral(merge, index) for index in lines))
+    return Dropped(tuple(lines), text, tuple(collateral(merge.ours_script, merge.theirs_script, index) for index in lines))
 
 
 def dev_only_lines_dropped(
@@ -156,11 +157,18 @@ def dev_only_lines_dropped(
 
 
 def _comment_only(line: bytes, hunk: Hunk) -> bool:
-    """Whether dev only reworded a comment: the line's code is already in the base's lines here."""
-    code = norm(line.split(b"#", 1)[0]) if b"#" in line else None
-    if not code:
+    """Whether dev only reworded a comment: a comment line, or one whose code is already in the base's lines here."""
+    return comment_only(line, hunk.base_text)
+
+
+def comment_only(line: bytes, base: Sequence[bytes]) -> bool:
+    """A whole-line comment, or a line whose code (before ``#``) the base already has here: only words changed."""
+    if b"#" not in line:
         return False
-    return any(norm(base.split(b"#", 1)[0]) == code for base in hunk.base_text)
+    code = norm(line.split(b"#", 1)[0])
+    if not code:  # "# words", not a C preprocessor line ("#include")
+        return line.strip()[1:2] in (b"", b" ", b"#", b"!", b":")
+    return any(norm(other.split(b"#", 1)[0]) == code for other in base)
 
 
 def name_lines(dropped: Dropped) -> tuple[int, ...]:
