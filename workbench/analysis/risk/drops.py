@@ -18,6 +18,7 @@ edited; that commit is named as the evidence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -136,7 +137,7 @@ def dev_only_lines_dropped(
     what, verb = (f"{count} line", "is") if count == 1 else (f"{count} lines", "are")
     gone = f"{verb} lost" if pending else f"{verb} not in the result"
     lead = "if main's side is taken, " if pending else ""
-    code = [] if data else [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
+    code = [] if data else _code(dropped, hunk)
     if not code:
         return Signal(
             DEV_ONLY_LINES_DROPPED,
@@ -149,11 +150,23 @@ def dev_only_lines_dropped(
     weight = (COLLATERAL_WEIGHT if beside else CONTESTED_WEIGHT) + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
     how = "beside main's change" if beside else "where main changed the same lines"
     message = f"{lead}{what} dev wrote here{source}, {how}, {gone}, e.g. \u201c{shorten(code[0][1])}\u201d"
-    needed = names.clause({n for n, _, _ in code}, pending) if names is not None and name_lines(dropped) else ""
+    needed = still_needed(hunk, dropped, names)
     if needed:
         weight += NAMES_BONUS
         message += "; " + needed
     return Signal(DEV_ONLY_LINES_DROPPED, message, tuple(writers), weight)
+
+
+def _code(dropped: Dropped, hunk: Hunk) -> list[tuple[int, bytes, bool]]:
+    return [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
+
+
+def still_needed(hunk: Hunk, dropped: Dropped, names: FileNames | None) -> str:
+    """What the result still needs from the dropped code lines, as a clause ('' when nothing, or not Python)."""
+    if names is None or not name_lines(dropped):
+        return ""
+    code = {n for n, _, _ in _code(dropped, hunk)}
+    return names.clause(code, hunk.taken is Taken.UNRESOLVED) if code else ""
 
 
 def _comment_only(line: bytes, hunk: Hunk) -> bool:
@@ -176,8 +189,23 @@ def name_lines(dropped: Dropped) -> tuple[int, ...]:
     return dropped.lines if len(dropped.lines) <= MAX_NAME_LINES else ()
 
 
-def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -> Signal | None:
-    """Main deleted the base lines dev had edited here; the deleting commit is the evidence."""
+REMOVAL_WORDS = re.compile(
+    r"\b(?:remov\w*|delet\w*|drop\w*|deprecat\w*|clean\w*|refactor\w*|renam\w*|mov(?:e|es|ed|ing)|"
+    r"convert\w*|migrat\w*|replac\w*|revert\w*|unused|obsolete|legacy)\b",
+    re.I,
+)
+"""A commit title that says it removes or restructures code: its deletions are its purpose."""
+
+
+def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence, needed: bool) -> Signal | None:
+    """Main deleted the base lines dev had edited here; the deleting commit is the evidence.
+
+    The deletion counts as intent when the commit says it removes or
+    restructures code (``REMOVAL_WORDS``), and when the result does not
+    still need the dropped lines (``needed``: a name they defined is still
+    used): a commit adding a feature that deleted these lines in passing,
+    or a removal the rest of the result contradicts, is named with weight 0.
+    """
     base = content_lines(hunk.base_text)
     if not base or not dropped.lines:
         return None
@@ -187,10 +215,20 @@ def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -
     if not deleters:
         return None
     commits = [ev.commit(sha) for sha in deleters]
+    go = "would go" if hunk.taken is Taken.UNRESOLVED else "go"
+    subject = shorten(commits[0].subject, 70)
+    if needed:
+        message = f"main's {labels(commits)} deleted this code (\u201c{subject}\u201d), but the result still needs it"
+        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
+    if not any(REMOVAL_WORDS.search(c.subject) for c in commits):
+        message = (
+            f"main's {labels(commits)} deleted this code while doing something else (\u201c{subject}\u201d): "
+            "no sign it meant to drop dev's edits"
+        )
+        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
     return Signal(
         MAIN_REMOVED_INTENTIONALLY,
-        f"main's {labels(commits)} deleted this code on purpose (\u201c{shorten(commits[0].subject, 70)}\u201d); "
-        f"dev's edits to it {'would go' if hunk.taken is Taken.UNRESOLVED else 'go'} with it",
+        f"main's {labels(commits)} deleted this code on purpose (\u201c{subject}\u201d); dev's edits to it {go} with it",
         tuple(deleters),
         REMOVED_WEIGHT,
     )

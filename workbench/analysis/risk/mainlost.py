@@ -22,6 +22,7 @@ from workbench.analysis.risk.drops import (
     DATA_WEIGHT,
     MAX_LINES_BONUS,
     PER_LINE,
+    REMOVAL_WORDS,
     REMOVED_WEIGHT,
     collateral,
     comment_only,
@@ -75,7 +76,11 @@ def main_only_lines_dropped(
 
 
 def dev_removed_intentionally(hunk: Hunk, ev: FileEvidence) -> Signal | None:
-    """Dev deleted the base lines main had edited here; the deleting dev commit is the evidence."""
+    """Dev deleted the base lines main had edited here; the deleting dev commit is the evidence.
+
+    As for main's deletions, intent needs a commit that says it removes or
+    restructures code; otherwise the commit is named with weight 0.
+    """
     base = content_lines(hunk.base_text)
     if not base or len(content_lines(hunk.dev_text)) * 4 > len(base):
         return None  # dev rewrote these lines rather than deleting them
@@ -83,10 +88,18 @@ def dev_removed_intentionally(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     if not deleters:
         return None
     commits = [ev.commit(sha) for sha in deleters]
+    subject = shorten(commits[0].subject, 70)
+    if not any(REMOVAL_WORDS.search(c.subject) for c in commits):
+        return Signal(
+            DEV_REMOVED_INTENTIONALLY,
+            f"dev's {labels(commits)} deleted this code while doing something else (\u201c{subject}\u201d): "
+            "no sign it meant to drop main's edits",
+            tuple(deleters),
+            0,
+        )
     return Signal(
         DEV_REMOVED_INTENTIONALLY,
-        f"dev's {labels(commits)} deleted this code on purpose (\u201c{shorten(commits[0].subject, 70)}\u201d); "
-        "main's edits to it go with it",
+        f"dev's {labels(commits)} deleted this code on purpose (\u201c{subject}\u201d); main's edits to it go with it",
         tuple(deleters),
         REMOVED_WEIGHT,
     )

@@ -32,6 +32,7 @@ from workbench.analysis.risk.drops import (
     find_dropped,
     main_removed_intentionally,
     name_lines,
+    still_needed,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
@@ -165,7 +166,7 @@ def _signals(
             found += _present(_main_has_dev_lines(hunk, ev))
         return found
     if not any(s.weight > 0 for s in found):  # a squash chain outweighs main's deletion
-        found += _present(main_removed_intentionally(hunk, lost, ev))
+        found += _present(main_removed_intentionally(hunk, lost, ev, bool(still_needed(hunk, lost, names))))
     return [*found, dropped]
 
 
