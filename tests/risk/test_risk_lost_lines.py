@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from risk_tools import analyze_preview, analyze_repo, only_file
 
-from workbench.analysis.model import LineRange, Taken
+from workbench.analysis.model import Level, LineRange, Taken
 from workbench.analysis.serialize import hunk_to_json
 from workbench.sample import RepoBuilder
 
@@ -53,3 +53,52 @@ def test_a_still_conflicted_hunk_points_at_what_main_s_side_would_lose(builder: 
     assert hunk.taken is Taken.UNRESOLVED
     assert hunk.lost_lines.dev == (LineRange(3, 3),)
     assert hunk.lost_lines.main == ()
+
+
+CALL = "def build(grads):\n    return Buffer(\n        grads,\n{args}    )\n"
+
+
+def _kwarg(b: RepoBuilder) -> None:
+    """Dev adds a keyword argument on its own line beside the argument main edits."""
+    b.write(PATH, HEAD + BODY + CALL.format(args="        bucket_size=None,\n"))
+    b.commit("Initial import")
+    b.branch("dev").checkout("dev")
+    b.write(PATH, HEAD + BODY + CALL.format(args="        bucket_size=None,\n        overlap_grad_reduce=True,\n"))
+    b.commit("[dev] Overlap the gradient reduction (#17)")
+    b.checkout("main")
+    b.write(PATH, HEAD + BODY + CALL.format(args="        bucket_size=40000000,\n"))
+    b.commit("Bucket gradients by default (#37)")
+
+
+def test_a_lost_keyword_argument_is_code_not_a_value(builder: RepoBuilder) -> None:
+    _kwarg(builder)
+    (hunk,) = only_file(analyze_preview(builder.path), PATH).hunks
+    (dropped,) = [s for s in hunk.signals if s.kind == "dev-only-lines-dropped"]
+    assert "values or comments" not in dropped.message
+    assert dropped.message.startswith("1 line dev wrote here (from dev's #17), beside main's change, is not in the result")
+    assert "overlap_grad_reduce=True," in dropped.message
+    assert hunk.level is Level.HIGH
+    lost = hunk.lost_lines.dev
+    assert [builder.read(PATH, "dev").decode().splitlines()[r.start - 1].strip() for r in lost] == [
+        "overlap_grad_reduce=True,"
+    ]
+
+
+def test_a_hand_written_manifest_s_pin_is_not_a_regenerated_value(builder: RepoBuilder) -> None:
+    """In pyproject.toml a pinned version is somebody's decision; in a lock file it is the tool's output."""
+    manifest = '[project]\nname = "pkg"\ndependencies = [\n    "torch>={}",\n]\n'
+    lock = 'version = 1\n\n[[package]]\nname = "torch"\nversion = "{}"\n'
+    builder.write("pyproject.toml", manifest.format("2.1")).write("uv.lock", lock.format("2.1.0"))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write("pyproject.toml", manifest.format("2.4")).write("uv.lock", lock.format("2.4.0"))
+    builder.commit("[dev] Build against torch 2.4 (#18)")
+    builder.checkout("main")
+    builder.write("pyproject.toml", manifest.format("2.3")).write("uv.lock", lock.format("2.3.0"))
+    builder.commit("Bump torch to 2.3 (#38)")
+    analysis = analyze_preview(builder.path)
+    (pin,) = only_file(analysis, "pyproject.toml").hunks
+    (locked,) = only_file(analysis, "uv.lock").hunks
+    assert pin.level is Level.HIGH
+    assert locked.level is Level.LOW
+    assert "of values or comments" in locked.signals[-1].message

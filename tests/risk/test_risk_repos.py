@@ -318,3 +318,46 @@ def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder)
     assert hunk.risk == spread(15 + sum(s.weight for s in hunk.signals)) == spread(15 - 80 + 50 + 35)
     assert only_file(analyze_preview(builder.path), PATH).hunks[0].risk == spread(15 + 50 + 35)
     assert entry.risk == spread(15 + 70) and entry.level is Level.HIGH
+
+
+def test_a_reworded_comment_in_a_squash_chain_is_not_high(builder: RepoBuilder) -> None:
+    """Dev's follow-up only reworded a comment: the two chain bullets say so once and weigh nothing."""
+    before = "    # Needed for torch format ckpt loading\n    return read(path)\n"
+    fixed = "    # Needed for torch format ckpt loading\n    return read(path, weights_only=False)\n"
+    reworded = "    # Needed for torch ckpt format loading\n    return read(path, weights_only=False)\n"
+    builder.write(PATH, _feature(before))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(fixed))
+    builder.commit("[dev] Load full checkpoints (#11)")
+    builder.write(PATH, _feature(reworded))
+    builder.commit("[dev] Reword the loading comment (#12)")
+    builder.checkout("main")
+    builder.write(PATH, _feature(fixed))
+    builder.commit("Load full checkpoints (#31)", "dev PR: #11")
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    (hunk,) = only_file(analyze_repo(builder.path), PATH).hunks
+    assert hunk.taken is Taken.UNRESOLVED
+    chain = [s for s in hunk.signals if s.kind in ("older-dev-state", "squash-counterpart")]
+    assert chain and all(s.weight == 0 and s.message.endswith("(only comments would change)") for s in chain)
+    assert "of values or comments" in signal(hunk, "dev-only-lines-dropped").message
+    assert hunk.level is Level.LOW
+
+
+def test_a_feature_commit_that_deleted_dev_s_lines_in_passing_is_no_evidence(builder: RepoBuilder) -> None:
+    """The accident direction of main-removed-intentionally: the deleting commit adds a feature."""
+    legacy = "def legacy_loader(path):\n    data = read(path)\n    return parse(data)\n"
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy)
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy.replace("read(path)", "read(path, strict=True)"))
+    builder.commit("[dev] Read strictly (#19)")
+    builder.checkout("main")
+    builder.write(PATH, _feature("    return stream(value)\n"))
+    builder.commit("Add streaming to scale (#39)")
+    (hunk,) = [h for h in only_file(analyze_preview(builder.path), PATH).hunks if h.base.start > 20]
+    removed = signal(hunk, "main-removed-intentionally")
+    assert removed.weight == 0
+    assert removed.message.startswith("main's #39 deleted this code while doing something else")
+    assert hunk.level is Level.HIGH
