@@ -217,7 +217,7 @@ class Auditor:
         """
         head = ref.chain[0]
         receiver, rest = (f"self.{ref.chain[1]}", ref.chain[2:]) if head == "self" and len(ref.chain) > 2 else (head, ref.chain[1:])
-        types = self.triage.receivers(view.path, view.blobs["result"], view.data).get(receiver)
+        types = self.triage.receivers(view.path).get(receiver)
         if not types or head == "cls":
             return None
         use = [*rest, *([CALL] if ref.args is not None else [])]

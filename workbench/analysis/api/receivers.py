@@ -14,7 +14,7 @@ Whether the dotted type really names a class is the resolver's business.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -129,30 +129,62 @@ def declared_type(root: Node, name: str, line: int | None) -> str | None:
     return _bound_in(root, name, None)
 
 
-def attribute_type(root: Node, class_line: int, attribute: str) -> str | None:
-    """The class ``self.<attribute>`` (or the class attribute) holds in the class defined at ``class_line``."""
+def attribute_types(root: Node, class_line: int) -> dict[str, str]:
+    """The class each attribute (``x: T`` in the body, ``self.x = T(...)`` in a method) of the class at ``class_line`` holds."""
     node = root.named_descendant_for_point_range((class_line - 1, 0), (class_line - 1, 0))
     while node is not None and node.type != "class_definition":
         node = node.parent
     body = node.child_by_field_name("body") if node is not None else None
+    found: dict[str, str] = {}
     if body is None:
-        return None
-    found = _bound_in(body, attribute, None)
+        return found
+    _collect(body, "", found)
     for method in (c for c in body.named_children if c.type in ("function_definition", "decorated_definition")):
         fn = method.child_by_field_name("definition") if method.type == "decorated_definition" else method
-        if fn is not None:
-            found = _bound_in(fn.child_by_field_name("body"), f"self.{attribute}", None) or found
+        if fn is not None and fn.child_by_field_name("body") is not None:
+            _collect(fn.child_by_field_name("body"), "self.", found)
     return found
 
 
-_ANNOTATED = re.compile(rb"(?<![\w.])((?:self\.)?[A-Za-z_]\w*)[ \t]*:[ \t]*(?:(?:Optional|Final)\[)?[\"']?([A-Za-z_][\w.]*)")
-_CONSTRUCTED = re.compile(rb"(?<![\w.])((?:self\.)?[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(")
+def _collect(body: Node, prefix: str, found: dict[str, str]) -> None:
+    """Record ``prefix + name`` assignments under ``body`` that declare a class (the last one wins)."""
+    for node in _assignments(body):
+        left = node.child_by_field_name("left")
+        name = dotted(left) if left is not None and left.type in ("identifier", "attribute") else None
+        if name is None or not name.startswith(prefix) or "." in name[len(prefix) :]:
+            continue
+        declared = _declared(node)
+        if declared is not None:
+            found[name[len(prefix) :]] = declared
 
 
-def receiver_types(text: bytes) -> dict[str, set[str]]:
-    """Every name (or ``self.x``) the text declares a class for, scope-blind: the triage's superset."""
+_BEFORE_ANNOTATION = re.compile(rb"(?<![\w.])((?:self\.)?[A-Za-z_]\w*)[ \t]*:[ \t]*(?:(?:Optional|Final)\[)?[\"']?$")
+_BEFORE_CONSTRUCTOR = re.compile(rb"(?<![\w.])((?:self\.)?[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*$")
+_DOTTED_AT = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_CALL_AFTER = re.compile(rb"[ \t]*\(")
+
+
+def receiver_types(text: bytes, classes: Iterable[str]) -> dict[str, set[str]]:
+    """Every name (or ``self.x``) the text declares as one of ``classes`` (dotted from them), scope-blind.
+
+    The triage's superset, read from text: each occurrence of a class name
+    is looked at with what precedes it on its line (``x: ``, ``x = ``).
+    """
     found: dict[str, set[str]] = {}
-    for pattern in (_ANNOTATED, _CONSTRUCTED):
-        for match in pattern.finditer(text):
-            found.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
+    for name in sorted(set(classes)):
+        word = name.encode()
+        start = 0
+        while (pos := text.find(word, start)) >= 0:
+            start = pos + len(word)
+            if pos and (text[pos - 1 : pos].isalnum() or text[pos - 1 : pos] in b"_."):
+                continue
+            match = _DOTTED_AT.match(text, pos)
+            if match is None or match.group(0).split(b".", 1)[0] != word:
+                continue
+            prefix = text[text.rfind(b"\n", 0, pos) + 1 : pos]
+            held = _BEFORE_ANNOTATION.search(prefix)
+            if held is None and _CALL_AFTER.match(text, match.end()):
+                held = _BEFORE_CONSTRUCTOR.search(prefix)
+            if held is not None:
+                found.setdefault(held.group(1).decode(), set()).add(match.group(0).decode())
     return found

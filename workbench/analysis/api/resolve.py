@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
 from workbench.analysis.api.parse import parse
-from workbench.analysis.api.receivers import attribute_type, declared_type
+from workbench.analysis.api.receivers import attribute_types, declared_type
 from workbench.analysis.api.sources import Trees
 
 ROOTS = ("", "src/")
@@ -91,6 +91,7 @@ class Workspace:
         self.trees = trees
         self._paths: dict[str, str | None] = {}
         self._attrs: dict[tuple[str, int], frozenset[str]] = {}
+        self._held: dict[tuple[str, int], dict[str, str]] = {}
 
     def blob(self, path: str) -> str | None:
         return self.trees.blob_id(self.role, path)
@@ -287,10 +288,12 @@ class Workspace:
 
     def _held_by(self, path: str, cls: ClassInfo, attribute: str) -> Target | None:
         """The class instance ``self.<attribute>`` of ``cls`` holds, if declared in the class."""
-        root = self._root(path)
-        if root is None:
-            return None
-        return self._instance_of(path, attribute_type(root, cls.line, attribute), cls.line)
+        key = (self.blob(path) or "", cls.line)
+        held = self._held.get(key)
+        if held is None:
+            root = self._root(path)
+            held = self._held[key] = attribute_types(root, cls.line) if root is not None else {}
+        return self._instance_of(path, held.get(attribute), cls.line)
 
     def _instance_of(self, path: str, declared: str | None, line: int) -> Target | None:
         index = self.index(path)

@@ -82,19 +82,17 @@ class Triage:
                 )
         return frozenset(risky), lost
 
-    def receivers(self, path: str, blob: str | None, data: bytes) -> dict[str, set[str]]:
-        """``receivers.receiver_types`` of a file's text, memoised by blob for the run."""
-        key = blob or path
-        found = self._receiver_cache.get(key)
-        if found is None:
-            found = self._receiver_cache[key] = receiver_types(data)
-        return found
+    def receivers(self, path: str) -> dict[str, set[str]]:
+        """The typed receivers ``risky`` found in the result's ``path`` (``buf``/``self.buf`` -> declared classes)."""
+        return self._receiver_cache.get(path, {})
 
     def _typed_receivers(self, view: FileView, changed: list[ImportTriple]) -> dict[str, set[str]]:
-        """Receivers (``buf``, ``self.buf``) the result declares as instances of a class it imports from a changed module."""
-        imported = {local for _, _, local in changed}
-        found = self.receivers(view.path, view.blobs["result"], view.data)
-        return {r: types for r, types in found.items() if any(t.split(".", 1)[0] in imported for t in types)}
+        """Receivers (``buf``, ``self.buf``) the result declares as instances of a name it imports from a changed module."""
+        found = self._receiver_cache.get(view.path)
+        if found is None:
+            found = receiver_types(view.data, (local for _, _, local in changed)) if changed else {}
+            self._receiver_cache[view.path] = found
+        return found
 
     def _receivers_changed(
         self, side: str, changed: list[ImportTriple], typed: dict[str, set[str]], uses: dict[str, set[tuple[str, ...]]]
@@ -234,7 +232,8 @@ class Triage:
         Without a declared class the members are unknowable, and the use
         counts as changed (the parse decides).
         """
-        declared = {t for s in surfaces for t in receiver_types(s.header).get(name, ())}
+        matches = [_HELD.match(s.header) for s in surfaces]
+        declared = {(m.group(1) or m.group(2)).decode() for m in matches if m is not None and (m.group(1) or m.group(2))}
         if len(declared) != 1 or depth >= 3:
             return True
         first, *rest = next(iter(declared)).split(".")
@@ -314,6 +313,11 @@ def _surface_differs(there: tuple[Surface, ...], theirs: tuple[Surface, ...], us
     return [(s.header, s.member(use[0])) for s in there] != [(s.header, s.member(use[0])) for s in theirs]
 
 
+_HELD = re.compile(
+    rb"[ \t]*\w+[ \t]*(?::[ \t]*(?:(?:Optional|Final)\[)?[\"']?([A-Za-z_][\w.]*)[^=\n]*)?"
+    rb"(?:=[ \t]*([A-Za-z_][\w.]*)[ \t]*\()?"
+)
+"""``x: T = ...`` or ``x = T(...)``: the class a module variable's header declares."""
 _DEF_HEADER = re.compile(rb"^[ \t]*(?:@|(?:async[ \t]+)?def\b)")
 
 
