@@ -3,7 +3,8 @@
 The model is additive and documented in docs/risk.md: every signal carries
 a ``weight`` (positive raises risk, negative lowers it); a hunk's risk is a
 baseline for what the result holds there, plus the weights of all its
-signals, clamped to 0..100.  Signals from earlier stages (policy, API
+signals, spread onto 0..99 (``spread``: strong evidence ranks above weaker
+evidence instead of tying at a cap).  Signals from earlier stages (policy, API
 audit) are folded in the same way, so any stage can raise or lower risk
 without knowing this module.  A file's risk is its riskiest hunk's, or the
 baseline plus its file-level signals' weights when that is higher.
