@@ -6,6 +6,8 @@ from risk_tools import analyze_preview, analyze_repo, only_file
 
 from workbench.analysis.model import Level, LineRange, Taken
 from workbench.analysis.serialize import hunk_to_json
+from workbench.report.markdown import render_markdown
+from workbench.report.model import build_report
 from workbench.sample import RepoBuilder
 
 PATH = "pkg/loader.py"
@@ -102,3 +104,17 @@ def test_a_hand_written_manifest_s_pin_is_not_a_regenerated_value(builder: RepoB
     assert pin.level is Level.HIGH
     assert locked.level is Level.LOW
     assert "of values or comments" in locked.signals[-1].message
+
+
+def test_the_report_quotes_the_lost_lines(builder: RepoBuilder) -> None:
+    _build(builder)
+    builder.checkout("dev")
+    assert builder.merge("main", "ours") == 0
+    merged = analyze_repo(builder.path, "HEAD")
+    builder.checkout("dev~1")  # a second resolution, this time taking main's side
+    assert builder.merge("main", "theirs") == 0
+    taken_main = analyze_repo(builder.path, "HEAD")
+    dev_lost = render_markdown(build_report(taken_main, None))
+    assert "- lost from dev, line 3:\n\n```\nfrom pkg.beta import beta_helper\n```" in dev_lost
+    main_lost = render_markdown(build_report(merged, None))
+    assert "- lost from main, line 2:\n\n```\nfrom pkg.alpha import alpha, gamma\n```" in main_lost
