@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from workbench.analysis.engine import analyze, outline
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.policy import load_policy
+from workbench.analysis.policy import PRESETS, load_policy
+from workbench.cache import DiskCache, cache_key, default_cache_dir, load_analysis, save_analysis
 from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles, read_policy_config
-from workbench.git.snapshot import load_sync
+from workbench.git.runner import git_version
+from workbench.git.snapshot import load_sync, locate_sync
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class SyncRequest:
     paths: tuple[str, ...] | None = None
     """Only these repository paths (None: every conflicted path): the engine analyses the
     conflicts among them, and stages that look across the tree look at nothing else."""
+    cache: bool = True
+    """Read and write the persistent cache (``--no-cache``: neither)."""
 
 
 @dataclass(frozen=True)
@@ -48,18 +54,38 @@ class LoadProgress:
 def open_sync(
     request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None
 ) -> tuple[GitRepo, SyncAnalysis]:
-    """Read the repository and analyse the sync it names (read-only)."""
+    """Read the repository and analyse the sync it names (read-only).
+
+    A sync between fixed commits (a merge commit, a preview) is looked up in
+    the persistent cache first and stored there after; a merge in progress
+    (its result is the work tree) is always computed.
+    """
     repo = GitRepo.open(request.repo)
+    key = _cache_key(repo, request) if request.cache else None
+    cache = DiskCache(default_cache_dir() / "analyses") if key is not None else None
+    if cache is not None and key is not None:
+        cached = load_analysis(cache, key)
+        if cached is not None:
+            return repo, cached
+    analysis = _compute(repo, request, progress)
+    if cache is not None and key is not None:
+        save_analysis(cache, key, analysis)
+    return repo, analysis
+
+
+def _compute(
+    repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
+) -> SyncAnalysis:
     snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths)
     options: dict[str, object] = {
         "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
         "repo_files": RepoFiles(repo, snapshot),
     }
     if progress is None:
-        return repo, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+        return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
     first = outline(snapshot, repo.read_blob)
     progress(LoadProgress("outline", 0, len(first.files), first))
-    analysis = analyze(
+    return analyze(
         snapshot,
         repo.read_blob,
         repo.commit_info,
@@ -67,4 +93,41 @@ def open_sync(
         options,
         progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
     )
-    return repo, analysis
+
+
+def _cache_key(repo: GitRepo, request: SyncRequest) -> str | None:
+    """The cache key of the analysis ``request`` names, or None when it must not be cached.
+
+    Everything the analysis reads is in it: the commits (content-addressed),
+    where the repository is (the analysis names it), the paths asked about,
+    the policy (a policy file by its bytes), git's version and the settings
+    outside any commit that change git's merge.  A merge in progress reads
+    the work tree and the index, which change under the same commit ids, so
+    it has no key.  An unreadable policy file gets None (loading the policy
+    reports it); other bad input raises the error the uncached path would.
+    """
+    mode, dev, main, merge = locate_sync(repo, request.rev, request.dev, request.main)
+    if mode == "in-progress" or (request.result is not None and mode != "merge-commit"):
+        return None
+    policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
+    if request.policy is not None and request.policy not in PRESETS:
+        try:
+            policy["bytes"] = hashlib.sha256(Path(request.policy).read_bytes()).hexdigest()
+        except OSError:
+            return None
+    return cache_key(
+        "analysis",
+        {
+            "mode": mode,
+            "dev": dev,
+            "main": main,
+            "merge": merge,
+            "result": repo.resolve(request.result) if request.result is not None else merge,
+            "repo": str(repo.workdir or repo.gitdir),
+            "paths": sorted(request.paths) if request.paths is not None else None,
+            "policy": policy,
+            "git": list(git_version()),
+            "settings": repo.settings_digest(),
+            "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
+        },
+    )
