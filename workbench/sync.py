@@ -1,4 +1,8 @@
-"""The one call front ends make: open a repository and analyse its sync."""
+"""The one call front ends make: open a repository and analyse its sync.
+
+Heavy modules (the engine, the stages) are imported only when an analysis is
+computed: a cached one costs little more than opening the repository.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,19 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from workbench.analysis.engine import analyze, outline
-from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.policy import PRESETS, load_policy
-from workbench.cache import DiskCache, cache_key, default_cache_dir, load_analysis, save_analysis
+from workbench.analysis.policy_presets import PRESETS
+from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.git.repo import GitRepo
-from workbench.git.repo_files import RepoFiles, read_policy_config
 from workbench.git.runner import git_version
-from workbench.git.snapshot import load_sync, locate_sync
+from workbench.git.snapshot import locate_sync
+
+if TYPE_CHECKING:
+    from workbench.analysis.model import SyncAnalysis
+
+CACHE_SUBDIR = "analyses"
+"""Where under the user's cache directory analyses are kept."""
 
 
 @dataclass(frozen=True)
@@ -58,24 +66,73 @@ def open_sync(
 
     A sync between fixed commits (a merge commit, a preview) is looked up in
     the persistent cache first and stored there after; a merge in progress
-    (its result is the work tree) is always computed.
+    (its result is the work tree) is always computed.  A cached analysis
+    arrives whole: ``progress`` hears nothing.
     """
     repo = GitRepo.open(request.repo)
-    key = _cache_key(repo, request) if request.cache else None
-    cache = DiskCache(default_cache_dir() / "analyses") if key is not None else None
-    if cache is not None and key is not None:
-        cached = load_analysis(cache, key)
-        if cached is not None:
-            return repo, cached
+    inputs = _cache_inputs(repo, request) if request.cache else None
+    return repo, _analysis(repo, request, inputs, progress)
+
+
+def analysis_json(request: SyncRequest) -> str:
+    """The sync's ``workbench.analysis/1`` document as compact JSON text, cached as text.
+
+    What ``analyze --json`` prints: a warm run reads it back without loading
+    the analysis at all.
+    """
+    repo = GitRepo.open(request.repo)
+    inputs = _cache_inputs(repo, request) if request.cache else None
+    if inputs is None:
+        return _to_json(_analysis(repo, request, None, None))
+    cache, key = _cache(), cache_key("analysis-json", inputs)
+    found = cache.get(key)
+    if found is not None and found.isascii():
+        return found.decode("ascii")
+    text = _to_json(_analysis(repo, request, inputs, None))
+    cache.put(key, text.encode("ascii"))
+    return text
+
+
+def _to_json(analysis: SyncAnalysis) -> str:
+    import json
+
+    from workbench.analysis.serialize import analysis_to_json
+
+    return json.dumps(analysis_to_json(analysis))
+
+
+def _cache() -> DiskCache:
+    return DiskCache(default_cache_dir() / CACHE_SUBDIR)
+
+
+def _analysis(
+    repo: GitRepo,
+    request: SyncRequest,
+    inputs: dict[str, object] | None,
+    progress: Callable[[LoadProgress], None] | None,
+) -> SyncAnalysis:
+    """The analysis from the cache when ``inputs`` (its key's inputs) has one, else computed (and stored)."""
+    if inputs is None:
+        return _compute(repo, request, progress)
+    from workbench.cache.analyses import load_analysis, save_analysis
+
+    cache, key = _cache(), cache_key("analysis", inputs)
+    cached = load_analysis(cache, key)
+    if cached is not None:
+        return cached
     analysis = _compute(repo, request, progress)
-    if cache is not None and key is not None:
-        save_analysis(cache, key, analysis)
-    return repo, analysis
+    save_analysis(cache, key, analysis)
+    return analysis
 
 
 def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
 ) -> SyncAnalysis:
+    from workbench.analysis.engine import analyze, outline
+    from workbench.analysis.policy import load_policy
+    from workbench.git.repo_files import RepoFiles, read_policy_config
+    from workbench.git.snapshot import load_sync
+
     snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths)
     options: dict[str, object] = {
         "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
@@ -96,15 +153,22 @@ def _compute(
 
 
 def _cache_key(repo: GitRepo, request: SyncRequest) -> str | None:
-    """The cache key of the analysis ``request`` names, or None when it must not be cached.
+    """The key of ``request``'s cached analysis, or None when it is not cached."""
+    inputs = _cache_inputs(repo, request)
+    return cache_key("analysis", inputs) if inputs is not None else None
+
+
+def _cache_inputs(repo: GitRepo, request: SyncRequest) -> dict[str, object] | None:
+    """What the analysis ``request`` names is a function of, or None when it must not be cached.
 
     Everything the analysis reads is in it: the commits (content-addressed),
     where the repository is (the analysis names it), the paths asked about,
     the policy (a policy file by its bytes), git's version and the settings
-    outside any commit that change git's merge.  A merge in progress reads
-    the work tree and the index, which change under the same commit ids, so
-    it has no key.  An unreadable policy file gets None (loading the policy
-    reports it); other bad input raises the error the uncached path would.
+    outside any commit that change git's merge (``cache_key`` adds the
+    tool's version and source).  A merge in progress reads the work tree
+    and the index, which change under the same commit ids, so it has none.
+    An unreadable policy file gets None (loading the policy reports it);
+    other bad input raises the error the uncached path would.
     """
     mode, dev, main, merge = locate_sync(repo, request.rev, request.dev, request.main)
     if mode == "in-progress" or (request.result is not None and mode != "merge-commit"):
@@ -115,19 +179,16 @@ def _cache_key(repo: GitRepo, request: SyncRequest) -> str | None:
             policy["bytes"] = hashlib.sha256(Path(request.policy).read_bytes()).hexdigest()
         except OSError:
             return None
-    return cache_key(
-        "analysis",
-        {
-            "mode": mode,
-            "dev": dev,
-            "main": main,
-            "merge": merge,
-            "result": repo.resolve(request.result) if request.result is not None else merge,
-            "repo": str(repo.workdir or repo.gitdir),
-            "paths": sorted(request.paths) if request.paths is not None else None,
-            "policy": policy,
-            "git": list(git_version()),
-            "settings": repo.settings_digest(),
-            "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
-        },
-    )
+    return {
+        "mode": mode,
+        "dev": dev,
+        "main": main,
+        "merge": merge,
+        "result": repo.resolve(request.result) if request.result is not None else merge,
+        "repo": str(repo.workdir or repo.gitdir),
+        "paths": sorted(request.paths) if request.paths is not None else None,
+        "policy": policy,
+        "git": list(git_version()),
+        "settings": repo.settings_digest(),
+        "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
+    }

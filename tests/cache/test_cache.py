@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cache import DiskCache, load_analysis, save_analysis, source_digest
+from workbench.cache import DiskCache, cache_key, source_digest
+from workbench.cache.analyses import load_analysis, save_analysis
 from workbench.cache.store import MAGIC
 from workbench.cli import main
 from workbench.git.repo import GitRepo
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, _cache_key, open_sync
+from workbench.sync import SyncRequest, _cache_inputs, _cache_key, open_sync
 
 
 def _analyze(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -32,14 +33,17 @@ def test_a_warm_run_prints_exactly_the_cold_runs_json(
     sample_merge_commit: SampleSync, isolated_cache: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cold = _analyze(capsys, "--repo", str(sample_merge_commit.path))
-    [entry] = _entries(isolated_cache)
-    written = entry.stat().st_mtime_ns
+    entries = _entries(isolated_cache)
+    assert len(entries) == 2  # the analysis, and analyze's JSON text
     warm = _analyze(capsys, "--repo", str(sample_merge_commit.path))
     assert warm == cold
-    assert _entries(isolated_cache) == [entry]
-    uncached = _analyze(capsys, "--repo", str(sample_merge_commit.path), "--no-cache")
-    assert uncached == cold
-    assert entry.stat().st_mtime_ns >= written
+    assert _entries(isolated_cache) == entries
+    assert _analyze(capsys, "--repo", str(sample_merge_commit.path), "--no-cache") == cold
+    # The analysis entry alone (the JSON text gone) gives the same document too.
+    json_key = cache_key("analysis-json", _cache_inputs(GitRepo.open(sample_merge_commit.path), SyncRequest(
+        repo=sample_merge_commit.path)) or {})
+    DiskCache(isolated_cache / "analyses").path(json_key).unlink()
+    assert _analyze(capsys, "--repo", str(sample_merge_commit.path)) == cold
 
 
 def test_the_warm_run_reads_the_entry_and_no_cache_does_not(
@@ -64,22 +68,28 @@ def test_a_damaged_entry_is_recomputed_and_rewritten(
     sample_merge_commit: SampleSync, isolated_cache: Path, capsys: pytest.CaptureFixture[str], damage: str
 ) -> None:
     cold = _analyze(capsys, "--repo", str(sample_merge_commit.path))
-    [entry] = _entries(isolated_cache)
-    raw = entry.read_bytes()
-    if damage == "truncate":
-        entry.write_bytes(raw[: len(raw) // 2])
-    elif damage == "flip":
-        entry.write_bytes(raw[:-10] + bytes([raw[-10] ^ 0xFF]) + raw[-9:])
-    elif damage == "foreign":
-        payload = pickle.dumps({"not": "an analysis"})
-        entry.write_bytes(MAGIC + hashlib.sha256(payload).digest() + payload)
-    else:
-        entry.unlink()
-        entry.mkdir()
-    assert load_analysis(DiskCache(entry.parent), entry.name.removesuffix(".entry")) is None
+    entries = _entries(isolated_cache)
+    cache = DiskCache(isolated_cache / "analyses")
+    for entry in entries:
+        raw = entry.read_bytes()
+        if damage == "truncate":
+            entry.write_bytes(raw[: len(raw) // 2])
+        elif damage == "flip":
+            entry.write_bytes(raw[:40] + bytes([raw[40] ^ 0xFF]) + raw[41:])
+        elif damage == "foreign":
+            payload = pickle.dumps({"not": "an analysis"})
+            entry.write_bytes(MAGIC + payload + hashlib.sha256(payload).digest())
+        else:
+            entry.unlink()
+            entry.mkdir()
+        assert load_analysis(cache, entry.name.removesuffix(".entry")) is None
     assert _analyze(capsys, "--repo", str(sample_merge_commit.path)) == cold
-    if damage != "unreadable":
-        assert load_analysis(DiskCache(entry.parent), entry.name.removesuffix(".entry")) is not None
+    [analysis_entry] = [e for e in entries if load_analysis(cache, e.name.removesuffix(".entry")) is not None] or [None]
+    if damage == "unreadable":
+        assert analysis_entry is None
+    else:
+        assert analysis_entry is not None
+        assert all(cache.get(e.name.removesuffix(".entry")) is not None for e in entries)
 
 
 def test_a_merge_in_progress_is_never_cached(sample_in_progress: SampleSync, isolated_cache: Path) -> None:
@@ -122,6 +132,9 @@ def test_the_source_digest_changes_with_any_package_file(tmp_path: Path) -> None
 
 def test_the_size_bound_evicts_the_least_recently_used(tmp_path: Path) -> None:
     cache = DiskCache(tmp_path / "c", max_bytes=3 * (1000 + len(MAGIC) + 32))
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / ".tmp-killed").write_bytes(b"x")
+    os.utime(tmp_path / "c" / ".tmp-killed", (0, 0))
     for n, key in enumerate("abcd"):
         assert cache.put(key, bytes([n]) * 1000)
         os.utime(cache.path(key), (n, n))

@@ -7,8 +7,8 @@ corrupt or unreadable.  It never lives in the repository: ``analyze`` and
 ``report`` stay read-only on ``.git`` and the work tree.
 """
 
-from workbench.cache.analyses import load_analysis, save_analysis
 from workbench.cache.keys import cache_key, source_digest
 from workbench.cache.store import DiskCache, default_cache_dir
 
-__all__ = ["DiskCache", "cache_key", "default_cache_dir", "load_analysis", "save_analysis", "source_digest"]
+__all__ = ["DiskCache", "cache_key", "default_cache_dir", "source_digest"]
+# workbench.cache.analyses (load_analysis, save_analysis) loads the analysis model: import it where needed.

@@ -27,9 +27,8 @@ def load_analysis(cache: DiskCache, key: str) -> SyncAnalysis | None:
 
 
 def save_analysis(cache: DiskCache, key: str, analysis: SyncAnalysis) -> bool:
-    """Store ``analysis`` under ``key``; False when it cannot be pickled or written."""
+    """Store ``analysis`` under ``key`` (streamed to disk); False when it cannot be pickled or written."""
     try:
-        payload = pickle.dumps(analysis, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - an unpicklable field means no caching, not a failed analysis
+        return cache.put_with(key, lambda out: pickle.dump(analysis, out, protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):  # an unpicklable field: no caching, not a failure
         return False
-    return cache.put(key, payload)

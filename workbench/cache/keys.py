@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
+import sys
 from pathlib import Path
 
 import workbench
@@ -22,28 +24,48 @@ _SKIPPED_SUFFIXES = (".pyc", ".pyo")
 
 @functools.cache
 def source_digest(root: Path = _PACKAGE) -> str:
-    """SHA-256 over the package's files (relative path and bytes, in path order)."""
+    """SHA-256 over the package's files (relative path and bytes, in a fixed order).
+
+    ``os.walk`` and plain reads: a few milliseconds, where pathlib's rglob
+    takes ten times as long on every warm run.
+    """
     digest = hashlib.sha256()
-    files = sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file() and not _SKIPPED_DIRS & set(p.relative_to(root).parts) and not p.name.endswith(_SKIPPED_SUFFIXES)
-    )
-    for path in files:
-        data = path.read_bytes()
-        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
-        digest.update(data)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+        relative = os.path.relpath(folder, root).replace(os.sep, "/")
+        for name in sorted(files):
+            if name.endswith(_SKIPPED_SUFFIXES):
+                continue
+            with open(os.path.join(folder, name), "rb") as handle:
+                data = handle.read()
+            digest.update(f"{relative}/{name}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+            digest.update(data)
     return digest.hexdigest()
 
 
 @functools.cache
 def tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    """The installed distribution's version, read from its METADATA on ``sys.path``.
 
-    try:
-        return version("workbench")
-    except PackageNotFoundError:
-        return "0+unknown"
+    The same answer as ``importlib.metadata.version`` without importing it
+    (a tenth of a second, most of a warm run).
+    """
+    for entry in sys.path:
+        try:
+            found = sorted(Path(entry or ".").glob("workbench-*.dist-info/METADATA"))
+        except OSError:
+            continue
+        for metadata in found:
+            try:
+                with metadata.open(encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.startswith("Version:"):
+                            return line.split(":", 1)[1].strip()
+                        if not line.strip():
+                            break
+            except OSError:
+                continue
+    return "0+unknown"
 
 
 def cache_key(kind: str, inputs: dict[str, object]) -> str:

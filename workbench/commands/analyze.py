@@ -16,21 +16,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    if args.json:
+        from workbench.sync import analysis_json
+
+        text = analysis_json(sync_request(args))
+        if sys.stdout.isatty():  # pretty for a person at a terminal; compact for pipes and bots
+            import json
+
+            text = json.dumps(json.loads(text), indent=2)
+        sys.stdout.write(text + "\n")
+        return 0
+    from workbench.analyze_view import print_analysis
     from workbench.sync import open_sync
 
     _repo, analysis = open_sync(sync_request(args))
-    if args.json:
-        import json
-        import sys
-
-        from workbench.analysis.serialize import analysis_to_json
-
-        data = analysis_to_json(analysis)
-        # Pretty for a person at a terminal; compact (C-speed) for pipes and bots.
-        indent = 2 if sys.stdout.isatty() else None
-        sys.stdout.write(json.dumps(data, indent=indent) + "\n")
-    else:
-        from workbench.analyze_view import print_analysis
-
-        print_analysis(analysis, show_all=args.all)
+    print_analysis(analysis, show_all=args.all)
     return 0
