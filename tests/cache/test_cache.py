@@ -146,3 +146,11 @@ def test_the_size_bound_evicts_the_least_recently_used(tmp_path: Path) -> None:
     assert total <= cache.max_bytes
     assert not cache.put("huge", b"h" * cache.max_bytes)
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["b.entry", "d.entry", "e.entry"]
+
+
+def test_computing_an_analysis_leaves_the_collector_as_it_was(sample_branches: SampleSync) -> None:
+    import gc
+
+    before = gc.get_threshold()
+    open_sync(SyncRequest(repo=sample_branches.path, dev=sample_branches.dev, main=sample_branches.main, cache=False))
+    assert gc.get_threshold() == before
