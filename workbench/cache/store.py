@@ -53,8 +53,8 @@ class DiskCache:
     def path(self, key: str) -> Path:
         return self.root / f"{key}{_SUFFIX}"
 
-    def get(self, key: str) -> bytes | None:
-        """The payload stored under ``key``, or None (absent, unreadable or damaged)."""
+    def get(self, key: str) -> memoryview | None:
+        """The payload stored under ``key`` (a view, not a copy), or None (absent, unreadable or damaged)."""
         path = self.path(key)
         try:
             raw = path.read_bytes()
@@ -69,7 +69,7 @@ class DiskCache:
             os.utime(path)
         except OSError:
             pass
-        return payload.tobytes()
+        return payload
 
     def put(self, key: str, payload: bytes) -> bool:
         """Store ``payload`` atomically, then evict down to the bound; False when it could not be written."""
