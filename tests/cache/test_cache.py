@@ -154,3 +154,13 @@ def test_computing_an_analysis_leaves_the_collector_as_it_was(sample_branches: S
     before = gc.get_threshold()
     open_sync(SyncRequest(repo=sample_branches.path, dev=sample_branches.dev, main=sample_branches.main, cache=False))
     assert gc.get_threshold() == before
+
+
+def test_an_analysis_too_big_for_the_bound_is_not_stored(sample_merge_commit: SampleSync, isolated_cache: Path) -> None:
+    _repo, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path, cache=False))
+    roomy = DiskCache(isolated_cache / "roomy")
+    assert save_analysis(roomy, "k", analysis)
+    size = roomy.path("k").stat().st_size
+    tight = DiskCache(isolated_cache / "tight", max_bytes=size // 2)
+    assert not save_analysis(tight, "k", analysis)
+    assert not (isolated_cache / "tight").exists() or list((isolated_cache / "tight").iterdir()) == []
