@@ -45,6 +45,17 @@ def dont_write_to_home_directory(tmp_path_factory: pytest.TempPathFactory) -> It
     assert not written, f"tests wrote into HOME: {written}"
 
 
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own empty analysis cache (outside HOME), also for the processes it starts.
+
+    No test sees another's cached analyses, and none writes the user's cache.
+    """
+    root = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root))
+    return root / "workbench"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def sealed_git(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """No machine config for git or libgit2, and a fixed identity and date for any commit."""

@@ -39,12 +39,20 @@ COMMAND_MODULES: dict[str, str] = {
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Review, decide and write a main-to-dev sync merge.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name, module_name in COMMAND_MODULES.items():
         module = importlib.import_module(module_name)
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, reading the installed version only when asked (importlib.metadata is slow to import)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        sys.stdout.write(f"workbench {_version()}\n")
+        parser.exit(0)
 
 
 def _normalise(argv: list[str]) -> list[str]:

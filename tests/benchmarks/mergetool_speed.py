@@ -12,7 +12,9 @@ terminal (tmux), for each FILE:
   the three versions alone), from the command's start to the hunk on screen;
 * ``git mergetool --tool=workbench FILE``, from git's start to the hunk on screen.
 
-Median of a few runs each, wall time.  Not a test: it prints figures, it asserts nothing about time.
+Median of a few runs each, wall time, with ``git merge-tree --write-tree`` of the
+same sync timed in the same run for the ratio (a merge in progress is never
+cached: every run is cold).  Not a test: it prints figures, it asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -54,6 +56,14 @@ def main(files: list[str]) -> int:
         git("config", "mergetool.workbench.cmd", TOOL)
         git("config", "mergetool.workbench.trustExitCode", "true")
         git("config", "mergetool.keepBackup", "false")
+        git_runs = []
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            subprocess.run(["git", "merge-tree", "--write-tree", DEV, MAIN], cwd=repo, env=env, capture_output=True)
+            git_runs.append(time.perf_counter() - start)
+        mt = statistics.median(git_runs)
+        print(f"git merge-tree --write-tree: median {mt:.3f} s (load average "
+              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores)")
         for path in files or FILES:
             stages = _stages(git, repo, path)
             swapped = [stages[0], stages[2], stages[1]]
@@ -61,15 +71,17 @@ def main(files: list[str]) -> int:
             alone = _median(work, env, repo, ["workbench", "mergetool", *swapped, path])
             through_git = _median(work, env, repo, ["git", "mergetool", "--no-prompt", "--tool=workbench", path])
             print(f"{path}:")
-            print(f"  workbench mergetool, merge's stages (history and risk): {direct:.2f} s to the hunk on screen")
-            print(f"  workbench mergetool, LOCAL/REMOTE swapped (three versions alone): {alone:.2f} s")
-            print(f"  git mergetool --tool=workbench: {through_git:.2f} s")
+            print(f"  workbench mergetool, merge's stages (history and risk): {direct:.2f} s to the hunk on screen "
+                  f"({direct / mt:.1f}x merge-tree)")
+            print(f"  workbench mergetool, LOCAL/REMOTE swapped (three versions alone): {alone:.2f} s ({alone / mt:.1f}x)")
+            print(f"  git mergetool --tool=workbench: {through_git:.2f} s ({through_git / mt:.1f}x)")
     return 0
 
 
 def _env(work: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1", XDG_CONFIG_HOME=str(work / "config"),
+               XDG_CACHE_HOME=str(work / "cache"),
                PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}", EDITOR="", VISUAL="", GIT_EDITOR="",
                GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
                GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")

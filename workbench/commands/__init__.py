@@ -17,6 +17,7 @@ def add_sync_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--main", metavar="B", help="preview: main tip (with --dev)")
     parser.add_argument("--result", metavar="R", help="take the result from commit R (e.g. the sync PR head) instead of REV")
     parser.add_argument("--policy", metavar="NAME", help="sync policy preset or file (default: the repository's configuration)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
 
 
 def sync_request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, imported lazily
@@ -24,5 +25,6 @@ def sync_request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, impor
     from workbench.sync import SyncRequest
 
     return SyncRequest(
-        repo=args.repo, rev=args.rev, dev=args.dev, main=args.main, result=args.result, policy=args.policy
+        repo=args.repo, rev=args.rev, dev=args.dev, main=args.main, result=args.result, policy=args.policy,
+        cache=not args.no_cache,
     )

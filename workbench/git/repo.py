@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -323,6 +324,32 @@ class GitRepo:
         except (KeyError, pygit2.GitError):
             return None
         return str(value)
+
+    def settings_digest(self) -> str:
+        """SHA-256 of the settings outside any commit that can change what git merges.
+
+        Every configuration entry (all levels: merge drivers, conflict style,
+        rename limits, eol) and the attributes files that are not in a tree
+        (``info/attributes``, ``core.attributesFile``).  A cached analysis is
+        keyed by it, so changing any of them recomputes.
+        """
+        digest = hashlib.sha256()
+        try:
+            entries = sorted((entry.name, entry.value or "") for entry in self._repo.config)
+        except pygit2.GitError:
+            entries = []
+        for name, value in entries:
+            digest.update(f"{name}={value}\0".encode("utf-8", "surrogateescape"))
+        attributes = [self.common_dir / "info" / "attributes"]
+        extra = self.config_value("core.attributesFile")
+        if extra:
+            attributes.append(Path(os.path.expanduser(extra)))
+        for path in attributes:
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                digest.update(b"\0absent\0")
+        return digest.hexdigest()
 
     @property
     def raw(self) -> pygit2.Repository:

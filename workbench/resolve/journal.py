@@ -35,6 +35,14 @@ from workbench.resolve.events import Event
 
 JOURNAL_DIR = ("workbench", "journal")
 HEADER_KEY = "situation"
+
+
+def journals_exist(gitdir: str | os.PathLike[str]) -> bool:
+    """Whether any situation of this repository has a journal (cheap: one directory listing)."""
+    try:
+        return any(Path(gitdir, *JOURNAL_DIR).iterdir())
+    except OSError:
+        return False
 """The key of the first line's object (events have ``op`` instead)."""
 
 
