@@ -185,6 +185,12 @@ class Workspace:
         self.journal.append(event)
         return event
 
+    def decide_many(self, targets: list[tuple[str, int]], choice: Choice, label: str) -> Event:
+        """A bulk move (``moves.py``): one event, so one undo."""
+        event = self.session.decide_many(targets, choice, label)
+        self.journal.append(event)
+        return event
+
     def choose_file(self, path: str, choice: FileChoice) -> Event:
         event = self.session.choose_file(path, choice)
         self.journal.append(event)
