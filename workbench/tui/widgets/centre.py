@@ -42,7 +42,8 @@ class Centre(Vertical):
         self._lay_out(event.size.height)
 
     def _lay_out(self, height: int) -> None:
-        result, evidence = pane_heights(height)
+        path_rows = 1 if self.query("#path") else 0  # the path bar above the hunk view
+        result, evidence = pane_heights(height - path_rows)
         if self.zoomed:
             evidence = 0
         for selector, rows in (("#result", result), ("#evidence", evidence)):
