@@ -44,12 +44,16 @@ class Workspace:
         self.files = tuple(sorted(analysis.files, key=_risk_order))
         """Files in review order: highest risk first, then by path."""
         self._paths = frozenset(f.path for f in analysis.files)
+        self.request: SyncRequest | None = None
+        """What was opened, when ``open`` opened it (so it can be reopened with another policy)."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
         """Analyse the sync (``progress`` hears the outline, then files and stages) and resume."""
         repo, analysis = open_sync(request, progress)
-        return cls.load(repo, analysis)
+        workspace = cls.load(repo, analysis)
+        workspace.request = request
+        return workspace
 
     @classmethod
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:

@@ -10,8 +10,10 @@ any risk; with ``advance = true`` in config.toml a decision moves on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from rich.text import Text
 from textual import work
-from textual.widgets import ContentSwitcher
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
@@ -24,14 +26,21 @@ from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_lines import Layout
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Position
+from workbench.policy_offer import PresetFit, fitting_preset
 from workbench.textsafe import visible
+from workbench.tui.screens.confirm import Answer, ConfirmScreen
+from workbench.tui.workspace import Position, Workspace
 
 
 class FlowScreen(BrowsingScreen):
     """The base of ``MainScreen``: moves for getting through hundreds of hunks."""
 
     zoomed = False
+    _load_workspace: object
+
+    def _load(self) -> object:
+        """Load the sync again (``MainScreen`` implements it)."""
+        raise NotImplementedError
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -126,3 +135,34 @@ class FlowScreen(BrowsingScreen):
             return
         self.notify(f"{bulk.words().capitalize()}: {count_words(targets)} decided (u undoes it all).")
         self.refresh_state({path for path, _ in targets})
+
+    # -- the policy preset offer -----------------------------------------------------------------
+
+    def offer_policy(self) -> None:
+        """On the first screen: the repository looks made for a preset and has no policy: say so, offer it."""
+        ws = self.ws
+        if ws is None or ws.request is None or ws.request.policy is not None:
+            return
+        fit = fitting_preset(ws.repo, ws.analysis)
+        if fit is not None:
+            self._ask_preset(fit)
+
+    @work(exclusive=True, group="preset")
+    async def _ask_preset(self, fit: PresetFit) -> None:
+        question = Text()
+        question.append(f"This repository looks like the one the {fit.name!r} policy preset is for", style="bold")
+        question.append(f" (its override list exists: {', '.join(fit.evidence)}), but no sync policy is "
+                        f"configured, so {', '.join(fit.keep_dev)} are scored as ordinary files.\n\n"
+                        f"Use the preset for this session (like --policy {fit.name})? To make it permanent, put "
+                        f'preset = "{fit.name}" in .workbench.toml at the repository root.')
+        answer = await self.app.push_screen_wait(
+            ConfirmScreen(question, [Answer("p", "Use the preset", "preset"), Answer("c", "Continue without", "no")],
+                          "no"))
+        ws = self.ws
+        if answer != "preset" or ws is None or ws.request is None:
+            return
+        request = replace(ws.request, policy=fit.name)
+        self._load_workspace = lambda report: Workspace.open(request, report)
+        self.ws = None
+        self.notify(f"Analysing again with the {fit.name} preset; your decisions are kept.")
+        self._load()

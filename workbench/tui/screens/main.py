@@ -181,6 +181,7 @@ class MainScreen(FlowScreen):
             self.open_file(first)
         if ws.resumed:
             self.notify("Resumed the decisions saved earlier for this sync.")
+        self.offer_policy()
         self.after_load()
 
     def after_load(self) -> None:
