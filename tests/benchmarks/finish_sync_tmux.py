@@ -112,8 +112,9 @@ def main() -> int:
                                   "the analysis")
             if "Use the preset" in screen:
                 session.press("p")
-                session.wait(lambda s: "Use the preset" not in s and "hunk " in s and "loading" not in s
-                             and undecided(s) is not None, "the analysis with the preset")
+                session.wait(lambda s: "loading" in s, "the analysis to start again")
+                session.wait(lambda s: "loading" not in s and "hunk " in s and undecided(s) is not None,
+                             "the analysis with the preset")
             loaded = time.monotonic() - start
             before = undecided(session.screen()) or 0
             session.press("A")
