@@ -265,3 +265,24 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
         assert not earlier, "the first row of that hunk, not a later one"
 
     drive(app, script)
+
+
+def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
+        sample_in_progress: SampleSync, make_app: MakeApp, private_config) -> None:
+    app = make_app(sample_in_progress, config=Config(path=private_config, advance=True))
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        last = len(ws.entry(screen.path).hunks) - 1
+        screen._go(Position(screen.path, last))
+        await settle(pilot)
+        first = Position(screen.path, screen.current)
+        following = next_undecided(ws, first, +1)
+        assert first.hunk == last and following is not None and following.path != first.path
+        await pilot.press("d", "d")  # the second arrives while the next file is being prepared
+        await settle(pilot)
+        assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
+        assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
+
+    drive(app, script)

@@ -17,7 +17,7 @@ from textual import work
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
-from workbench.tui.messages import DiffsReady
+from workbench.tui.messages import DiffsReady, FileViewReady
 from workbench.tui.moves import Bulk, Scope, apply_bulk, bulk_targets, count_words, next_undecided
 from workbench.tui.screens.browsing import BrowsingScreen
 from workbench.tui.screens.bulk import BulkScreen
@@ -37,6 +37,8 @@ class FlowScreen(BrowsingScreen):
 
     zoomed = False
     _load_workspace: object
+    _queued: Choice | None = None
+    """A decision key pressed while the next file was still being prepared: applied once it is shown."""
 
     def _load(self) -> object:
         """Load the sync again (``MainScreen`` implements it)."""
@@ -79,6 +81,19 @@ class FlowScreen(BrowsingScreen):
             return
         self._go(target)
 
+    def _decide(self, choice: Choice) -> None:
+        """Decide the current hunk; a key pressed while the file opens is kept for it, not lost."""
+        if self._hunk_target() is None and self.ws is not None and self.path is not None and self.view is None:
+            self._queued = choice
+            return
+        super()._decide(choice)
+
+    def on_file_view_ready(self, message: FileViewReady) -> None:
+        # Textual runs MainScreen's handler (which shows the file) first, then this one.
+        choice, self._queued = self._queued, None
+        if choice is not None and self.view is message.view and self.view.layout is not None:
+            self._decide(choice)
+
     def after_decision(self) -> None:
         """With ``advance`` on, go on to the next undecided hunk after a decision."""
         if not self.config.advance or self.ws is None:
@@ -88,6 +103,8 @@ class FlowScreen(BrowsingScreen):
             self._go(target)
 
     def _go(self, position: Position, focus: bool = True) -> None:
+        if position.path != self.path:
+            self._queued = None
         super()._go(position, focus)
         if self.show_diffs and position.path == self.path:
             self._diffs_to_hunk()
