@@ -280,7 +280,9 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         first = Position(screen.path, screen.current)
         following = next_undecided(ws, first, +1)
         assert first.hunk == last and following is not None and following.path != first.path
-        await pilot.press("d", "d")  # the second arrives while the next file is being prepared
+        screen.action_take_dev()
+        assert screen.path == following.path and screen.view is None, "the next file is being prepared"
+        screen.action_take_dev()  # a fast second key, before the file is on screen
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
