@@ -132,8 +132,8 @@ class FileOptions(LineView):
         base = palette.text
         if at_cursor:
             base = combine(base, palette.cursor)
-        elif index == self.cursor:
-            base = combine(base, palette.filler, Style(color=palette.text.color))
+        elif index == self.cursor:  # the list is not focused: the row stays plain to see (panel colour, bold)
+            base = combine(base, Style(bgcolor=palette.header.bgcolor, bold=True))
         total = row.total or 1  # a file without hunks is one whole-file choice
         done = not row.loading and row.decided == total
         counts = PENDING_COUNTS if row.loading else f"{row.decided}/{total}"
