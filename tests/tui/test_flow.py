@@ -286,5 +286,6 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
+        assert Position(screen.path, screen.current) == next_undecided(ws, following, +1), "and it advanced"
 
     drive(app, script)

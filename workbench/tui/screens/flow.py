@@ -39,6 +39,8 @@ class FlowScreen(BrowsingScreen):
     _load_workspace: object
     _queued: Choice | None = None
     """A decision key pressed while the next file was still being prepared: applied once it is shown."""
+    _advance_after_go = False
+    """A queued decision was applied: advance once the file's opening move (``_go``) is done."""
 
     def _load(self) -> object:
         """Load the sync again (``MainScreen`` implements it)."""
@@ -92,11 +94,13 @@ class FlowScreen(BrowsingScreen):
         # Textual runs MainScreen's handler (which shows the file) first, then this one.
         choice, self._queued = self._queued, None
         if choice is not None and self.view is message.view and self.view.layout is not None:
-            self._decide(choice)
+            # MainScreen moves to the opening hunk once laid out (``_go``): advance only after that.
+            self._advance_after_go = True
+            super()._decide(choice)
 
     def after_decision(self) -> None:
         """With ``advance`` on, go on to the next undecided hunk after a decision."""
-        if not self.config.advance or self.ws is None:
+        if not self.config.advance or self.ws is None or self._advance_after_go:
             return
         target = next_undecided(self.ws, self._here(), +1)
         if target is not None:
@@ -106,6 +110,9 @@ class FlowScreen(BrowsingScreen):
         if position.path != self.path:
             self._queued = None
         super()._go(position, focus)
+        if self._advance_after_go and position.path == self.path:
+            self._advance_after_go = False
+            self.after_decision()
         if self.show_diffs and position.path == self.path:
             self._diffs_to_hunk()
 
