@@ -16,6 +16,7 @@ from workbench.git.repo import GitRepo
 from workbench.report.decisions import load_decisions
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
+from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, Report, build_report, is_open
 from workbench.report.stats import LineStats, python_line_stats
@@ -41,7 +42,8 @@ def make_report(
     """The report of an opened sync: line stats from git, decisions from the app's journal."""
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)
-    return build_report(analysis, stats, decisions, fail_on, decisions_note=note)
+    link = commit_link_template(repo.config_value("remote.origin.url"))
+    return build_report(analysis, stats, decisions, fail_on, decisions_note=note, commit_url=link)
 
 
 def write_report(report: Report, fmt: str, out: TextIO) -> None:

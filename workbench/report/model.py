@@ -139,6 +139,8 @@ class Report:
     gate: Gate | None = None
     decisions_note: str = ""
     """Why there are no decisions, when there are none (e.g. nothing saved in the app)."""
+    commit_url: str | None = None
+    """``https://github.com/OWNER/NAME/commit/{sha}`` when ``origin`` is a known forge (``links.py``), else None."""
 
     @property
     def hunk_count(self) -> int:
@@ -174,6 +176,7 @@ def build_report(
     fail_on: Level | None = None,
     *,
     decisions_note: str = "",
+    commit_url: str | None = None,
 ) -> Report:
     """Sort the analysis into the report's sections (a pure function)."""
     recorded = tuple(decisions)
@@ -188,6 +191,7 @@ def build_report(
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
         decisions_note=decisions_note,
+        commit_url=commit_url,
     )
 
 
