@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from dataclasses import replace
+
 import pytest
 
 from workbench.analysis.model import ApiMismatch, Hunk, Level, LineRange, Taken
@@ -50,6 +52,11 @@ def test_a_mismatch_still_shipped_or_fixed_elsewhere_is_a_caveat() -> None:
     assert _caveat("b.py", 0, fixed_here, [_mismatch("b.py", "group_commit", 0)], []) == (None, ""), \
         "the shipped text no longer calls it: fixed in this hunk"
     assert _caveat("c.py", 0, shipped, [], []) == (None, "")
+    import_dropped = replace(_hunk(0, Level.HIGH, (b"import os\n",)),
+                             dev_text=(b"from m import os, configure_nvtx_profiling\n",))
+    called_below = _mismatch("d.py", "configure_nvtx_profiling", None, line=90)
+    assert _caveat("d.py", 0, import_dropped, [], [called_below])[0] is Caveat.SHIPPED_FAILS_AUDIT, \
+        "the call far below still fails because this hunk's import was not restored"
 
 
 def _key() -> AnswerKey:

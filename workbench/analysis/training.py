@@ -136,18 +136,22 @@ def _caveat(path: str, index: int, shipped_hunk: Hunk, replay: Sequence[ApiMisma
     """Whether the API audit makes what shipped in this hunk a doubtful answer, and its sentence.
 
     The shipped text fails the audit when a mismatch of the shipped tree sits
-    in the hunk's shipped lines.  A mismatch of the replay in this hunk was
+    in the hunk's shipped lines, or names what a side had in this hunk and
+    the shipped text lacks (an import the maintainers did not restore).  A mismatch of the replay in this hunk was
     fixed elsewhere when the shipped text still names its symbol but the
     shipped tree no longer has that mismatch in this file: another file
     (say, the callee's) was changed instead.
     """
     placed = shipped_hunk.result
+    text = b"".join(shipped_hunk.result_text or ())
+    dropped = b"".join(shipped_hunk.dev_text) + b"".join(shipped_hunk.main_text)
     for mismatch in shipped:
         inside = mismatch.hunk == index if mismatch.hunk is not None else (
             placed is not None and placed.start <= mismatch.line <= placed.end)
-        if mismatch.path == path and inside:
+        # Or the hunk held what the broken line needs (an import, a definition) and what shipped lacks it.
+        needed = mismatch.symbol.encode() in dropped and mismatch.symbol.encode() not in text
+        if mismatch.path == path and (inside or needed):
             return Caveat.SHIPPED_FAILS_AUDIT, mismatch.message
-    text = b"".join(shipped_hunk.result_text or ())
     still = {(m.path, m.symbol) for m in shipped}
     for mismatch in replay:
         if (mismatch.path == path and mismatch.hunk == index and mismatch.symbol.encode() in text
