@@ -136,3 +136,13 @@ def first_difference(row: AlignedRow, show_base: bool) -> int | None:
             spans = cell.vs_base if show_base else cell.vs_other
             starts.extend(start for start, _stop in spans)
     return min(starts) if starts else None
+
+
+def cut_spans(spans: tuple[tuple[int, int], ...], start: int, stop: int) -> list[tuple[int, int]]:
+    """Word spans within ``[start, stop)``, shifted to start at 0 (a wrapped piece)."""
+    return [(max(a, start) - start, min(b, stop) - start) for a, b in spans if b > start and a < stop]
+
+
+def cut_kinds(spans: tuple[tuple[int, int, str], ...], start: int, stop: int) -> list[tuple[int, int, str]]:
+    """Syntax spans within ``[start, stop)``, shifted likewise."""
+    return [(max(a, start) - start, min(b, stop) - start, kind) for a, b, kind in spans if b > start and a < stop]

@@ -34,6 +34,8 @@ from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
 from workbench.tui.widgets.hunk_lines import (
     Layout,
+    cut_kinds,
+    cut_spans,
     ScreenLine,
     first_difference,
     resolved_layout,
@@ -393,8 +395,8 @@ class HunkView(LineView):
             return [number_segment(None, gutter, number_style), Segment(" " * (width - gutter), style)]
         return [
             number_segment(cell.no if part == 0 else None, gutter, number_style),
-            *text_segments(cell.text[start:stop], width - gutter, palette, style, _cut(words, start, stop),
-                           word_style, _cut_kinds(syntax, start, stop)),
+            *text_segments(cell.text[start:stop], width - gutter, palette, style, cut_spans(words, start, stop),
+                           word_style, cut_kinds(syntax, start, stop)),
         ]
 
     def _header(self, hunk: int, width: int, palette: Palette, current: bool, at_cursor: bool) -> list[Segment]:
@@ -460,11 +462,3 @@ class HunkView(LineView):
         text = f"{'▶' if at_cursor else ' '} ⋯ {fold.lines} lines: {detail}  (enter shows them, z shows all)"
         return label_segments([(text, style)], width, style)
 
-
-def _cut(spans: tuple[tuple[int, int], ...], start: int, stop: int) -> list[tuple[int, int]]:
-    """Word spans within ``[start, stop)``, shifted to start at 0 (a wrapped piece)."""
-    return [(max(a, start) - start, min(b, stop) - start) for a, b in spans if b > start and a < stop]
-
-
-def _cut_kinds(spans: tuple[tuple[int, int, str], ...], start: int, stop: int) -> list[tuple[int, int, str]]:
-    return [(max(a, start) - start, min(b, stop) - start, kind) for a, b, kind in spans if b > start and a < stop]
