@@ -27,10 +27,16 @@ SHOTS: list[tuple[str, str | None, str | None, tuple[str, ...]]] = [
     ("commit-diff", LAYER, None, ("h", "enter")),
     ("help", None, None, ("question_mark",)),
     ("light-theme", LAYER, "workbench-light", ()),
+    ("zoomed", LAYER, None, ("f",)),
 ]
+NARROW_SHOTS: list[tuple[str, str | None, tuple[str, ...], tuple[int, int]]] = [
+    ("inline", LAYER, ("f",), (80, 24)),
+]
+"""Pictures at a terminal size of their own: the inline view is what 80 columns get by default."""
 
 
-async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | None, keys: tuple[str, ...]) -> None:
+async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | None, keys: tuple[str, ...],
+                 size: tuple[int, int] = SIZE) -> None:
     from workbench.sync import SyncRequest
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.config import Config
@@ -40,7 +46,7 @@ async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | Non
 
     app = WorkbenchApp(lambda report: Workspace.open(SyncRequest(repo=repo), report), Config(), load_themes(builtin_theme_dir()),
                        theme=theme, start_file=start_file)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await _ready(pilot, MainScreen)
         for key in keys:
             await pilot.press(key)
@@ -104,6 +110,11 @@ def main() -> int:
         repo = Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "megatron-sample"
         build_sample_sync(repo, "in-progress")
         asyncio.run(_shoot(repo, name, start_file, theme, keys))
+        print(f"docs/img/{name}.svg")
+    for name, start_file, keys, size in NARROW_SHOTS:
+        repo = Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "megatron-sample"
+        build_sample_sync(repo, "in-progress")
+        asyncio.run(_shoot(repo, name, start_file, None, keys, size))
         print(f"docs/img/{name}.svg")
     for name, keys in QUIZ_SHOTS:
         os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="workbench-shots-")

@@ -94,6 +94,13 @@ def _api_section(analysis: SyncAnalysis) -> Text | None:
     return text
 
 
+def _whole_files(analysis: SyncAnalysis) -> str:
+    """" and 3 files decided whole (19 decisions)": the app counts each as one decision to make."""
+    hunks = sum(len(f.hunks) for f in analysis.files)
+    whole = sum(1 for f in analysis.files if not f.hunks)
+    return f" and {plural(whole, 'file')} decided whole ({hunks + whole} decisions)" if whole else ""
+
+
 def _policy_section(analysis: SyncAnalysis) -> Text | None:
     """The policy that ran, its findings (with their fixes) and the notes that apply."""
     report = analysis.policy
@@ -136,7 +143,7 @@ def _summary(analysis: SyncAnalysis) -> Text:
     text.append(
         f"\n{plural(analysis.main_commits, 'commit')} from main, {plural(len(analysis.files), 'file')} "
         f"{'needs' if len(analysis.files) == 1 else 'need'} a look, "
-        f"{plural(hunks, 'hunk')}{beyond}, {high} high risk\n"
+        f"{plural(hunks, 'hunk')}{beyond}{_whole_files(analysis)}, {high} high risk\n"
     )
     return text
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -21,3 +23,37 @@ def build_demo(path: str | None, state: str) -> Path:
             raise WorkbenchError(f"{target} is not empty: give an empty or new directory")
     build_sample_sync(target, state)  # type: ignore[arg-type]
     return target
+
+
+MARK = "workbench-demo"
+"""A file in the sample's ``.git`` saying which version and state built it."""
+
+
+def _version() -> str:
+    try:
+        return version("workbench")
+    except PackageNotFoundError:
+        return "dev"
+
+
+def shared_demo(state: str, fresh: bool = False) -> tuple[Path, bool]:
+    """The sample for this version and state under the temporary directory: reused, else built; (path, reused).
+
+    One sample per version and state instead of a new 2.4 MB repository on
+    every run; the decisions made in it are kept (the journal resumes them).
+    A sample whose merge was finished or whose mark is missing is rebuilt, as
+    is any with ``fresh``.
+    """
+    target = Path(tempfile.gettempdir()) / f"workbench-demo-{_version()}-{state}" / "megatron-sample"
+    mark = target / ".git" / MARK
+    expected = f"{_version()} {state}\n"
+    usable = (mark.is_file() and mark.read_text(encoding="utf-8") == expected
+              and (state != "in-progress" or (target / ".git" / "MERGE_HEAD").is_file()))
+    if usable and not fresh:
+        return target, True
+    if target.parent.exists():
+        shutil.rmtree(target.parent)
+    target.parent.mkdir(parents=True)
+    build_sample_sync(target, state)  # type: ignore[arg-type]
+    mark.write_text(expected, encoding="utf-8")
+    return target, False

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -24,7 +25,7 @@ from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.git.history import side_history
 from workbench.git.repo import GitRepo
-from workbench.sync import SyncRequest, open_sync
+from workbench.sync import LoadProgress, SyncRequest, open_sync
 
 SAMPLE_EXERCISES = (
     ("squash-chain-main-ahead", "easy", "Main squashed dev's feature and improved it: is main's side right?"),
@@ -99,11 +100,16 @@ def resolve_exercise(repo: GitRepo, rev: str, result: str | None) -> tuple[str, 
 
 
 def load_answer_key(repo_path: str | os.PathLike[str] | None, merge: str, result: str,
-                    policy: str | None = None) -> tuple[GitRepo, SyncAnalysis, AnswerKey]:
-    """Analyse the raw replay and the shipped result, and find each hunk's evidence."""
+                    policy: str | None = None,
+                    progress: Callable[[LoadProgress], None] | None = None) -> tuple[GitRepo, SyncAnalysis, AnswerKey]:
+    """Analyse the raw replay and the shipped result, and find each hunk's evidence.
+
+    The replay (what the trainee decides) is analysed first and reports to
+    ``progress``, so a front end shows its outline while the rest loads.
+    """
+    dev, main = GitRepo.open(repo_path).parents(merge)[:2]
+    _, replay = open_sync(SyncRequest(repo=repo_path, dev=dev, main=main, policy=policy), progress)
     repo, analysis = open_sync(SyncRequest(repo=repo_path, rev=merge, result=result, policy=policy))
-    dev, main = repo.parents(merge)[:2]
-    _, replay = open_sync(SyncRequest(repo=repo_path, dev=dev, main=main, policy=policy))
     evidence: dict[tuple[str, int], tuple[str, ...]] = {}
     if result != merge:
         paths = [f.path for f in analysis.files if f.hunks and f.result_present]

@@ -47,3 +47,18 @@ def test_result_against_both_sides(snap_compare, sample_in_progress: SampleSync,
 def test_whole_file_choice_in_the_light_theme(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
     app = make_app(sample_in_progress, start_file="docs/source/images/moe/token_dispatch.png", theme="workbench-light")
     assert snap_compare(app, terminal_size=SIZE, run_before=_after("m"))
+
+
+def test_zoomed_hunk_view(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=SIZE, run_before=_after("f"))
+
+
+def test_inline_view_at_80_columns(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_after("f"))
+
+
+def test_wrapped_lines(snap_compare, sample_in_progress: SampleSync, make_app: MakeApp) -> None:  # noqa: ANN001
+    app = make_app(sample_in_progress, start_file=LAYER)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_after("f", "l"))

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import ApiMismatch, Hunk, Level, Signal, SyncAnalysis, Taken
 
 ANSWER_KEY_SCHEMA = "workbench.answer-key/1"
 GRADE_SCHEMA = "workbench.training-grade/1"
@@ -40,6 +41,15 @@ def normalise_choice(choice: str) -> str:
         raise ValueError(f"unknown choice {choice!r} (use main, dev, both or other)") from None
 
 
+class Caveat(str, Enum):
+    """Why what shipped is not a clean answer for a hunk (a different answer is then not a plain miss)."""
+
+    SHIPPED_FAILS_AUDIT = "shipped-fails-audit"
+    """The shipped text here still fails the API audit: the maintainers shipped a broken call too."""
+    FIXED_ELSEWHERE = "fixed-elsewhere"
+    """The replay's API mismatch here was fixed in another file: this hunk's text was right only with that fix."""
+
+
 @dataclass(frozen=True, slots=True)
 class QuizHunk:
     """One hunk to decide, and what the maintainers shipped there."""
@@ -52,6 +62,9 @@ class QuizHunk:
     """Commits after the sync merge that wrote the shipped text (fix commits)."""
     shipped_text: tuple[bytes, ...] = ()
     """The lines the shipped result holds in the hunk's place (what a reveal shows)."""
+    caveat: Caveat | None = None
+    caveat_detail: str = ""
+    """The audit's sentence behind the caveat (the mismatch still shipped, or the one fixed elsewhere)."""
 
     @property
     def changed_after_sync(self) -> bool:
@@ -112,9 +125,39 @@ def build_answer_key(
             answer = shipped_hunks.get(key)
             if answer is None:
                 continue
+            caveat, detail = _caveat(entry.path, hunk.index, answer, replay.api_mismatches, shipped.api_mismatches)
             hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ()),
-                                  answer.result_text))
+                                  answer.result_text, caveat, detail))
     return AnswerKey(merge, result, replay.dev, replay.main, tuple(hunks))
+
+
+def _caveat(path: str, index: int, shipped_hunk: Hunk, replay: Sequence[ApiMismatch],
+            shipped: Sequence[ApiMismatch]) -> tuple[Caveat | None, str]:
+    """Whether the API audit makes what shipped in this hunk a doubtful answer, and its sentence.
+
+    The shipped text fails the audit when a mismatch of the shipped tree sits
+    in the hunk's shipped lines, or names what a side had in this hunk and
+    the shipped text lacks (an import the maintainers did not restore).  A mismatch of the replay in this hunk was
+    fixed elsewhere when the shipped text still names its symbol but the
+    shipped tree no longer has that mismatch in this file: another file
+    (say, the callee's) was changed instead.
+    """
+    placed = shipped_hunk.result
+    text = b"".join(shipped_hunk.result_text or ())
+    dropped = b"".join(shipped_hunk.dev_text) + b"".join(shipped_hunk.main_text)
+    for mismatch in shipped:
+        inside = mismatch.hunk == index if mismatch.hunk is not None else (
+            placed is not None and placed.start <= mismatch.line <= placed.end)
+        # Or the hunk held what the broken line needs (an import, a definition) and what shipped lacks it.
+        needed = mismatch.symbol.encode() in dropped and mismatch.symbol.encode() not in text
+        if mismatch.path == path and (inside or needed):
+            return Caveat.SHIPPED_FAILS_AUDIT, mismatch.message
+    still = {(m.path, m.symbol) for m in shipped}
+    for mismatch in replay:
+        if (mismatch.path == path and mismatch.hunk == index and mismatch.symbol.encode() in text
+                and (path, mismatch.symbol) not in still):
+            return Caveat.FIXED_ELSEWHERE, mismatch.message
+    return None, ""
 
 
 @dataclass(frozen=True)
@@ -126,7 +169,12 @@ class Miss:
 
     @property
     def costly(self) -> bool:
-        return self.quiz.changed_after_sync and self.answered == "main"
+        return self.quiz.changed_after_sync and self.answered == "main" and not self.debatable
+
+    @property
+    def debatable(self) -> bool:
+        """What shipped is not a clean answer here (``Caveat``): not scored as a miss."""
+        return self.quiz.caveat is not None
 
 
 @dataclass(frozen=True)
@@ -147,9 +195,11 @@ class Grade:
 
     @property
     def score(self) -> float:
-        """Share of answered hunks that agree with the shipped sync (0..1; 0 when none is answered,
-        which front ends say in words instead of showing a score)."""
-        return len(self.agreed) / self.answered if self.answered else 0.0
+        """Share of scored answers that agree with the shipped sync (0..1; 0 when none is answered,
+        which front ends say in words instead of showing a score).  Debatable misses (what shipped
+        is itself doubtful, see ``Caveat``) are left out."""
+        scored = self.answered - len(self.debatable)
+        return len(self.agreed) / scored if scored else 0.0
 
     @property
     def costly(self) -> tuple[Miss, ...]:
@@ -157,7 +207,12 @@ class Grade:
 
     @property
     def harmless(self) -> tuple[Miss, ...]:
-        return tuple(m for m in self.misses if not m.costly)
+        return tuple(m for m in self.misses if not m.costly and not m.debatable)
+
+    @property
+    def debatable(self) -> tuple[Miss, ...]:
+        """Answers unlike what shipped where what shipped fails the audit or leans on a fix elsewhere."""
+        return tuple(m for m in self.misses if m.debatable)
 
 
 def grade(key: AnswerKey, answers: Mapping[tuple[str, int], str]) -> Grade:
@@ -222,6 +277,8 @@ def _quiz_json(quiz: QuizHunk) -> dict[str, Any]:
         "risk": hunk.risk,
         "level": hunk.level.value,
         "signals": [{"kind": s.kind, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
+        "caveat": quiz.caveat.value if quiz.caveat else None,
+        "caveat_detail": quiz.caveat_detail,
     }
 
 
@@ -240,6 +297,8 @@ def grade_json(result: Grade) -> dict[str, Any]:
         "score": round(result.score, 4) if result.answered else None,
         "costly_misses": [miss(m) for m in result.costly],
         "harmless_misses": [miss(m) for m in result.harmless],
+        "debatable_misses": [{**miss(m), "caveat": m.quiz.caveat.value if m.quiz.caveat else None,
+                              "caveat_detail": m.quiz.caveat_detail} for m in result.debatable],
         "unanswered": [{"path": q.path, "index": q.index} for q in result.unanswered],
         "unmatched": [{"path": path, "index": index} for path, index in result.unmatched],
     }
@@ -253,6 +312,12 @@ def summary(key: AnswerKey) -> dict[str, int]:
     counts["changed_after_sync"] = sum(1 for q in key.hunks if q.changed_after_sync)
     counts["changed_and_high"] = sum(1 for q in key.hunks if q.changed_after_sync and q.level is Level.HIGH)
     return counts
+
+
+def risky_subset(key: AnswerKey) -> AnswerKey:
+    """The "risky hunks" exercise: high and medium risk, plus every hunk the maintainers changed."""
+    chosen = tuple(q for q in key.hunks if q.level is not Level.LOW or q.changed_after_sync)
+    return AnswerKey(key.merge, key.result, key.dev, key.main, chosen)
 
 
 def quiz_order(hunks: Sequence[QuizHunk]) -> list[QuizHunk]:

@@ -1,6 +1,8 @@
 """``workbench mergetool BASE LOCAL REMOTE MERGED``: one file of a merge, for ``git mergetool``.
 
-Configure git once::
+Configure git once with ``workbench mergetool --install`` (it writes the two
+settings below with this command's absolute path, so git finds it even when
+``workbench`` is not on PATH), or by hand::
 
     git config --global mergetool.workbench.cmd 'workbench mergetool "$BASE" "$LOCAL" "$REMOTE" "$MERGED"'
     git config --global mergetool.workbench.trustExitCode true
@@ -16,6 +18,9 @@ unresolved.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import sys
 import threading
 from concurrent.futures import Future
 from pathlib import Path
@@ -37,14 +42,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        ("local", "our version: the sync branch, dev (a temporary file)"),
                        ("remote", "their version: main (a temporary file)"),
                        ("merged", "the work-tree file to write")):
-        parser.add_argument(name, metavar=name.upper(), help=what)
+        parser.add_argument(name, metavar=name.upper(), help=what, nargs="?")
+    parser.add_argument("--install", action="store_true",
+                        help="configure git to use this command as `git mergetool --tool=workbench` (global "
+                             "settings, or the repository's with --repo), with its absolute path")
+    parser.add_argument("--repo", metavar="PATH", help="with --install: write the repository's config, not the global one")
     parser.add_argument("--policy", metavar="NAME",
                         help="sync policy preset or file (default: the repository's configuration)")
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.errors import WorkbenchError
     from workbench.mergetool import analyse_mergetool, read_mergetool
+
+    given_files = [args.base, args.local, args.remote, args.merged]
+    if args.install:
+        if any(given_files):
+            raise WorkbenchError("--install takes no files: it only configures git")
+        return install(args.policy, args.repo)
+    if args.repo is not None:
+        raise WorkbenchError("--repo goes with --install (git mergetool runs the command in the repository)")
+    if not all(given_files):
+        raise WorkbenchError("give BASE LOCAL REMOTE MERGED (git mergetool does), or --install to configure git")
 
     # Bad input is a one-line error before the screen is taken over; reading it is cheap.
     given = read_mergetool(args.base, args.local, args.remote, args.merged, args.policy)
@@ -90,3 +110,32 @@ def resolved(workspace: Workspace, merged: Path) -> bool:
     except OSError:
         return False
     return workspace.repo.hash_bytes(data) == expected and not conflict_markers(data)
+
+
+def recipe(policy: str | None = None) -> str:
+    """The command git runs, naming this workbench by absolute path (PATH may lack it where git runs)."""
+    script = Path(sys.argv[0])
+    if script.name == "workbench" and script.is_file() and os.access(script, os.X_OK):
+        command = [str(script.resolve())]
+    else:
+        command = [sys.executable, "-m", "workbench"]
+    words = " ".join(shlex.quote(word) for word in command)
+    extra = f" --policy {shlex.quote(policy)}" if policy else ""
+    return f'{words} mergetool{extra} "$BASE" "$LOCAL" "$REMOTE" "$MERGED"'
+
+
+def install(policy: str | None, repo: str | None) -> int:
+    """``--install``: write git's mergetool settings for this workbench and say where."""
+    from workbench.errors import WorkbenchError
+    from workbench.git.config_write import set_config
+
+    target = None
+    if repo is not None:
+        target = Path(repo)
+        if not target.is_dir():
+            raise WorkbenchError(f"no such directory: {repo}")
+    command = recipe(policy)
+    where = set_config([("mergetool.workbench.cmd", command), ("mergetool.workbench.trustExitCode", "true")], target)
+    print(f"git mergetool --tool=workbench now runs: {command}")
+    print(f"(written to {where}; `git config merge.tool workbench` makes it the default tool)")
+    return 0

@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--list", action="store_true", help="list the exercises")
     parser.add_argument("--trainee", metavar="NAME", help="whose progress to keep (default: $USER)")
+    parser.add_argument("--risky", action="store_true",
+                        help='the "risky hunks" exercise: only high and medium risk, plus every hunk the '
+                             "maintainers changed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,10 +62,15 @@ def _run(args: argparse.Namespace, scratch: Path) -> int:
     if quiz:
         from workbench.tui.launch import run_quiz
 
-        return run_quiz(repo_path, merge, result, trainee, _title(args.rev, merge), policy=args.policy)
+        title = _title(args.rev, merge) + (" · risky hunks" if args.risky else "")
+        return run_quiz(repo_path, merge, result, trainee, title, policy=args.policy, risky=args.risky)
     from workbench.training import load_answer_key
 
     repo, _analysis, key = load_answer_key(repo_path, merge, result, args.policy)
+    if args.risky:
+        from workbench.analysis.training import risky_subset
+
+        key = risky_subset(key)
     if args.answers is not None:
         return _grade(key, Path(args.answers), args.json, repo)
     return _print_key(key, args.json, repo)

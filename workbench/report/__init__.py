@@ -15,6 +15,7 @@ from workbench.resolve.provenance import with_provenance
 from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
+from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
 from workbench.report.model import RecordedDecision, Report, build_report, is_open
 from workbench.report.stats import LineStats, python_line_stats
@@ -45,7 +46,8 @@ def make_report(
     decisions += merged_decisions(repo, analysis, decisions)
     acks = acknowledged(repo, analysis)
     found = decisions + acks
-    return build_report(analysis, stats, found, fail_on, decisions_note="" if found else note)
+    link = commit_link_template(repo.config_value("remote.origin.url"))
+    return build_report(analysis, stats, found, fail_on, decisions_note="" if found else note, commit_url=link)
 
 
 def write_report(report: Report, fmt: str, out: TextIO) -> None:

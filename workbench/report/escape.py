@@ -26,6 +26,27 @@ def md_text(text: str) -> str:
     return _no_mentions(escaped)
 
 
+_PROSE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def md_prose(text: str) -> str:
+    """Our sentences as inline Markdown: `identifiers` in backticks stay code spans, the rest is literal.
+
+    The analysis writes names in backticks (```configure_nvtx_profiling``
+    is called…``); escaping those backticks would lose the code formatting.
+    Each span's content is put in a code span (literal there) and the text
+    around it through ``md_text``; an unpaired backtick stays a literal one.
+    """
+    out: list[str] = []
+    last = 0
+    for match in _PROSE_CODE.finditer(text):
+        out.append(md_text(text[last:match.start()]))
+        out.append(code_span(match.group(1)))
+        last = match.end()
+    out.append(md_text(text[last:]))
+    return "".join(out)
+
+
 def code_span(text: str) -> str:
     """``text`` as an inline code span: a backtick fence longer than any run inside."""
     shown = visible(text)

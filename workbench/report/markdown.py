@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from workbench.analysis.model import Commit, Level
-from workbench.report.escape import code_block, code_span, md_text
+from workbench.report.escape import code_block, code_span, md_prose, md_text
 from workbench.report.hunktext import hunk_diffs, lost_quotes
+from workbench.report.links import commit_link
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
@@ -54,7 +55,7 @@ def _render(report: Report, diffs_for: tuple[Level, ...]) -> str:
     parts = [f"## {md_text(title(report))}", "", "**" + " · ".join(_fact(f) for f in summary_facts(report)) + "**"]
     gate = gate_sentence(report)
     if gate:
-        parts += ["", md_text(gate)]
+        parts += ["", md_prose(gate)]
     if cut:
         parts += ["", "_Some hunks' text is left out to fit GitHub's size limit; "
                       "`workbench report --format text` shows all of it._"]
@@ -83,20 +84,20 @@ def _fact(fact: str) -> str:
 def _hunks(report: Report, level: Level, diffs_for: tuple[Level, ...]) -> list[str]:
     out: list[str] = []
     for risky in (r for r in report.risky if r.level is level):
-        out += _hunk(risky, level in diffs_for)
+        out += _hunk(risky, level in diffs_for, report.commit_url)
     return out
 
 
-def _hunk(risky: RiskyHunk, with_text: bool) -> list[str]:
+def _hunk(risky: RiskyHunk, with_text: bool, url: str | None = None) -> list[str]:
     hunk = risky.hunk
     head = f"{_LEVEL_MARK[risky.level]} **{code_span(location(risky.path, hunk))}** · {md_text(hunk_facts(hunk))}"
     lines = [head, ""]
-    lines += [f"- {md_text(s.message)}" for s in hunk.signals] or ["- no reasons recorded"]
+    lines += [f"- {md_prose(s.message)}" for s in hunk.signals] or ["- no reasons recorded"]
     for side, where, quoted in lost_quotes(hunk):
         lines += [f"- lost from {side}, {md_text(where)}:", "", code_block("\n".join(quoted)), ""]
     for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
         if commits:
-            lines.append(f"- {side}: " + "; ".join(_commit(c) for c in commits))
+            lines.append(f"- {side}: " + "; ".join(_commit(c, url) for c in commits))
     if risky.decision is not None:
         lines.append(f"- {decided_where(risky.decision)}: " + md_text(decision_label(risky.decision)) + _note(risky.decision.note))
     if with_text:
@@ -113,8 +114,11 @@ def _diff_line(sign: str, text: str) -> str:
     return sign + text
 
 
-def _commit(commit: Commit) -> str:
-    return f"{code_span(commit.short)} {md_text(commit_subject(commit))}"
+def _commit(commit: Commit, url: str | None = None) -> str:
+    """A commit's short id (a link to it on the forge, when ``origin`` is a known one) and subject."""
+    link = commit_link(url, commit.sha)
+    short = f"[{code_span(commit.short)}]({link})" if link else code_span(commit.short)
+    return f"{short} {md_text(commit_subject(commit))}"
 
 
 def _note(note: str) -> str:
@@ -128,7 +132,7 @@ def _collapsed(items: list[str], what: str) -> list[str]:
 
 
 def _taken(report: Report) -> list[str]:
-    return _collapsed([f"- {code_span(t.path)}: {md_text(taken_words(t))}" for t in report.taken], "files")
+    return _collapsed([f"- {code_span(t.path)}: {md_prose(taken_words(t))}" for t in report.taken], "files")
 
 
 def _beyond(report: Report) -> list[str]:
@@ -136,7 +140,7 @@ def _beyond(report: Report) -> list[str]:
 
 
 def _policy(report: Report) -> list[str]:
-    items = [f"- {code_span(f.path)} {md_text(policy_words(f))}" for f in report.policy_findings]
+    items = [f"- {code_span(f.path)} {md_prose(policy_words(f))}" for f in report.policy_findings]
     return items or [md_text(no_policy_findings(report))]
 
 
@@ -145,12 +149,12 @@ def _api(report: Report) -> list[str]:
     for finding in report.api_mismatches:
         path, line, message = finding_text(finding)
         where = code_span(f"{path}:{line}" if line else path) + ": " if path else ""
-        out.append(f"- {where}{md_text(message)}")
+        out.append(f"- {where}{md_prose(message)}")
     return out
 
 
 def _events(report: Report) -> list[str]:
-    deleted = [f"- {code_span(d.path)}: {md_text(deleted_words(d))}" for d in report.deleted_files]
+    deleted = [f"- {code_span(d.path)}: {md_prose(deleted_words(d))}" for d in report.deleted_files]
     return deleted + [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
 
 

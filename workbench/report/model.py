@@ -164,6 +164,8 @@ class Report:
     """Why there are no decisions, when there are none (e.g. nothing saved in the app)."""
     beyond: tuple[BeyondFile, ...] = ()
     """Files the resolution changed beyond git's merge (clean files, edits outside conflicts)."""
+    commit_url: str | None = None
+    """``https://github.com/OWNER/NAME/commit/{sha}`` when ``origin`` is a known forge (``links.py``), else None."""
 
     @property
     def hunk_count(self) -> int:
@@ -209,6 +211,7 @@ def build_report(
     fail_on: Level | None = None,
     *,
     decisions_note: str = "",
+    commit_url: str | None = None,
 ) -> Report:
     """Sort the analysis into the report's sections (a pure function)."""
     recorded = tuple(decisions)
@@ -224,6 +227,7 @@ def build_report(
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
         decisions_note=decisions_note,
         beyond=_beyond(analysis),
+        commit_url=commit_url,
     )
 
 

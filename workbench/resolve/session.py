@@ -282,6 +282,24 @@ class Session:
             changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
         return self._do(tuple(changes), f"{_label(decision)} in all of {path}")
 
+    def decide_many(self, targets: Iterable[tuple[str, int]], choice: Choice, label: str) -> Event:
+        """One choice for many hunks across files, as ONE event: a single undo takes it all back.
+
+        Bulk moves ("take main for every undecided low-risk hunk") journal and
+        undo like any decision; hunks of files with a whole-file choice are
+        refused (the caller picks undecided hunks).
+        """
+        decision = Decision(choice)
+        changes: list[Change] = []
+        for path, index in targets:
+            entry = self.file(path)
+            if path in self._file_choices or not any(h.index == index for h in entry.hunks):
+                raise SessionError(f"{path} has no undecided hunk {index}")
+            changes.append(Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision))
+        if not changes:
+            raise SessionError("no hunks to decide")
+        return self._do(tuple(changes), label)
+
     def choose_file(self, path: str, choice: FileChoice | None) -> Event:
         """Keep dev's file, take main's, or delete it (binary, modify/delete, ...)."""
         self.file(path)

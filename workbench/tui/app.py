@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from rich.markup import escape
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -106,6 +105,13 @@ class WorkbenchApp(App[int]):
                 callback = partial(self.run_action, spec.action)
             else:
                 continue
-            # The palette reads help as markup: "[/]" (the filter key) would be a closing tag.
-            yield SystemCommand(spec.description, escape(f"{spec.help}  [{display_keys(keys[spec.id])}]"), callback)
-        yield from super().get_system_commands(screen)
+            # The palette reads help as markup: "[/]" would be a closing tag and "[B]" a style; every "[" is literal.
+            help_text = f"{spec.help}  [{display_keys(keys[spec.id])}]".replace("[", "\\[")
+            yield SystemCommand(spec.description, help_text, callback)
+        # Textual's own theme picker would bypass `t` (and its choice would be forgotten): `t` is the theme key.
+        yield from (command for command in super().get_system_commands(screen) if command.title != "Theme")
+
+    def action_help_quit(self) -> None:
+        """ctrl+c: say how to quit, in plain text (Textual's own message is markup, and toasts here are plain)."""
+        keys = effective_keys(self.config.keys)["quit"]
+        self.notify(f"Press {display_keys(keys)} to quit the workbench.", title="Do you want to quit?")

@@ -4,6 +4,7 @@
 theme = "workbench-light"      # remembered when ``t`` switches themes
 editor = "vim"                 # for ``e`` (default: git's core.editor, $VISUAL, $EDITOR)
 context = 3                    # lines shown around each hunk
+advance = true                 # after m/d/b on a hunk, move to the next undecided hunk
 
 [keys]                         # rebind any action by its id (see ``?``)
 take_main = "m,ctrl+m"
@@ -41,6 +42,8 @@ class Config:
     """Action id -> keys (comma separated), overriding the defaults."""
     editor: str | None = None
     context: int = 3
+    advance: bool = False
+    """After deciding a hunk, move on to the next undecided one."""
     path: Path | None = None
     """Where the settings came from (and where the theme is remembered)."""
 
@@ -84,7 +87,10 @@ def load_config(path: Path | None = None) -> Config:
         raise WorkbenchError(f"{path}: editor must be a string")
     if not isinstance(context, int) or isinstance(context, bool) or not 0 <= context <= 100:
         raise WorkbenchError(f"{path}: context must be a whole number from 0 to 100")
-    return Config(theme=theme, keys=dict(keys), editor=editor, context=context, path=path)
+    advance = data.get("advance", False)
+    if not isinstance(advance, bool):
+        raise WorkbenchError(f"{path}: advance must be true or false")
+    return Config(theme=theme, keys=dict(keys), editor=editor, context=context, advance=advance, path=path)
 
 
 def key_clash(overrides: Mapping[str, str]) -> tuple[str, str, str] | None:

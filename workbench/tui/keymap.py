@@ -71,6 +71,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
     _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
     _a("prev_risky", "P", "Prev risky", "Previous undecided high-risk hunk in the whole sync", S, "Move"),
+    _a("next_open", "o", "Next open", "Next undecided hunk of any risk in the whole sync (wraps around)", S, "Move"),
+    _a("prev_open", "O", "Prev open", "Previous undecided hunk of any risk in the whole sync", S, "Move"),
     _a("filter", "slash", "Filter", "Filter the file list by typing part of a path (enter keeps the filter and goes "
        "to the list, esc clears it)", S, "Move", key_display="/"),
     _a("focus_files", "escape", "Files", "Back to the file list; in the filter (or on a filtered list), clear the "
@@ -85,6 +87,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
        S, "Decide", show=True),
     _a("file_main", "M", "File: main", "Take main for every hunk of this file", S, "Decide"),
     _a("file_dev", "D", "File: dev", "Take dev for every hunk of this file", S, "Decide"),
+    _a("bulk", "A", "Bulk", "Take main (or dev) for every undecided hunk below a risk level, in this file or the "
+       "whole sync; asks first, saying how many hunks and files; one u undoes it all", S, "Decide"),
     _a("delete_file", "x", "Delete file", "Delete the file (binary and modify/delete files: a whole-file choice)",
        S, "Decide"),
     _a("note", "c", "Note", "Write a note on this hunk (or file): saved with the decisions and shown in reports",
@@ -99,6 +103,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("toggle_diffs", "v", "Diffs", "Switch between the hunk view and the result-vs-dev / result-vs-main diffs",
        S, "View"),
     _a("toggle_context", "z", "Context", "Expand or collapse all context around the hunks", S, "View"),
+    _a("zoom", "f", "Zoom", "Zoom the hunk view: hide the file list and the Why/History panes (f again shows them)",
+       S, "View"),
+    _a("toggle_inline", "i", "Inline", "Switch the hunk view between side by side and inline (unified, word "
+       "changes marked); by default it picks what fits the width", S, "View"),
+    _a("toggle_wrap", "l", "Wrap", "Soft-wrap long lines in the hunk view (off: → jumps to the first difference)",
+       S, "View"),
     _a("focus_history", "h", "History", "Go to the history panel (enter shows a commit's diff)", S, "View"),
     _a("reveal", "r", "Reveal", "Training: show what the maintainers shipped for this hunk, and why "
        "(your answer before the reveal is the one scored)", Scope.QUIZ, "Training", show=True),

@@ -126,12 +126,13 @@ def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, st
 
 
 def run_quiz(repo: str | None, merge: str, result: str, trainee: str, title: str, *,
-             policy: str | None = None, theme: str | None = None) -> int:
-    """``workbench train``'s interactive quiz: the app on the replay, answers saved per trainee."""
+             policy: str | None = None, theme: str | None = None, risky: bool = False) -> int:
+    """``workbench train``'s interactive quiz: the app on the replay (its outline shown while loading),
+    answers saved per trainee."""
     from workbench.tui.quiz import open_quiz
     from workbench.tui.screens.quiz import QuizScreen
 
-    def load(_report: Report) -> Workspace:
-        return open_quiz(repo, merge, result, trainee, title, policy)
+    def load(report: Report) -> Workspace:
+        return open_quiz(repo, merge, result, trainee, title, policy, report, risky)
 
     return run_app(load, theme=theme, screen=QuizScreen)

@@ -12,15 +12,17 @@ first answer is the one scored.  Nothing here imports Textual.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from workbench.analysis.model import Commit, SyncAnalysis
-from workbench.analysis.training import AnswerKey, Grade, QuizHunk, grade, normalise_choice
+from workbench.analysis.training import AnswerKey, Grade, QuizHunk, grade, normalise_choice, risky_subset
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.session import Session
+from workbench.sync import LoadProgress
 from workbench.training import Progress, load_answer_key, load_progress, save_progress
 from workbench.tui.workspace import Workspace
 
@@ -174,9 +176,17 @@ class QuizWorkspace(Workspace):
 
 
 def open_quiz(repo_path: str | os.PathLike[str] | None, merge: str, result: str, trainee: str, title: str,
-              policy: str | None = None) -> QuizWorkspace:
-    """Analyse the replay and the shipped result, and resume the trainee's answers (slow: run in a worker)."""
-    repo, replay, key = load_answer_key(repo_path, merge, result, policy)
+              policy: str | None = None, progress: Callable[[LoadProgress], None] | None = None,
+              risky: bool = False) -> QuizWorkspace:
+    """Analyse the replay and the shipped result, and resume the trainee's answers (slow: run in a worker).
+
+    ``progress`` hears the replay's outline first (the app shows the file list
+    while the rest loads); ``risky`` asks only the "risky hunks" exercise: high
+    and medium risk, and every hunk the maintainers changed.
+    """
+    repo, replay, key = load_answer_key(repo_path, merge, result, policy, progress)
+    if risky:
+        key = risky_subset(key)
     asked = {q.path for q in key.hunks}
     analysis = replace(replay, files=tuple(f for f in replay.files if f.path in asked))
     shas = {sha for q in key.hunks for sha in q.evidence}

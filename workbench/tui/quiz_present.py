@@ -13,7 +13,7 @@ from rich.text import Text
 
 from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, Level
-from workbench.analysis.training import Grade, Miss, QuizHunk
+from workbench.analysis.training import Caveat, Grade, Miss, QuizHunk
 from workbench.textsafe import visible
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD, short_sha
 from workbench.tui.palette import Palette
@@ -25,6 +25,13 @@ SHIPPED_WORD = {
     "both": "both sides",
     "other": "a splice of their own (shown as a diff below)",
 }
+CAVEAT_WORDS = {
+    Caveat.SHIPPED_FAILS_AUDIT: "What shipped here still fails the API audit, so it is not a clean answer; "
+                                "a different answer is not scored as a miss. The audit says: ",
+    Caveat.FIXED_ELSEWHERE: "The API mismatch here was fixed in another file, not in this hunk: what shipped "
+                            "is right only together with that fix, so a different answer is not scored as a "
+                            "miss. The audit said on the bot's merge: ",
+}
 ANSWER_WORD = {"main": "main", "dev": "dev", "both": "both", "both-main-first": "both (main first)",
                "custom": "an edit", "other": "other"}
 
@@ -35,10 +42,19 @@ def reveal_text(quiz: Quiz, question: QuizHunk, answer: str, palette: Palette) -
     text.append(f"{visible(question.path)} · hunk {question.index + 1}\n\n", style="bold")
     agree = quiz.agrees(answer, question)
     text.append(f"You answered {ANSWER_WORD.get(answer, answer)}")
-    text.append(" ✓ same as shipped\n" if agree else " ✗ not what shipped\n",
-                style=palette.hue["result"] if agree else palette.risk[Level.HIGH])
+    if agree:
+        text.append(" ✓ same as shipped\n", style=palette.hue["result"])
+    elif question.caveat is not None:
+        text.append(" ≈ not what shipped, but what shipped is doubtful (not scored)\n",
+                    style=palette.risk[Level.MEDIUM])
+    else:
+        text.append(" ✗ not what shipped\n", style=palette.risk[Level.HIGH])
     text.append("Shipped: ", style="bold")
     text.append(f"{SHIPPED_WORD[question.shipped]}\n")
+    if question.caveat is not None:
+        text.append("\nNote: ", style="bold")
+        text.append(CAVEAT_WORDS[question.caveat])
+        text.append(f"{visible(question.caveat_detail, single_line=False)}\n")
     if question.shipped == "other":
         _diff(text, "main → shipped", question.hunk.main_text, question.shipped_text, palette)
         _diff(text, "dev → shipped", question.hunk.dev_text, question.shipped_text, palette)
@@ -101,7 +117,10 @@ def score_text(quiz: Quiz, result: Grade, palette: Palette) -> Text:
     text = Text()
     text.append(f"{visible(quiz.title)}\n\n", style="bold")
     text.append(f"Agreement {result.score:.0%}", style="bold")
-    text.append(f": {len(result.agreed)} of {result.answered} answered hunks match what the maintainers shipped")
+    scored = result.answered - len(result.debatable)
+    text.append(f": {len(result.agreed)} of {scored} answered hunks match what the maintainers shipped")
+    if result.debatable:
+        text.append(f" ({len(result.debatable)} more not scored: what shipped there is doubtful)")
     unanswered = len(result.unanswered)
     text.append(f" ({unanswered} of {len(key.hunks)} not answered yet)\n" if unanswered else ".\n")
     text.append(f"\nCostly misses: {len(result.costly)}", style=palette.risk[Level.HIGH] if result.costly else "bold")
@@ -109,6 +128,10 @@ def score_text(quiz: Quiz, result: Grade, palette: Palette) -> Text:
     _misses(text, quiz, result.costly, palette)
     text.append(f"\nHarmless misses: {len(result.harmless)}\n", style="bold")
     _misses(text, quiz, result.harmless, palette)
+    if result.debatable:
+        text.append(f"\nNot scored: {len(result.debatable)}", style="bold")
+        text.append(" (what shipped fails the API audit, or leans on a fix in another file)\n")
+        _misses(text, quiz, result.debatable, palette)
     if result.unanswered:
         text.append("\nNot answered\n", style="bold")
         for question in result.unanswered:

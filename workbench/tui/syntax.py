@@ -1,4 +1,4 @@
-"""Python syntax highlighting with tree-sitter, as per-line spans computed once per blob.
+"""Syntax highlighting as per-line spans computed once per blob: Python with tree-sitter, others with Pygments.
 
 The spans are computed in a worker when a file is opened and looked up by
 line number while rendering, so scrolling never parses.  Only a few capture
@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import tree_sitter
 import tree_sitter_python
+
+from workbench.tui.syntax_other import pygments_highlighter
 
 SyntaxSpans = dict[int, tuple[tuple[int, int, str], ...]]
 """0-based line -> (start column, end column, kind), columns in characters."""
@@ -49,8 +51,10 @@ def _parser() -> tuple[tree_sitter.Parser, tree_sitter.Query]:
 
 
 def highlighter_for(path: str) -> Callable[[bytes], SyntaxSpans] | None:
-    """The highlighter for a path's language, or None (only Python is highlighted)."""
-    return python_spans if path.endswith((".py", ".pyi")) else None
+    """The highlighter for a path's language: Python, C++/CUDA, YAML, shell, TOML, Markdown; else None."""
+    if path.endswith((".py", ".pyi")):
+        return python_spans
+    return pygments_highlighter(path, MAX_BYTES, MAX_LINES)
 
 
 def python_spans(data: bytes) -> SyntaxSpans:

@@ -65,12 +65,16 @@ class Workspace:
                 self.acks = matched(worktree_acks(repo.workdir), analysis)
             except WorkbenchError as exc:
                 self.acks_problem = str(exc)
+        self.request: SyncRequest | None = None
+        """What was opened, when ``open`` opened it (so it can be reopened with another policy)."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
         """Analyse the sync (``progress`` hears the outline, then files and stages) and resume."""
         repo, analysis = open_sync(request, progress)
-        return cls.load(repo, analysis)
+        workspace = cls.load(repo, analysis)
+        workspace.request = request
+        return workspace
 
     @classmethod
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
@@ -228,6 +232,10 @@ class Workspace:
 
     def decide_file(self, path: str, choice: Choice) -> Event:
         return self._recorded(self.session.decide_file(path, choice))
+
+    def decide_many(self, targets: list[tuple[str, int]], choice: Choice, label: str) -> Event:
+        """A bulk move (``moves.py``): one event, so one undo."""
+        return self._recorded(self.session.decide_many(targets, choice, label))
 
     def choose_file(self, path: str, choice: FileChoice) -> Event:
         return self._recorded(self.session.choose_file(path, choice))

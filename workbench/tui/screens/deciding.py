@@ -86,6 +86,10 @@ class DecidingScreen(NotingScreen):
         assert self.ws is not None
         self.ws.decide(target[0], target[1], Decision(choice))
         self.refresh_state({target[0]})
+        self.after_decision()
+
+    def after_decision(self) -> None:
+        """A hunk was decided by a key (a screen may move on, see ``screens/flow.py``)."""
 
     def _choose(self, choice: FileChoice) -> None:
         assert self.ws is not None and self.path is not None

@@ -32,13 +32,15 @@ from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report, Throttle, describe, fraction
 from workbench.tui.messages import FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
-from workbench.tui.screens.browsing import BrowsingScreen
+from workbench.tui.moves import resume_place
+from workbench.tui.screens.flow import FlowScreen
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.widgets.path_bar import PathBar
 from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.widgets.why_panel import WhyPanel
@@ -48,7 +50,7 @@ Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
 
 
-class MainScreen(BrowsingScreen):
+class MainScreen(FlowScreen):
     """Review, decide and write one sync."""
 
     BINDINGS = bindings(Scope.SCREEN)
@@ -83,6 +85,7 @@ class MainScreen(BrowsingScreen):
         with Horizontal(id="body"):
             yield FileList(id="files")
             with Centre(id="center"):
+                yield PathBar(id="path")
                 with ContentSwitcher(initial="placeholder", id="views"):
                     yield HunkView(id="hunks")
                     with Horizontal(id="diffs"):
@@ -169,6 +172,9 @@ class MainScreen(BrowsingScreen):
             start = moved
         elif start is not None:
             self._pending_hunk = ws.opening_hunk(start)
+        elif ws.resumed and (place := resume_place(ws)) is not None:
+            start = place.path  # where the user stopped, not the riskiest file
+            self._pending_hunk = place.hunk if place.hunk is not None else ws.opening_hunk(start)
         first = start or (files.shown_paths[0] if files.shown_paths else None)
         if first is not None:
             files.highlight(first)
@@ -178,6 +184,7 @@ class MainScreen(BrowsingScreen):
         if ws.resumed:
             self.notify(ws.resumed_words())
         self.tell_unsaved()
+        self.offer_policy()
         if ws.acks_problem:
             self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
         self.after_load()
@@ -221,6 +228,7 @@ class MainScreen(BrowsingScreen):
         """Show a file: evidence now, rows when the worker has prepared them."""
         assert self.ws is not None
         self.path = path
+        self.query_one(PathBar).show(path)
         self.view = None
         self.current = None
         self._expanded = frozenset()

@@ -31,8 +31,21 @@ def pane_heights(height: int) -> tuple[int, int]:
 class Centre(Vertical):
     """Lays out its ``#result`` and ``#evidence`` children by ``pane_heights`` whenever it is resized."""
 
+    zoomed = False
+    """The hunk view is zoomed: the Why/History panes are hidden."""
+
+    def set_zoom(self, zoomed: bool) -> None:
+        self.zoomed = zoomed
+        self._lay_out(self.size.height)
+
     def on_resize(self, event: Resize) -> None:
-        result, evidence = pane_heights(event.size.height)
+        self._lay_out(event.size.height)
+
+    def _lay_out(self, height: int) -> None:
+        path_rows = 1 if self.query("#path") else 0  # the path bar above the hunk view
+        result, evidence = pane_heights(height - path_rows)
+        if self.zoomed:
+            evidence = 0
         for selector, rows in (("#result", result), ("#evidence", evidence)):
             pane = self.query_one(selector)
             pane.display = rows > 0

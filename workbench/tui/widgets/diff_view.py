@@ -68,6 +68,13 @@ class DiffView(LineView):
     def row_count(self) -> int:
         return len(self._rows) or 1
 
+    def go_to_old_line(self, line: int) -> None:
+        """Cursor on the first row at or after line ``line`` of the old text (where a hunk is), near the top."""
+        for i, row in enumerate(self._rows):
+            if row.old is not None and row.old >= line:
+                self.move_cursor(i, top_margin=3)
+                return
+
     def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
         if not self._rows:
             return label_segments([(f"  {self._empty}", palette.muted)], width, palette.text)

@@ -42,6 +42,8 @@ class Totals:
     """Edited hunks that still hold conflict markers."""
     writes: bool = True
     """Decisions can be written here (not in a preview or a training quiz)."""
+    whole_files: int = 0
+    """Of ``undecided``, files without hunks (binary, modify/delete): each one whole-file decision."""
 
 
 class FileList(Vertical):
@@ -90,6 +92,8 @@ class FileList(Vertical):
         """Path -> its row among the shown ones."""
         self._query = ""
         self._styles: dict[str, Style] = {}
+        self._totals: tuple[Totals, str] | None = None
+        """The counters last shown (repainted when the theme changes)."""
         self._head = Text()
         """The summary's first line (counters, or how far loading got)."""
         self._mode = ""
@@ -102,6 +106,8 @@ class FileList(Vertical):
     def _theme_changed(self) -> None:
         palette = theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
         self._styles = {"high": palette.risk[Level.HIGH]}
+        if self._totals is not None:  # the counters were painted in the old theme's colour
+            self.set_totals(*self._totals)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Analysing the sync…"), id="file-summary")
@@ -136,9 +142,11 @@ class FileList(Vertical):
         text = Text()
         text.append("loading", style="bold italic")
         text.append(f" · {note}")
+        self._totals = None
         self._paint_summary(text, mode, done=False)
 
     def set_totals(self, totals: Totals, mode: str) -> None:
+        self._totals = (totals, mode)
         text = Text()
         done = totals.undecided == 0 and not totals.marked
         high = self._styles.get("high", Style())
@@ -152,6 +160,9 @@ class FileList(Vertical):
             text.append(f"{MARKED} {plural(totals.marked, 'edited hunk')} still with markers", style=high)
         else:
             text.append(f"{totals.undecided} undecided", style="bold")
+            if totals.whole_files:
+                hunks = totals.undecided - totals.whole_files
+                text.append(f" ({plural(hunks, 'hunk')}, {plural(totals.whole_files, 'file')})")
             text.append(" · ")
             text.append(f"{totals.high} high risk", style=high)
             if totals.marked:

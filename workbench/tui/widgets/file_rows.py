@@ -3,8 +3,8 @@
 Only the rows on screen are painted (``LineView``'s Line API); filtering or
 refreshing counts touches data, never widgets.  A row reads
 ``risk status path decided/total``: the risk as a letter in its colour
-(never colour alone), the path shortened from the left so the file name
-stays, ``●`` while decisions are not written yet, and ``!`` when an edited
+(never colour alone), the path shortened in the middle so the file name
+and the directory that tells similar names apart stay (``shorten_path``), ``●`` while decisions are not written yet, and ``!`` when an edited
 hunk still holds conflict markers.  Rows of a sync still
 loading show ``·`` for the risk and ``⋯`` for the counts.
 """
@@ -132,17 +132,15 @@ class FileOptions(LineView):
         base = palette.text
         if at_cursor:
             base = combine(base, palette.cursor)
-        elif index == self.cursor:
-            base = combine(base, palette.filler, Style(color=palette.text.color))
+        elif index == self.cursor:  # the list is not focused: the row stays plain to see (panel colour, bold)
+            base = combine(base, Style(bgcolor=palette.header.bgcolor, bold=True))
         total = row.total or 1  # a file without hunks is one whole-file choice
         done = not row.loading and row.decided == total
         counts = PENDING_COUNTS if row.loading else f"{row.decided}/{total}"
         flag = MARKED if row.marked else DECIDED if done else " "
         tail = f" {flag}{counts}{UNWRITTEN if row.unwritten else ' '}"
         room = max(4, width - 4 - len(tail))
-        path = visible(row.path)
-        if len(path) > room:
-            path = "…" + path[-(room - 1):]
+        path = shorten_path(visible(row.path), room)
         muted = combine(base, Style(color=palette.muted.color))
         letter = (PENDING_RISK, muted) if row.loading else (RISK_LETTER[row.level], combine(base, palette.risk[row.level]))
         parts = [
@@ -177,3 +175,34 @@ class FileOptions(LineView):
         if 0 <= index < self.row_count:
             self.move_cursor(index)
             self.action_select()
+
+
+def shorten_path(path: str, room: int) -> str:
+    """``path`` in ``room`` characters, cut in the middle: the file name and its directory stay.
+
+    Syncs hold dozens of files with one name in different directories
+    (``…/gpt3_tp2/golden_values.json``); cutting from the left would leave
+    only the name, so the parent directory is kept and the start of the path
+    fills what room is left.  When even ``parent/name`` does not fit, the
+    directory stays whole and the name loses its middle (rows with one name
+    differ in the directory), and past that the middle of both goes.
+    """
+    if len(path) <= room:
+        return path
+    if room <= 1:
+        return path[:room]
+    parts = path.rsplit("/", 2)
+    tail = "/".join(parts[-2:]) if len(parts) > 1 else path
+    if len(tail) + 2 <= room:
+        return path[: room - len(tail) - 1] + "…" + tail
+    if len(parts) > 1 and len(parts[-2]) + 8 <= room:
+        return f"{parts[-2]}/{_middle(parts[-1], room - len(parts[-2]) - 1)}"
+    return _middle(tail, room)
+
+
+def _middle(text: str, room: int) -> str:
+    """``text`` in ``room`` characters with its middle replaced by ``…``."""
+    if len(text) <= room:
+        return text
+    left = (room - 1) // 2
+    return text[:left] + "…" + text[len(text) - (room - 1 - left):]

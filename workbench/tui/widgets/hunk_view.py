@@ -1,8 +1,11 @@
-"""The hunk view: dev and main side by side (base on a toggle), the whole file, context folded.
+"""The hunk view: dev and main side by side or inline (base on a toggle), the whole file, context folded.
 
 Rows come prepared (``workbench.analysis.display``): aligned cells with
-their word changes, folds, hunk headers.  This widget only paints them, in
-the theme's dev and main hues, with syntax colours looked up by line.
+their word changes, folds, hunk headers; ``hunk_lines.py`` turns them into
+screen lines (side by side, or inline like a unified diff, soft-wrapped or
+not).  This widget only paints them, in the theme's dev and main hues, with
+syntax colours looked up by line.  The layout fits the width by default:
+inline when a side would get fewer than ``MIN_SPLIT_TEXT`` characters.
 
 | Key | Action |
 | :- | :- |
@@ -30,10 +33,23 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
+from workbench.tui.widgets.hunk_lines import (
+    Layout,
+    cut_kinds,
+    cut_spans,
+    ScreenLine,
+    first_difference,
+    resolved_layout,
+    screen_lines,
+    shared_cell,
+    split_columns,
+)
 from workbench.tui.widgets.line_view import LineView
 from workbench.wording import plural
 
 _CLEAN_TONE = {Region.DEV: ("dev",), Region.MAIN: ("main",), Region.BOTH: ("dev", "main")}
+_INLINE_TAG = {"base": "b ", "dev": "d ", "main": "m ", None: "  "}
+"""Inline, the two cells before a line's text say whose line it is (never colour alone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +115,28 @@ class HunkView(LineView):
         """The hunk decisions act on; its rows carry a bar on the left."""
         self.header_lines = 1
         self._sides: dict[str, str] = {"base": "base", "dev": "dev", "main": "main"}
+        self.layout_mode = Layout.AUTO
+        """Side by side, inline, or whichever fits the width (``AUTO``)."""
+        self.wrap = False
+        """Soft-wrap long lines instead of cutting them (← → pan when off)."""
+        self._lines: list[ScreenLine] = []
+        self._line_hunk: list[int | None] = []
+        self._lines_key: tuple[object, ...] | None = None
+
+    @property
+    def inline(self) -> bool:
+        """Whether the sides are shown inline now (the layout resolved for the current width)."""
+        width = self.scrollable_content_region.width or self.size.width
+        return resolved_layout(self.layout_mode, width, self._gutter, self.show_base) is Layout.INLINE
+
+    def set_layout(self, mode: Layout) -> None:
+        self.layout_mode = mode
+        self.refresh_rows()
+
+    def set_wrap(self, wrap: bool) -> None:
+        self.wrap = wrap
+        self.x_offset = 0
+        self.refresh_rows()
 
     def set_sides(self, labels: dict[str, str]) -> None:
         """Column titles, e.g. {"dev": "dev 33f45187a5 · ours"}."""
@@ -150,6 +188,47 @@ class HunkView(LineView):
         self.show_base = show
         self.refresh_rows()
 
+    # -- screen lines ------------------------------------------------------------------------
+
+    def refresh_rows(self) -> None:
+        """Rebuild the screen lines when what they depend on changed, keeping the cursor's entry."""
+        width = self.scrollable_content_region.width
+        inline = self.inline
+        key = (id(self._entries), len(self._entries), width, inline, self.wrap, self.show_base)
+        if key != self._lines_key:
+            anchor = self._lines[self.cursor].entry if 0 <= self.cursor < len(self._lines) else None
+            self._lines_key = key
+            self._lines = screen_lines(self._entries, self._layout, inline, self.show_base,
+                                       self._wrap_width(width, inline), self._split_text_widths(width))
+            self._line_hunk = [self._entry_hunk[line.entry] for line in self._lines]
+            self._headers = {}
+            for i, line in enumerate(self._lines):
+                entry = self._entries[line.entry]
+                if isinstance(entry, HunkHeader):
+                    self._headers.setdefault(entry.hunk, i)
+            if anchor is not None:
+                self.cursor = self._line_of_entry(anchor)
+        super().refresh_rows()
+
+    def _wrap_width(self, width: int, inline: bool) -> int | None:
+        if not self.wrap:
+            return None
+        return max(1, width - 1 - self._gutter - 2) if inline else 1
+
+    def _split_text_widths(self, width: int) -> dict[str, int]:
+        return {side: max(1, w - self._gutter) for side, w in split_columns(width, self.show_base)}
+
+    def _line_of_entry(self, entry: int) -> int:
+        for i, line in enumerate(self._lines):
+            if line.entry >= entry:
+                return i
+        return max(0, len(self._lines) - 1)
+
+    @property
+    def cursor_entry(self) -> int | None:
+        """The entry (``folds.py``) under the cursor."""
+        return self._lines[self.cursor].entry if 0 <= self.cursor < len(self._lines) else None
+
     def go_to_hunk(self, hunk: int) -> None:
         """Cursor on the hunk's header, the header two lines from the top."""
         index = self._headers.get(hunk)
@@ -167,13 +246,13 @@ class HunkView(LineView):
             e.hunk if isinstance(e, HunkHeader) else rows[e.index].hunk if isinstance(e, RowRef) else None
             for e in entries
         ]
-        self._headers = {e.hunk: i for i, e in enumerate(entries) if isinstance(e, HunkHeader)}
+        self._lines_key = None
         self.refresh_rows()
 
     def _layout_row(self, index: int) -> int | None:
-        if not self._entries or index >= len(self._entries):
+        if not self._lines or index >= len(self._lines):
             return None
-        entry = self._entries[index]
+        entry = self._entries[self._lines[index].entry]
         if isinstance(entry, RowRef):
             return entry.index
         if isinstance(entry, Fold):
@@ -182,25 +261,26 @@ class HunkView(LineView):
         return start
 
     def _entry_for_row(self, row: int) -> int:
+        """The screen line showing layout row ``row`` (or the fold that hides it)."""
         for i, entry in enumerate(self._entries):
             if isinstance(entry, RowRef) and entry.index == row:
-                return i
+                return self._line_of_entry(i)
             if isinstance(entry, Fold) and entry.start <= row < entry.end:
-                return i
+                return self._line_of_entry(i)
         return 0
 
     # -- the cursor (messages up) ------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
         super().watch_cursor(old, new)
-        hunk = self._entry_hunk[new] if 0 <= new < len(self._entry_hunk) else None
+        hunk = self._line_hunk[new] if 0 <= new < len(self._line_hunk) else None
         if hunk != self._cursor_hunk:
             self._cursor_hunk = hunk
             self.post_message(self.CursorMoved(self, hunk))
 
     def action_toggle_fold(self) -> None:
-        if 0 <= self.cursor < len(self._entries):
-            entry = self._entries[self.cursor]
+        if self.cursor_entry is not None:
+            entry = self._entries[self.cursor_entry]
             if isinstance(entry, BothDeleted):
                 self.notify("Both sides deleted these base lines: a shows the base column.")
             elif isinstance(entry, Fold):
@@ -215,22 +295,35 @@ class HunkView(LineView):
 
     @property
     def row_count(self) -> int:
-        return len(self._entries)
+        return len(self._lines)
 
     def row_key(self, index: int) -> tuple[object, ...]:
-        return (self.show_base, self._entry_hunk[index] == self.current and self.current is not None)
+        current = self._line_hunk[index] == self.current and self.current is not None
+        return (self.show_base, current, self._lines_key)
 
     def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
-        entry = self._entries[index]
-        current = self.current is not None and self._entry_hunk[index] == self.current
+        line = self._lines[index]
+        entry = self._entries[line.entry]
+        current = self.current is not None and self._line_hunk[index] == self.current
         if isinstance(entry, HunkHeader):
             return self._header(entry.hunk, width, palette, current, at_cursor)
         if isinstance(entry, Fold):
             return self._fold(entry, width, palette, at_cursor)
         assert self._layout is not None
-        return self._row(self._layout.rows[entry.index], width, palette, current, at_cursor)
+        row = self._layout.rows[entry.index]
+        if self._lines_key is not None and self._lines_key[3]:
+            return self._inline_row(row, line, width, palette, current, at_cursor)
+        return self._row(row, width, palette, current, at_cursor, line.part)
 
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
+        if self.inline:
+            parts = [(" " * (self._gutter + 1), palette.header)]
+            for k, side in enumerate(("base", "dev", "main") if self.show_base else ("dev", "main")):
+                parts.append(("   " if k else "", palette.header))
+                parts.append((f"{_INLINE_TAG[side].strip()} = {self._sides.get(side, side)}",
+                              combine(palette.header, palette.hue[side])))
+            parts.append(("   inline (i: side by side)", palette.header))
+            return label_segments(parts, width, palette.header)
         segments = [Segment(" ", palette.header)]
         for k, (side, column_width) in enumerate(self._columns(width)):
             if k:
@@ -247,29 +340,39 @@ class HunkView(LineView):
         return Segment(" ", palette.text)
 
     def _columns(self, width: int) -> list[tuple[str, int]]:
-        sides = ["base", "dev", "main"] if self.show_base else ["dev", "main"]
-        available = max(0, width - 1 - (len(sides) - 1))
-        each = available // len(sides)
-        widths = [each] * len(sides)
-        widths[-1] += available - each * len(sides)
-        return list(zip(sides, widths))
+        return split_columns(width, self.show_base)
 
-    def _row(self, row: AlignedRow, width: int, palette: Palette, current: bool, at_cursor: bool) -> list[Segment]:
-        segments = [self._marker(palette, current, at_cursor)]
+    def _row(self, row: AlignedRow, width: int, palette: Palette, current: bool, at_cursor: bool,
+             part: int = 0) -> list[Segment]:
+        segments = [self._marker(palette, current, at_cursor and part == 0)]
         columns = self._columns(width)
         for k, (side, column_width) in enumerate(columns):
             if k:
                 segments.append(Segment("│", palette.separator))
             cell: Cell | None = getattr(row, side)
-            segments.extend(self._cell(row, side, cell, column_width, palette, at_cursor))
+            segments.extend(self._cell(row, side, cell, column_width, palette, at_cursor, part))
+        return segments
+
+    def _inline_row(self, row: AlignedRow, line: ScreenLine, width: int, palette: Palette, current: bool,
+                    at_cursor: bool) -> list[Segment]:
+        """One side's line (or a line both sides agree on) across the whole width, tagged d/m/b."""
+        side = line.side
+        shared = shared_cell(row) if side is None else None
+        cell_side = side if side is not None else (shared[0] if shared else "dev")
+        cell = getattr(row, cell_side)
+        tag_style = combine(palette.muted, palette.hue[side]) if side is not None else palette.muted
+        segments = [self._marker(palette, current, at_cursor and line.part == 0),
+                    Segment(_INLINE_TAG[side] if line.part == 0 else "  ", tag_style)]
+        segments.extend(self._cell(row, cell_side, cell, max(0, width - 3), palette, at_cursor, line.part,
+                                   inline=side is None))
         return segments
 
     def _cell(self, row: AlignedRow, side: str, cell: Cell | None, width: int, palette: Palette,
-              at_cursor: bool) -> list[Segment]:
+              at_cursor: bool, part: int = 0, inline: bool = False) -> list[Segment]:
         gutter = min(self._gutter, max(0, width - 1))
         if cell is None:
             return [Segment(" " * width, palette.filler)]
-        tinted = row.region is Region.HUNK or side in _CLEAN_TONE.get(row.region, ())
+        tinted = not inline and (row.region is Region.HUNK or side in _CLEAN_TONE.get(row.region, ()))
         if row.region is Region.HUNK and side == "base":
             tinted = bool(cell.vs_base)
         style = combine(palette.text, palette.line[side]) if tinted else palette.text
@@ -283,10 +386,20 @@ class HunkView(LineView):
         else:
             words = cell.vs_base if self.show_base else cell.vs_other
         syntax = self._syntax.get(side, {}).get(cell.no - 1, ())
+        word_style = palette.word[side] if tinted else None
+        if not self.wrap:
+            return [
+                number_segment(cell.no, gutter, number_style),
+                *text_segments(cell.text, width - gutter, palette, style, words, word_style, syntax, self.x_offset),
+            ]
+        room = max(1, width - gutter)
+        start, stop = part * room, (part + 1) * room
+        if start >= len(cell.text) and part:
+            return [number_segment(None, gutter, number_style), Segment(" " * (width - gutter), style)]
         return [
-            number_segment(cell.no, gutter, number_style),
-            *text_segments(cell.text, width - gutter, palette, style, words, palette.word[side] if tinted else None,
-                           syntax, self.x_offset),
+            number_segment(cell.no if part == 0 else None, gutter, number_style),
+            *text_segments(cell.text[start:stop], width - gutter, palette, style, cut_spans(words, start, stop),
+                           word_style, cut_kinds(syntax, start, stop)),
         ]
 
     def _header(self, hunk: int, width: int, palette: Palette, current: bool, at_cursor: bool) -> list[Segment]:
@@ -306,6 +419,39 @@ class HunkView(LineView):
         ]
         return label_segments(parts, width, base)
 
+    def action_scroll_text(self, step: int) -> None:
+        """→ jumps to the first difference of the cursor's line when it is out of sight, else shifts."""
+        if self.wrap:
+            return
+        target = self._difference_offset() if step > 0 else None
+        if target is not None and target > self.x_offset:
+            self.x_offset = target
+            self.refresh()
+            return
+        super().action_scroll_text(step)
+
+    def _difference_offset(self) -> int | None:
+        """Where the text must start so the cursor line's (or hunk's) first difference shows, if hidden."""
+        if self._layout is None or self.cursor_entry is None:
+            return None
+        entry = self._entries[self.cursor_entry]
+        if isinstance(entry, RowRef):
+            rows = [self._layout.rows[entry.index]]
+        elif isinstance(entry, HunkHeader) and entry.hunk in self._layout.hunk_rows:
+            start, end = self._layout.hunk_rows[entry.hunk]
+            rows = list(self._layout.rows[start:end])
+        else:
+            return None
+        firsts = [f for f in (first_difference(row, self.show_base) for row in rows) if f is not None]
+        if not firsts:
+            return None
+        width = self.scrollable_content_region.width
+        room = (width - 3 if self.inline else min(w for _s, w in self._columns(width))) - self._gutter - 2
+        first = min(firsts)
+        if self.x_offset <= first < self.x_offset + max(1, room):
+            return None
+        return max(0, first - 8)
+
     def _fold(self, fold: Fold, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
         style = combine(palette.fold, palette.cursor) if at_cursor else palette.fold
         if isinstance(fold, BothDeleted):
@@ -322,3 +468,4 @@ class HunkView(LineView):
         style = combine(palette.fold, palette.cursor) if at_cursor else palette.fold
         text = f"{'▶' if at_cursor else ' '} ⋯ {fold.lines} lines: {detail}  (enter shows them, z shows all)"
         return label_segments([(text, style)], width, style)
+

@@ -1,0 +1,291 @@
+"""Getting through a long sync: zoom, inline and wrapped layouts, the path bar, bulk moves, next undecided,
+advancing after a decision, resuming where the user stopped, and ``v`` following the current hunk."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pilot_tools import drive, main_screen, settle
+from textual.pilot import Pilot
+
+from workbench.analysis.display.folds import RowRef
+from workbench.analysis.model import Level
+from workbench.resolve.splice import Choice, Decision
+from workbench.sample import SampleSync
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.config import Config
+from workbench.tui.moves import Bulk, Scope, bulk_targets, next_undecided
+from workbench.tui.screens.bulk import BulkScreen
+from workbench.tui.widgets.diff_view import DiffView
+from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.file_rows import shorten_path
+from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.widgets.path_bar import PathBar
+from workbench.tui.workspace import Position
+
+MakeApp = Callable[..., WorkbenchApp]
+LAYER = "megatron/core/transformer/transformer_layer.py"
+
+
+def test_zoom_hides_the_file_list_and_the_evidence_and_f_brings_them_back(
+        sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        view = screen.query_one(HunkView)
+        before = view.size.width
+        await pilot.press("f")
+        await pilot.pause()
+        assert not screen.query_one(FileList).display and not screen.query_one("#evidence").display
+        assert view.size.width > before + 30, "the hunk view takes the whole width"
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.query_one(FileList).display and screen.query_one("#evidence").display
+
+    drive(app, script)
+
+
+def test_the_open_files_full_path_is_above_the_hunk_view(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert LAYER in str(screen.query_one(PathBar).render())
+
+    drive(app, script, size=(80, 24))
+
+
+def test_list_rows_keep_the_distinguishing_directory() -> None:
+    a = "tests/functional_tests/test_cases/gpt/gpt3_tp2_pp2/golden_values_dev_dgx_gb200.json"
+    b = "tests/functional_tests/test_cases/gpt/gpt3_tp1_pp4/golden_values_dev_dgx_gb200.json"
+    for room in (70, 40, 30):
+        short_a, short_b = shorten_path(a, room), shorten_path(b, room)
+        assert len(short_a) == room and short_a != short_b, room
+        assert "tp2_pp2" in short_a and "tp1_pp4" in short_b
+    assert shorten_path("short.py", 20) == "short.py"
+
+
+def test_the_layout_fits_the_width_and_i_switches_it(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        view = screen.query_one(HunkView)
+        assert view.inline, "at 80 columns the sides are shown inline"
+        await settle(pilot)
+        header = view.render_line(0).text
+        assert "d = dev" in header and "m = main" in header
+        sides = [line.side for line in view._lines if view._line_hunk[view._lines.index(line)] == screen.current]
+        first_main = sides.index("main")
+        assert set(sides[:first_main]) <= {"dev", None} and "dev" in sides, "dev's lines, then main's"
+        painted = "".join(s.text for s in view.render_row(first_main + view._headers[screen.current], 54,
+                                                         view.palette, False))
+        assert painted[1:3] == "m "
+        await pilot.press("i")
+        assert not view.inline and "│" in view.render_line(0).text
+        await pilot.press("i")
+        assert view.inline
+
+    drive(app, script, size=(80, 24))
+
+
+def test_wide_terminals_open_side_by_side(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        view = main_screen(pilot).query_one(HunkView)
+        assert not view.inline
+
+    drive(app, script)
+
+
+def test_wrap_shows_whole_lines_and_right_jumps_to_the_first_difference(
+        sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        view = screen.query_one(HunkView)
+        await pilot.press("i")  # side by side at 80 columns: lines are cut
+        view.focus()
+        cut = sum("›" in view.render_line(y).text for y in range(1, view.size.height))
+        assert cut, "some lines are cut side by side at 80 columns"
+        lines_before = view.row_count
+        await pilot.press("l")
+        assert view.row_count > lines_before, "wrapped lines take more screen lines"
+        assert not any("›" in view.render_line(y).text for y in range(1, view.size.height))
+        await pilot.press("l")
+        assert view.row_count == lines_before
+        # → on a row whose first difference is out of sight jumps there
+        layout = screen.view.layout
+        width = view.scrollable_content_region.width // 2 - 6
+        for index, line in enumerate(view._lines):
+            entry = view._entries[line.entry]
+            if isinstance(entry, RowRef):
+                row = layout.rows[entry.index]
+                spans = [s for c in (row.dev, row.main) if c is not None for s in c.vs_other]
+                if spans and min(a for a, _ in spans) > width + 8:
+                    view.move_cursor(index)
+                    first = min(a for a, _ in spans)
+                    await pilot.press("right")
+                    assert view.x_offset == max(0, first - 8)
+                    break
+        else:
+            raise AssertionError("the sample has a long line differing far to the right")
+
+    drive(app, script, size=(80, 24))
+
+
+def test_bulk_takes_main_for_low_risk_hunks_and_one_undo_takes_it_back(
+        sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        low = [(f.path, h.index) for f in ws.files for h in f.hunks if h.level is Level.LOW]
+        assert low, "the sample has low-risk hunks"
+        await pilot.press("A")
+        await pilot.pause()
+        modal = pilot.app.screen
+        assert isinstance(modal, BulkScreen)
+        files = len({p for p, _ in low})
+        question = str(modal.query_one("#bulk-question").render())
+        assert f"{len(low)} hunk" in question and f"in {files} file" in question
+        await pilot.press("enter")
+        await settle(pilot)
+        assert all(ws.session.decision(p, i) == Decision(Choice.MAIN) for p, i in low)
+        assert not any(ws.session.decision(f.path, h.index) for f in ws.files for h in f.hunks
+                       if h.level is not Level.LOW), "higher risks are left for the user"
+        await pilot.press("u")
+        await settle(pilot)
+        assert not any(ws.session.decision(p, i) for p, i in low), "one undo takes the whole move back"
+
+    drive(app, script)
+
+
+def test_bulk_choices_in_the_dialog_change_the_count(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        await pilot.press("A", "d", "2", "f")
+        await pilot.pause()
+        modal = pilot.app.screen
+        assert isinstance(modal, BulkScreen)
+        bulk = modal.bulk
+        assert bulk == Bulk(Choice.DEV, Level.HIGH, Scope.FILE, LAYER)
+        targets = bulk_targets(ws, bulk)
+        assert {p for p, _ in targets} <= {LAYER}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not any(ws.session.decision(p, i) for p, i in targets), "esc decides nothing"
+
+    drive(app, script)
+
+
+def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        order = list(ws.positions())
+        here = Position(screen.path, screen.current)
+        following = order[order.index(here) + 1]
+        ws.decide(following.path, following.hunk, Decision(Choice.DEV))
+        await pilot.press("o")
+        await settle(pilot)
+        expected = next_undecided(ws, here, +1)
+        assert expected != following and Position(screen.path, screen.current) == expected
+        assert ws.session.decision(screen.path, screen.current) is None
+        await pilot.press("O")
+        await settle(pilot)
+        assert Position(screen.path, screen.current) == here
+
+    drive(app, script)
+
+
+def test_advance_moves_on_after_a_decision(sample_in_progress: SampleSync, make_app: MakeApp,
+                                           private_config) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER, config=Config(path=private_config, advance=True))
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        here = Position(screen.path, screen.current)
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.ws.session.decision(here.path, here.hunk) == Decision(Choice.MAIN)
+        assert Position(screen.path, screen.current) == next_undecided(screen.ws, here, +1)
+
+    drive(app, script)
+
+
+def test_reopening_resumes_where_the_user_stopped(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    first = make_app(sample_in_progress)
+    stopped: list[Position] = []
+
+    async def decide(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        riskiest = screen.path
+        target = next(f for f in screen.ws.files if f.path != riskiest and len(f.hunks) > 1)
+        screen.ws.decide(target.path, 1, Decision(Choice.DEV))
+        stopped.append(Position(target.path, 1))
+
+    drive(first, decide)
+    second = make_app(sample_in_progress)
+
+    async def check(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert Position(screen.path, screen.current) == stopped[0], "not the riskiest file: where the user was"
+
+    drive(second, check)
+
+
+def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        hunks = screen.ws.entry(LAYER).hunks
+        await pilot.press("v")
+        await settle(pilot)
+        dev = screen.query_one("#dev-diff", DiffView)
+        row = dev._rows[dev.cursor]
+        assert row.old is not None and row.old >= hunks[screen.current].dev.start
+        assert dev.cursor > 0, "the riskiest hunk is not at the top of the file"
+        await pilot.press("p", "p")
+        await settle(pilot)
+        assert screen.current == 0
+        row = dev._rows[dev.cursor]
+        assert row.old is not None and row.old >= hunks[0].dev.start
+        earlier = [r for r in dev._rows[: dev.cursor] if r.old is not None and r.old >= hunks[0].dev.start]
+        assert not earlier, "the first row of that hunk, not a later one"
+
+    drive(app, script)
+
+
+def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
+        sample_in_progress: SampleSync, make_app: MakeApp, private_config) -> None:
+    app = make_app(sample_in_progress, config=Config(path=private_config, advance=True))
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        last = len(ws.entry(screen.path).hunks) - 1
+        screen._go(Position(screen.path, last))
+        await settle(pilot)
+        first = Position(screen.path, screen.current)
+        following = next_undecided(ws, first, +1)
+        assert first.hunk == last and following is not None and following.path != first.path
+        screen.action_take_dev()
+        assert screen.path == following.path and screen.view is None, "the next file is being prepared"
+        screen.action_take_dev()  # a fast second key, before the file is on screen
+        await settle(pilot)
+        assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
+        assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
+        assert Position(screen.path, screen.current) == next_undecided(ws, following, +1), "and it advanced"
+
+    drive(app, script)

@@ -1,0 +1,97 @@
+"""The first screen offers a built-in policy preset when the repository looks made for it and has no policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pilot_tools import drive, settle
+from textual.pilot import Pilot
+
+from workbench.analysis.policy import preset
+from workbench.git.repo import GitRepo
+from workbench.policy_offer import fitting_preset
+from workbench.sample import RepoBuilder, SampleSync
+from workbench.sync import SyncRequest, open_sync
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.screens.main import MainScreen
+from workbench.tui.workspace import Workspace
+
+MakeApp = Callable[..., WorkbenchApp]
+
+
+def _repo(tmp_path: Path, with_override_files: bool) -> Path:
+    """A merge in progress with one conflict, in a tree holding the preset's override list (or not)."""
+    b = RepoBuilder.init(tmp_path / "repo")
+    rules = [r.pattern for r in preset("megatron").override_from_main] if with_override_files else []
+    for path in rules:
+        b.write(path, "x = 1\n")
+    b.write("pyproject.toml", '[project]\nname = "p"\nversion = "1"\n')
+    b.write("app.py", "a = 1\n")
+    b.commit("base")
+    b.branch("upstream")
+    b.write("app.py", "a = 2\n").write("pyproject.toml", '[project]\nname = "p"\nversion = "2"\n').commit("dev")
+    dev = b.current_branch()
+    b.checkout("upstream")
+    b.write("app.py", "a = 3\n").write("pyproject.toml", '[project]\nname = "p"\nversion = "3"\n').commit("main")
+    b.checkout(dev or "main")
+    assert b.merge("upstream") == 1
+    return b.path
+
+
+def test_fitting_preset_reads_the_presets_own_list(tmp_path: Path) -> None:
+    fits = _repo(tmp_path / "a", True)
+    plain = _repo(tmp_path / "b", False)
+    repo, analysis = open_sync(SyncRequest(repo=fits))
+    fit = fitting_preset(repo, analysis)
+    assert fit is not None and fit.name == "megatron" and "pyproject.toml" in fit.keep_dev
+    assert set(fit.evidence) == {r.pattern for r in preset("megatron").override_from_main}
+    assert fitting_preset(*open_sync(SyncRequest(repo=plain))) is None
+    assert fitting_preset(*open_sync(SyncRequest(repo=fits, policy="megatron"))) is None, "a policy is configured"
+
+
+def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, make_app: MakeApp) -> None:
+    path = _repo(tmp_path, True)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
+
+    async def script(pilot: Pilot) -> None:
+        for _ in range(200):
+            if isinstance(pilot.app.screen, ConfirmScreen):
+                break
+            await pilot.pause(0.05)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        await pilot.pause()
+        words = str(dialog.query_one("#question").render())
+        assert "megatron" in words and "no sync policy is configured" in words and "pyproject.toml" in words
+        await pilot.press("p")
+        for _ in range(200):
+            screen = pilot.app.screen
+            if isinstance(screen, MainScreen) and screen.ws is not None and screen.ws.analysis.policy is not None:
+                break
+            await pilot.pause(0.05)
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen) and screen.ws is not None
+        assert screen.ws.analysis.policy is not None and screen.ws.analysis.policy.name == "megatron"
+        assert screen.ws.entry("pyproject.toml").policy == "keep-dev"
+        await settle(pilot)
+
+    async def main() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await script(pilot)
+
+    import asyncio
+    asyncio.run(main())
+
+
+def test_no_offer_without_the_override_files(tmp_path: Path, make_app: MakeApp) -> None:
+    path = _repo(tmp_path, False)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
+
+    async def script(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert isinstance(pilot.app.screen, MainScreen)
+
+    drive(app, script)

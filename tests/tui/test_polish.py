@@ -1,0 +1,103 @@
+"""Small things that read wrong: ctrl+c's message, the palette's keys and theme picker, the counter's colour
+after a theme switch, the current file row when the list is not focused, the counts' wording."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pilot_tools import drive, main_screen, settle
+from rich.style import Style
+from textual.content import Content
+from textual.pilot import Pilot
+
+from workbench.analysis.model import Level
+from workbench.sample import SampleSync
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.palette import theme_palette
+from workbench.tui.widgets.file_list import FileList
+
+MakeApp = Callable[..., WorkbenchApp]
+
+
+def test_ctrl_c_says_how_to_quit_in_plain_words(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.2)
+        notes = [n for n in pilot.app._notifications if "quit" in n.message]
+        assert notes and notes[-1].message == "Press q to quit the workbench." and not notes[-1].markup
+
+    drive(app, script)
+
+
+def test_the_palette_shows_every_key_and_no_second_theme_picker(sample_in_progress: SampleSync,
+                                                               make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        listed = list(pilot.app.get_system_commands(screen))
+        commands = {c.title: Content.from_markup(c.help).plain for c in listed}
+        assert commands["Both (main first)"].endswith("[B]")
+        assert commands["File: main"].endswith("[M]") and commands["File: dev"].endswith("[D]")
+        assert commands["Filter"].endswith("[/]")
+        assert commands["Bulk"].endswith("[A]")
+        themes = [c for c in listed if c.title == "Theme"]
+        assert len(themes) == 1 and commands["Theme"].endswith("[t]"), "only t's theme switch, which remembers"
+
+    drive(app, script)
+
+
+def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        summary = pilot.app.screen.query_one("#file-summary")
+
+        def high_colour() -> object:
+            text = summary.render()
+            spans = [s for s in text.spans if "high risk" in text.plain[s.start:s.end]]
+            return Style.parse(str(spans[0].style)).color if spans else None
+
+        before = high_colour()
+        await pilot.press("t")
+        await settle(pilot)
+        after = high_colour()
+        palette = theme_palette(pilot.app.theme, dict(pilot.app.theme_variables), pilot.app.current_theme.dark)
+        assert after.triplet == palette.risk[Level.HIGH].color.triplet and after.triplet != before.triplet
+
+    drive(app, script)
+
+
+def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progress: SampleSync,
+                                                                 make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        options = screen.query_one(FileList).options
+        await pilot.press("tab")
+        await settle(pilot)
+        assert not options.has_focus
+        palette = options.palette
+        current = options.render_row(options.cursor, 40, palette, False)[2].style
+        other = options.render_row(options.cursor + 1, 40, palette, False)[2].style
+        assert current.bgcolor != other.bgcolor and current.bold and not other.bold
+
+    drive(app, script)
+
+
+def test_the_app_counts_whole_files_beside_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        ws = screen.ws
+        hunks = sum(len(f.hunks) for f in ws.files)
+        whole = sum(1 for f in ws.files if not f.hunks)
+        assert whole, "the sample has binary and modify/delete files"
+        summary = str(screen.query_one("#file-summary").render())
+        assert f"{hunks + whole} undecided ({hunks} hunks, {whole} files)" in summary
+
+    drive(app, script)

@@ -1,0 +1,42 @@
+"""Which built-in policy preset a repository looks made for, when it has no policy of its own.
+
+A repository "looks like" a preset's when every literal path on the
+preset's override-from-main list exists in dev's tree: the preset's own
+file list is the evidence, never a path written here.  Without a policy,
+files such a preset keeps from dev (``pyproject.toml``, ``uv.lock``,
+CODEOWNERS) are scored as ordinary files, so front ends offer the preset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.policy import preset
+from workbench.analysis.policy_presets import PRESETS
+from workbench.git.repo import GitRepo
+
+_GLOB = set("*?[")
+
+
+@dataclass(frozen=True, slots=True)
+class PresetFit:
+    """A preset the repository fits, and the files that say so."""
+
+    name: str
+    evidence: tuple[str, ...]
+    keep_dev: tuple[str, ...]
+    """What the preset keeps from dev (for the sentence that says what is scored without it)."""
+
+
+def fitting_preset(repo: GitRepo, analysis: SyncAnalysis) -> PresetFit | None:
+    """The first preset whose override-list files all exist in dev, when no policy is configured."""
+    if analysis.policy is not None:
+        return None
+    for name in sorted(PRESETS):
+        policy = preset(name)
+        literal = tuple(rule.pattern for rule in policy.override_from_main if not _GLOB & set(rule.pattern))
+        if literal and all(repo.tree_entry(analysis.dev, path) is not None for path in literal):
+            keep = tuple(rule.pattern for rule in policy.keep_dev if not _GLOB & set(rule.pattern))
+            return PresetFit(name, literal, keep)
+    return None
