@@ -21,7 +21,7 @@ from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
 from workbench.git.types import MergeTreeResult, ResolutionDiff, ResolvedPath, ResultFile
-from workbench.git.worktree import clean_contents
+from workbench.git.worktree_read import clean_contents
 
 _NULL = "0" * 40
 _BLOBS = (0o100644, 0o100755)
