@@ -55,7 +55,10 @@ def test_analysis_depends_only_downward() -> None:
 
 
 def test_git_layer_depends_on_nothing_above_it() -> None:
-    forbidden = ("workbench.analysis", "workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.sync")
+    forbidden = (
+        "workbench.analysis", "workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands",
+        "workbench.sync",
+    )
     offenders = {
         str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
         for path in _modules("git")

@@ -54,7 +54,7 @@ def merge_file(base: bytes, ours: bytes, theirs: bytes, *options: str) -> bytes:
     """``git merge-file -p`` with labels OURS/BASE/THEIRS."""
     with tempfile.TemporaryDirectory() as tmp:
         paths = [Path(tmp, name) for name in ("ours", "base", "theirs")]
-        for path, data in zip(paths, (ours, base, theirs)):
+        for path, data in zip(paths, (ours, base, theirs), strict=True):
             path.write_bytes(data)
         return git(
             Path(tmp), "merge-file", "-p", *options, "-L", "OURS", "-L", "BASE", "-L", "THEIRS",

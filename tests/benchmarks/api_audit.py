@@ -55,11 +55,31 @@ class Incident:
 
 
 INCIDENTS = (
-    Incident("group_commit() where dev has group_offload()", "megatron/core/transformer/multi_latent_attention.py", "group_commit", "missing-attribute"),
-    Incident("init_chunk_handler with 3 arguments, dev's needs 6", "megatron/core/models/mamba/mamba_model.py", "init_chunk_handler", "arity"),
-    Incident("mark_not_offloadable() where dev has mark_not_offload()", "megatron/core/models/mamba/mamba_model.py", "mark_not_offloadable", "missing-attribute"),
+    Incident(
+        "group_commit() where dev has group_offload()",
+        "megatron/core/transformer/multi_latent_attention.py",
+        "group_commit",
+        "missing-attribute",
+    ),
+    Incident(
+        "init_chunk_handler with 3 arguments, dev's needs 6",
+        "megatron/core/models/mamba/mamba_model.py",
+        "init_chunk_handler",
+        "arity",
+    ),
+    Incident(
+        "mark_not_offloadable() where dev has mark_not_offload()",
+        "megatron/core/models/mamba/mamba_model.py",
+        "mark_not_offloadable",
+        "missing-attribute",
+    ),
     Incident("lost CudaGraphScope import", "megatron/core/models/common/model_chunk_schedule_plan.py", "CudaGraphScope", "undefined-name"),
-    Incident("calls _resolve_cu_seqlens, absent from the merged tree", "megatron/core/ssm/gated_delta_net.py", "_resolve_cu_seqlens", "missing-attribute"),
+    Incident(
+        "calls _resolve_cu_seqlens, absent from the merged tree",
+        "megatron/core/ssm/gated_delta_net.py",
+        "_resolve_cu_seqlens",
+        "missing-attribute",
+    ),
 )
 
 OURS = (apply_policy, audit_api, find_deleted)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
 import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -75,7 +75,7 @@ def html_sections(rendered: str) -> dict[str, str]:
     """Each ``<h3>`` section's HTML by its heading, in order (the summary under ``""``, no footer)."""
     parts = re.split(r"<h3>(.*?)</h3>\n", rendered.split("<hr />")[0])
     sections = {"": parts[0]}
-    for heading, body in zip(parts[1::2], parts[2::2]):
+    for heading, body in zip(parts[1::2], parts[2::2], strict=True):
         sections[_unescape(heading)] = body
     return sections
 

@@ -20,6 +20,7 @@ from workbench.sample.drops import SPECS
 from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import IMAGE, RMS_NORM, SHIM
 
+
 def _text(fragment: str) -> str:
     """The visible text of an HTML fragment."""
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from report_tools import render_html, report_for, merged
+from report_tools import merged, render_html, report_for
 
 from workbench.analysis.model import Level
 from workbench.report import make_report

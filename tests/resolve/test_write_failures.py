@@ -1,4 +1,7 @@
-"""A write that cannot be done says which file and why, leaves it as it was and keeps the decisions (issue 18.6, 18.7, 18.12, 18.14, 19.2)."""
+"""A write that cannot be done says which file and why, leaves it as it was and keeps the decisions.
+
+Issue 18.6, 18.7, 18.12, 18.14 and 19.2.
+"""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from workbench.analysis.training import grade, normalise_choice, parse_answers
+from workbench.sample import RepoBuilder
 from workbench.training import (
     Progress,
     build_sample_exercise,
@@ -18,7 +19,6 @@ from workbench.training import (
     resolve_exercise,
     save_progress,
 )
-from workbench.sample import RepoBuilder
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -82,7 +82,8 @@ def test_cli_answer_key_and_grade_json(dev_ahead: tuple[Path, str, str], tmp_pat
 def test_cli_bad_answers_file_is_one_line_exit_2(dev_ahead: tuple[Path, str, str], tmp_path: Path) -> None:
     path, _merge, result = dev_ahead
     bad = tmp_path / "bad.json"
-    for content in ("{not json", json.dumps({"hunks": [{"path": "x"}]}), json.dumps({"hunks": [{"path": "x", "index": 0, "choice": "maybe"}]})):
+    bad_choice = json.dumps({"hunks": [{"path": "x", "index": 0, "choice": "maybe"}]})
+    for content in ("{not json", json.dumps({"hunks": [{"path": "x"}]}), bad_choice):
         bad.write_text(content)
         proc = _cli("train", result, "--answers", str(bad), "--repo", str(path))
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr

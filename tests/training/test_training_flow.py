@@ -4,16 +4,15 @@ say when what shipped is itself doubtful (it fails the API audit, or the fix wen
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from workbench.analysis.model import ApiMismatch, Hunk, Level, LineRange, Taken
 from workbench.analysis.training import AnswerKey, Caveat, QuizHunk, _caveat, grade, grade_json, risky_subset
 from workbench.sync import LoadProgress
-from workbench.training import build_sample_exercise
+from workbench.training import build_sample_exercise, load_progress
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.palette import build_palette
@@ -22,7 +21,6 @@ from workbench.tui.quiz_present import reveal_text, score_text
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.widgets.file_list import FileList
-from workbench.training import load_progress
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from workbench.tui.screens.main import MainScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.workspace import Workspace
 
+
 @pytest.fixture(scope="session")
 def themes() -> list[Theme]:
     return load_themes(builtin_theme_dir())

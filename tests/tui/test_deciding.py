@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from workbench.analysis.xdiff import split_lines
 from workbench.resolve.events import FileChoice
-from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.journal import Journal
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from pilot_tools import main_screen, ready, screen_text, settle, toasts
+from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input

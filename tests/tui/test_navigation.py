@@ -11,8 +11,8 @@ import pytest
 from pilot_tools import drive, main_screen, settle
 from rich.text import Text
 from textual.command import CommandPalette
-from textual.widgets._toast import Toast
 from textual.pilot import Pilot
+from textual.widgets._toast import Toast
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.model import Level, Signal
@@ -23,6 +23,7 @@ from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest, open_sync
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
+from workbench.tui.glyphs import RISK_LETTER
 from workbench.tui.screens.commit_diff import CommitDiffScreen
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
@@ -30,7 +31,6 @@ from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.glyphs import RISK_LETTER
 from workbench.tui.workspace import Position, Workspace, file_level
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -277,7 +277,7 @@ def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app:
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
         table = help_screen._table()
-        keys = dict(zip(table.columns[2]._cells, table.columns[0]._cells))
+        keys = dict(zip(table.columns[2]._cells, table.columns[0]._cells, strict=True))
         assert keys["take_main"] == "o" and keys["take_dev"] == "d" and keys["redo"] == "ctrl+r"
         await pilot.press("escape")
         await pilot.press("o")

@@ -9,9 +9,8 @@ from pilot_tools import drive, settle
 from textual.pilot import Pilot
 
 from workbench.analysis.policy import preset
-from workbench.git.repo import GitRepo
 from workbench.policy_offer import fitting_preset
-from workbench.sample import RepoBuilder, SampleSync
+from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest, open_sync
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen

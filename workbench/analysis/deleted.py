@@ -89,7 +89,10 @@ def _deleted(path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, 
         message = f"dev deleted it in {by} and nothing in the result imports it: leave it out"
     elif dev_present:
         verdict = CHECK
-        message = f"dev and main both have it, yet the result does not (nothing imports it): restore with {restore} if it was dropped by mistake"
+        message = (
+            "dev and main both have it, yet the result does not (nothing imports it): "
+            f"restore with {restore} if it was dropped by mistake"
+        )
     else:
         verdict = CHECK
         message = f"main added it and the result lacks it (nothing imports it): restore with {restore} if it belongs in dev"

@@ -116,7 +116,7 @@ def _between_conflicts(
         return _diff(rendered, lines)
     out: list[tuple[int, int, int, int]] = []
     a, r = 0, 0
-    for seg, rng in zip([*conflicts, None], [*held, None]):
+    for seg, rng in zip([*conflicts, None], [*held, None], strict=False):
         a_end = seg.at if seg is not None else len(rendered)
         r_end = rng.start - 1 if rng is not None else len(lines)
         if r_end < r:

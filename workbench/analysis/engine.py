@@ -13,15 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from workbench.analysis.beyond import with_resolution
+from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
-from workbench.analysis.resolver import resolver_of, with_later
-from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
 from workbench.analysis.hunks import build_hunks
-from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
-
-Progress = Callable[[str, int, int], None]
-"""Hears (phase, done, total) while the analysis runs."""
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -32,6 +27,8 @@ from workbench.analysis.model import (
     Side,
     SyncAnalysis,
 )
+from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
+from workbench.analysis.resolver import resolver_of, with_later
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
@@ -52,6 +49,8 @@ from workbench.git.types import (
     SyncSnapshot,
 )
 
+Progress = Callable[[str, int, int], None]
+"""Hears (phase, done, total) while the analysis runs."""
 
 _GITLINK, _SYMLINK = 0o160000, 0o120000
 
@@ -186,7 +185,7 @@ def _analyze_file(
     theirs_bytes: bytes | None = None
     if kind in (ConflictKind.CONTENT, ConflictKind.ADD_ADD, ConflictKind.RENAME) and dev.present and main.present:
         base_lines = split_lines(read_blob(base.oid)) if base.oid else []
-        shared = dict(zip(base_lines, base_lines))
+        shared = dict(zip(base_lines, base_lines, strict=True))
         zealous = merge_lines(
             base_lines,
             _shared(split_lines(read_blob(dev.oid or "")), shared),

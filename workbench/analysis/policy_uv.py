@@ -75,7 +75,8 @@ def uv_source_findings(trees: Trees, path: str, rule: Rule) -> tuple[list[Policy
         line = _line(trees, "main", path, name) or name
         findings.append(PolicyFinding(
             path, KEEP_DEV, "uv-source-missing",
-            f"main added or changed the git source `{line}` to [tool.uv.sources]{' (changed from the base)' if name in base_sources else ''}; dev's {path} lacks it: "
+            f"main added or changed the git source `{line}` to [tool.uv.sources]"
+            f"{' (changed from the base)' if name in base_sources else ''}; dev's {path} lacks it: "
             "add it to dev's version (main's code may import from that revision)",
             "medium", None, rule.source,
         ))

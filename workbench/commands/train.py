@@ -130,8 +130,8 @@ def _list(as_json: bool) -> int:
 
 def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import answer_key_json, summary
-    from workbench.wording import plural
     from workbench.textsafe import visible
+    from workbench.wording import plural
 
     if as_json:
         sys.stdout.write(json.dumps(answer_key_json(key)) + "\n")
@@ -152,10 +152,9 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
 
 def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
     from workbench.analysis.training import grade, grade_json, parse_answers
-    from workbench.wording import plural
-    from workbench.textsafe import visible
-
     from workbench.configfile import read_config_text
+    from workbench.textsafe import visible
+    from workbench.wording import plural
 
     try:
         raw = json.loads(read_config_text(path, "answers file"))

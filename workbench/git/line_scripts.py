@@ -17,7 +17,6 @@ from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
 from workbench.git.types import Script
 
-
 _SECTION = re.compile(rb"^diff --git a/f(\d+) b/f\d+$", re.M)
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DIFF_OPTIONS = (

@@ -20,11 +20,11 @@ from workbench.git.content import is_binary
 from workbench.git.history import side_history
 from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
-from workbench.git.worktree_read import clean_contents
 from workbench.git.repo import GitRepo
 from workbench.git.resolution import resolution_diff
 from workbench.git.runner import git_version
 from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
+from workbench.git.worktree_read import clean_contents
 
 
 def locate_sync(

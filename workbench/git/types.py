@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-
 Script = tuple[tuple[int, int, int, int], ...]
 """An edit script: 0-based (i1, chg1, i2, chg2) runs, old -> new."""
 

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
-from workbench.report.model import RecordedDecision
 from workbench.git.repo import GitRepo
+from workbench.report.model import RecordedDecision
 from workbench.resolve.acks import matched, sync_acks
-from workbench.resolve.provenance import merged_journal
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.provenance import merged_journal
 from workbench.resolve.session import Session
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, LineRange
 from workbench.analysis.xdiff import diff_lines
-from workbench.wording import plural
 from workbench.textsafe import decode
+from workbench.wording import plural
 
 MAX_LINES = 120
 """Per diff; longer hunks are cut with a count of what was left out."""

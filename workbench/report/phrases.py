@@ -137,7 +137,8 @@ def lines(span: LineRange) -> str:
 
 def hunk_facts(hunk: Hunk) -> str:
     if hunk.kind is HunkKind.EDIT:
-        return f"hunk {hunk.index + 1}, an edit outside git's conflicts, risk {hunk.risk}, {_EDIT_TAKEN.get(hunk.taken, _TAKEN[hunk.taken])}"
+        taken = _EDIT_TAKEN.get(hunk.taken, _TAKEN[hunk.taken])
+        return f"hunk {hunk.index + 1}, an edit outside git's conflicts, risk {hunk.risk}, {taken}"
     return f"hunk {hunk.index + 1}, risk {hunk.risk}, {_TAKEN[hunk.taken]}"
 
 

@@ -14,7 +14,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-
 _SUFFIX = re.compile(r"\.[A-Za-z0-9_+-]{1,16}")
 
 

@@ -8,6 +8,7 @@ strips it builds; nothing here computes a diff.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -66,7 +67,7 @@ def text_segments(
         cuts.update((min(start, end), min(stop, end)))
     points = sorted(cuts)
     segments: list[Segment] = [Segment("‹", combine(style, palette.muted))] if shifted else []
-    for a, b in zip(points, points[1:]):
+    for a, b in pairwise(points):
         if a == b:
             continue
         piece_style = style

@@ -118,7 +118,7 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
     numbered = decision is None and choice is None and start is not None
     out = tuple(
         PreviewLine(start + k if numbered and start is not None else None, display_text(line), tone)
-        for k, (line, tone) in enumerate(zip(lines, tones))
+        for k, (line, tone) in enumerate(zip(lines, tones, strict=False))
     )
     if index in ws.session.marked_hunks(path):
         caption = f"result of hunk {index + 1}: {MARKED_WORD} (remove them before writing: e edits again)"

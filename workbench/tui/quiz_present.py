@@ -85,7 +85,7 @@ def _evidence(text: Text, quiz: Quiz, question: QuizHunk, palette: Palette) -> N
 
 
 def _commits(text: Text, commits: Iterable[Commit | None], shas: Iterable[str], palette: Palette) -> None:
-    for commit, sha in zip(commits, shas):
+    for commit, sha in zip(commits, shas, strict=False):
         text.append("  ")
         text.append(short_sha(sha), style=Style(color=palette.muted.color))
         if commit is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.display.layout import FileLayout, Region
 
+
 @dataclass(frozen=True, slots=True)
 class RowRef:
     """Show layout row ``index``."""

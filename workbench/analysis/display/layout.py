@@ -16,6 +16,7 @@ from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import MergeResult
 from workbench.analysis.xdiff.merge import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
 
+
 class Region(str, Enum):
     """What happened to a run of lines in the merge."""
 

@@ -13,6 +13,7 @@ from enum import Enum
 from workbench.analysis.display.text import Span, display_text, word_changes
 from workbench.analysis.xdiff import Algorithm, diff_lines
 
+
 class DiffKind(str, Enum):
     """A line of a unified diff."""
 

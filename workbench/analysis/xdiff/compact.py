@@ -8,8 +8,8 @@ goes).  This is what makes git's hunks start and end where they do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Rediff = Callable[[int, int, int, int], None]

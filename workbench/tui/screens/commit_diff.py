@@ -16,8 +16,8 @@ from workbench.analysis.model import Commit
 from workbench.textsafe import visible
 from workbench.tui.fileview import CommitDiff
 from workbench.tui.glyphs import short_sha
-from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.screens.once import OnceModal
+from workbench.tui.widgets.diff_view import DiffView
 
 
 class CommitDiffScreen(OnceModal[None]):

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.widgets import Button, Static
+
 from workbench.tui.screens.once import OnceModal
 
 

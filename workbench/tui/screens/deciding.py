@@ -19,8 +19,8 @@ from textual.app import SuspendNotSupported
 
 from workbench.analysis.model import Mode
 from workbench.resolve.events import FileChoice
-from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.markers import conflict_markers
+from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked
 from workbench.textsafe import visible
 from workbench.tui import present

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, TextArea
+
 from workbench.tui.screens.once import OnceModal
 
 

@@ -16,19 +16,19 @@ from rich.text import Text
 from textual import work
 
 from workbench.analysis.model import Level
+from workbench.policy_offer import PresetFit, fitting_preset
 from workbench.resolve.splice import Choice
+from workbench.textsafe import visible
 from workbench.tui.messages import DiffsReady, FileViewReady
 from workbench.tui.moves import Bulk, Scope, apply_bulk, bulk_targets, count_words, next_undecided
 from workbench.tui.screens.browsing import BrowsingScreen
 from workbench.tui.screens.bulk import BulkScreen
+from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_lines import Layout
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.policy_offer import PresetFit, fitting_preset
-from workbench.textsafe import visible
-from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.workspace import Position, Workspace
 
 

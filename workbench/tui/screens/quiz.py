@@ -20,8 +20,8 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.quiz import QuizWorkspace
 from workbench.tui.quiz_present import reveal_text, score_text
 from workbench.tui.screens.main import MainScreen
-from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.screens.once import OnceModal
+from workbench.tui.widgets.sync_bar import SyncBar
 
 
 class TextScreen(OnceModal[None]):

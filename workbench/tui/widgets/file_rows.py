@@ -4,7 +4,8 @@ Only the rows on screen are painted (``LineView``'s Line API); filtering or
 refreshing counts touches data, never widgets.  A row reads
 ``risk status path decided/total``: the risk as a letter in its colour
 (never colour alone), the path shortened in the middle so the file name
-and the directory that tells similar names apart stay (``shorten_path``), ``●`` while decisions are not written yet, and ``!`` when an edited
+and the directory that tells similar names apart stay (``shorten_path``), ``●`` while decisions are not written yet,
+and ``!`` when an edited
 hunk still holds conflict markers.  Rows of a sync still
 loading show ``·`` for the risk and ``⋯`` for the counts.
 """

@@ -29,7 +29,6 @@ from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
 from workbench.wording import plural
 
-
 _BOLD = Style(bold=True)
 
 

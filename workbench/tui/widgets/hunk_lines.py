@@ -48,7 +48,7 @@ def split_columns(width: int, show_base: bool) -> list[tuple[str, int]]:
     each = available // len(sides)
     widths = [each] * len(sides)
     widths[-1] += available - each * len(sides)
-    return list(zip(sides, widths))
+    return list(zip(sides, widths, strict=True))
 
 
 def resolved_layout(layout: Layout, width: int, gutter: int, show_base: bool) -> Layout:

@@ -35,9 +35,9 @@ from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
 from workbench.tui.widgets.hunk_lines import (
     Layout,
+    ScreenLine,
     cut_kinds,
     cut_spans,
-    ScreenLine,
     first_difference,
     resolved_layout,
     screen_lines,
