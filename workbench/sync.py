@@ -94,8 +94,8 @@ def analysis_json(request: SyncRequest) -> str:
         return _to_json(_analysis(repo, request, None, None))
     cache, key = _cache(), cache_key("analysis-json", inputs)
     found = cache.get(key)
-    if found is not None and (text := bytes(found)).isascii():
-        return text.decode("ascii")
+    if found is not None and (cached := bytes(found)).isascii():
+        return cached.decode("ascii")
     text = _to_json(_analysis(repo, request, inputs, None))
     cache.put(key, text.encode("ascii"))
     return text

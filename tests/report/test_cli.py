@@ -115,7 +115,7 @@ def test_the_open_rule(bot_merge: SampleSync, taken: Taken, decided: bool, expec
 def test_an_internal_error_is_one_line_and_exit_3(
     bot_merge: SampleSync, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*args: object, **kwargs: object) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr("workbench.report.render_markdown", broken)

@@ -100,7 +100,8 @@ def umask_027() -> Iterator[None]:
         os.umask(old)
 
 
-def test_a_new_file_gets_the_umask(builder: RepoBuilder, umask_027: None) -> None:
+@pytest.mark.usefixtures("umask_027")
+def test_a_new_file_gets_the_umask(builder: RepoBuilder) -> None:
     builder.write("gone.py", "a = 1\n").commit("base")
     builder.branch("dev").checkout("dev").write("gone.py", "a = 2\n").commit("dev (#2)")
     builder.checkout("main").delete("gone.py").commit("main (#3)")

@@ -91,7 +91,7 @@ def edit_hunks(
     if sum(s.count for s in segs) != len(rendered):
         return (whole_file_hunk(merge, lines, first_index),)
     if script is not None:
-        changes = [tuple(c) for c in script]
+        changes = [(c[0], c[1], c[2], c[3]) for c in script]
     else:
         changes = _between_conflicts(rendered, lines, segs, taken_in_result)
     regions = _widen(changes, segs, taken_in_result)
@@ -136,7 +136,7 @@ class _Region:
     r1: int
 
 
-def _widen(changes: list[tuple[int, ...]], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
+def _widen(changes: Sequence[tuple[int, ...]], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
     """Each change widened to whole chunks; overlapping ones joined; conflicts' own changes dropped."""
     regions: list[_Region] = []
     for i1, chg1, i2, chg2 in changes:
@@ -183,7 +183,7 @@ def _side_at(segs: list[Segment], a: int, which: str, total: int) -> int:
     """The 0-based line of one side at rendered boundary ``a`` (a chunk edge or inside a stable run)."""
     for seg in segs:
         if a < seg.at + seg.count or (a == seg.at and seg.count == 0):
-            start = getattr(seg, which)[0]
+            start: int = getattr(seg, which)[0]
             return start + (a - seg.at if seg.stable else 0)
     return total
 

@@ -325,7 +325,7 @@ def _changed_lines(
     script: tuple[tuple[int, int, int, int], ...], spans: list[tuple[int, int]]
 ) -> list[int]:
     """Lines inside ``spans`` that the base->side script marks as changed."""
-    changed = set()
+    changed: set[int] = set()
     for _, _, start, count in script:
         changed.update(range(start, start + count))
     return sorted({n for lo, hi in spans for n in range(lo, hi) if n in changed})

@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from workbench.analysis.xdiff import MergeResult
-from workbench.git.types import CommitInfo as Commit
+from workbench.git.types import CommitInfo
+
+Commit = CommitInfo
+"""A commit as the analysis names it (the git layer's record, re-exported for the layers above)."""
 
 SCHEMA = "workbench.analysis/1"
 

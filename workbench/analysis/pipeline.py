@@ -34,10 +34,6 @@ class AnalysisContext:
     that look beyond the conflicted files (changed files, deleted files) keep
     to them, so one file's analysis costs one file's work."""
 
-    def covers(self, path: str) -> bool:
-        """Whether ``path`` is within what the caller asked about."""
-        return self.paths is None or path in self.paths
-
 
 Stage = Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]
 

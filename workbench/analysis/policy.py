@@ -96,9 +96,10 @@ def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name
     locate = _Locator(source, label, TABLE if pyproject else None)
     if pyproject:
         tool = data.get("tool")
-        data = tool.get("workbench") if isinstance(tool, dict) else None
-        if not isinstance(data, dict):
+        section = tool.get("workbench") if isinstance(tool, dict) else None
+        if not isinstance(section, dict):
             raise WorkbenchError(f"{label}:1: no [{TABLE}] table")
+        data = section
     for key in data:
         if key not in KEYS:
             raise locate.error(key, f"unknown key {key!r} (expected one of: {', '.join(KEYS)})")

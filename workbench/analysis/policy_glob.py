@@ -91,7 +91,7 @@ class Glob:
                     if ch != "/":
                         following |= closures[i + 1]
                 elif kind is Token.SET:
-                    if ch != "/" and ch in arg:  # type: ignore[operator]
+                    if ch != "/" and ch in arg:
                         following |= closures[i + 1]
                 elif kind is Token.STAR:
                     if ch != "/":

@@ -148,7 +148,9 @@ class _Evaluation:
 
     def _mix(self, path: str) -> str:
         entry = self.entries.get(path)
-        taken = sum(1 for h in entry.hunks if h.taken is Taken.MAIN) if entry is not None else 0
+        if entry is None:
+            return "the result mixes both sides' changes"
+        taken = sum(1 for h in entry.hunks if h.taken is Taken.MAIN)
         if taken:
             if taken == len(entry.hunks):
                 return "its hunk holds main's text" if taken == 1 else f"all {taken} of its hunks hold main's text"

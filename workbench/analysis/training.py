@@ -100,7 +100,7 @@ class AnswerKey:
 def shipped_value(hunk: Hunk) -> str:
     """main/dev/both/other for what the shipped result holds in the hunk."""
     if hunk.taken in (Taken.MAIN, Taken.DEV, Taken.BOTH):
-        return hunk.taken.value
+        return str(hunk.taken.value)
     return "other"
 
 
@@ -127,7 +127,7 @@ def build_answer_key(
                 continue
             caveat, detail = _caveat(entry.path, hunk.index, answer, replay.api_mismatches, shipped.api_mismatches)
             hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ()),
-                                  answer.result_text, caveat, detail))
+                                  answer.result_text or (), caveat, detail))
     return AnswerKey(merge, result, replay.dev, replay.main, tuple(hunks))
 
 
@@ -319,7 +319,3 @@ def risky_subset(key: AnswerKey) -> AnswerKey:
     chosen = tuple(q for q in key.hunks if q.level is not Level.LOW or q.changed_after_sync)
     return AnswerKey(key.merge, key.result, key.dev, key.main, chosen)
 
-
-def quiz_order(hunks: Sequence[QuizHunk]) -> list[QuizHunk]:
-    """Riskiest first (the order the app asks in), then by path and index."""
-    return sorted(hunks, key=lambda q: (-q.hunk.risk, q.path, q.index))

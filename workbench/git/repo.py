@@ -391,7 +391,7 @@ def _entry(tree: pygit2.Tree, path: str) -> tuple[str, int] | None:
 
 def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) -> None:
     for obj in tree:
-        path = prefix + obj.name
+        path = prefix + (obj.name or "")
         if isinstance(obj, pygit2.Tree):
             _walk_tree(obj, path + "/", out)
         else:
@@ -400,7 +400,7 @@ def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) 
 
 def _walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, str]]) -> None:
     for obj in tree:
-        if obj.name in (".", "..") or "/" in obj.name:
+        if obj.name is None or obj.name in (".", "..") or "/" in obj.name:
             continue  # a crafted tree; git would refuse to check it out
         if isinstance(obj, pygit2.Tree):
             _walk_named(obj, prefix + obj.name + "/", name, out)

@@ -22,7 +22,6 @@ from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
 from workbench.git.types import PathChange, SyncSnapshot, TreeChange
 
-ROLES = ("base", "dev", "main", "result")
 CONFIG_FILE = ".workbench.toml"
 PYPROJECT = "pyproject.toml"
 _NULL = "0" * 40

@@ -160,7 +160,7 @@ def _with_scripts(repo: GitRepo, paths: list[ResolvedPath]) -> tuple[ResolvedPat
             wants.append((k, True))
         result = entry.result
         if entry.auto is not None and entry.auto[1] in _BLOBS and result.mode in _BLOBS and result.oid:
-            pairs.append((entry.auto[0], entry.result.oid))
+            pairs.append((entry.auto[0], result.oid))
             wants.append((k, False))
     scripts = histogram_scripts(repo, pairs) if pairs else []
     found: dict[int, dict[str, object]] = {}

@@ -41,9 +41,11 @@ def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
 
 def _unpack(data: list[object]) -> Evidence:
     risk, level, signals = data
-    return int(risk), str(level), tuple(  # type: ignore[call-overload]
+    if not isinstance(risk, int) or not isinstance(signals, list):
+        raise TypeError("evidence is not [risk, level, signals]")
+    return risk, str(level), tuple(
         Signal(str(kind), str(message), tuple(str(c) for c in commits), int(weight))
-        for kind, message, commits, weight in signals  # type: ignore[union-attr]
+        for kind, message, commits, weight in signals
     )
 
 

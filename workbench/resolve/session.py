@@ -148,12 +148,6 @@ class Session:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def undo_label(self) -> str:
-        return self._undo[-1].label if self._undo else ""
-
-    def redo_label(self) -> str:
-        return self._redo[-1].label if self._redo else ""
-
     def next_undo(self) -> Event | None:
         """The decision ``undo`` would take back (its changes say which file and hunk)."""
         return self._undo[-1] if self._undo else None

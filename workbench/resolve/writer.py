@@ -92,11 +92,6 @@ class WriteOutcome:
     event: Event | None = None
 
 
-def python_syntax_error(data: bytes, path: str) -> str | None:
-    """The first syntax error of a Python file, as 'line N: message', or None (see ``check_python``)."""
-    return check_python(data, path).error
-
-
 def write_blocker(repo: GitRepo, analysis: SyncAnalysis) -> str | None:
     """Why nothing of this sync may be written to the work tree, or None.
 

@@ -99,7 +99,7 @@ def build(b: RepoBuilder, recipes: Sequence[RecipeFn]) -> Built:
         except StopIteration as done:
             files.extend(done.value)
         else:
-            raise RuntimeError(f"recipe {gen.__name__} yielded more than twice")
+            raise RuntimeError(f"recipe {getattr(gen, '__name__', gen)} yielded more than twice")
     main = b.rev("main")
     b.git("update-ref", "refs/remotes/origin/dev", dev)
     b.git("update-ref", "refs/remotes/origin/main", main)

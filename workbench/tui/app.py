@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
@@ -99,6 +99,7 @@ class WorkbenchApp(App[int]):
         keys = effective_keys(self.config.keys)
         for spec in ACTIONS:
             on_screen = Scope.SCREEN in spec.scopes or (Scope.QUIZ in spec.scopes and hasattr(screen, f"action_{spec.action}"))
+            callback: Callable[[], object]
             if on_screen and isinstance(screen, MainScreen):
                 callback = partial(screen.run_action, spec.action)
             elif Scope.APP in spec.scopes:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 class Scope(str, Enum):
@@ -132,7 +132,7 @@ FIXED_KEYS: tuple[tuple[str, str], ...] = (
 """Keys that are not actions of the keymap (Textual's own, or a widget's): listed in help, not rebindable."""
 
 
-def bindings(scope: Scope) -> list[Binding]:
+def bindings(scope: Scope) -> list[BindingType]:
     """Textual bindings for one scope, each carrying its action id for rebinding."""
     return [
         Binding(

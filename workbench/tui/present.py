@@ -8,7 +8,7 @@ into a markup string, so ``[bold]`` in a commit subject is shown as typed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -136,7 +136,7 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
 
 
 def _tones(hunk: Hunk, choice: Choice | None, file_choice: FileChoice | None, count: int,
-           status: FileStatus) -> list[str | None]:
+           status: FileStatus) -> Sequence[str | None]:
     if file_choice is FileChoice.KEEP_DEV or choice is Choice.DEV:
         return ["dev"] * count
     if file_choice is FileChoice.TAKE_MAIN or choice is Choice.MAIN:
@@ -387,10 +387,10 @@ def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) 
 
 def _blob_words(oid: str | None | bool, facts: dict[str, SideFacts]) -> str:
     """Which side's file a blob is, with its id and size ("dev's file, 53c110c5a1, 2,048 bytes")."""
-    if oid is False:
-        return "unknown"
     if oid is None:
         return "no file (deleted)"
+    if not isinstance(oid, str):
+        return "unknown"
     for label in ("dev", "main", "base"):
         side = facts.get(label)
         if side is not None and side.oid == oid:

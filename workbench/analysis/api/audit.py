@@ -330,9 +330,9 @@ class Auditor:
         uses = undefined_uses(view.path, view.data, lost, root)
         for name, lines in sorted(uses.items()):
             for side in sorted(lost[name]):
-                mine = [n for n in lines if view.in_side(side, n)]
-                if mine:
-                    self._undefined(view, name, side, mine)
+                on_side = [n for n in lines if view.in_side(side, n)]
+                if on_side:
+                    self._undefined(view, name, side, on_side)
                     break
 
     def _from_star(self, path: str, index: ModuleIndex, name: str) -> bool:

@@ -165,8 +165,8 @@ def _class(node: Node, decorators: tuple[str, ...]) -> ClassInfo:
     for arg in supers.named_children if supers is not None else ():
         if arg.type == "keyword_argument":
             continue
-        target = arg.child_by_field_name("value") if arg.type == "subscript" else arg
-        name = dotted(target)
+        value = arg.child_by_field_name("value") if arg.type == "subscript" else arg
+        name = dotted(value)
         if name is None:
             opaque = True
         else:
@@ -178,9 +178,10 @@ def _class(node: Node, decorators: tuple[str, ...]) -> ClassInfo:
         decos: tuple[str, ...] = ()
         target = stmt
         if stmt.type == "decorated_definition":
-            decos, target = _decorators(stmt)
-            if target is None:
+            decos, inner = _decorators(stmt)
+            if inner is None:
                 continue
+            target = inner
         if target.type == "function_definition":
             fn = _function(target, decos)
             methods.setdefault(fn.name, []).append(fn)
@@ -205,9 +206,10 @@ def _statement_names(stmt: Node) -> Iterator[str]:
     """Names a simple statement binds (assignments, for/with targets, type aliases)."""
     if stmt.type == "expression_statement":
         for child in stmt.named_children:
-            while child is not None and child.type in ("assignment", "augmented_assignment"):
-                yield from _targets(child.child_by_field_name("left"))
-                child = child.child_by_field_name("right")
+            node: Node | None = child
+            while node is not None and node.type in ("assignment", "augmented_assignment"):
+                yield from _targets(node.child_by_field_name("left"))
+                node = node.child_by_field_name("right")
     elif stmt.type == "for_statement":
         yield from _targets(stmt.child_by_field_name("left"))
     elif stmt.type == "with_statement":
@@ -239,9 +241,10 @@ class _Builder:
         decos: tuple[str, ...] = ()
         target = stmt
         if stmt.type == "decorated_definition":
-            decos, target = _decorators(stmt)
-            if target is None:
+            decos, inner = _decorators(stmt)
+            if inner is None:
                 return
+            target = inner
         if target.type == "function_definition":
             fn = _function(target, decos)
             self.functions.setdefault(fn.name, []).append(fn)

@@ -36,7 +36,7 @@ def type_name(node: Node | None) -> str | None:
     if kind in ("identifier", "attribute"):
         return dotted(node)
     if kind == "string":
-        content = "".join(c.text.decode("utf-8", "replace") for c in node.named_children if c.type == "string_content")
+        content = "".join((c.text or b"").decode("utf-8", "replace") for c in node.named_children if c.type == "string_content")
         return content.strip() if _DOTTED.match(content.strip()) else None
     if kind == "generic_type":
         head, params = (node.named_children + [None, None])[:2]
@@ -141,8 +141,9 @@ def attribute_types(root: Node, class_line: int) -> dict[str, str]:
     _collect(body, "", found)
     for method in (c for c in body.named_children if c.type in ("function_definition", "decorated_definition")):
         fn = method.child_by_field_name("definition") if method.type == "decorated_definition" else method
-        if fn is not None and fn.child_by_field_name("body") is not None:
-            _collect(fn.child_by_field_name("body"), "self.", found)
+        body_node = fn.child_by_field_name("body") if fn is not None else None
+        if body_node is not None:
+            _collect(body_node, "self.", found)
     return found
 
 

@@ -63,7 +63,7 @@ def references(root: Node, lines: set[int], heads: frozenset[str]) -> list[Refer
             fn = call.child_by_field_name("function")
             args_node = call.child_by_field_name("arguments")
             chain = dotted(fn)
-            if chain is None or args_node is None or chain.split(".", 1)[0] not in heads:
+            if fn is None or chain is None or args_node is None or chain.split(".", 1)[0] not in heads:
                 continue
             at = _name_line(fn)
             key = (tuple(chain.split(".")), at, True)

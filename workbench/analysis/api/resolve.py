@@ -253,8 +253,10 @@ class Workspace:
         else:
             found = self.head(path, index, head, line)
             if typed and len(parts) > 1 and (found is None or found.kind == NAME):
-                local = found is None or found.path in (None, path)
-                held = self.instance(path, head, line) if local else self.instance(found.path, found.name, None)
+                if found is None or found.path in (None, path):
+                    held = self.instance(path, head, line)
+                else:
+                    held = self.instance(found.path, found.name, None)
                 found = held or found
             if found is None:
                 return None

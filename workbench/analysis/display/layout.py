@@ -14,7 +14,7 @@ from workbench.analysis.display.align import align3
 from workbench.analysis.display.text import Span, display_text, word_changes
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import MergeResult
-from workbench.analysis.xdiff.merge import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
+from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
 
 
 class Region(str, Enum):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from workbench.analysis.display.text import Span, display_text, word_changes
 from workbench.analysis.xdiff import Algorithm, diff_lines
@@ -39,7 +40,7 @@ def unified_rows(a: Sequence[bytes], b: Sequence[bytes], context: int = 3) -> tu
     changes = diff_lines(a, b, Algorithm.HISTOGRAM)
     if not changes:
         return ()
-    groups: list[list] = [[changes[0]]]
+    groups: list[list[Any]] = [[changes[0]]]
     for change in changes[1:]:
         last = groups[-1][-1]
         if change.i1 - (last.i1 + last.chg1) <= 2 * context:

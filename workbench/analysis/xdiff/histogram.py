@@ -9,13 +9,12 @@ as in git's implementation, so the comparisons line up one for one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from workbench.analysis.xdiff.myers import classic_diff
 
 _MAX_CHAIN_LENGTH = 64
 
-Fallback = Callable[[int, int, int, int], None]
 
 
 def histogram_diff(ids1: Sequence[int], ids2: Sequence[int]) -> tuple[bytearray, bytearray]:

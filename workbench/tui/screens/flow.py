@@ -10,6 +10,7 @@ any risk; with ``advance = true`` in config.toml a decision moves on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from workbench.analysis.model import Level
 from workbench.policy_offer import PresetFit, fitting_preset
 from workbench.resolve.splice import Choice
 from workbench.textsafe import visible
+from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady
 from workbench.tui.moves import Bulk, Scope, apply_bulk, bulk_targets, count_words, next_undecided
 from workbench.tui.screens.browsing import BrowsingScreen
@@ -36,7 +38,7 @@ class FlowScreen(BrowsingScreen):
     """The base of ``MainScreen``: moves for getting through hundreds of hunks."""
 
     zoomed = False
-    _load_workspace: object
+    _load_workspace: Callable[[Report], Workspace]
     _queued: Choice | None = None
     """A decision key pressed while the next file was still being prepared: applied once it is shown."""
     _advance_after_go = False

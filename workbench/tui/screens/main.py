@@ -25,6 +25,7 @@ from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.errors import WorkbenchError
 from workbench.mergetool import NO_HISTORY
+from workbench.sync import LoadProgress
 from workbench.tui import present
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
@@ -113,7 +114,10 @@ class MainScreen(FlowScreen):
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         start = time.perf_counter()
-        report = Throttle(lambda progress: self.post_message(LoadProgressed(progress)))
+        def tell(progress: LoadProgress) -> None:
+            self.post_message(LoadProgressed(progress))
+
+        report = Throttle(tell)
         try:
             workspace = self._load_workspace(report)
         except WorkbenchError as exc:
@@ -148,7 +152,7 @@ class MainScreen(FlowScreen):
         note = describe(progress)
         self.query_one(SyncBar).set_busy(f"loading: {note}")
         if self._outline_mode is not None:
-            files.set_loading(note, self._outline_mode)
+            files.show_loading_note(note, self._outline_mode)
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws = self.ws = message.workspace

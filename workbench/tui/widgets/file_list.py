@@ -137,7 +137,7 @@ class FileList(Vertical):
             if index is not None:
                 options.replace_row(index, row)
 
-    def set_loading(self, note: str, mode: str) -> None:
+    def show_loading_note(self, note: str, mode: str) -> None:
         """The counters are pending while the sync loads: say how far loading got instead."""
         text = Text()
         text.append("loading", style="bold italic")

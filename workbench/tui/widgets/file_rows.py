@@ -103,9 +103,6 @@ class FileOptions(LineView):
         self._generation += 1
         self._refresh_row(index)
 
-    def row_at(self, index: int) -> FileRow:
-        return self._rows[index]
-
     def row_text(self, index: int) -> str:
         """Row ``index`` as it reads on screen (for tests and screen readers)."""
         width = max(20, self.scrollable_content_region.width)

@@ -129,7 +129,7 @@ def _split_parts(row: AlignedRow, widths: dict[str, int], show_base: bool) -> in
 
 def first_difference(row: AlignedRow, show_base: bool) -> int | None:
     """The first character where the row's sides differ (what → jumps to), or None."""
-    starts = []
+    starts: list[int] = []
     for side in ("dev", "main"):
         cell: Cell | None = getattr(row, side)
         if cell is not None:

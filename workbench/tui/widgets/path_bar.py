@@ -20,7 +20,3 @@ class PathBar(Static):
         if note:
             text.append(f"  {note}", style="dim")
         self.update(text)
-
-    @property
-    def path_text(self) -> str:
-        return str(self.render())
