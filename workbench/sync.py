@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.analysis.policy_presets import PRESETS
 from workbench.cache import DiskCache, cache_key, default_cache_dir
+from workbench.configfile import read_config
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
 from workbench.git.snapshot import locate_sync
@@ -211,7 +211,8 @@ def _cache_inputs(repo: GitRepo, request: SyncRequest) -> dict[str, object] | No
     policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
     if request.policy is not None and request.policy not in PRESETS:
         try:
-            policy["bytes"] = hashlib.sha256(Path(request.policy).read_bytes()).hexdigest()
+            # Bounded and regular files only (a FIFO or /dev/zero is refused here as when loading it).
+            policy["bytes"] = hashlib.sha256(read_config(request.policy, "policy file")).hexdigest()
         except OSError:
             return None
     return {
