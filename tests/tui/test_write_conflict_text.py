@@ -70,3 +70,22 @@ def test_w_with_the_index_locked_says_nothing_was_written(builder: RepoBuilder, 
 
     drive(app, script)
     assert builder.read("x.txt") == before and _unmerged(builder.path) == ["x.txt"]
+
+
+def test_w_on_a_file_with_a_name_near_name_max_writes_it(builder: RepoBuilder, make_app: MakeApp) -> None:
+    name = "n" * 240 + ".txt"
+    builder.write(name, BASE).commit("base")
+    builder.branch("dev").checkout("dev").write(name, BASE.replace("line_5 = 5\n", "DEV = 1\n")).commit("dev (#2)")
+    builder.checkout("main").write(name, BASE.replace("line_5 = 5\n", "MAIN = 1\n")).commit("main (#3)")
+    builder.checkout("dev").merge("main")
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=name)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("m")
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("written and staged" in t for t in toasts(pilot)), toasts(pilot)
+
+    drive(app, script)
+    assert builder.read(name) == BASE.replace("line_5 = 5\n", "MAIN = 1\n").encode()
+    assert _unmerged(builder.path) == []
