@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Mode, SyncAnalysis
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
-from workbench.analysis.conflict_map import locate
 from workbench.git.worktree import (
     checkout_form,
     disk_oid,
