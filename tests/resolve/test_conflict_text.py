@@ -122,7 +122,7 @@ def test_a_block_edited_by_hand_is_announced_and_written_only_whole(builder: Rep
     builder.write("x.txt", edited)
     repo, session = _open(builder.path)
     (entry,) = session.analysis.files
-    assert any("does not match the hunks" in m and "M/D" in m for m in entry.messages), entry.messages
+    assert any("does not match the hunks" in s.message and "M/D" in s.message for s in entry.signals), entry.signals
     session.decide("x.txt", 0, Decision(Choice.DEV))
     session.decide("x.txt", 1, Decision(Choice.MAIN))
     check = check_write(repo, session, "x.txt")

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -88,4 +89,31 @@ def test_w_on_a_file_with_a_name_near_name_max_writes_it(builder: RepoBuilder, m
 
     drive(app, script)
     assert builder.read(name) == BASE.replace("line_5 = 5\n", "MAIN = 1\n").encode()
+    assert _unmerged(builder.path) == []
+
+
+def test_blocks_that_do_not_match_the_hunks_are_said_and_only_a_whole_side_is_written(
+    builder: RepoBuilder, make_app: MakeApp
+) -> None:
+    _conflict(builder, "merge")
+    edited = builder.read("x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")
+    builder.write("x.txt", edited)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert "does not match the hunks" in screen.query_one(WhyPanel)._text.plain
+        await pilot.press("b")
+        await pilot.press("w")
+        await settle(pilot)
+        said = toasts(pilot)
+        assert any("take main or dev for the whole file" in t for t in said), said
+        assert builder.read("x.txt") == edited
+        await pilot.press("M")
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("written and staged" in t for t in toasts(pilot)), toasts(pilot)
+
+    drive(app, script)
+    assert b"MAIN_A = 2\n" in builder.read("x.txt") and b"<<<<<<<" not in builder.read("x.txt")
     assert _unmerged(builder.path) == []
