@@ -122,7 +122,7 @@ def test_a_block_edited_by_hand_is_announced_and_written_only_whole(builder: Rep
     builder.write("x.txt", edited)
     repo, session = _open(builder.path)
     (entry,) = session.analysis.files
-    assert any("does not match the hunks" in m and "M/D" in m for m in entry.messages), entry.messages
+    assert any("does not match the hunks" in s.message and "M/D" in s.message for s in entry.signals), entry.signals
     session.decide("x.txt", 0, Decision(Choice.DEV))
     session.decide("x.txt", 1, Decision(Choice.MAIN))
     check = check_write(repo, session, "x.txt")
@@ -131,3 +131,15 @@ def test_a_block_edited_by_hand_is_announced_and_written_only_whole(builder: Rep
     session.decide_file("x.txt", Choice.MAIN)
     assert write_file(repo, session, "x.txt").staged
     assert builder.read("x.txt") == _git_merge(builder, "theirs", "x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")
+
+
+@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV, Choice.BOTH])
+def test_a_diff3_block_holding_a_line_both_sides_share(builder: RepoBuilder, choice: Choice) -> None:
+    """Both sides terminate the base's last line; dev adds one more: git's block holds the shared line,
+    the model's hunk only dev's addition (found by the soak; ``both`` is not a whole side, so it needs the match)."""
+    builder.git("config", "merge.conflictStyle", "diff3")
+    _fork(builder, "a\nb\nc\nd\ne\nlast", "a\nb\nc\nd\ne\nlast\nDEV\n", "MAIN\na\nb\nc\nd\ne\nlast\n")
+    builder.merge("main")
+    assert b"|||||||" in builder.read("x.txt")
+    written = _decide_write(builder, "x.txt", choice)
+    assert written == _git_merge(builder, "theirs" if choice is Choice.MAIN else "ours", "x.txt")

@@ -144,6 +144,6 @@ def test_soak_short(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_soak_long(tmp_path: Path, seed: int) -> None:
-    assert _soak(tmp_path, seed=1000 + seed, rounds=60) > 0
+    assert _soak(tmp_path, seed=1000 + seed, rounds=40) > 0

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -70,3 +71,49 @@ def test_w_with_the_index_locked_says_nothing_was_written(builder: RepoBuilder, 
 
     drive(app, script)
     assert builder.read("x.txt") == before and _unmerged(builder.path) == ["x.txt"]
+
+
+def test_w_on_a_file_with_a_name_near_name_max_writes_it(builder: RepoBuilder, make_app: MakeApp) -> None:
+    name = "n" * 240 + ".txt"
+    builder.write(name, BASE).commit("base")
+    builder.branch("dev").checkout("dev").write(name, BASE.replace("line_5 = 5\n", "DEV = 1\n")).commit("dev (#2)")
+    builder.checkout("main").write(name, BASE.replace("line_5 = 5\n", "MAIN = 1\n")).commit("main (#3)")
+    builder.checkout("dev").merge("main")
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=name)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("m")
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("written and staged" in t for t in toasts(pilot)), toasts(pilot)
+
+    drive(app, script)
+    assert builder.read(name) == BASE.replace("line_5 = 5\n", "MAIN = 1\n").encode()
+    assert _unmerged(builder.path) == []
+
+
+def test_blocks_that_do_not_match_the_hunks_are_said_and_only_a_whole_side_is_written(
+    builder: RepoBuilder, make_app: MakeApp
+) -> None:
+    _conflict(builder, "merge")
+    edited = builder.read("x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")
+    builder.write("x.txt", edited)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert "does not match the hunks" in screen.query_one(WhyPanel)._text.plain
+        await pilot.press("b")
+        await pilot.press("w")
+        await settle(pilot)
+        said = toasts(pilot)
+        assert any("take main or dev for the whole file" in t for t in said), said
+        assert builder.read("x.txt") == edited
+        await pilot.press("M")
+        await pilot.press("w")
+        await settle(pilot)
+        assert any("written and staged" in t for t in toasts(pilot)), toasts(pilot)
+
+    drive(app, script)
+    assert b"MAIN_A = 2\n" in builder.read("x.txt") and b"<<<<<<<" not in builder.read("x.txt")
+    assert _unmerged(builder.path) == []

@@ -12,6 +12,7 @@ caller says so.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -92,14 +93,12 @@ def _blocks_in(text: ConflictText, projection: Projection, lo: int, hi: int) -> 
     """The blocks whose section overlaps projected lines [lo, hi); an empty section, or an empty
     span (a hunk where main has no lines), counts when it sits at an edge of the other."""
     found = []
-    for k, block in enumerate(text.blocks):
-        at, size = projection.at[k], len(block.theirs)
-        if size and lo < hi:
-            hit = at < hi and lo < at + size
-        else:
-            hit = at <= hi and lo <= at + size
-        if hit:
+    k = bisect_left(projection.ends, lo)  # sections are in order: the first that ends at or after lo
+    while k < len(text.blocks) and projection.at[k] <= hi:
+        at, end = projection.at[k], projection.ends[k]
+        if at == end or lo == hi or (at < hi and lo < end):
             found.append(k)
+        k += 1
     return found
 
 
@@ -131,18 +130,16 @@ def _disagreement(
     text stands for both sides.  Every other hunk must hold main's text, and
     dev's text in all of them must give the file projected to dev's side.
     """
-    stray = [
-        block for k, block in enumerate(text.blocks)
-        if block.ours == block.theirs
-        or not any(theirs.at[k] <= hi and lo <= theirs.at[k] + len(block.theirs) for lo, hi in placed)
-    ]
-    if stray:
-        return f"the conflict at line {stray[0].start + 1} is not one of its hunks"
+    if any(lo < prev_hi for (_, prev_hi), (lo, _) in zip(placed, placed[1:])):
+        return "its hunks overlap in the conflict text"
+    starts = [lo for lo, _ in placed]
+    for k, block in enumerate(text.blocks):
+        n = bisect_right(starts, theirs.ends[k]) - 1  # the last span starting at or before the section's end
+        if block.ours == block.theirs or n < 0 or placed[n][1] < theirs.at[k]:
+            return f"the conflict at line {block.start + 1} is not one of its hunks"
     dev_everywhere: list[bytes] = []
     pos = 0
     for (lo, hi), chunk in zip(placed, merge.conflicts, strict=True):
-        if lo < pos:
-            return "its hunks overlap in the conflict text"
         dev_everywhere.extend(theirs.lines[pos:lo])
         pos = hi
         if not _blocks_in(text, theirs, lo, hi):

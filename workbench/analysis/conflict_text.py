@@ -24,6 +24,7 @@ from enum import Enum
 from workbench.analysis.xdiff import split_lines
 
 DEFAULT_MARKER_SIZE = 7
+_MARKER_CHARS = (b"<", b"|", b"=", b">")
 _OPENING = re.compile(rb"^(<+)(?: |\r?\n|$)", re.M)
 
 
@@ -95,6 +96,13 @@ def parse_conflicts(data: bytes, size: int = DEFAULT_MARKER_SIZE) -> ConflictTex
     base: list[bytes] | None = None
     ours_label: str | None = None
     for n, line in enumerate(lines):
+        if line[:1] not in _MARKER_CHARS:  # most lines: no marker can start here
+            if state == "base":
+                assert base is not None
+                base.append(line)
+            elif state is not None:
+                parts[state].append(line)
+            continue
         if state is None:
             if is_marker(line, b"<", size):
                 state, start, parts, base = "ours", n, {"ours": [], "theirs": []}, None
@@ -129,13 +137,14 @@ class Projection:
     """The file with every block replaced by one side's section.
 
     ``origin[i]`` is the file line projected line i came from, or ``-1 - k``
-    for a line of block k's section; ``at[k]`` is where block k's section
-    starts in the projection.
+    for a line of block k's section; block k's section is lines
+    [``at[k]``, ``ends[k]``) of the projection.
     """
 
     lines: tuple[bytes, ...]
     origin: tuple[int, ...]
     at: tuple[int, ...]
+    ends: tuple[int, ...]
 
 
 def project(text: ConflictText, side: Section, side_lines: Sequence[bytes]) -> Projection:
@@ -148,6 +157,7 @@ def project(text: ConflictText, side: Section, side_lines: Sequence[bytes]) -> P
     lines: list[bytes] = []
     origin: list[int] = []
     at: list[int] = []
+    ends: list[int] = []
     pos = 0
     for k, block in enumerate(text.blocks):
         lines.extend(text.lines[pos : block.start])
@@ -159,9 +169,10 @@ def project(text: ConflictText, side: Section, side_lines: Sequence[bytes]) -> P
         lines.extend(section)
         origin.extend([-1 - k] * len(section))
         pos = block.end
+        ends.append(len(lines))
     lines.extend(text.lines[pos:])
     origin.extend(range(pos, len(text.lines)))
-    return Projection(tuple(lines), tuple(origin), tuple(at))
+    return Projection(tuple(lines), tuple(origin), tuple(at), tuple(ends))
 
 
 def _unterminated(line: bytes, side_lines: Sequence[bytes]) -> bytes:

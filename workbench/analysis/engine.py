@@ -25,6 +25,7 @@ from workbench.analysis.model import (
     Hunk,
     Mode,
     Side,
+    Signal,
     SyncAnalysis,
 )
 from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
@@ -222,7 +223,8 @@ def _analyze_file(
         merge=merge,
         result_bytes=result.data,
         theirs_bytes=theirs_bytes,
-        messages=tuple(m.text for m in entry.messages) + warnings,
+        messages=tuple(m.text for m in entry.messages),
+        signals=warnings,
         exact=exact,
         result_mode=result.mode if result.present else None,
     )
@@ -255,8 +257,12 @@ EXACT_WARNING = ("the hunks shown do not re-create the conflicted text git wrote
                  "check them against the file before deciding")
 
 
-def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile) -> tuple[str, ...]:
-    """File-level warnings: the model does not match git's merge, or the conflict text in the work tree."""
+MISMATCH = "model-mismatch"
+"""The kind of the file-wide signal saying the hunks do not match what git wrote (never silent, no weight)."""
+
+
+def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile) -> tuple[Signal, ...]:
+    """File-wide warnings: the model does not match git's merge, or the conflict text in the work tree."""
     found: list[str] = []
     if exact is False:
         found.append(EXACT_WARNING)
@@ -265,7 +271,7 @@ def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile)
         if located is not None and located.problem is not None:
             found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
                          "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
-    return tuple(found)
+    return tuple(Signal(MISMATCH, text) for text in found)
 
 
 def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:

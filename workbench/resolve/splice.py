@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from workbench.analysis.conflict_map import locate
+from workbench.analysis.conflict_map import Located, locate
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import MergeResult, split_lines
 from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, needs_cr
@@ -150,7 +150,7 @@ def splice_conflicted(
     """
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
-    found = locate(result, merge)
+    found = _located(result, merge)
     if found is None:
         return splice_result(result, hunks, decisions, merge)
     if not found.agrees:
@@ -175,6 +175,22 @@ def splice_conflicted(
             text = chosen_text(dev, main, decision, cr)
         edits.append((lo, hi, text))
     return _apply(list(found.theirs.lines), edits)
+
+
+_LOCATED: dict[tuple[int, int], tuple[bytes, MergeResult, Located | None]] = {}
+"""``locate`` memoised for the few files being decided: the app previews a file on every key."""
+
+
+def _located(result: bytes, merge: MergeResult) -> Located | None:
+    key = (id(result), id(merge))
+    hit = _LOCATED.get(key)
+    if hit is not None and hit[0] is result and hit[1] is merge:
+        return hit[2]
+    found = locate(result, merge)
+    if len(_LOCATED) >= 16:
+        _LOCATED.pop(next(iter(_LOCATED)), None)
+    _LOCATED[key] = (result, merge, found)
+    return found
 
 
 def _apply(lines: Sequence[bytes], edits: list[tuple[int, int, bytes]]) -> bytes:

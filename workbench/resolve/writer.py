@@ -118,7 +118,14 @@ def write_blocker(repo: GitRepo, analysis: SyncAnalysis) -> str | None:
 
 
 def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: bool = False) -> WriteCheck:
-    """Everything that must hold before ``path`` is written."""
+    """Everything that must hold before ``path`` is written (a probe of the disk that fails blocks, never raises)."""
+    try:
+        return _check_write(repo, session, path, overwrite_changed)
+    except (OSError, WorkbenchError) as exc:
+        return WriteCheck(path, Blocked.NOT_WRITABLE, f"{path} cannot be checked: {_reason(exc)}")
+
+
+def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: bool) -> WriteCheck:
     blocker = write_blocker(repo, session.analysis)
     if blocker is not None:
         blocked = Blocked.NO_WORKTREE if repo.workdir is None else Blocked.NOT_WRITABLE
@@ -250,7 +257,7 @@ def _reason(exc: BaseException) -> str:
             errno.EDQUOT: "disk quota exceeded",
         }
         return words.get(exc.errno or 0, exc.strerror or str(exc)) + "; the file is unchanged and your decisions are kept"
-    return f"{exc}; your decisions are kept"
+    return f"{exc}; the file is unchanged and your decisions are kept"
 
 
 def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
@@ -347,7 +354,7 @@ def _umask() -> int:
 
 
 def _atomic_symlink(target: Path, link_to: str) -> None:
-    tmp = target.with_name(f".{target.name}.workbench-tmp-link")
+    tmp = target.with_name(f"{_temp_prefix(target)}workbench-tmp-link")
     tmp.unlink(missing_ok=True)
     os.symlink(link_to, tmp)
     os.replace(tmp, target)

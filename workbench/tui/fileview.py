@@ -15,6 +15,7 @@ from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
+from workbench.resolve.session import SessionError
 from workbench.tui.syntax import SyntaxSpans, highlighter_for
 from workbench.tui.workspace import Workspace
 
@@ -88,7 +89,10 @@ def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:
 def prepare_diffs(workspace: Workspace, path: str) -> BothDiffs:
     """``git diff dev result`` and ``git diff main result`` for the file as decided now."""
     entry = workspace.entry(path)
-    result = workspace.session.preview(path)
+    try:
+        result = workspace.session.preview(path)
+    except SessionError:  # decisions that cannot be written (w says why): diff the file as it is
+        result = entry.result_bytes if entry.result_present else None
     new = split_lines(result or b"")
     dev = _blob_lines(workspace, entry.dev)
     main = _blob_lines(workspace, entry.main)
