@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import pairwise
 from dataclasses import dataclass
 
 from workbench.analysis.conflict_text import (
@@ -130,7 +131,7 @@ def _disagreement(
     text stands for both sides.  Every other hunk must hold main's text, and
     dev's text in all of them must give the file projected to dev's side.
     """
-    if any(lo < prev_hi for (_, prev_hi), (lo, _) in zip(placed, placed[1:])):
+    if any(lo < prev_hi for (_, prev_hi), (lo, _) in pairwise(placed)):
         return "its hunks overlap in the conflict text"
     starts = [lo for lo, _ in placed]
     for k, block in enumerate(text.blocks):
