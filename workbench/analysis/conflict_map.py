@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 
 from workbench.analysis.conflict_text import (
     DEFAULT_MARKER_SIZE,
