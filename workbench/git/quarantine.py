@@ -16,6 +16,7 @@ two traps this module closes:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -71,7 +72,7 @@ class Quarantine:
         try:
             yield
         finally:
-            for path, (atime, mtime) in _object_times(self.objects).items():
+            for path, (_, mtime) in _object_times(self.objects).items():
                 old = before.get(path)
                 if old is not None and old[1] != mtime:
                     try:
@@ -116,7 +117,7 @@ def unquote_alternate(line: str) -> str:
         if nxt in simple:
             out.append(simple[nxt])
             i += 2
-        elif raw[i + 1 : i + 4].isdigit() and len(raw[i + 1 : i + 4]) == 3:
+        elif re.fullmatch(rb"[0-7]{3}", raw[i + 1 : i + 4]):
             out.append(int(raw[i + 1 : i + 4], 8) & 0xFF)
             i += 4
         else:
