@@ -91,11 +91,12 @@ def test_stale_quarantines_of_dead_processes_are_swept(tmp_path: Path) -> None:
     dead.wait()
     stale = tmp / f"{PREFIX}{dead.pid}-abc"
     live = tmp / f"{PREFIX}{os.getpid()}-def"
-    for d in (stale, live):
+    unknown = tmp / f"{PREFIX}12345678"  # an older version's name: no process to check
+    for d in (stale, live, unknown):
         (d / "ab").mkdir(parents=True)
         (d / "ab" / "cdef").write_bytes(b"a copy of a blob")
     result = _workbench(b.path, "analyze", "--dev", "dev", "--main", "main", env={"TMPDIR": str(tmp)})
     assert result.returncode == 0, result.stderr
     assert not stale.exists(), "the dead process's copies are removed"
     assert live.exists(), "a running process keeps its quarantine"
-    assert _quarantines(tmp) == [live], "and this run removed its own at exit"
+    assert _quarantines(tmp) == [unknown, live], "and this run removed its own at exit"

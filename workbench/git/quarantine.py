@@ -193,7 +193,10 @@ def _sweep_stale() -> None:
     for entry in entries:
         if not entry.name.startswith(PREFIX):
             continue
-        pid_text = entry.name[len(PREFIX):].split("-", 1)[0]
+        # Named PREFIX + pid + "-" + random; older versions' names have no "-" and no pid.
+        pid_text, separator, _ = entry.name[len(PREFIX):].partition("-")
+        if not separator:
+            continue
         try:
             stat = entry.stat(follow_symlinks=False)
             pid = int(pid_text)
