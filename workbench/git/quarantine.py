@@ -72,7 +72,7 @@ class Quarantine:
         try:
             yield
         finally:
-            for path, (_, mtime) in _object_times(self.objects).items():
+            for path, (_atime, mtime) in _object_times(self.objects).items():
                 old = before.get(path)
                 if old is not None and old[1] != mtime:
                     try:

@@ -365,7 +365,7 @@ def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) 
 
 def _walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, str]]) -> None:
     for obj in tree:
-        if obj.name in (".", "..", ".git") or "/" in obj.name:
+        if obj.name is None or obj.name in (".", "..") or "/" in obj.name:
             continue  # a crafted tree; git would refuse to check it out
         if isinstance(obj, pygit2.Tree):
             _walk_named(obj, prefix + obj.name + "/", name, out)
