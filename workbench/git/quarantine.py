@@ -33,7 +33,8 @@ _SIGNALS = tuple(
 """Signals whose default action ends the process (SIGINT raises KeyboardInterrupt, and exit cleans up)."""
 
 _live: set[Path] = set()
-_lock = threading.Lock()
+_lock = threading.RLock()
+"""Reentrant: a finalizer (``_remove``) can run from garbage collection inside a locked section of the same thread."""
 _swept = False
 
 
