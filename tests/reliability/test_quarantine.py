@@ -52,7 +52,7 @@ def _quarantines(tmp: Path) -> list[Path]:
     return sorted(p for p in tmp.iterdir() if p.name.startswith(PREFIX))
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT])
 def test_a_signal_during_analyze_leaves_no_quarantine(tmp_path: Path, signum: int) -> None:
     b = _conflict(RepoBuilder.init(tmp_path / "repo"))
     b.merge("main")
@@ -74,7 +74,8 @@ def test_a_signal_during_analyze_leaves_no_quarantine(tmp_path: Path, signum: in
         (made,) = _quarantines(tmp)
         assert stat.S_IMODE(made.stat().st_mode) == 0o700, "private to its user"
         proc.send_signal(signum)
-        assert proc.wait(timeout=30) == -signum, "dies of the signal, as without a handler"
+        expected = 130 if signum == signal.SIGINT else -signum
+        assert proc.wait(timeout=30) == expected, "dies of the signal, as without a handler (Ctrl-C: exit 130)"
         assert _quarantines(tmp) == []
     finally:
         if proc.poll() is None:
@@ -90,11 +91,12 @@ def test_stale_quarantines_of_dead_processes_are_swept(tmp_path: Path) -> None:
     dead.wait()
     stale = tmp / f"{PREFIX}{dead.pid}-abc"
     live = tmp / f"{PREFIX}{os.getpid()}-def"
-    for d in (stale, live):
+    unknown = tmp / f"{PREFIX}12345678"  # an older version's name: no process to check
+    for d in (stale, live, unknown):
         (d / "ab").mkdir(parents=True)
         (d / "ab" / "cdef").write_bytes(b"a copy of a blob")
     result = _workbench(b.path, "analyze", "--dev", "dev", "--main", "main", env={"TMPDIR": str(tmp)})
     assert result.returncode == 0, result.stderr
     assert not stale.exists(), "the dead process's copies are removed"
     assert live.exists(), "a running process keeps its quarantine"
-    assert _quarantines(tmp) == [live], "and this run removed its own at exit"
+    assert _quarantines(tmp) == [unknown, live], "and this run removed its own at exit"

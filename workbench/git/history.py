@@ -36,7 +36,7 @@ def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]
         for parent in parents[sha]:
             if parent not in parents:
                 boundary.add(parent)
-    for sha in boundary:
+    for sha in sorted(boundary):
         obj = raw.get(sha)
         if obj is not None:
             _record(reader, obj.peel(pygit2.Commit).tree, sha, blobs)

@@ -16,6 +16,7 @@ two traps this module closes:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -32,7 +33,8 @@ _SIGNALS = tuple(
 """Signals whose default action ends the process (SIGINT raises KeyboardInterrupt, and exit cleans up)."""
 
 _live: set[Path] = set()
-_lock = threading.Lock()
+_lock = threading.RLock()
+"""Reentrant: a finalizer (``_remove``) can run from garbage collection inside a locked section of the same thread."""
 _swept = False
 
 
@@ -116,7 +118,7 @@ def unquote_alternate(line: str) -> str:
         if nxt in simple:
             out.append(simple[nxt])
             i += 2
-        elif raw[i + 1 : i + 4].isdigit() and len(raw[i + 1 : i + 4]) == 3:
+        elif re.fullmatch(rb"[0-7]{3}", raw[i + 1 : i + 4]):
             out.append(int(raw[i + 1 : i + 4], 8) & 0xFF)
             i += 4
         else:
@@ -192,7 +194,10 @@ def _sweep_stale() -> None:
     for entry in entries:
         if not entry.name.startswith(PREFIX):
             continue
-        pid_text = entry.name[len(PREFIX):].split("-", 1)[0]
+        # Named PREFIX + pid + "-" + random; older versions' names have no "-" and no pid.
+        pid_text, separator, _ = entry.name[len(PREFIX):].partition("-")
+        if not separator:
+            continue
         try:
             stat = entry.stat(follow_symlinks=False)
             pid = int(pid_text)

@@ -15,8 +15,9 @@ from workbench.errors import WorkbenchError
 _VERSION = re.compile(r"git version (\d+)\.(\d+)(?:\.(\d+))?")
 
 
-# Variables that would point git at another repository, index or object store
-# than the one workbench opened (e.g. inherited from a hook or `git mergetool`).
+# Variables that would point git at another repository, index, object store or
+# attribute source than the one workbench opened (e.g. inherited from a hook or
+# `git mergetool`; GIT_ATTR_SOURCE is git 2.40's).
 _LOCATING = (
     "GIT_DIR",
     "GIT_WORK_TREE",
@@ -26,6 +27,7 @@ _LOCATING = (
     "GIT_COMMON_DIR",
     "GIT_NAMESPACE",
     "GIT_PREFIX",
+    "GIT_ATTR_SOURCE",
 )
 
 
