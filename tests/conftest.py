@@ -35,11 +35,12 @@ def dont_write_to_home_directory(tmp_path_factory: pytest.TempPathFactory) -> It
         mp.setenv("HOME", str(home))
         for var, sub in (
             ("XDG_CONFIG_HOME", ".config"),
-            ("XDG_CACHE_HOME", ".cache"),
             ("XDG_DATA_HOME", ".local/share"),
             ("XDG_STATE_HOME", ".local/state"),
         ):
             mp.setenv(var, str(home / sub))
+        # The analysis cache of session- and module-wide fixtures (each test gets its own: isolated_cache).
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("session-cache")))
         yield home
     written = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
     assert not written, f"tests wrote into HOME: {written}"

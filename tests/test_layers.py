@@ -103,3 +103,19 @@ def test_nothing_resets_checks_out_or_cleans_the_users_repository() -> None:
         and any(word in path.read_text(encoding="utf-8") for word in dangerous)
     ]
     assert offenders == []
+
+
+def test_the_cache_serves_the_service_layer_only() -> None:
+    """workbench/cache/ stores what sync.py computes; it reaches no front end, no resolve, no sync."""
+    forbidden = ("workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.sync")
+    offenders = {
+        str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
+        for path in _modules("cache")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+    users = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.relative_to(PACKAGE).parts[0] != "cache" and any(n.startswith("workbench.cache") for n in _imports(path))
+    )
+    assert users == ["sync.py"]

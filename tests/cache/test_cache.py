@@ -15,7 +15,7 @@ from workbench.cache.analyses import load_analysis, save_analysis
 from workbench.cache.store import MAGIC
 from workbench.cli import main
 from workbench.git.repo import GitRepo
-from workbench.sample import SampleSync
+from workbench.sample import RepoBuilder, SampleSync
 from workbench.sync import SyncRequest, _cache_inputs, _cache_key, open_sync
 
 
@@ -114,7 +114,13 @@ def test_the_key_follows_policy_result_and_settings(sample_merge_commit: SampleS
     with open(sample_merge_commit.path / ".git" / "config", "a", encoding="utf-8") as config:
         config.write("[merge]\n\tconflictStyle = diff3\n")
     keys.add(_cache_key(GitRepo.open(sample_merge_commit.path), plain))
-    assert None not in keys and len(keys) == 6
+    info = sample_merge_commit.path / ".git" / "info"
+    info.mkdir(exist_ok=True)
+    (info / "attributes").write_text("*.py merge=union\n", encoding="utf-8")
+    keys.add(_cache_key(GitRepo.open(sample_merge_commit.path), plain))
+    RepoBuilder.open(sample_merge_commit.path).git("replace", sample_merge_commit.main, sample_merge_commit.base)
+    keys.add(_cache_key(GitRepo.open(sample_merge_commit.path), plain))
+    assert None not in keys and len(keys) == 8
     assert _cache_key(repo, replace(plain, policy=str(tmp_path / "missing.toml"))) is None
 
 

@@ -329,9 +329,11 @@ class GitRepo:
         """SHA-256 of the settings outside any commit that can change what git merges.
 
         Every configuration entry (all levels: merge drivers, conflict style,
-        rename limits, eol) and the attributes files that are not in a tree
-        (``info/attributes``, ``core.attributesFile``).  A cached analysis is
-        keyed by it, so changing any of them recomputes.
+        rename limits, eol), the attributes files that are not in a tree
+        (``info/attributes``, ``core.attributesFile``), and what makes git see
+        other history under the same commit ids (replace refs, grafts, the
+        shallow boundary).  A cached analysis is keyed by it, so changing any
+        of them recomputes.
         """
         digest = hashlib.sha256()
         try:
@@ -340,11 +342,16 @@ class GitRepo:
             entries = []
         for name, value in entries:
             digest.update(f"{name}={value}\0".encode("utf-8", "surrogateescape"))
-        attributes = [self.common_dir / "info" / "attributes"]
+        replaced = sorted(
+            f"{ref.name}={ref.target}" for ref in self._repo.references.iterator() if ref.name.startswith("refs/replace/")
+        )
+        for line in replaced:
+            digest.update(f"{line}\0".encode("utf-8", "surrogateescape"))
+        files = [self.common_dir / "info" / name for name in ("attributes", "grafts")] + [self.common_dir / "shallow"]
         extra = self.config_value("core.attributesFile")
         if extra:
-            attributes.append(Path(os.path.expanduser(extra)))
-        for path in attributes:
+            files.append(Path(os.path.expanduser(extra)))
+        for path in files:
             try:
                 digest.update(path.read_bytes())
             except OSError:
