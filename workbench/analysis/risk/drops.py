@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from workbench.analysis.model import Hunk, LineRange, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.names import FileNames
+from workbench.analysis.risk.script_index import holding, replaces_near, side_lines
 from workbench.analysis.risk.text import content_lines, meaningful, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
@@ -75,11 +76,7 @@ def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[byte
 
 def dev_changed(script: Script, hunk: Hunk) -> list[int]:
     """0-based dev lines of the hunk that differ from the merge base (dev's own work)."""
-    lo, hi = hunk.dev.start - 1, hunk.dev.end
-    found: list[int] = []
-    for _, _, start, count in script:
-        found.extend(range(max(lo, start), min(hi, start + count)))
-    return found
+    return side_lines(script, hunk.dev.start - 1, hunk.dev.end)
 
 
 def _collateral(merge: MergeResult, line: int) -> bool:
@@ -89,15 +86,8 @@ def _collateral(merge: MergeResult, line: int) -> bool:
     replacement is contested when main replaced an overlapping base range;
     an insertion when it lands strictly inside a range main replaced.
     """
-    for base, count, start, size in merge.ours_script:
-        if start <= line < start + size:
-            for main_base, main_count, _, _ in merge.theirs_script:
-                if main_count and count and main_base < base + count and base < main_base + main_count:
-                    return False
-                if main_count and not count and main_base < base < main_base + main_count:
-                    return False
-            return True
-    return True
+    entry = holding(merge.ours_script, line)  # bisected: a scan per line was quadratic in the hunks
+    return entry is None or not replaces_near(merge.theirs_script, entry[0], entry[1])
 
 
 def find_dropped(
