@@ -270,6 +270,9 @@ def _subprocess(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[
     ("luminosity_spread = [1]", "luminosity_spread must be a number from 0 to 1, not [1]"),
     ('variables = { dev = "blue-ish" }', "variables.dev: 'blue-ish' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
     ('variables = { main = 3 }', "variables.main must be a string, not 3"),
+    ('variables = { block-cursor-text-style = "zzz" }', "variables.block-cursor-text-style: 'zzz' is not a text "
+     "style (words from: b, blink, bold, dim, i, italic, none, not, o, overline, reverse, strike, u, underline, uu)"),
+    ('variables = { text = "qq" }', "variables.text: 'qq' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
 ])
 def test_a_bad_user_theme_is_named_before_textual_sees_it(sync: Path, tmp_path: Path, line: str, words: str) -> None:
     theme = tmp_path / "config" / "workbench" / "themes" / "mine.toml"
