@@ -89,9 +89,10 @@ def read_mergetool(
     # being a repository.
     versions = {role: _read(Path(p), role) for role, p in zip(_ROLES, (base, local, remote), strict=True)}
     merged_path = Path(merged).absolute()
-    if not merged_path.parent.is_dir():
-        missing = "is not a directory" if merged_path.parent.exists() else "does not exist"
-        raise WorkbenchError(f"MERGED's directory {merged_path.parent} {missing}: {merged}")
+    parent = merged_path.parent
+    if not parent.is_dir():
+        what = f"{parent} is a file, not a directory" if parent.exists() else f"{parent}: no such directory"
+        raise WorkbenchError(f"MERGED's directory {what} (MERGED: {merged})")
     if merged_path.is_dir():
         raise WorkbenchError(f"MERGED is a directory, not a file: {merged}")
     repo = GitRepo.open(merged_path.parent)

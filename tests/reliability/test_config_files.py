@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from textual.color import Color, ColorParseError
 
 from workbench.cli import main
 from workbench.sample import RepoBuilder
+from workbench.tui.keymap import BY_ID
 
 HEADLESS = "textual.drivers.headless_driver:HeadlessDriver"
 
@@ -107,7 +109,7 @@ CONFIG_SHAPES = st.one_of(
     st.tuples(st.just("theme"), st.text(max_size=8).filter(lambda t: not t.startswith("workbench-"))),
     st.tuples(st.just("context"), st.one_of(_not(int), st.integers().filter(lambda n: not 0 <= n <= 100))),
     st.tuples(st.just("keys"), st.one_of(_not(dict), st.dictionaries(st.text(max_size=6), _not(str), min_size=1),
-                                         st.dictionaries(st.text(min_size=1, max_size=6).filter(lambda a: "_" not in a),
+                                         st.dictionaries(st.text(min_size=1, max_size=6).filter(lambda a: a not in BY_ID),
                                                          st.text(max_size=3), min_size=1))),
 )
 PROGRESS_SHAPES = st.one_of(
@@ -157,9 +159,18 @@ def _environment(**values: str) -> Iterator[None]:
 
 def _cli(args: list[str]) -> tuple[int, list[str]]:
     """``workbench ARGS`` in this process: (exit status, stderr lines)."""
+    def started(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"workbench {' '.join(args)} did not stop: the settings were accepted")
+
     err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        status = main(args)
+    previous = signal.signal(signal.SIGALRM, started)
+    signal.alarm(60)
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            status = main(args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     return status, err.getvalue().splitlines()
 
 
@@ -270,6 +281,9 @@ def _subprocess(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[
     ("luminosity_spread = [1]", "luminosity_spread must be a number from 0 to 1, not [1]"),
     ('variables = { dev = "blue-ish" }', "variables.dev: 'blue-ish' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
     ('variables = { main = 3 }', "variables.main must be a string, not 3"),
+    ('variables = { block-cursor-text-style = "zzz" }', "variables.block-cursor-text-style: 'zzz' is not a text "
+     "style (words from: b, blink, bold, dim, i, italic, none, not, o, overline, reverse, strike, u, underline, uu)"),
+    ('variables = { text = "qq" }', "variables.text: 'qq' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
 ])
 def test_a_bad_user_theme_is_named_before_textual_sees_it(sync: Path, tmp_path: Path, line: str, words: str) -> None:
     theme = tmp_path / "config" / "workbench" / "themes" / "mine.toml"

@@ -98,7 +98,7 @@ def test_mergetool_never_takes_a_file_inside_git_as_merged(merging: RepoBuilder,
 
 def test_mergetool_merged_whose_directory_is_a_file(merging: RepoBuilder, tmp_path: Path) -> None:
     message = _one_line(_cli("mergetool", *_versions(merging, tmp_path), "a.txt/x", cwd=merging.path))
-    assert message == f"MERGED's directory {merging.path / 'a.txt'} is not a directory: a.txt/x"
+    assert message == f"MERGED's directory {merging.path / 'a.txt'} is a file, not a directory (MERGED: a.txt/x)"
     (merging.path / "sub").mkdir()
     message = _one_line(_cli("mergetool", *_versions(merging, tmp_path), "sub", cwd=merging.path))
     assert message == "MERGED is a directory, not a file: sub"

@@ -9,12 +9,14 @@ design colours, every theme names the app's colours as theme variables:
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
+from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import Theme
 
 from workbench.configfile import read_config_text
@@ -86,8 +88,7 @@ def load_theme(path: Path) -> Theme:
     for key, value in variables.items():
         if not isinstance(value, str):
             raise WorkbenchError(f"{path}: variables.{key} must be a string, not {_shown(value)}")
-        if key in _colour_variables():
-            _check_colour(path, f"variables.{key}", value)
+        _check_variable(path, key, value)
     return Theme(**data)
 
 
@@ -106,18 +107,34 @@ def _check_colour(path: Path, key: str, value: object) -> None:
         raise WorkbenchError(f"{path}: {key}: {_shown(value)} is not a colour (e.g. \"#4aa8ff\" or \"red\")") from None
 
 
+_AUTO = re.compile(r"auto(?: \d{1,3}%)?")
+
+
+def _check_variable(path: Path, key: str, value: str) -> None:
+    """A theme variable Textual's stylesheet reads must hold what its default holds: a colour, a
+    text style (``bold underline``), or a colour that may be ``auto 87%``.  Others are free."""
+    kind = _variable_kinds().get(key)
+    if kind == "colour":
+        _check_colour(path, f"variables.{key}", value)
+    elif kind == "style" and not (value.split() and set(value.split()) <= VALID_STYLE_FLAGS):
+        raise WorkbenchError(f"{path}: variables.{key}: {_shown(value)} is not a text style "
+                             f"(words from: {', '.join(sorted(VALID_STYLE_FLAGS))})")
+    elif kind == "auto" and not _AUTO.fullmatch(value) and value != "initial":
+        _check_colour(path, f"variables.{key}", value)
+
+
 @lru_cache(maxsize=1)
-def _colour_variables() -> frozenset[str]:
-    """Theme variables that hold colours: the app's own, and Textual's whose default is a colour."""
+def _variable_kinds() -> dict[str, str]:
+    """What each variable Textual defines holds (judged by its default), and the app's colours."""
     generated = Theme(name="probe", primary="#000000").to_color_system().generate()
-    textual = set()
-    for name, value in generated.items():
+    kinds: dict[str, str] = {}
+    for name, default in generated.items():
         try:
-            Color.parse(value)
+            Color.parse(default)
+            kinds[name] = "colour"
         except ColorParseError:
-            continue
-        textual.add(name)
-    return frozenset(VARIABLE_DEFAULTS) | frozenset(textual)
+            kinds[name] = "style" if name.endswith("style") else "auto"
+    return {**kinds, **dict.fromkeys(VARIABLE_DEFAULTS, "colour")}
 
 
 def _shown(value: object) -> str:

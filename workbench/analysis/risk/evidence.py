@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk
-from workbench.analysis.risk.text import contains_block, meaningful
+from workbench.analysis.risk.text import meaningful, norm
 from workbench.analysis.risk.twins import MIN_PATCH_LINES, counterpart, similar_patch
 from workbench.git.types import SideHistory
 
@@ -36,6 +36,7 @@ class Blobs:
         self._read = read_blob
         self._data: dict[str, bytes] = {}
         self._lines: dict[str, frozenset[bytes]] = {}
+        self._blocks: dict[str, _LineIndex] = {}
 
     def read(self, oid: str) -> bytes:
         found = self._data.get(oid)
@@ -54,8 +55,47 @@ class Blobs:
         return found
 
     def has_block(self, oid: str | None, lines: Sequence[bytes]) -> bool:
-        """Whether the blob holds ``lines`` consecutively (whitespace-blind)."""
-        return oid is not None and contains_block(self.read(oid), lines)
+        """Whether the blob holds ``lines`` consecutively (whitespace-blind, blank lines skipped).
+
+        Looked up in an index of the blob's lines built once, not by
+        scanning the blob: every hunk of a file asks about the same versions,
+        and a scan per hunk made scoring quadratic in the file's hunks.
+        """
+        if oid is None:
+            return False
+        wanted = [n for n in map(norm, lines) if n]
+        if not wanted:
+            return False
+        found = self._blocks.get(oid)
+        if found is None:
+            found = self._blocks[oid] = _LineIndex.of(self.read(oid))
+        return found.holds(wanted)
+
+
+@dataclass(frozen=True)
+class _LineIndex:
+    """A blob's non-blank lines, normalised, and where each one occurs."""
+
+    lines: list[bytes]
+    where: dict[bytes, list[int]]
+
+    @classmethod
+    def of(cls, data: bytes) -> _LineIndex:
+        lines = [n for n in map(norm, data.split(b"\n")) if n]
+        where: dict[bytes, list[int]] = {}
+        for at, line in enumerate(lines):
+            where.setdefault(line, []).append(at)
+        return cls(lines, where)
+
+    def holds(self, wanted: list[bytes]) -> bool:
+        """Whether ``wanted`` (normalised, non-blank) occurs as consecutive lines; anchored on its
+        rarest line, so a block of common lines (``)``, ``return x``) stays cheap."""
+        hits = [self.where.get(line, ()) for line in wanted]
+        offset = min(range(len(wanted)), key=lambda k: len(hits[k]))
+        n = len(wanted)
+        return any(
+            at >= offset and self.lines[at - offset:at - offset + n] == wanted for at in hits[offset]
+        )
 
 
 @dataclass(frozen=True)

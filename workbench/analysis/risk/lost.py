@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from workbench.analysis.model import Hunk, LineRange, LostLines, Taken
+from workbench.analysis.risk.script_index import side_lines
 from workbench.analysis.risk.text import meaningful, norm
 from workbench.analysis.xdiff import MergeResult
 
@@ -28,11 +29,7 @@ def side_changed(script: Script, where: LineRange) -> list[int]:
 
     Scripts are (base start, base count, side start, side count), sorted.
     """
-    lo, hi = where.start - 1, where.end
-    found: list[int] = []
-    for _, _, start, count in script:
-        found.extend(range(max(lo, start), min(hi, start + count)))
-    return found
+    return side_lines(script, where.start - 1, where.end)  # bisected: a scan per hunk was quadratic
 
 
 def window(lines: Sequence[bytes], where: LineRange | None, key: Key) -> set[bytes]:

@@ -15,6 +15,7 @@ whether the result reads or binds them where that scope can see.  Only
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 
 from workbench.analysis.model import FileAnalysis, Hunk, Taken
@@ -50,9 +51,9 @@ def dangling(dropped: Collection[int], dev: NameFacts, result: NameFacts) -> lis
     ``.name`` and nothing in the file gives it any more.
     """
     found: set[str] = set()
-    for binding in dev.bindings:
+    for binding in dev.on_lines("bindings", dropped):
         name = binding.name
-        if binding.line not in dropped or name in found or not _worth(name):
+        if name in found or not _worth(name):
             continue
         if binding.scope in dev.classes:
             if _attribute_dangles(name, result):
@@ -64,8 +65,8 @@ def dangling(dropped: Collection[int], dev: NameFacts, result: NameFacts) -> lis
             if dev.visible(binding.scope, use.scope) and result.resolve(name, use.scope) is None:
                 found.add(name)
                 break
-    for store in dev.attribute_stores:
-        if store.line in dropped and _worth(store.name) and _attribute_dangles(store.name, result):
+    for store in dev.on_lines("attribute_stores", dropped):
+        if _worth(store.name) and _attribute_dangles(store.name, result):
             found.add(store.name)
     return sorted(found)
 
@@ -83,18 +84,18 @@ def orphaned(dropped: Collection[int], dev: NameFacts, result: NameFacts) -> lis
     too).  A public function, class or constant may be used from other files.
     """
     found: set[str] = set()
-    for use in dev.uses:
+    for use in dev.on_lines("uses", dropped):
         name = use.name
-        if use.line not in dropped or name in found or not _worth(name):
+        if name in found or not _worth(name):
             continue
         home = dev.resolve(name, use.scope)
         if home is None or not _binds_for_readers(result, name, home):
             continue
         if not any(result.resolve(name, other.scope) == home for other in result.uses_of(name)):
             found.add(name)
-    for ref in dev.attributes:
+    for ref in dev.on_lines("attributes", dropped):
         name = ref.name
-        if ref.line not in dropped or name in found or not _private(name):
+        if name in found or not _private(name):
             continue
         if any(b.kind == DEF for b in result.bound(name)) and not result.referenced(name):
             found.add(name)
@@ -180,9 +181,10 @@ def _result_facts(result: bytes, dev: NameFacts, lines: Collection[int]) -> Name
     result mentions is not parsed at all.
     """
     wanted: dict[Scope | None, set[str]] = {}
+    result_words = words(result)
 
     def want(scope: Scope | None, name: str) -> None:
-        if _worth(name) and _mentions(result, name):
+        if _worth(name) and mentions(result, result_words, name):
             wanted.setdefault(scope or None, set()).add(name)
 
     for binding in dev.bindings:
@@ -202,15 +204,30 @@ def _result_facts(result: bytes, dev: NameFacts, lines: Collection[int]) -> Name
         return NameFacts()
     heads = {scope[0] for scope in wanted if scope}
     anywhere = wanted.get(None, set())
+    plain = {name.encode() for name in anywhere if name.isascii()}
+    others = [name for name in anywhere if not name.isascii()]
 
     def reached(block: Block) -> bool:
         if block.name in heads:
             return True
         text = b"".join(lines_of[block.first : block.last + 1])
-        return any(_mentions(text, name) for name in anywhere)
+        return not plain.isdisjoint(words(text)) or any(_mentions(text, name) for name in others)
 
     lines_of = split_lines(result)
     return PythonFile(result, reached).facts_for([Question(names, within=scope) for scope, names in wanted.items()])
+
+
+_WORD = re.compile(rb"[A-Za-z0-9_]+")
+
+
+def words(text: bytes) -> set[bytes]:
+    """The ASCII words of ``text``: a name is mentioned as a whole word when it is one of them."""
+    return set(_WORD.findall(text))
+
+
+def mentions(text: bytes, text_words: set[bytes], name: str) -> bool:
+    """``_mentions`` answered from ``words(text)`` (one scan for any number of names) when it can be."""
+    return name.encode() in text_words if name.isascii() else _mentions(text, name)
 
 
 def _mentions(text: bytes, name: str) -> bool:

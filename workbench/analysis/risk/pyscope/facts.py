@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 Scope = tuple[str, ...]
 """A qualified scope: ``()`` the module, ``("Layer", "forward")`` a method."""
@@ -51,6 +53,10 @@ class NameFacts:
     _used: dict[str, set[Use]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _attributes: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
     _stored: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    _on_line: dict[str, dict[int, list[Binding | Use]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Per record kind, per line: what is on it (so questions about some lines skip the rest)."""
 
     def __post_init__(self) -> None:
         for binding in self.bindings:
@@ -59,6 +65,20 @@ class NameFacts:
             self._used.setdefault(use.name, set()).add(use)
         self._attributes.update(a.name for a in self.attributes)
         self._stored.update(a.name for a in self.attribute_stores)
+        for kind in ("bindings", "uses", "attributes", "attribute_stores"):
+            index: dict[int, list[Binding | Use]] = {}
+            for record in getattr(self, kind):
+                index.setdefault(record.line, []).append(record)
+            self._on_line[kind] = index
+
+    def on_lines(self, kind: str, lines: Collection[int]) -> list[Any]:
+        """The ``kind`` records (``bindings``, ``uses``, ``attributes``, ``attribute_stores``) on
+        ``lines``, looked up by line: a question per hunk costs its lines, not the whole file."""
+        index = self._on_line[kind]
+        if len(lines) < len(index):
+            return [record for line in sorted(set(lines)) for record in index.get(line, ())]
+        wanted = lines if isinstance(lines, (set, frozenset)) else set(lines)
+        return [record for line in sorted(index) if line in wanted for record in index[line]]
 
     def bound(self, name: str) -> set[Binding]:
         return self._bound.get(name, set())
