@@ -260,21 +260,33 @@ class Workspace:
         self._record(outcome.event)
         return outcome
 
+    def ack_blocker(self, path: str, index: int) -> str | None:
+        """Why the hunk cannot be acknowledged here (asked before the reason is), or None."""
+        if not self.writes or self.repo.workdir is None:
+            return ("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
+                    "to write them")
+        blocker = self.write_blocker()
+        if blocker is not None:
+            return f"acknowledgements go in the sync PR's work tree, and {blocker}"
+        if self._kept_choice(path, index) is None:
+            return f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it"
+        return None
+
+    def _kept_choice(self, path: str, index: int) -> Choice | None:
+        decision = self.session.decision(path, index)
+        return decision.choice if decision is not None else held_choice(self.hunk(path, index))
+
     def acknowledge(self, path: str, index: int, reason: str) -> Ack:
         """Record in the work tree's acks.toml that the hunk stays as decided (or as the result holds it).
 
-        ``WorkbenchError`` when there is nothing to keep (still conflicted, undecided) or the file cannot be written."""
-        if not self.writes or self.repo.workdir is None:
-            raise WorkbenchError("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
-                                 "to write them")
-        blocker = self.write_blocker()
+        ``WorkbenchError`` when it cannot be (``ack_blocker``) or the file cannot be written."""
+        blocker = self.ack_blocker(path, index)
         if blocker is not None:
-            raise WorkbenchError(f"acknowledgements go in the sync PR's work tree, and {blocker}")
+            raise WorkbenchError(blocker)
+        assert self.repo.workdir is not None
         hunk = self.hunk(path, index)
-        decision = self.session.decision(path, index)
-        choice = decision.choice if decision is not None else held_choice(hunk)
-        if choice is None:
-            raise WorkbenchError(f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it")
+        choice = self._kept_choice(path, index)
+        assert choice is not None
         ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
         record_ack(self.repo.workdir, ack)
         self.acks[(path, index)] = ack
