@@ -107,3 +107,17 @@ def test_an_invalid_acks_file_is_named(sample_merge_commit: SampleSync, capsys: 
     b.git("commit", "-q", "-m", "bad acks")
     code, _, err = _cli(capsys, "report", "HEAD~1", "--repo", str(sample_merge_commit.path), "--result", "HEAD")
     assert code == 2 and ACKS_PATH in err and "lacks path" in err
+
+
+def test_the_app_acknowledges_only_in_the_prs_work_tree(sample_merge_commit: SampleSync) -> None:
+    from workbench.tui.workspace import Workspace
+
+    ws = Workspace.open(SyncRequest(repo=sample_merge_commit.path))
+    entry = next(f for f in ws.files if f.hunks and f.hunks[0].taken.value == "main")
+    assert ws.ack_blocker(entry.path, 0) is None
+    ws.acknowledge(entry.path, 0, "keep main: reviewed")
+    assert [a.reason for a in parse_acks(Path(sample_merge_commit.path, ACKS_PATH).read_text())] == ["keep main: reviewed"]
+    RepoBuilder.open(sample_merge_commit.path).git("checkout", "-q", "--detach", "HEAD~1")
+    elsewhere = Workspace.open(SyncRequest(repo=sample_merge_commit.path, rev=sample_merge_commit.merge))
+    blocker = elsewhere.ack_blocker(entry.path, 0)
+    assert blocker is not None and "work tree" in blocker

@@ -99,8 +99,8 @@ def test_a_second_instance_works_read_only_and_writes_nothing(builder: RepoBuild
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"ready"
         second = Workspace.open(SyncRequest(repo=builder.path))
         assert second.journal.situation == situation
-        assert second.unsaved is not None and f"process {holder.pid}" in second.unsaved
-        second.decide("x.py", 0, Decision(Choice.DEV))
+        second.decide("x.py", 0, Decision(Choice.DEV))  # the first change claims the journal, and learns
+        assert second.unsaved is not None and f"process {holder.pid}" in second.unsaved and second.unsaved_news
         second.decide("x.py", 1, Decision(Choice.DEV))
         assert second.journal.load() == [], "the second instance journals nothing"
         blocker = second.write_blocker()
@@ -112,14 +112,24 @@ def test_a_second_instance_works_read_only_and_writes_nothing(builder: RepoBuild
         holder.wait()
 
 
+def test_opening_changes_nothing_under_git(builder: RepoBuilder) -> None:
+    """Only a decision claims the journal: opening and looking leave ``.git`` as it was."""
+    _fork(builder)
+    assert builder.merge("main") == 1
+    ws = Workspace.open(SyncRequest(repo=builder.path))
+    assert not Path(builder.path, ".git", "workbench").exists()
+    ws.decide("x.py", 0, Decision(Choice.MAIN))
+    assert ws.journal.path.with_suffix(".lock").exists() and ws.unsaved is None
+
+
 def test_a_repository_where_decisions_cannot_be_saved_keeps_working(builder: RepoBuilder) -> None:
     """``.git/workbench`` cannot be created (a read-only repository): the first decision must not raise."""
     _fork(builder)
     assert builder.merge("main") == 1
     Path(builder.path, ".git", "workbench").write_text("not a directory\n")
     ws = Workspace.open(SyncRequest(repo=builder.path))
-    assert ws.unsaved is not None and "cannot be saved" in ws.unsaved
     ws.decide("x.py", 0, Decision(Choice.MAIN))
+    assert ws.unsaved is not None and "cannot be saved" in ws.unsaved
     assert ws.session.decision("x.py", 0) == Decision(Choice.MAIN)
     assert ws.write_blocker() is not None
 

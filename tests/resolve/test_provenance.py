@@ -105,3 +105,18 @@ def test_a_later_local_merge_does_not_claim_the_bots_merge_commit(sample_templat
     late = Event(Op.WRITTEN, path=entry.path, oid=entry.result_oid, at=4_000_000_000.0)
     assert restore(analysis, [late], before=1_000_000_000.0).file(entry.path).decided_by is None
     assert restore(analysis, [replace(late, at=10.0)], before=1_000_000_000.0).file(entry.path).decided_by == "app"
+
+
+def test_a_fix_commit_after_the_merge_says_so(sample_template: Template, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    source = sample_template("merge-commit")
+    dest = tmp_path / "repo"
+    shutil.copytree(source.path, dest, symlinks=True)
+    b = RepoBuilder.open(dest)
+    from workbench.sample.drops import SPECS
+
+    b.write(SPECS, b.read(SPECS, source.dev)).commit("fix: restore dev's qk_l2_norm")
+    assert main(["analyze", str(source.merge), "--repo", str(dest), "--result", "HEAD", "--json"]) == 0
+    files = {f["path"]: f for f in json.loads(capsys.readouterr().out)["files"]}
+    assert files[SPECS]["decided_by"] == "fix commit"
+    assert {f["decided_by"] for p, f in files.items() if p != SPECS} <= {"-X theirs", "hand", None}

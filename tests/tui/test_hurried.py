@@ -151,8 +151,9 @@ def test_a_read_only_repository_says_decisions_are_not_saved_and_keeps_working(
     app = make_app(loader(repo))
 
     async def script(pilot: Pilot) -> None:
-        assert any("Working read-only" in t for t in toasts(pilot))
         await pilot.press("d")
+        await settle(pilot)
+        assert any("Working read-only" in t and "cannot be saved" in t for t in toasts(pilot))
         await pilot.press("j")
         await pilot.press("m")
         await settle(pilot)

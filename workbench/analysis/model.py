@@ -257,7 +257,8 @@ class FileAnalysis:
     """The result's file mode (100644, 100755, 120000, 160000), None when absent."""
     decided_by: str | None = None
     """``app`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
-    evidence and risk they had when decided), else None: see ``settled_by``."""
+    evidence and risk they had when decided), ``fix commit`` when a commit after the merge changed the file
+    (the result is a later commit), else None: see ``settled_by``."""
     decided_at: float | None = None
     """When the workbench wrote it (Unix time), with ``decided_by``."""
 

@@ -104,7 +104,7 @@ def merged_journal(repo: GitRepo, analysis: SyncAnalysis) -> tuple[Journal, floa
 
 def with_provenance(repo: GitRepo, analysis: SyncAnalysis, events: list[Event] | None = None) -> SyncAnalysis:
     """``restore`` from the situation's own journal (``events``, read when None) and, for a merge commit, from
-    the merge in progress that made it."""
+    the merge in progress that made it; files a commit after the merge changed say ``fix commit``."""
     if events is None:
         events = Journal.for_situation(Path(repo.gitdir), Situation.of(analysis)).load()
     restored = restore(analysis, events)
@@ -114,4 +114,19 @@ def with_provenance(repo: GitRepo, analysis: SyncAnalysis, events: list[Event] |
         own = {e.path for e in events if e.op is Op.WRITTEN}
         earlier = [e for e in journal.load() if e.op is Op.WRITTEN and e.path not in own]
         restored = restore(restored, earlier, before=made)
-    return restored
+    return _fix_commits(repo, restored)
+
+
+def _fix_commits(repo: GitRepo, analysis: SyncAnalysis) -> SyncAnalysis:
+    """Files a commit after the merge changed (the result is a later commit, e.g. the PR head): ``fix commit``."""
+    merge, result = analysis.merge, analysis.result_commit
+    if analysis.mode is not Mode.MERGE_COMMIT or merge is None or result is None or result == merge:
+        return analysis
+    files = []
+    for entry in analysis.files:
+        if entry.decided_by is None:
+            merged = repo.tree_entry(merge, entry.path)
+            if (merged[0] if merged else None) != (entry.result_oid if entry.result_present else None):
+                entry = replace(entry, decided_by="fix commit")
+        files.append(entry)
+    return replace(analysis, files=tuple(files))

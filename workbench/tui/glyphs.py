@@ -126,6 +126,8 @@ def provisional_letters(entry: FileAnalysis) -> str:
 def status_words(entry: FileAnalysis) -> str:
     shown = shown_status(entry)
     words = STATUS_WORD[shown] + (", unresolved" if shown is not entry.status else "")
+    if entry.decided_by == "fix commit":
+        words += ", changed by a fix commit after the merge"
     if entry.decided_by == "app" and entry.decided_at:
         words = time.strftime("decided in the app (written %Y-%m-%d %H:%M UTC)", time.gmtime(entry.decided_at))
     return f"{words}; policy: {entry.policy}" if entry.policy else words

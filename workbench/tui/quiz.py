@@ -144,6 +144,9 @@ class QuizJournal(Journal):
         self.quiz = quiz
         self.session: Session | None = None
 
+    def claim(self) -> str | None:
+        return None  # the trainee's progress file is theirs alone: nothing to lock
+
     def exists(self) -> bool:
         return bool(self.quiz.events())
 

@@ -56,6 +56,7 @@ class Workspace:
         the app then works read-only: it decides in memory, and writes nothing."""
         self.unsaved_news = unsaved is not None
         """``unsaved`` changed and the user has not been told yet (the screen clears it once it has)."""
+        self._claimed = False
         self.acks: dict[tuple[str, int], Ack] = {}
         """Acknowledged hunks (``.workbench/acks.toml`` in the work tree), by (path, hunk index)."""
         self.acks_problem: str | None = None
@@ -80,11 +81,10 @@ class Workspace:
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
         """Resume from the sync's journal (the session guards against changes made on disk)."""
         journal = Journal.for_situation(repo.gitdir, situation_of(repo, analysis), str(repo.workdir or repo.gitdir))
-        unsaved = journal.claim()
         events = journal.load()
         analysis = with_provenance(repo, analysis, events)
         session = Session(analysis, events, read_blob=repo.read_blob)
-        return cls(repo, analysis, journal, session, unsaved)
+        return cls(repo, analysis, journal, session)
 
     def resumed_words(self) -> str:
         """Where and when the resumed decisions were made, in one sentence."""
@@ -108,8 +108,21 @@ class Workspace:
     def entry(self, path: str) -> FileAnalysis:
         return self.session.file(path)
 
+    def _claim(self) -> None:
+        """Take the journal before the first thing that changes it (a decision, a write).
+
+        Not on open: opening and looking changes nothing under ``.git``.  A second instance (or a
+        repository where nothing can be saved) learns it here and turns read-only before anything is written."""
+        if self.unsaved is None and not self._claimed:
+            self._claimed = True
+            problem = self.journal.claim()
+            if problem is not None:
+                self.unsaved = problem
+                self.unsaved_news = True
+
     def write_blocker(self) -> str | None:
         """Why nothing may be written now (a preview, another checkout, decisions not saved), or None."""
+        self._claim()
         if self.unsaved is not None:
             return f"read-only: {self.unsaved}"
         return write_blocker(self.repo, self.analysis)
@@ -219,6 +232,7 @@ class Workspace:
 
     def _record(self, event: Event | None) -> Event | None:
         """Journal the event; when that fails, keep working in memory and say so once (``unsaved_news``)."""
+        self._claim()
         if event is not None and self.unsaved is None:
             try:
                 self.journal.append(event)
@@ -254,6 +268,7 @@ class Workspace:
         return self._record(self.session.redo())
 
     def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
+        self._claim()
         if self.unsaved is not None:
             return WriteCheck(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}")
         return check_write(self.repo, self.session, path, overwrite_changed)
@@ -262,27 +277,40 @@ class Workspace:
         """Write one file (staged during a merge in progress); journal what was written.
 
         Never while decisions are not saved: the journal would not know the file changed."""
+        self._claim()
         if self.unsaved is not None:
             return WriteOutcome(path, False, False, f"read-only: {self.unsaved}")
         outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed)
         self._record(outcome.event)
         return outcome
 
+    def ack_blocker(self, path: str, index: int) -> str | None:
+        """Why the hunk cannot be acknowledged here (asked before the reason is), or None."""
+        if not self.writes or self.repo.workdir is None:
+            return ("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
+                    "to write them")
+        blocker = self.write_blocker()
+        if blocker is not None:
+            return f"acknowledgements go in the sync PR's work tree, and {blocker}"
+        if self._kept_choice(path, index) is None:
+            return f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it"
+        return None
+
+    def _kept_choice(self, path: str, index: int) -> Choice | None:
+        decision = self.session.decision(path, index)
+        return decision.choice if decision is not None else held_choice(self.hunk(path, index))
+
     def acknowledge(self, path: str, index: int, reason: str) -> Ack:
         """Record in the work tree's acks.toml that the hunk stays as decided (or as the result holds it).
 
-        ``WorkbenchError`` when there is nothing to keep (still conflicted, undecided) or the file cannot be written."""
-        if not self.writes or self.repo.workdir is None:
-            raise WorkbenchError("acknowledgements are committed with the sync PR: open the merge (or the sync branch) "
-                                 "to write them")
-        blocker = self.write_blocker()
+        ``WorkbenchError`` when it cannot be (``ack_blocker``) or the file cannot be written."""
+        blocker = self.ack_blocker(path, index)
         if blocker is not None:
-            raise WorkbenchError(f"acknowledgements go in the sync PR's work tree, and {blocker}")
+            raise WorkbenchError(blocker)
+        assert self.repo.workdir is not None
         hunk = self.hunk(path, index)
-        decision = self.session.decision(path, index)
-        choice = decision.choice if decision is not None else held_choice(hunk)
-        if choice is None:
-            raise WorkbenchError(f"hunk {index + 1} of {path} is still conflicted: decide it first, then acknowledge it")
+        choice = self._kept_choice(path, index)
+        assert choice is not None
         ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
         record_ack(self.repo.workdir, ack)
         self.acks[(path, index)] = ack

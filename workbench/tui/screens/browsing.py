@@ -163,7 +163,9 @@ class BrowsingScreen(DecidingScreen):
         hunks = self.query_one(HunkView)
         hunks.set_show_base(not hunks.show_base)
         if self.view is not None and self.view.layout is not None:
-            hunks.refold(self._entries())  # base-only rows: one line without the base, every row with it
+            entries = self._entries()  # base-only rows: one line without the base, every row with it
+            if entries != hunks.entries:
+                hunks.refold(entries)
 
     def action_toggle_context(self) -> None:
         if self.view is None or self.view.layout is None:

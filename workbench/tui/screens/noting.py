@@ -72,6 +72,10 @@ class NotingScreen(Screen[None]):
             self.notify("K acknowledges one hunk; this file is a whole-file choice: decide it and add a note (c).",
                         severity="warning")
             return
+        blocker = self.ws.ack_blocker(self.path, self.current)
+        if blocker is not None:
+            self.notify(f"Not acknowledged: {visible(blocker)}", severity="warning", timeout=12)
+            return
         self._acknowledge(self.path, self.current)
 
     @work(exclusive=True, group="note")

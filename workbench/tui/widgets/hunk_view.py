@@ -165,6 +165,11 @@ class HunkView(LineView):
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
 
+    @property
+    def entries(self) -> tuple[ViewEntry, ...]:
+        """What the view shows, row by row (hunk headers, rows, folds)."""
+        return self._entries
+
     def clear(self) -> None:
         self._layout = None
         self._set_entries(())
