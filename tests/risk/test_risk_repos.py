@@ -11,6 +11,7 @@ from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken
 from workbench.analysis.pipeline import AnalysisContext, Stage
 from workbench.analysis.risk import score_risk
+from workbench.analysis.risk.combine import spread
 from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
 from workbench.sample import RepoBuilder
@@ -61,8 +62,9 @@ def test_squash_counterpart_found_by_cross_reference(builder: RepoBuilder) -> No
     squash = signal(hunk, "squash-counterpart")
     assert squash.message == (
         "-X theirs took main's text from #31 (a squash of dev #11); dev's #12 changed these lines "
-        "afterwards and is dropped"
+        "afterwards and is dropped (the same evidence, counted once)"
     )
+    assert squash.weight == 0 and signal(hunk, "older-dev-state").weight == 50
     assert squash.commits == (builder.rev("main"), builder.rev("dev~1"), builder.rev("dev"))
 
 
@@ -152,8 +154,8 @@ def test_a_name_a_multi_line_import_still_binds_does_not_dangle(builder: RepoBui
         "1 line dev wrote here (from dev's #14), beside main's change, is not in the result, "
         "e.g. \u201cfrom pkg.beta import beta_helper\u201d"
     )
-    assert dropped.weight == 30
-    assert hunk.level is Level.MEDIUM
+    assert dropped.weight == 40
+    assert hunk.level is Level.HIGH
 
 
 def test_a_dropped_line_of_a_multi_line_import_leaves_its_name_dangling(builder: RepoBuilder) -> None:
@@ -202,21 +204,69 @@ def test_unresolved_squash_chain_says_what_taking_main_would_drop(builder: RepoB
     assert hunk.taken is Taken.UNRESOLVED
     assert signal(hunk, "squash-counterpart").message == (
         "main's side here is from #31 (a squash of dev #11); dev's #12 changed these lines afterwards "
-        "and would be dropped if main's side is taken"
+        "and would be dropped if main's side is taken (the same evidence, counted once)"
     )
     assert signal(hunk, "older-dev-state").message.endswith("and taking main's side would drop that work")
 
 
 def test_hand_resolved_hunk_says_so_and_scores_low(builder: RepoBuilder) -> None:
+    """Both sides' text kept: nothing of either side is lost."""
+    _dangling(builder)
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    conflicted = (builder.path / PATH).read_text().splitlines(keepends=True)
+    builder.write(PATH, "".join(line for line in conflicted if not line.startswith(("<<<<<<<", "=======", ">>>>>>>"))))
+    builder.git("add", PATH)
+    builder.commit("Merge main into dev, keeping both sides")
+    entry = only_file(analyze_repo(builder.path, "HEAD"), PATH)
+    (hunk,) = entry.hunks
+    assert hunk.taken is Taken.BOTH
+    assert kinds(hunk) == ["result-has-dev"]
+    assert signal(hunk, "result-has-dev").message == "the result already holds both sides' text here (resolved by hand)"
+    assert hunk.risk == 0 and entry.level is Level.LOW
+
+
+def test_a_resolution_keeping_dev_s_text_says_what_of_main_s_it_lost(builder: RepoBuilder) -> None:
+    """The main twin: dev's text kept over main's edit of the neighbouring line loses main's line."""
     _dangling(builder)
     builder.checkout("dev")
     assert builder.merge("main", "ours") == 0
-    entry = only_file(analyze_repo(builder.path, "HEAD"), PATH)
-    (hunk,) = entry.hunks
+    (hunk,) = only_file(analyze_repo(builder.path, "HEAD"), PATH).hunks
     assert hunk.taken is Taken.DEV
-    assert kinds(hunk) == ["result-has-dev"]
-    assert signal(hunk, "result-has-dev").message == "the result already holds dev's text here (resolved by hand)"
-    assert hunk.risk == 0 and entry.level is Level.LOW
+    assert kinds(hunk) == ["main-only-lines-dropped"]
+    lost = signal(hunk, "main-only-lines-dropped")
+    assert lost.message == (
+        "1 line main wrote here (from main's #34), beside dev's change, is not in the result, "
+        "e.g. \u201cfrom pkg.alpha import alpha, gamma\u201d"
+    )
+    assert lost.commits == (builder.rev("main"),)
+    assert hunk.level is Level.HIGH
+
+
+def test_a_main_line_a_dev_commit_deliberately_removed_is_not_high(builder: RepoBuilder) -> None:
+    """Main edits a function dev deleted on purpose; a resolution keeping dev's text names dev's deletion."""
+    legacy = "def legacy_loader(path):\n    data = read(path)\n    return parse(data)\n"
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy)
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(BASE))
+    removal = builder.commit("[dev] Remove the legacy loader (#16)")
+    builder.checkout("main")
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy.replace("read(path)", "read(path, strict=True)"))
+    builder.commit("Read legacy files strictly (#36)")
+    builder.checkout("dev")
+    assert builder.merge("main", "ours") == 0
+    (hunk,) = only_file(analyze_repo(builder.path, "HEAD"), PATH).hunks
+    assert hunk.taken is Taken.DEV
+    assert kinds(hunk) == ["dev-removed-intentionally", "main-only-lines-dropped"]
+    removed = signal(hunk, "dev-removed-intentionally")
+    assert removed.message == (
+        "dev's #16 deleted this code on purpose (\u201c[dev] Remove the legacy loader (#16)\u201d); "
+        "main's edits to it go with it"
+    )
+    assert removed.commits == (removal,)
+    assert signal(hunk, "main-only-lines-dropped").message.startswith("1 line main wrote here (from main's #36)")
+    assert hunk.level is Level.LOW
 
 
 def test_regenerated_values_weigh_little(builder: RepoBuilder) -> None:
@@ -265,6 +315,49 @@ def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder)
     (hunk,) = entry.hunks
     assert kinds(hunk)[0] == "policy-take-main"
     assert "squash-counterpart" in kinds(hunk)
-    assert hunk.risk == max(0, min(100, 15 + sum(s.weight for s in hunk.signals))) == 50
-    assert only_file(analyze_preview(builder.path), PATH).hunks[0].risk == 100
-    assert entry.risk == 15 + 70 and entry.level is Level.HIGH
+    assert hunk.risk == spread(15 + sum(s.weight for s in hunk.signals)) == spread(15 - 80 + 50 + 35)
+    assert only_file(analyze_preview(builder.path), PATH).hunks[0].risk == spread(15 + 50 + 35)
+    assert entry.risk == spread(15 + 70) and entry.level is Level.HIGH
+
+
+def test_a_reworded_comment_in_a_squash_chain_is_not_high(builder: RepoBuilder) -> None:
+    """Dev's follow-up only reworded a comment: the two chain bullets say so once and weigh nothing."""
+    before = "    # Needed for torch format ckpt loading\n    return read(path)\n"
+    fixed = "    # Needed for torch format ckpt loading\n    return read(path, weights_only=False)\n"
+    reworded = "    # Needed for torch ckpt format loading\n    return read(path, weights_only=False)\n"
+    builder.write(PATH, _feature(before))
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(fixed))
+    builder.commit("[dev] Load full checkpoints (#11)")
+    builder.write(PATH, _feature(reworded))
+    builder.commit("[dev] Reword the loading comment (#12)")
+    builder.checkout("main")
+    builder.write(PATH, _feature(fixed))
+    builder.commit("Load full checkpoints (#31)", "dev PR: #11")
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    (hunk,) = only_file(analyze_repo(builder.path), PATH).hunks
+    assert hunk.taken is Taken.UNRESOLVED
+    chain = [s for s in hunk.signals if s.kind in ("older-dev-state", "squash-counterpart")]
+    assert chain and all(s.weight == 0 and s.message.endswith("(only comments would change)") for s in chain)
+    assert "of values or comments" in signal(hunk, "dev-only-lines-dropped").message
+    assert hunk.level is Level.LOW
+
+
+def test_a_feature_commit_that_deleted_dev_s_lines_in_passing_is_no_evidence(builder: RepoBuilder) -> None:
+    """The accident direction of main-removed-intentionally: the deleting commit adds a feature."""
+    legacy = "def legacy_loader(path):\n    data = read(path)\n    return parse(data)\n"
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy)
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(PATH, _feature(BASE) + "\n\n" + legacy.replace("read(path)", "read(path, strict=True)"))
+    builder.commit("[dev] Read strictly (#19)")
+    builder.checkout("main")
+    builder.write(PATH, _feature("    return stream(value)\n"))
+    builder.commit("Add streaming to scale (#39)")
+    (hunk,) = [h for h in only_file(analyze_preview(builder.path), PATH).hunks if h.base.start > 20]
+    removed = signal(hunk, "main-removed-intentionally")
+    assert removed.weight == 0
+    assert removed.message.startswith("main's #39 deleted this code while doing something else")
+    assert hunk.level is Level.HIGH

@@ -159,6 +159,22 @@ class Signal:
 
 
 @dataclass(frozen=True, slots=True)
+class LostLines:
+    """Each side's lines (ranges in that side's blob) that the result does not have where they belong.
+
+    Only lines the side wrote since the merge base count: what a reviewer
+    has to read to decide whether the hunk lost work (``lost_lines`` in JSON).
+    """
+
+    dev: tuple[LineRange, ...] = ()
+    main: tuple[LineRange, ...] = ()
+
+    def side(self, name: str) -> tuple[LineRange, ...]:
+        """``dev`` or ``main``'s ranges."""
+        return self.dev if name == "dev" else self.main
+
+
+@dataclass(frozen=True, slots=True)
 class Hunk:
     """A region where both sides changed the same lines (a conflict of a plain merge)."""
 
@@ -181,6 +197,8 @@ class Hunk:
     """``edit``: the result changed what git merged cleanly here (``taken`` says
     whose text it holds instead); ``base``/``dev``/``main`` are the lines git
     merged from, ``result`` what the result holds."""
+    lost_lines: LostLines = LostLines()
+    """The lines of each side the result lost here (filled by the risk stage)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,10 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
         "signals": [signal_to_json(s) for s in hunk.signals],
         "dev_commits": list(hunk.dev_commits),
         "main_commits": list(hunk.main_commits),
+        "lost_lines": {
+            "dev": [r.as_list() for r in hunk.lost_lines.dev],
+            "main": [r.as_list() for r in hunk.lost_lines.main],
+        },
     }
 
 

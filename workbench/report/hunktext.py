@@ -39,6 +39,28 @@ def hunk_diffs(hunk: Hunk) -> list[DiffLine]:
     return lines
 
 
+MAX_QUOTED = 12
+"""Lost lines quoted per side; the rest are counted."""
+
+
+def lost_quotes(hunk: Hunk) -> list[tuple[str, str, list[str]]]:
+    """Each side's lost lines (``hunk.lost_lines``) as (side, "lines 12-14, 20", quoted text)."""
+    found = []
+    for side, ranges, first, text in (
+        ("dev", hunk.lost_lines.dev, hunk.dev.start, hunk.dev_text),
+        ("main", hunk.lost_lines.main, hunk.main.start, hunk.main_text),
+    ):
+        numbers = [n for r in ranges for n in range(r.start, r.end + 1) if 0 <= n - first < len(text)]
+        if not numbers:
+            continue
+        quoted = [_line(text[n - first]) for n in numbers[:MAX_QUOTED]]
+        if len(numbers) > MAX_QUOTED:
+            quoted.append(f"… {plural(len(numbers) - MAX_QUOTED, 'more line')}")
+        where = ", ".join(str(r.start) if r.start == r.end else f"{r.start}-{r.end}" for r in ranges)
+        found.append((side, f"{'line' if len(numbers) == 1 else 'lines'} {where}", quoted))
+    return found
+
+
 def _diff(
     old_name: str,
     old_range: LineRange,

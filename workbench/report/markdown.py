@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from workbench.analysis.model import Commit, Level
 from workbench.report.escape import code_block, code_span, md_text
-from workbench.report.hunktext import hunk_diffs
+from workbench.report.hunktext import hunk_diffs, lost_quotes
 from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
@@ -91,6 +91,8 @@ def _hunk(risky: RiskyHunk, with_text: bool) -> list[str]:
     head = f"{_LEVEL_MARK[risky.level]} **{code_span(location(risky.path, hunk))}** · {md_text(hunk_facts(hunk))}"
     lines = [head, ""]
     lines += [f"- {md_text(s.message)}" for s in hunk.signals] or ["- no reasons recorded"]
+    for side, where, quoted in lost_quotes(hunk):
+        lines += [f"- lost from {side}, {md_text(where)}:", "", code_block("\n".join(quoted)), ""]
     for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
         if commits:
             lines.append(f"- {side}: " + "; ".join(_commit(c) for c in commits))

@@ -204,10 +204,31 @@ class Auditor:
         head = ref.chain[0]
         imports = () if head in ("self", "cls") else index.binding(head, ref.line)
         if not imports:
-            return view.blobs["result"] == view.blobs[side]
+            typed = self._typed_unchanged(view, index, ref, side)
+            return typed if typed is not None else view.blobs["result"] == view.blobs[side]
         imp = imports[0]
         rest = list(ref.chain[1:]) + ([CALL] if ref.args is not None else [])
         return not self.triage.chain_changed(side, imp.module, imp.name, rest)
+
+    def _typed_unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> bool | None:
+        """For a receiver declared as an imported class: whether what the use reaches is the same in both trees.
+
+        None when the receiver has no such declaration (the caller decides by the file's blobs).
+        """
+        head = ref.chain[0]
+        receiver, rest = (f"self.{ref.chain[1]}", ref.chain[2:]) if head == "self" and len(ref.chain) > 2 else (head, ref.chain[1:])
+        types = self.triage.receivers(view.path).get(receiver)
+        if not types or head == "cls":
+            return None
+        use = [*rest, *([CALL] if ref.args is not None else [])]
+        for declared in sorted(types):
+            first, *more = declared.split(".")
+            imports = index.binding(first, ref.line)
+            if not imports:
+                return None
+            if self.triage.chain_changed(side, imports[0].module, imports[0].name, [*more, *use]):
+                return False
+        return True
 
     def _theirs(self, view: FileView, ref: Reference, side: str) -> Resolution | None:
         """The same reference resolved in ``side``'s tree, from ``side``'s version of the file."""

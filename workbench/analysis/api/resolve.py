@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from tree_sitter import Node
+
 from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
 from workbench.analysis.api.parse import parse
+from workbench.analysis.api.receivers import attribute_types, declared_type
 from workbench.analysis.api.sources import Trees
 
 ROOTS = ("", "src/")
@@ -88,6 +91,7 @@ class Workspace:
         self.trees = trees
         self._paths: dict[str, str | None] = {}
         self._attrs: dict[tuple[str, int], frozenset[str]] = {}
+        self._held: dict[tuple[str, int], dict[str, str]] = {}
 
     def blob(self, path: str) -> str | None:
         return self.trees.blob_id(self.role, path)
@@ -230,8 +234,16 @@ class Workspace:
 
     # -- chains ------------------------------------------------------------------------
 
-    def chain(self, path: str, index: ModuleIndex, parts: list[str], line: int) -> Resolution | None:
-        """Resolve ``a.b.c`` at ``line`` of ``path``; None when its head is a local value."""
+    def chain(
+        self, path: str, index: ModuleIndex, parts: list[str], line: int, typed: bool = True
+    ) -> Resolution | None:
+        """Resolve ``a.b.c`` at ``line`` of ``path``; None when its head is a local value of unknown class.
+
+        A receiver whose class is declared (``receivers.py``: an annotation,
+        a constructor assignment, at function or module level, or on
+        ``self``) resolves to an instance of that class; ``typed=False``
+        (resolving a declared type itself) does not look further.
+        """
         head = parts[0]
         if head in ("self", "cls"):
             cls = index.class_at(line)
@@ -240,6 +252,10 @@ class Workspace:
             target: Target = Target(CLASS, path, cls.name, cls=cls, line=cls.line, instance=head == "self")
         else:
             found = self.head(path, index, head, line)
+            if typed and len(parts) > 1 and (found is None or found.kind == NAME):
+                local = found is None or found.path in (None, path)
+                held = self.instance(path, head, line) if local else self.instance(found.path, found.name, None)
+                found = held or found
             if found is None:
                 return None
             target = found
@@ -249,6 +265,8 @@ class Workspace:
                 step = self.member(target.path, part)
             elif target.kind == CLASS and target.cls is not None and target.path is not None:
                 step = replace(self.attribute(target.path, target.cls, part), instance=target.instance)
+                if typed and step.kind == NAME and target.instance:
+                    step = self._held_by(target.path, target.cls, part) or step
             else:
                 return Resolution(tuple(steps), complete=False)
             steps.append(step)
@@ -258,6 +276,38 @@ class Workspace:
             if step.kind == UNKNOWN:
                 return Resolution(tuple(steps), complete=False)
         return Resolution(tuple(steps), complete=True)
+
+    # -- receivers -------------------------------------------------------------------
+
+    def instance(self, path: str | None, name: str, line: int | None) -> Target | None:
+        """The class instance ``name`` holds at ``line`` of ``path`` (None: at module level), if declared."""
+        root = self._root(path)
+        if root is None or path is None:
+            return None
+        return self._instance_of(path, declared_type(root, name, line), line or 0)
+
+    def _held_by(self, path: str, cls: ClassInfo, attribute: str) -> Target | None:
+        """The class instance ``self.<attribute>`` of ``cls`` holds, if declared in the class."""
+        key = (self.blob(path) or "", cls.line)
+        held = self._held.get(key)
+        if held is None:
+            root = self._root(path)
+            held = self._held[key] = attribute_types(root, cls.line) if root is not None else {}
+        return self._instance_of(path, held.get(attribute), cls.line)
+
+    def _instance_of(self, path: str, declared: str | None, line: int) -> Target | None:
+        index = self.index(path)
+        if declared is None or index is None:
+            return None
+        found = self.chain(path, index, declared.split("."), line, typed=False)
+        if found is None or not found.complete or found.target.kind != CLASS:
+            return None
+        return replace(found.target, instance=True)
+
+    def _root(self, path: str | None) -> Node | None:
+        blob = self.blob(path) if path is not None else None
+        data = self.read(path) if path is not None else None
+        return parse(blob, data).root_node if blob and data is not None else None
 
 
 def _definition(index: ModuleIndex, path: str, name: str) -> Target | None:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from workbench.analysis.api.names import BUILTINS
+from workbench.analysis.api.receivers import receiver_types
 from workbench.analysis.api.resolve import MISSING, Workspace
 from workbench.analysis.api.symbols import Surface, interface, top_level_names
 from workbench.analysis.api.view import SIDES, FileView, imported_modules
@@ -32,6 +33,7 @@ class Triage:
         self._import_cache: dict[str, set[ImportTriple]] = {}
         self._modules_changed: dict[tuple[str, str, str | None], bool] = {}
         self._chains_changed: dict[tuple[str, str, str | None, tuple[str, ...]], bool] = {}
+        self._receiver_cache: dict[str, dict[str, set[str]]] = {}
 
     def changed_imports(self, path: str) -> list[ImportTriple] | None:
         """The result's imports from modules that differ between some side's tree and the result.
@@ -65,10 +67,13 @@ class Triage:
             own = view.blobs["result"] != view.blobs[side] and view.blobs[side] is not None
             names = self._own_names(view, side) if own else frozenset()
             heads = {local.encode() for _, _, local in changed} | {n.encode() for n in names} | {b"self", b"cls"}
+            typed = self._typed_receivers(view, changed)
+            heads |= {receiver.split(".", 1)[0].encode() for receiver in typed}
             uses = _uses(b"\n".join(view.lines["result"][n - 1] for n in lines), heads)
             for module, name, local in changed:
                 if local not in risky and any(self.chain_changed(side, module, name, use) for use in uses.get(local, ())):
                     risky.add(local)
+            risky |= self._receivers_changed(side, changed, typed, uses)
             if own:
                 risky |= self._own_changed(view, side, names, uses)
                 lost = lost or (
@@ -76,6 +81,36 @@ class Triage:
                     and bool(lost_candidates(view, side, self._text_bindings(view.path, view.blobs["result"], view.data)))
                 )
         return frozenset(risky), lost
+
+    def receivers(self, path: str) -> dict[str, set[str]]:
+        """The typed receivers ``risky`` found in the result's ``path`` (``buf``/``self.buf`` -> declared classes)."""
+        return self._receiver_cache.get(path, {})
+
+    def _typed_receivers(self, view: FileView, changed: list[ImportTriple]) -> dict[str, set[str]]:
+        """Receivers (``buf``, ``self.buf``) the result declares as instances of a name it imports from a changed module."""
+        found = self._receiver_cache.get(view.path)
+        if found is None:
+            found = receiver_types(view.data, (local for _, _, local in changed)) if changed else {}
+            self._receiver_cache[view.path] = found
+        return found
+
+    def _receivers_changed(
+        self, side: str, changed: list[ImportTriple], typed: dict[str, set[str]], uses: dict[str, set[tuple[str, ...]]]
+    ) -> set[str]:
+        """The heads (``buf``, ``self``) whose uses reach a member that differs between ``side``'s tree and the result."""
+        risky: set[str] = set()
+        for receiver, types in sorted(typed.items()):
+            head, _, attribute = receiver.partition(".")
+            chains = [u[1:] for u in uses.get(head, ()) if u and u[0] == attribute] if attribute else uses.get(head, ())
+            for declared in sorted(types):
+                first, *rest = declared.split(".")
+                if any(
+                    local == first and self.chain_changed(side, module, name, (*rest, *use))
+                    for module, name, local in changed
+                    for use in chains
+                ):
+                    risky.add(head)
+        return risky
 
     def _own_names(self, view: FileView, side: str) -> frozenset[str]:
         mine_data = b"\n".join(view.lines[side]) + b"\n"
@@ -185,7 +220,29 @@ class Triage:
             return self._reexport_changed(side, path, name, use, depth)
         if there is None or theirs is None:
             return True
+        if use and use[0] != CALL and there == theirs and all(_variable(x) for x in there + theirs):
+            return self._held_class_changed(side, path, name, there, use, depth)
         return _surface_differs(there, theirs, use)
+
+    def _held_class_changed(
+        self, side: str, path: str, name: str, surfaces: tuple[Surface, ...], use: Sequence[str], depth: int
+    ) -> bool:
+        """A module variable (``pool = BufferPool()``) used for its members: compare the class it holds.
+
+        Without a declared class the members are unknowable, and the use
+        counts as changed (the parse decides).
+        """
+        matches = [_HELD.match(s.header) for s in surfaces]
+        declared = {(m.group(1) or m.group(2)).decode() for m in matches if m is not None and (m.group(1) or m.group(2))}
+        if len(declared) != 1 or depth >= 3:
+            return True
+        first, *rest = next(iter(declared)).split(".")
+        data = self.ws["result"].read(path) or b""
+        sources = {(m, n) for m, n, local in self.imports(path, self.ws["result"].blob(path), data) if local == first}
+        if len(sources) == 1:
+            module, imported = next(iter(sources))
+            return self.chain_changed(side, module, imported, (*rest, *use))
+        return self.symbol_changed(side, path, first, (*rest, *use), depth + 1)
 
     def _reexport_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
         """``name`` is bound in ``path`` some other way, usually a re-export: follow it, then compare.
@@ -254,6 +311,19 @@ def _surface_differs(there: tuple[Surface, ...], theirs: tuple[Surface, ...], us
     if not classes:
         return there != theirs
     return [(s.header, s.member(use[0])) for s in there] != [(s.header, s.member(use[0])) for s in theirs]
+
+
+_HELD = re.compile(
+    rb"[ \t]*\w+[ \t]*(?::[ \t]*(?:(?:Optional|Final)\[)?[\"']?([A-Za-z_][\w.]*)[^=\n]*)?"
+    rb"(?:=[ \t]*([A-Za-z_][\w.]*)[ \t]*\()?"
+)
+"""``x: T = ...`` or ``x = T(...)``: the class a module variable's header declares."""
+_DEF_HEADER = re.compile(rb"^[ \t]*(?:@|(?:async[ \t]+)?def\b)")
+
+
+def _variable(surface: Surface) -> bool:
+    """A surface that is an assignment (not a function or class header)."""
+    return not surface.is_class and _DEF_HEADER.match(surface.header) is None
 
 
 def _constructor(surfaces: tuple[Surface, ...]) -> list[tuple[bytes, tuple[bytes, ...]]]:

@@ -3,7 +3,8 @@
 The model is additive and documented in docs/risk.md: every signal carries
 a ``weight`` (positive raises risk, negative lowers it); a hunk's risk is a
 baseline for what the result holds there, plus the weights of all its
-signals, clamped to 0..100.  Signals from earlier stages (policy, API
+signals, spread onto 0..99 (``spread``: strong evidence ranks above weaker
+evidence instead of tying at a cap).  Signals from earlier stages (policy, API
 audit) are folded in the same way, so any stage can raise or lower risk
 without knowing this module.  A file's risk is its riskiest hunk's, or the
 baseline plus its file-level signals' weights when that is higher.
@@ -22,20 +23,23 @@ MEDIUM = 30
 
 BASELINE: dict[Taken, int] = {
     Taken.MAIN: 15,
-    Taken.OTHER: 10,
+    Taken.OTHER: 15,
     Taken.UNRESOLVED: 20,
-    Taken.DEV: 0,
+    Taken.DEV: 15,
     Taken.BOTH: 0,
 }
-"""Risk before any evidence: ``-X theirs`` chose main blindly (15), a person
-chose something else (10), nobody chose yet (20), dev's text is kept (0)."""
+"""Risk before any evidence: one side's text was taken over the other's (15:
+``-X theirs`` takes main blindly, a resolution favouring dev takes dev), or a
+resolution wrote something else (15: whoever wrote it, a lost line of either
+side's code needs the same look), nobody chose yet (20), both sides' text is
+kept (0).  A hunk holding dev's text that loses nothing of main's says so
+(``result-has-dev``, -100)."""
+
+SPREAD = 60
+"""How fast evidence beyond ``HIGH`` approaches 100 (see ``spread``)."""
 
 FILE_BASELINE = 15
 """Baseline a file's own signals start from."""
-
-
-def clamp(value: int) -> int:
-    return max(0, min(100, value))
 
 
 def level_of(risk: int) -> Level:
@@ -46,13 +50,26 @@ def level_of(risk: int) -> Level:
     return Level.LOW
 
 
+def spread(total: int) -> int:
+    """The summed evidence on the 0..100 scale: as is up to ``HIGH``, then ever closer to 100.
+
+    A capped sum ties every hunk with strong evidence at 100; spreading the
+    part above ``HIGH`` keeps more evidence ranking higher (50 stays 50,
+    100 becomes 72, 150 becomes 81) while levels stay where they were.
+    """
+    if total <= HIGH:
+        return max(0, total)
+    above = total - HIGH
+    return min(99, HIGH + round((99 - HIGH) * above / (above + SPREAD)))
+
+
 def hunk_risk(taken: Taken, signals: Iterable[Signal]) -> int:
-    """Baseline for what the result holds, plus every signal's weight, in 0..100."""
-    return clamp(BASELINE[taken] + sum(s.weight for s in signals))
+    """Baseline for what the result holds, plus every signal's weight, spread onto 0..99."""
+    return spread(BASELINE[taken] + sum(s.weight for s in signals))
 
 
 def file_risk(hunk_risks: Iterable[int], signals: Iterable[Signal]) -> int:
     """The riskiest hunk, or the file's own signals when they say more."""
     found = list(signals)
-    own = clamp(FILE_BASELINE + sum(s.weight for s in found)) if found else 0
+    own = spread(FILE_BASELINE + sum(s.weight for s in found)) if found else 0
     return max([own, *hunk_risks])

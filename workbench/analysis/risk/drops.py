@@ -18,23 +18,24 @@ edited; that commit is named as the evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.model import Hunk, LineRange, Signal, Taken
+from workbench.analysis.model import Hunk, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, labels
+from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.names import FileNames
-from workbench.analysis.risk.text import content_lines, meaningful, norm, shorten
+from workbench.analysis.risk.text import content_lines, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
 DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
 MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
 
-WINDOW = 20
-"""Lines either side of a hunk where a dev line still counts as kept."""
-CONTESTED_WEIGHT = 15
-"""Dev's replacement of lines main replaced too: the sides disagreed..."""
-COLLATERAL_WEIGHT = 30
+CONTESTED_WEIGHT = 35
+"""Dev's replacement of lines main replaced too: the sides disagreed, and main's
+change never saw dev's line (enough for ``high`` on a main-taken hunk)..."""
+COLLATERAL_WEIGHT = 40
 """...dev's addition beside main's change: nothing on main disagreed."""
 PER_LINE = 3
 """Each further line of code dropped..."""
@@ -65,36 +66,24 @@ class Dropped:
         return list(zip(self.lines, self.text, self.collateral, strict=True))
 
 
-def _window(lines: Sequence[bytes], where: LineRange | None, key: Callable[[bytes], bytes]) -> set[bytes]:
-    if where is None:
-        return set()
-    lo = max(0, where.start - 1 - WINDOW)
-    hi = min(len(lines), where.end + WINDOW)
-    return {key(line) for line in lines[lo:hi]}
-
-
 def dev_changed(script: Script, hunk: Hunk) -> list[int]:
     """0-based dev lines of the hunk that differ from the merge base (dev's own work)."""
-    lo, hi = hunk.dev.start - 1, hunk.dev.end
-    found: list[int] = []
-    for _, _, start, count in script:
-        found.extend(range(max(lo, start), min(hi, start + count)))
-    return found
+    return side_changed(script, hunk.dev)
 
 
-def _collateral(merge: MergeResult, line: int) -> bool:
-    """Whether dev's change holding ``line`` leaves alone every base line main changed.
+def collateral(own: Script, other: Script, line: int) -> bool:
+    """Whether the change of one side (``own``) holding ``line`` leaves alone every base line the other side changed.
 
     Scripts are (base start, base count, side start, side count).  A
-    replacement is contested when main replaced an overlapping base range;
-    an insertion when it lands strictly inside a range main replaced.
+    replacement is contested when the other side replaced an overlapping
+    base range; an insertion when it lands strictly inside such a range.
     """
-    for base, count, start, size in merge.ours_script:
+    for base, count, start, size in own:
         if start <= line < start + size:
-            for main_base, main_count, _, _ in merge.theirs_script:
-                if main_count and count and main_base < base + count and base < main_base + main_count:
+            for other_base, other_count, _, _ in other:
+                if other_count and count and other_base < base + count and base < other_base + other_count:
                     return False
-                if main_count and not count and main_base < base < main_base + main_count:
+                if other_count and not count and other_base < base < other_base + other_count:
                     return False
             return True
     return True
@@ -116,19 +105,14 @@ def find_dropped(
     good for generated files and much cheaper on large ones.
     """
     key = bytes.strip if data else norm
-    if result_lines is not None and hunk.result is not None and hunk.taken is not Taken.UNRESOLVED:
-        kept = _window(result_lines, hunk.result, key)
-    else:  # no result yet (or still conflict markers): what taking main's side would keep
-        kept = _window(merge.theirs, hunk.main, key)
-    lines = [
-        index
-        for index in dev_changed(merge.ours_script, hunk)
-        if key(merge.ours[index]) not in kept and meaningful(merge.ours[index])
-    ]
+    kept = kept_near(hunk, result_lines, key)
+    if kept is None:  # no result yet (or still conflict markers): what taking main's side would keep
+        kept = window(merge.theirs, hunk.main, key)
+    lines = missing(merge.ours, dev_changed(merge.ours_script, hunk), kept, key)
     text = tuple(merge.ours[index] for index in lines)
     if data:
         return Dropped(tuple(lines), text, (False,) * len(lines))
-    return Dropped(tuple(lines), text, tuple(_collateral(merge, index) for index in lines))
+    return Dropped(tuple(lines), text, tuple(collateral(merge.ours_script, merge.theirs_script, index) for index in lines))
 
 
 def dev_only_lines_dropped(
@@ -153,7 +137,7 @@ def dev_only_lines_dropped(
     what, verb = (f"{count} line", "is") if count == 1 else (f"{count} lines", "are")
     gone = f"{verb} lost" if pending else f"{verb} not in the result"
     lead = "if main's side is taken, " if pending else ""
-    code = [] if data else [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
+    code = [] if data else _code(dropped, hunk)
     if not code:
         return Signal(
             DEV_ONLY_LINES_DROPPED,
@@ -166,19 +150,38 @@ def dev_only_lines_dropped(
     weight = (COLLATERAL_WEIGHT if beside else CONTESTED_WEIGHT) + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
     how = "beside main's change" if beside else "where main changed the same lines"
     message = f"{lead}{what} dev wrote here{source}, {how}, {gone}, e.g. \u201c{shorten(code[0][1])}\u201d"
-    needed = names.clause({n for n, _, _ in code}, pending) if names is not None and name_lines(dropped) else ""
+    needed = still_needed(hunk, dropped, names)
     if needed:
         weight += NAMES_BONUS
         message += "; " + needed
     return Signal(DEV_ONLY_LINES_DROPPED, message, tuple(writers), weight)
 
 
+def _code(dropped: Dropped, hunk: Hunk) -> list[tuple[int, bytes, bool]]:
+    return [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
+
+
+def still_needed(hunk: Hunk, dropped: Dropped, names: FileNames | None) -> str:
+    """What the result still needs from the dropped code lines, as a clause ('' when nothing, or not Python)."""
+    if names is None or not name_lines(dropped):
+        return ""
+    code = {n for n, _, _ in _code(dropped, hunk)}
+    return names.clause(code, hunk.taken is Taken.UNRESOLVED) if code else ""
+
+
 def _comment_only(line: bytes, hunk: Hunk) -> bool:
-    """Whether dev only reworded a comment: the line's code is already in the base's lines here."""
-    code = norm(line.split(b"#", 1)[0]) if b"#" in line else None
-    if not code:
+    """Whether dev only reworded a comment: a comment line, or one whose code is already in the base's lines here."""
+    return comment_only(line, hunk.base_text)
+
+
+def comment_only(line: bytes, base: Sequence[bytes]) -> bool:
+    """A whole-line comment, or a line whose code (before ``#``) the base already has here: only words changed."""
+    if b"#" not in line:
         return False
-    return any(norm(base.split(b"#", 1)[0]) == code for base in hunk.base_text)
+    code = norm(line.split(b"#", 1)[0])
+    if not code:  # "# words", not a C preprocessor line ("#include")
+        return line.strip()[1:2] in (b"", b" ", b"#", b"!", b":")
+    return any(norm(other.split(b"#", 1)[0]) == code for other in base)
 
 
 def name_lines(dropped: Dropped) -> tuple[int, ...]:
@@ -186,8 +189,23 @@ def name_lines(dropped: Dropped) -> tuple[int, ...]:
     return dropped.lines if len(dropped.lines) <= MAX_NAME_LINES else ()
 
 
-def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -> Signal | None:
-    """Main deleted the base lines dev had edited here; the deleting commit is the evidence."""
+REMOVAL_WORDS = re.compile(
+    r"\b(?:remov\w*|delet\w*|drop\w*|deprecat\w*|clean\w*|refactor\w*|renam\w*|mov(?:e|es|ed|ing)|"
+    r"convert\w*|migrat\w*|replac\w*|revert\w*|unused|obsolete|legacy)\b",
+    re.I,
+)
+"""A commit title that says it removes or restructures code: its deletions are its purpose."""
+
+
+def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence, needed: bool) -> Signal | None:
+    """Main deleted the base lines dev had edited here; the deleting commit is the evidence.
+
+    The deletion counts as intent when the commit says it removes or
+    restructures code (``REMOVAL_WORDS``), and when the result does not
+    still need the dropped lines (``needed``: a name they defined is still
+    used): a commit adding a feature that deleted these lines in passing,
+    or a removal the rest of the result contradicts, is named with weight 0.
+    """
     base = content_lines(hunk.base_text)
     if not base or not dropped.lines:
         return None
@@ -197,10 +215,20 @@ def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence) -
     if not deleters:
         return None
     commits = [ev.commit(sha) for sha in deleters]
+    go = "would go" if hunk.taken is Taken.UNRESOLVED else "go"
+    subject = shorten(commits[0].subject, 70)
+    if needed:
+        message = f"main's {labels(commits)} deleted this code (\u201c{subject}\u201d), but the result still needs it"
+        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
+    if not any(REMOVAL_WORDS.search(c.subject) for c in commits):
+        message = (
+            f"main's {labels(commits)} deleted this code while doing something else (\u201c{subject}\u201d): "
+            "no sign it meant to drop dev's edits"
+        )
+        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
     return Signal(
         MAIN_REMOVED_INTENTIONALLY,
-        f"main's {labels(commits)} deleted this code on purpose (\u201c{shorten(commits[0].subject, 70)}\u201d); "
-        f"dev's edits to it {'would go' if hunk.taken is Taken.UNRESOLVED else 'go'} with it",
+        f"main's {labels(commits)} deleted this code on purpose (\u201c{subject}\u201d); dev's edits to it {go} with it",
         tuple(deleters),
         REMOVED_WEIGHT,
     )

@@ -134,7 +134,7 @@ class FileEvidence:
     main: SideFile
     blobs: Blobs
     commit: CommitLookup
-    _deleters: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _deleters: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _twins: dict[str, Commit | None] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -187,17 +187,25 @@ class FileEvidence:
 
     def main_deleters(self, hunk: Hunk) -> tuple[str, ...]:
         """Main commits that deleted base lines of the hunk which main's file no longer has."""
-        found = self._deleters.get(hunk.index)
+        return self.deleters("main", hunk)
+
+    def deleters(self, side: str, hunk: Hunk) -> tuple[str, ...]:
+        """``side``'s commits that deleted base lines of the hunk which that side's file no longer has."""
+        key = (side, hunk.index)
+        found = self._deleters.get(key)
         if found is None:
-            found = self._deleters[hunk.index] = self._find_deleters(hunk)
+            found = self._deleters[key] = self._find_deleters(side, hunk)
         return found
 
-    def _find_deleters(self, hunk: Hunk) -> tuple[str, ...]:
+    def _find_deleters(self, side: str, hunk: Hunk) -> tuple[str, ...]:
         lines = self.blobs.stripped_lines
-        here = {line.strip() for line in hunk.main_text} | lines(self.file.main.oid)
+        text, oid, history = (
+            (hunk.main_text, self.file.main.oid, self.main) if side == "main" else (hunk.dev_text, self.file.dev.oid, self.dev)
+        )
+        here = {line.strip() for line in text} | lines(oid)
         missing = {line.strip() for line in hunk.base_text if meaningful(line)} - here
         found: list[str] = []
-        for version in self.main.versions:
+        for version in history.versions:
             if not missing:
                 break
             if version.parent_blob is None:

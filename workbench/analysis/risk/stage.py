@@ -26,16 +26,25 @@ from workbench.analysis.risk.chain import (
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.drops import (
     Dropped,
+    comment_only,
     dev_changed,
     dev_only_lines_dropped,
     find_dropped,
     main_removed_intentionally,
     name_lines,
+    still_needed,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
+from workbench.analysis.risk.lost import lost_lines, lost_main
+from workbench.analysis.risk.mainlost import (
+    dev_removed_intentionally,
+    keep_dev_policy,
+    main_only,
+    main_only_lines_dropped,
+)
 from workbench.analysis.risk.names import FileNames
-from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm
+from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.xdiff import split_lines
 
 if TYPE_CHECKING:
@@ -116,15 +125,20 @@ def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]
     merge = ev.file.merge
     assert merge is not None
     result = split_lines(ev.file.result_bytes) if ev.file.result_bytes is not None else None
-    data = [_all_data(h) for h in ev.file.hunks]
+    data = [regenerated(ev.file.path) and _all_data(h) for h in ev.file.hunks]
     dropped = [find_dropped(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
     writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
     names = FileNames(ev.file, [name_lines(lost) for lost, d in zip(dropped, data, strict=True) if not d])
     names_for = names if ev.file.is_python else None
-    return tuple(
-        _scored(hunk, [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)])
-        for hunk, lost, d in zip(ev.file.hunks, dropped, data, strict=True)
-    )
+    main_lost = [lost_main(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
+    main_alone = [main_only(h, merge, gone) for h, gone in zip(ev.file.hunks, main_lost, strict=True)]
+    main_writers = _main_writers(ev, context, [n for lines, d in zip(main_alone, data, strict=True) if not d for n in lines])
+    out = []
+    for hunk, lost, alone, gone, d in zip(ev.file.hunks, dropped, main_alone, main_lost, data, strict=True):
+        found = [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)]
+        found += _main_signals(hunk, alone, d, main_writers, ev)
+        out.append(replace(_scored(hunk, found), lost_lines=lost_lines(lost.lines, gone, merge)))
+    return tuple(out)
 
 
 def _signals(
@@ -135,15 +149,14 @@ def _signals(
     ev: FileEvidence,
     names: FileNames | None,
 ) -> list[Signal]:
-    """This package's signals for one hunk, each already weighted."""
+    """This package's signals for dev's side of one hunk, each already weighted."""
     if hunk.taken in (Taken.DEV, Taken.BOTH):
-        held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
-        message = f"the result already holds {held} here (resolved by hand)"
-        return [Signal(RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+        return []
     found = _present(_still_conflicted(hunk))
     if data:  # regenerated values: the loss is all there is to say, and it is cheap to redo
         return found + _present(dev_only_lines_dropped(hunk, lost, hunk.dev_commits, ev, None, data=True))
-    found += _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
+    chain = _present(older_dev_state(hunk, ev), squash_counterpart(hunk, ev, bool(lost.code())))
+    found += _counted_once(chain, lost, hunk)
     if not any(s.weight for s in found):
         found += _present(dev_text_in_main_history(hunk, ev))
     hunk_writers = ev.dev.oldest_first([writers[n] for n in lost.lines if n in writers])[::-1]
@@ -153,8 +166,50 @@ def _signals(
             found += _present(_main_has_dev_lines(hunk, ev))
         return found
     if not any(s.weight > 0 for s in found):  # a squash chain outweighs main's deletion
-        found += _present(main_removed_intentionally(hunk, lost, ev))
+        found += _present(main_removed_intentionally(hunk, lost, ev, bool(still_needed(hunk, lost, names))))
     return [*found, dropped]
+
+
+def _counted_once(chain: list[Signal], lost: Dropped, hunk: Hunk) -> list[Signal]:
+    """Squash-chain signals, their evidence counted once.
+
+    ``older-dev-state`` and ``squash-counterpart`` often name the same
+    dropped follow-ups: both are said, the second adds nothing to the risk.
+    When all dev would lose here is comment text, the chain weighs nothing
+    either: a reworded comment is not lost work.
+    """
+    rising = [s for s in chain if s.weight > 0]
+    only_comments = bool(lost.lines) and all(comment_only(line, hunk.base_text) for line in lost.text)
+    out = []
+    for signal in chain:
+        if signal.weight > 0 and (only_comments or signal is not rising[0]):
+            note = "only comments would change" if only_comments else "the same evidence, counted once"
+            signal = replace(signal, message=f"{signal.message} ({note})", weight=0)
+        out.append(signal)
+    return out
+
+
+def _main_signals(
+    hunk: Hunk, alone: list[int], data: bool, writers: dict[int, str], ev: FileEvidence
+) -> list[Signal]:
+    """The main twin: main's own lines the result lost here, and what would make that intentional.
+
+    A hunk whose result holds dev's text and loses nothing of main's says
+    so (``result-has-dev``) and scores 0.
+    """
+    merge = ev.file.merge
+    assert merge is not None
+    if not alone:
+        if hunk.taken in (Taken.DEV, Taken.BOTH):
+            held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
+            message = f"the result already holds {held} here (resolved by hand)"
+            return [Signal(RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+        return []
+    hunk_writers = ev.main.oldest_first([writers[n] for n in alone if n in writers])[::-1]
+    dropped = main_only_lines_dropped(hunk, alone, hunk_writers, merge, ev, data)
+    if dropped is None:
+        return []
+    return [*_present(keep_dev_policy(ev) or dev_removed_intentionally(hunk, ev)), dropped]
 
 
 def _still_conflicted(hunk: Hunk) -> Signal | None:
@@ -204,3 +259,11 @@ def _writers(ev: FileEvidence, context: AnalysisContext, dropped: list[Dropped])
     if not lines or history.blobs.get(ev.file.dev.path, {}).get(history.tip) is None:
         return {}
     return attribute(history, ev.file.dev.path, lines, context.mapper)
+
+
+def _main_writers(ev: FileEvidence, context: AnalysisContext, lost: list[int]) -> dict[int, str]:
+    """The main commit that wrote each lost main line (one blame walk for the whole file)."""
+    history = context.snapshot.main_history
+    if not lost or history.blobs.get(ev.file.main.path, {}).get(history.tip) is None:
+        return {}
+    return attribute(history, ev.file.main.path, sorted(set(lost)), context.mapper)

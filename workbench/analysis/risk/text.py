@@ -52,6 +52,20 @@ def is_data(text: bytes) -> bool:
     return _WORD.search(rest) is None
 
 
+_REGENERATED_SUFFIXES = (".lock", "-lock.json", ".lock.json", "-lock.yaml", ".json", ".jsonl", ".csv", ".tsv")
+
+
+def regenerated(path: str) -> bool:
+    """Whether a file's values are written by tools (lock files, JSON golden values, tables), not by hand.
+
+    Only there is a values-only hunk cheap to lose: the tool writes it again.
+    In source code an argument, a default or a flag is code, and in a
+    hand-written manifest (``pyproject.toml``, a Dockerfile) a pinned
+    version or a git source is somebody's decision.
+    """
+    return path.lower().endswith(_REGENERATED_SUFFIXES)
+
+
 def contains_block(data: bytes, lines: Sequence[bytes]) -> bool:
     """Whether ``lines`` occur in ``data`` as consecutive lines, whitespace-blind.
 
