@@ -17,5 +17,5 @@ def test_outline_then_files_then_every_stage(sample_in_progress: SampleSync) -> 
     files = [p for p in seen if p.phase == "files"]
     assert files[-1].done == files[-1].total == len(final.files)
     stages = [p.phase for p in seen if p.phase not in ("outline", "files")]
-    assert stages and stages[-1] == "score_risk"
+    assert stages and stages[-3:] == ["score_risk", "score_edits", "reword"]
     assert [p.done for p in seen if p.phase in stages] == list(range(len(stages)))

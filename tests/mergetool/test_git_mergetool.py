@@ -120,7 +120,7 @@ def test_the_merge_in_progress_gives_the_files_history_and_risk(sample_branches:
     try:
         screen = term.wait_for("hunk 1/2", "a squash of", "dev · 3 commits since the merge base",
                                "main · 2 commits since the merge base")
-        assert "H high risk (100)" in screen and "no history" not in screen
+        assert "H high risk (79)" in screen and "no history" not in screen
         term.keys("q")
         assert term.exit_status() == 1
     finally:

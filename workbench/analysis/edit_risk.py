@@ -20,6 +20,8 @@ from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SyncA
 from workbench.analysis.pipeline import AnalysisContext
 from workbench.analysis.risk import score_risk
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.drops import DEV_ONLY_LINES_DROPPED
+from workbench.analysis.risk.mainlost import MAIN_ONLY_LINES_DROPPED
 from workbench.analysis.risk.text import content_lines, is_data
 
 RESULT_HAS_DEV = "result-has-dev"
@@ -30,6 +32,11 @@ PER_LINE = 2
 MAX_LINES_BONUS = 20
 DATA_WEIGHT = 5
 """Only values (lock entries, golden numbers) or comments."""
+OVERRIDE_WEIGHT = 15
+"""When the risk stage's own loss signal already weighs the lost lines (with its
+evidence of intent), this says only that the resolution overrode git's clean
+merge: the same 15 a conflict starts from when ``-X theirs`` chose blindly."""
+_TWIN = {"dev": DEV_ONLY_LINES_DROPPED, "main": MAIN_ONLY_LINES_DROPPED}
 
 
 def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
@@ -66,7 +73,12 @@ def _folded(entry: FileAnalysis, scored: dict[tuple[str, int], Hunk]) -> FileAna
 def _rescored(hunk: Hunk) -> Hunk:
     assert hunk.kind is HunkKind.EDIT
     signals = [s for s in hunk.signals if s.kind != RESULT_HAS_DEV]
-    signals += [s for s in (_dropped(hunk, "dev"), _dropped(hunk, "main")) if s is not None]
+    for side in ("dev", "main"):
+        found = _dropped(hunk, side)
+        if found is not None and any(s.kind == _TWIN[side] for s in signals):
+            found = replace(found, weight=OVERRIDE_WEIGHT)
+        if found is not None:
+            signals.append(found)
     risk = hunk_risk(hunk.taken, signals)
     return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
 

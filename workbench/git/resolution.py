@@ -57,9 +57,13 @@ def resolution_diff(
         changed = _worktree_changes(repo, auto.tree)
         results = _worktree_files(repo, changed)
     own_conflicts = {entry.path for entry in plain.conflicts}
+    # merge-tree names a file moved aside by a file/directory conflict after the
+    # commit ids it was given (``path~SHA``); the real merge named it after a branch
+    # and it is listed under that name with the conflicts.
+    side_copies = tuple(f"~{sha}" for sha in (dev, main, auto_dev))
     paths = []
     for path in sorted(changed):
-        if wanted is not None and path not in wanted:
+        if (wanted is not None and path not in wanted) or path.endswith(side_copies):
             continue
         # A path the sync's own merge conflicts on is the conflict hunks' business,
         # unless a newer dev moved it (then its edits are measured against the newer merge).

@@ -23,14 +23,15 @@ MEDIUM = 30
 
 BASELINE: dict[Taken, int] = {
     Taken.MAIN: 15,
-    Taken.OTHER: 10,
+    Taken.OTHER: 15,
     Taken.UNRESOLVED: 20,
     Taken.DEV: 15,
     Taken.BOTH: 0,
 }
 """Risk before any evidence: one side's text was taken over the other's (15:
-``-X theirs`` takes main blindly, a resolution favouring dev takes dev), a
-person chose something else (10), nobody chose yet (20), both sides' text is
+``-X theirs`` takes main blindly, a resolution favouring dev takes dev), or a
+resolution wrote something else (15: whoever wrote it, a lost line of either
+side's code needs the same look), nobody chose yet (20), both sides' text is
 kept (0).  A hunk holding dev's text that loses nothing of main's says so
 (``result-has-dev``, -100)."""
 
