@@ -82,7 +82,7 @@ def _risk_time(path: Path, hunks: int) -> float:
     for _ in range(2):
         started: list[float] = []
 
-        def seen(progress: LoadProgress) -> None:
+        def seen(progress: LoadProgress, started: list[float] = started) -> None:
             if progress.phase == "score_risk":
                 started.append(time.perf_counter())
 
