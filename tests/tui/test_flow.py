@@ -63,7 +63,8 @@ def test_list_rows_keep_the_distinguishing_directory() -> None:
     assert shorten_path("megatron/core/transformer/attention/transformer_layer.py", 32) == \
         "m…attention/transformer_layer.py", "the file name and its directory stay whole"
     assert shorten_path("megatron/core/transformer/attention_and_more/transformer_layer.py", 32) == \
-        "attention_and_more/transf…yer.py", "too little room for both: the directory stays, the name loses its middle"
+        "atten…_more/transformer_layer.py", "the name stays whole while the directory keeps a fair part"
+    assert shorten_path("megatron/core/transformer/transformer_layer.py", 31) == "tran…ormer/transformer_layer.py"
     for room in (70, 40, 30):
         short_a, short_b = shorten_path(a, room), shorten_path(b, room)
         assert len(short_a) == room and short_a != short_b, room

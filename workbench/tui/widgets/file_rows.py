@@ -202,7 +202,7 @@ def shorten_path(path: str, room: int) -> str:
     if len(tail) == room:
         return tail
     budget = room - len(name) - 1
-    if budget >= min(len(parent), 12):
+    if budget >= min(len(parent), 8):
         return f"{_middle(parent, budget)}/{name}"
     if len(parent) + 8 <= room:
         return f"{parent}/{_middle(name, room - len(parent) - 1)}"
