@@ -59,6 +59,12 @@ def test_the_open_files_full_path_is_above_the_hunk_view(sample_in_progress: Sam
 def test_list_rows_keep_the_distinguishing_directory() -> None:
     a = "tests/functional_tests/test_cases/gpt/gpt3_tp2_pp2/golden_values_dev_dgx_gb200.json"
     b = "tests/functional_tests/test_cases/gpt/gpt3_tp1_pp4/golden_values_dev_dgx_gb200.json"
+    assert shorten_path("megatron/core/transformer/transformer_layer.py", 32) == "transformer/transformer_layer.py"
+    assert shorten_path("megatron/core/transformer/attention/transformer_layer.py", 32) == \
+        "m…attention/transformer_layer.py", "the file name and its directory stay whole"
+    assert shorten_path("megatron/core/transformer/attention_and_more/transformer_layer.py", 32) == \
+        "atten…_more/transformer_layer.py", "the name stays whole while the directory keeps a fair part"
+    assert shorten_path("megatron/core/transformer/transformer_layer.py", 31) == "tran…ormer/transformer_layer.py"
     for room in (70, 40, 30):
         short_a, short_b = shorten_path(a, room), shorten_path(b, room)
         assert len(short_a) == room and short_a != short_b, room

@@ -88,7 +88,11 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
     drive(app, script)
 
 
-def test_the_app_counts_whole_files_beside_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+def test_the_app_and_demo_print_count_the_same_decisions(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    from rich.console import Console
+
+    from workbench.analyze_view import print_analysis
+
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot) -> None:
@@ -98,6 +102,10 @@ def test_the_app_counts_whole_files_beside_hunks(sample_in_progress: SampleSync,
         whole = sum(1 for f in ws.files if not f.hunks)
         assert whole, "the sample has binary and modify/delete files"
         summary = str(screen.query_one("#file-summary").render())
-        assert f"{hunks + whole} undecided ({hunks} hunks, {whole} files)" in summary
+        assert f"{hunks + whole} undecided" in summary
+        console = Console(record=True, width=200, file=open("/dev/null", "w"))  # noqa: SIM115
+        print_analysis(ws.analysis, console=console)
+        printed = console.export_text()
+        assert f"{hunks} hunks and {whole} files decided whole ({hunks + whole} decisions)" in printed
 
     drive(app, script)

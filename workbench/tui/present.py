@@ -77,7 +77,6 @@ def totals(ws: Workspace) -> Totals:
         unwritten=len(ws.session.dirty_paths()) if ws.writes else 0,
         writes=ws.writes,
         marked=ws.session.marked_count(),
-        whole_files=sum(1 for f in ws.files if not f.hunks and ws.session.file_choice(f.path) is None),
     )
 
 

@@ -42,8 +42,6 @@ class Totals:
     """Edited hunks that still hold conflict markers."""
     writes: bool = True
     """Decisions can be written here (not in a preview or a training quiz)."""
-    whole_files: int = 0
-    """Of ``undecided``, files without hunks (binary, modify/delete): each one whole-file decision."""
 
 
 class FileList(Vertical):
@@ -160,9 +158,6 @@ class FileList(Vertical):
             text.append(f"{MARKED} {plural(totals.marked, 'edited hunk')} still with markers", style=high)
         else:
             text.append(f"{totals.undecided} undecided", style="bold")
-            if totals.whole_files:
-                hunks = totals.undecided - totals.whole_files
-                text.append(f" ({plural(hunks, 'hunk')}, {plural(totals.whole_files, 'file')})")
             text.append(" · ")
             text.append(f"{totals.high} high risk", style=high)
             if totals.marked:

@@ -181,20 +181,29 @@ def shorten_path(path: str, room: int) -> str:
     Syncs hold dozens of files with one name in different directories
     (``…/gpt3_tp2/golden_values.json``); cutting from the left would leave
     only the name, so the parent directory is kept and the start of the path
-    fills what room is left.  When even ``parent/name`` does not fit, the
-    directory stays whole and the name loses its middle (rows with one name
-    differ in the directory), and past that the middle of both goes.
+    fills what room is left.  When even ``parent/name`` does not fit, the name
+    stays whole if the directory keeps a fair part (its middle goes),
+    else the directory stays whole and the name loses its middle, and past
+    that the middle of both goes.
     """
     if len(path) <= room:
         return path
     if room <= 1:
         return path[:room]
     parts = path.rsplit("/", 2)
-    tail = "/".join(parts[-2:]) if len(parts) > 1 else path
-    if len(tail) + 2 <= room:
+    if len(parts) == 1:
+        return _middle(path, room)
+    parent, name = parts[-2], parts[-1]
+    tail = f"{parent}/{name}"
+    if len(tail) < room:
         return path[: room - len(tail) - 1] + "…" + tail
-    if len(parts) > 1 and len(parts[-2]) + 8 <= room:
-        return f"{parts[-2]}/{_middle(parts[-1], room - len(parts[-2]) - 1)}"
+    if len(tail) == room:
+        return tail
+    budget = room - len(name) - 1
+    if budget >= min(len(parent), 8):
+        return f"{_middle(parent, budget)}/{name}"
+    if len(parent) + 8 <= room:
+        return f"{parent}/{_middle(name, room - len(parent) - 1)}"
     return _middle(tail, room)
 
 
