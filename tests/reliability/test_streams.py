@@ -21,7 +21,7 @@ FORMATS = ("md", "json", "text", "github")
 
 @pytest.fixture
 def synced(builder: RepoBuilder) -> RepoBuilder:
-    """A sync merge whose one hunk is medium risk: ``--fail-on high`` passes, ``--fail-on low`` fails.
+    """A sync merge whose one hunk loses a line dev wrote (high risk).
 
     Dev's line quotes curly text and the file holds enough lines for the output to fill a pipe.
     """
@@ -55,10 +55,21 @@ def _into_a_reader_that_stopped(args: list[str], cwd: Path) -> subprocess.Comple
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_reader_that_stops_leaves_the_gates_verdict(synced: RepoBuilder, fmt: str) -> None:
-    passed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "high"], synced.path)
+def test_a_reader_that_stops_leaves_the_gates_verdict(builder: RepoBuilder, fmt: str) -> None:
+    # A hunk of values in a generated data file is low risk (a lost line of code would be high):
+    # --fail-on high passes, --fail-on low fails.
+    lines = ["{\n", *(f'  "k{n}": {n},\n' for n in range(3000)), '  "end": 0\n', "}\n"]
+    builder.write("a.json", "".join(lines)).commit("base")
+    dev = lines.copy()
+    dev[1500] = '  "k1499": "dev’s “quoted” value",\n'
+    builder.branch("dev").checkout("dev").write("a.json", "".join(dev)).commit("dev (#2)")
+    main = lines.copy()
+    main[1500] = '  "k1499": 2,\n'
+    builder.checkout("main").write("a.json", "".join(main)).commit("main (#3)")
+    builder.checkout("dev").merge("main", "theirs")
+    passed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "high"], builder.path)
     assert (passed.returncode, passed.stderr) == (0, "")
-    failed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "low"], synced.path)
+    failed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "low"], builder.path)
     assert (failed.returncode, failed.stderr) == (1, "")
 
 
