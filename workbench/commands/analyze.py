@@ -27,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
 
     pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)
-    if args.json and not _has_journal(request):
-        # Nothing the app decided can change the document: the cached JSON text serves as it is.
+    if args.json and request.result is None and not _has_journal(request):
+        # Nothing the app decided, and no commit after the merge, can change the document
+        # (``with_provenance`` would leave it as it is): the cached JSON text serves as it is.
         text = analysis_json(request)
         sys.stdout.write((json.dumps(json.loads(text), indent=pretty) if pretty else text) + "\n")
         return 0

@@ -55,7 +55,8 @@ def restore(analysis: SyncAnalysis, events: Iterable[Event], before: float | Non
     ``before``: ignore writes made after this time (a merge commit's: only writes it can contain)."""
     written: dict[str, Event] = {}
     for event in events:
-        if event.op is Op.WRITTEN and event.path is not None and (before is None or event.at <= before):
+        # A commit's time has whole seconds: a write in the same second as the commit came before it.
+        if event.op is Op.WRITTEN and event.path is not None and (before is None or int(event.at) <= before):
             written[event.path] = event
     if not written:
         return analysis
