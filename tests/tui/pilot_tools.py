@@ -30,11 +30,12 @@ async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
 
 
 def _on_current_hunk(screen: MainScreen) -> bool:
-    """The hunk view's cursor is on the current hunk's header: the scroll deferred until layout has happened."""
+    """The hunk view's cursor is where the current hunk opens (its first lost line, else its header): the
+    scroll deferred until layout has happened."""
     from workbench.tui.widgets.hunk_view import HunkView
 
     view = screen.query_one(HunkView)
-    return view._headers.get(screen.current) == view.cursor
+    return screen.current is not None and view.opening_line(screen.current) == view.cursor
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from workbench.analysis.display.layout import FileLayout, hunks_layout, merge_layout
+from workbench.analysis.display.layout import FileLayout, hunks_layout, lost_rows, merge_layout
 from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
@@ -39,6 +39,8 @@ class FileView:
     syntax: dict[str, SyntaxSpans] = field(default_factory=dict)
     """Side name ("base", "dev", "main") -> highlight spans."""
     sides: tuple[SideFacts, ...] = ()
+    lost: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Side -> layout rows whose line of that side the result lost (marked, jumped to)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def prepare_file(workspace: Workspace, path: str) -> FileView:
     if highlight is not None and entry.merge is not None:
         for name, lines in (("base", entry.merge.base), ("dev", entry.merge.ours), ("main", entry.merge.theirs)):
             syntax[name] = highlight(b"".join(lines))
-    return FileView(path, layout, syntax)
+    return FileView(path, layout, syntax, lost=lost_rows(layout, entry.hunks))
 
 
 def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:

@@ -12,6 +12,9 @@ from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Lev
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 
+LOST = "✗"
+"""Beside a line the result lost (the hunk view's gutter, the Why panel)."""
+
 RISK_LETTER = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}
 RISK_WORD = {Level.HIGH: "high risk", Level.MEDIUM: "medium risk", Level.LOW: "low risk"}
 

@@ -67,6 +67,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
        (Scope.VIEW, S), "Move", action="scroll_text(-8)", key_display="←"),
     _a("text_right", "right", "Right", "Show more of long lines, which end in › when cut (hunk view or diffs, "
        "from any pane)", (Scope.VIEW, S), "Move", action="scroll_text(8)", key_display="→"),
+    _a("next_lost", "g", "Lost line", "Next line the result lost (marked ✗) in this file's hunk view, wrapping "
+       "around; a hunk opens on its first lost line", S, "Move"),
     _a("next_hunk", "n", "Next", "Next hunk (on to the next file after the last)", S, "Move", show=True),
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
     _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),

@@ -20,6 +20,7 @@ from workbench.tui.syntax import KINDS
 TONES = ("dev", "main", "base", "result")
 LINE_TINT = 0.16
 WORD_TINT = 0.42
+LOST_TINT = 0.30
 
 
 def _color(variables: dict[str, str], name: str, fallback: str) -> Color:
@@ -52,6 +53,10 @@ class Palette:
     """Tone -> bold text in the tone's colour (labels, markers)."""
     risk: dict[Level, Style]
     syntax: dict[str, Style]
+    lost: Style
+    """The tint of a line the result lost (``$risk-high``, with a gutter mark: never colour alone)."""
+    lost_mark: Style
+    """The gutter mark beside a lost line."""
 
 
 def build_palette(variables: dict[str, str], dark: bool) -> Palette:
@@ -60,6 +65,7 @@ def build_palette(variables: dict[str, str], dark: bool) -> Palette:
     panel = _color(variables, "panel", "#303030" if dark else "#e0e0e0")
     accent = _color(variables, "primary", "#4a90e2")
     bg = background.rich_color
+    high = _color(variables, "risk-high", "#ff5555")
     hues = {tone: _color(variables, tone, "#888888") for tone in TONES}
     return Palette(
         dark=dark,
@@ -76,11 +82,13 @@ def build_palette(variables: dict[str, str], dark: bool) -> Palette:
         word={tone: Style(bgcolor=background.blend(hue, WORD_TINT).rich_color) for tone, hue in hues.items()},
         hue={tone: Style(color=hue.rich_color, bold=True) for tone, hue in hues.items()},
         risk={
-            Level.HIGH: Style(color=_color(variables, "risk-high", "#ff5555").rich_color, bold=True),
+            Level.HIGH: Style(color=high.rich_color, bold=True),
             Level.MEDIUM: Style(color=_color(variables, "risk-medium", "#e0c050").rich_color, bold=True),
             Level.LOW: Style(color=_color(variables, "risk-low", "#60c080").rich_color),
         },
         syntax={kind: Style(color=_color(variables, f"syntax-{kind}", "#c0c0c0").rich_color) for kind in KINDS},
+        lost=Style(bgcolor=background.blend(high, LOST_TINT).rich_color),
+        lost_mark=Style(color=high.rich_color, bold=True),
     )
 
 

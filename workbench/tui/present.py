@@ -23,6 +23,7 @@ from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
     EDIT_TAKEN_WORD,
     FILE_CHOICE_WORD,
+    LOST,
     MARKED_WORD,
     RISK_LETTER,
     RISK_WORD,
@@ -178,6 +179,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
     decided = _decided_words(ws, path, hunk)
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
+    _lost(text, hunk, palette)
     if decided:
         text.append(f"{decided}\n", style="bold")
     _note_and_ack(text, ws, path, hunk.index)
@@ -199,6 +201,15 @@ def _edits(text: Text, entry: FileAnalysis, commits: dict[str, Commit], palette:
         text.append(f"dev {_range_words(hunk.dev.start, hunk.dev.end)}, main {_range_words(hunk.main.start, hunk.main.end)}; ")
         text.append(f"{EDIT_TAKEN_WORD.get(hunk.taken, TAKEN_WORD[hunk.taken])}.\n")
         _signals(text, hunk.signals, commits, palette)
+
+
+def _lost(text: Text, hunk: Hunk, palette: Palette) -> None:
+    """Which lines of each side the result lost here (``lost_lines``): what to read, marked ✗ in the view."""
+    for side in ("dev", "main"):
+        ranges = hunk.lost_lines.side(side)
+        if ranges:
+            text.append(f"{LOST} lost from {side}: ", style=palette.risk[Level.HIGH])
+            text.append(", ".join(_range_words(r.start, r.end) for r in ranges) + "\n")
 
 
 def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:

@@ -107,6 +107,27 @@ def merge_layout(merge: MergeResult, hunks: Sequence[Hunk]) -> FileLayout:
     return FileLayout(tuple(rows), hunk_rows)
 
 
+def lost_rows(layout: FileLayout, hunks: Sequence[Hunk]) -> dict[str, frozenset[int]]:
+    """Side -> the rows whose line of that side the hunk's result lost (``Hunk.lost_lines``).
+
+    Computed once per file so painting a row is a set lookup, not a scan of ranges.
+    """
+    out: dict[str, frozenset[int]] = {}
+    for side in ("dev", "main"):
+        rows: set[int] = set()
+        for hunk in hunks:
+            ranges = hunk.lost_lines.side(side)
+            span = layout.hunk_rows.get(hunk.index)
+            if not ranges or span is None:
+                continue
+            for i in range(*span):
+                cell: Cell | None = getattr(layout.rows[i], side)
+                if cell is not None and any(r.start <= cell.no <= r.end for r in ranges):
+                    rows.add(i)
+        out[side] = frozenset(rows)
+    return out
+
+
 def _unchanged(script: Sequence[tuple[int, int, int, int]], n_base: int, n_side: int) -> dict[int, int]:
     """Side line -> base line for every line a base->side edit script leaves alone."""
     out: dict[int, int] = {}

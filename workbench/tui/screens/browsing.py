@@ -203,6 +203,13 @@ class BrowsingScreen(DecidingScreen):
             view.show(rows, side, "result", diffs.syntax.get(side), diffs.syntax.get("result"),
                       empty=f"the result is identical to {side}")
 
+    def action_next_lost(self) -> None:
+        """g: the hunk view's next lost line (from any pane), the view focused to read it."""
+        if self.query_one("#views", ContentSwitcher).current == "hunks":
+            view = self.query_one(HunkView)
+            view.action_next_lost()
+            view.focus()
+
     def action_scroll_text(self, step: int) -> None:
         """← →: shift the long lines of the hunk view (or of both diffs), whichever pane has focus."""
         switcher = self.query_one("#views", ContentSwitcher)

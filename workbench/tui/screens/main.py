@@ -268,7 +268,8 @@ class MainScreen(FlowScreen):
         labels = {"dev": f"{dev_word} {short_sha(analysis.dev)}", "main": f"{main_word} {short_sha(analysis.main)}",
                   "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"}
         hunks.set_sides(labels)
-        hunks.show(view.layout, self._entries(), view.syntax, present.hunk_titles(self.ws, view.path))
+        hunks.show(view.layout, self._entries(), view.syntax, present.hunk_titles(self.ws, view.path),
+                   view.lost)
         if self.show_diffs:
             switcher.current = "diffs"
             self._prepare_diffs(view.path)

@@ -12,10 +12,15 @@ inline when a side would get fewer than ``MIN_SPLIT_TEXT`` characters.
 | j / ↓, k / ↑ | move the cursor |
 | PgDn / PgUp | move a page |
 | enter | open or close the fold under the cursor |
+| g | the next line the result lost (marked ✗) |
+
+Lines the result lost (``Hunk.lost_lines``) carry ✗ in the number gutter
+and the theme's high-risk tint; a hunk opens on its first lost line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -28,7 +33,7 @@ from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, ViewEntry
 from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
 from workbench.analysis.model import Level
 from workbench.tui.base_rows import BothDeleted
-from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, RISK_WORD
+from workbench.tui.glyphs import DECIDED, LOST, MARKED, RISK_LETTER, RISK_WORD
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.lines import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
@@ -122,6 +127,12 @@ class HunkView(LineView):
         self._lines: list[ScreenLine] = []
         self._line_hunk: list[int | None] = []
         self._lines_key: tuple[object, ...] | None = None
+        self._lost: Mapping[str, frozenset[int]] = {}
+        """Side -> layout rows whose line of that side the result lost."""
+        self._lost_starts: list[int] = []
+        """Screen lines where a run of lost lines starts (what g jumps to)."""
+        self._first_lost: dict[int, int] = {}
+        """Hunk -> its first lost screen line."""
 
     @property
     def inline(self) -> bool:
@@ -151,9 +162,11 @@ class HunkView(LineView):
         entries: tuple[ViewEntry, ...],
         syntax: dict[str, SyntaxSpans],
         titles: dict[int, HunkTitle],
+        lost: Mapping[str, frozenset[int]] | None = None,
     ) -> None:
-        """A new file: rows, folds, syntax spans and hunk titles."""
+        """A new file: rows, folds, syntax spans, hunk titles and the rows that lost lines (``lost_rows``)."""
         self._layout = layout
+        self._lost = lost or {}
         self._syntax = syntax
         self._titles = titles
         last = max((c.no for r in layout.rows for c in (r.base, r.dev, r.main) if c is not None), default=1)
@@ -172,6 +185,7 @@ class HunkView(LineView):
 
     def clear(self) -> None:
         self._layout = None
+        self._lost = {}
         self._set_entries(())
 
     def refold(self, entries: tuple[ViewEntry, ...]) -> None:
@@ -211,9 +225,32 @@ class HunkView(LineView):
                 entry = self._entries[line.entry]
                 if isinstance(entry, HunkHeader):
                     self._headers.setdefault(entry.hunk, i)
+            self._index_lost()
             if anchor is not None:
                 self.cursor = self._line_of_entry(anchor)
         super().refresh_rows()
+
+    def _index_lost(self) -> None:
+        """Where the lost lines are on screen: each run's first line, each hunk's first one."""
+        self._lost_starts = []
+        self._first_lost = {}
+        before = False
+        for i, line in enumerate(self._lines):
+            lost = self._line_lost(line)
+            hunk = self._line_hunk[i]
+            if lost and not before:
+                self._lost_starts.append(i)
+            if lost and hunk is not None:
+                self._first_lost.setdefault(hunk, i)
+            before = lost
+
+    def _line_lost(self, line: ScreenLine) -> bool:
+        entry = self._entries[line.entry]
+        if not isinstance(entry, RowRef) or not self._lost:
+            return False
+        if line.side is not None:
+            return entry.index in self._lost.get(line.side, ())
+        return any(entry.index in rows for rows in self._lost.values())
 
     def _wrap_width(self, width: int, inline: bool) -> int | None:
         if not self.wrap:
@@ -234,15 +271,32 @@ class HunkView(LineView):
         """The entry (``folds.py``) under the cursor."""
         return self._lines[self.cursor].entry if 0 <= self.cursor < len(self._lines) else None
 
+    def opening_line(self, hunk: int) -> int | None:
+        """Where ``go_to_hunk`` puts the cursor: the hunk's first lost line, else its header."""
+        first = self._first_lost.get(hunk)
+        return first if first is not None else self._headers.get(hunk)
+
     def go_to_hunk(self, hunk: int) -> None:
-        """Cursor on the hunk's header, the header two lines from the top."""
+        """Cursor on the hunk's first lost line (else its header), the header two lines from the top when both fit."""
         index = self._headers.get(hunk)
-        if index is not None:
+        target = self.opening_line(hunk)
+        if index is not None and target is not None:
             self.current = hunk
             self._cursor_hunk = hunk
             self._cache.clear()
-            self.move_cursor(index, top_margin=2)
+            fits = target - index + 2 < self.page_height
+            self.move_cursor(target, top_margin=target - index + 2 if fits else 2)
             self.refresh()
+
+    def action_next_lost(self) -> None:
+        """The next run of lost lines in the file (wrapping around to the first)."""
+        if not self._lost_starts:
+            self.notify("The result lost no lines of this file.")
+            return
+        later = [i for i in self._lost_starts if i > self.cursor]
+        if not later:
+            self.notify("Back to the file's first lost line.")
+        self.move_cursor(later[0] if later else self._lost_starts[0], top_margin=2)
 
     def _set_entries(self, entries: tuple[ViewEntry, ...]) -> None:
         self._entries = entries
@@ -317,8 +371,8 @@ class HunkView(LineView):
         assert self._layout is not None
         row = self._layout.rows[entry.index]
         if self._lines_key is not None and self._lines_key[3]:
-            return self._inline_row(row, line, width, palette, current, at_cursor)
-        return self._row(row, width, palette, current, at_cursor, line.part)
+            return self._inline_row(row, line, width, palette, current, at_cursor, entry.index)
+        return self._row(row, width, palette, current, at_cursor, line.part, entry.index)
 
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
         if self.inline:
@@ -348,18 +402,19 @@ class HunkView(LineView):
         return split_columns(width, self.show_base)
 
     def _row(self, row: AlignedRow, width: int, palette: Palette, current: bool, at_cursor: bool,
-             part: int = 0) -> list[Segment]:
+             part: int, index: int) -> list[Segment]:
         segments = [self._marker(palette, current, at_cursor and part == 0)]
         columns = self._columns(width)
         for k, (side, column_width) in enumerate(columns):
             if k:
                 segments.append(Segment("│", palette.separator))
             cell: Cell | None = getattr(row, side)
-            segments.extend(self._cell(row, side, cell, column_width, palette, at_cursor, part))
+            lost = index in self._lost.get(side, ())
+            segments.extend(self._cell(row, side, cell, column_width, palette, at_cursor, part, lost=lost))
         return segments
 
     def _inline_row(self, row: AlignedRow, line: ScreenLine, width: int, palette: Palette, current: bool,
-                    at_cursor: bool) -> list[Segment]:
+                    at_cursor: bool, index: int) -> list[Segment]:
         """One side's line (or a line both sides agree on) across the whole width, tagged d/m/b."""
         side = line.side
         shared = shared_cell(row) if side is None else None
@@ -368,12 +423,24 @@ class HunkView(LineView):
         tag_style = combine(palette.muted, palette.hue[side]) if side is not None else palette.muted
         segments = [self._marker(palette, current, at_cursor and line.part == 0),
                     Segment(_INLINE_TAG[side] if line.part == 0 else "  ", tag_style)]
+        lost = side is not None and index in self._lost.get(side, ())
         segments.extend(self._cell(row, cell_side, cell, max(0, width - 3), palette, at_cursor, line.part,
-                                   inline=side is None))
+                                   inline=side is None, lost=lost))
         return segments
 
     def _cell(self, row: AlignedRow, side: str, cell: Cell | None, width: int, palette: Palette,
-              at_cursor: bool, part: int = 0, inline: bool = False) -> list[Segment]:
+              at_cursor: bool, part: int = 0, inline: bool = False, lost: bool = False) -> list[Segment]:
+        segments = self._cell_segments(row, side, cell, width, palette, at_cursor, part, inline)
+        if not lost or not segments or len(segments[0].text) < 2:
+            return segments
+        number, *rest = segments
+        words = palette.word[side].bgcolor
+        tinted = [s if s.style is not None and s.style.bgcolor == words else Segment(s.text, combine(s.style, palette.lost))
+                  for s in rest]
+        return [Segment(number.text[:-1], number.style), Segment(LOST, combine(number.style, palette.lost_mark)), *tinted]
+
+    def _cell_segments(self, row: AlignedRow, side: str, cell: Cell | None, width: int, palette: Palette,
+                       at_cursor: bool, part: int, inline: bool) -> list[Segment]:
         gutter = min(self._gutter, max(0, width - 1))
         if cell is None:
             return [Segment(" " * width, palette.filler)]
