@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.analysis.display.folds import HunkHeader, fold_layout
+from workbench.analysis.display.layout import merge_layout, with_edits
 from workbench.analysis.model import FileStatus, HunkKind, Level, Taken
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
@@ -156,3 +158,30 @@ def test_newer_dev_merged_on_the_pr_branch_is_not_an_edit(builder: RepoBuilder) 
 
     analysis = _analyze(builder.path, merge, head)
     assert analysis.file(CLEAN) is None, [(f.path, f.status) for f in analysis.files]
+
+
+def test_the_layout_places_an_edit_hunk_on_the_merges_own_rows_after_the_conflict(builder: RepoBuilder) -> None:
+    _sync(builder, DEV_CHANGE, {6: "def f6():\n    return fused_group_mlp(6)\n"})
+    builder.write(CONFLICT, _with({0: "def f0():\n    return dev_zero()\n"}))
+    builder.git("commit", "-qam", "[dev] conflicting f0")
+    builder.checkout("main").write(CONFLICT, _with({0: "def f0():\n    return main_zero()\n"}))
+    builder.git("commit", "-qam", "main conflicting f0")
+    builder.checkout("dev")
+    assert builder.merge("main", no_commit=True) == 1
+    resolved = _with({0: "def f0():\n    return dev_zero()\n"})
+    builder.write(CONFLICT, resolved.replace("return 6\n", "return 66\n")).git("add", "-A")
+    merge = builder.commit("Merge main into dev")
+
+    entry = _analyze(builder.path, merge).file(CONFLICT)
+    assert entry is not None and entry.merge is not None
+    assert len(entry.hunks) == 1 and len(entry.edits) == 1
+    plain = merge_layout(entry.merge, entry.hunks)
+    layout = with_edits(plain, entry.edits)
+    assert layout.rows == plain.rows and layout.hunk_rows[0] == plain.hunk_rows[0]
+    edit = entry.edits[0]
+    start, end = layout.hunk_rows[edit.index]
+    assert start >= plain.hunk_rows[0][1] and end > start
+    dev_numbers = [row.dev.no for row in layout.rows[start:end] if row.dev is not None]
+    assert dev_numbers == list(range(edit.dev.start, edit.dev.end + 1))
+    headers = [e.hunk for e in fold_layout(layout) if isinstance(e, HunkHeader)]
+    assert headers == [0, edit.index]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen
+from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
 from workbench.tui.workspace import Workspace
 
@@ -43,5 +44,49 @@ def test_a_clean_file_the_user_edited_mid_merge_is_listed_with_its_edit(
         assert "edit outside git's conflicts" in why
         assert "put dev's text back over main's clean change" in why
         assert "resolution dropped a line" in why
+
+    drive(app, script)
+
+
+def _conflict_and_edit_in_one_file(builder: RepoBuilder) -> str:
+    """A merge commit whose file holds a conflict (hunk 1) and, after it, main's clean change undone (an edit)."""
+    builder.write(CLEAN, BODY).commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write(CLEAN, BODY.replace("return 1\n", "return dev_value(1)\n")).commit("[dev] Dev work (#11)")
+    builder.checkout("main")
+    builder.write(CLEAN, BODY.replace("return 1\n", "return main_value(1)\n").replace("return 4\n", "return fused(4)\n"))
+    builder.commit("Main work (#21)")
+    builder.checkout("dev")
+    assert builder.merge("main", no_commit=True) == 1
+    builder.write(CLEAN, BODY.replace("return 1\n", "return dev_value(1)\n"))
+    return builder.commit("Merge main into dev (bot resolution)")
+
+
+def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
+    builder: RepoBuilder, make_app: Callable[..., WorkbenchApp]
+) -> None:
+    merge = _conflict_and_edit_in_one_file(builder)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path, rev=merge)), start_file=CLEAN)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None
+        entry = screen.ws.entry(CLEAN)
+        assert len(entry.hunks) == 1 and [e.index for e in entry.edits] == [1]
+        view = screen.query_one(HunkView)
+        assert set(view._headers) == {0, 1}
+        assert view._headers[0] < view._headers[1]
+        header = "".join(s.text for s in view.render_row(view._headers[1], 200, screen.palette, False))
+        assert "hunk 2/2" in header and "edit outside git's conflicts" in header, header
+        assert "put dev's text back over main's clean change" in header, header
+        screen.set_current(0)
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.current == 1
+        assert "edit outside git's conflicts" in screen.query_one(WhyPanel)._text.plain
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.ws.session.decision(CLEAN, 1) is None
+        assert any("Hunk 2 is an edit outside git's conflicts" in t for t in toasts(pilot))
 
     drive(app, script)

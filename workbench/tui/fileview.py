@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from workbench.analysis.display.layout import FileLayout, hunks_layout, lost_rows, merge_layout
+from workbench.analysis.display.layout import FileLayout, hunks_layout, lost_rows, merge_layout, with_edits
 from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
@@ -69,15 +69,18 @@ class CommitDiff:
 
 def prepare_file(workspace: Workspace, path: str) -> FileView:
     entry = workspace.entry(path)
-    if not entry.hunks:
+    if not entry.all_hunks:
         return FileView(path, None, sides=_sides(workspace, entry))
-    layout = merge_layout(entry.merge, entry.hunks) if entry.merge is not None else hunks_layout(entry.hunks)
+    if entry.merge is not None:
+        layout = with_edits(merge_layout(entry.merge, entry.hunks), entry.edits)
+    else:
+        layout = hunks_layout(entry.all_hunks)
     syntax: dict[str, SyntaxSpans] = {}
     highlight = highlighter_for(path)
     if highlight is not None and entry.merge is not None:
         for name, lines in (("base", entry.merge.base), ("dev", entry.merge.ours), ("main", entry.merge.theirs)):
             syntax[name] = highlight(b"".join(lines))
-    return FileView(path, layout, syntax, lost=lost_rows(layout, entry.hunks))
+    return FileView(path, layout, syntax, lost=lost_rows(layout, entry.all_hunks))
 
 
 def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:

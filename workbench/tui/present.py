@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.display.text import display_text
-from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Level, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import WriteCheck
@@ -85,7 +85,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
     entry = ws.entry(path)
     out = {}
     marked = set(ws.session.marked_hunks(path))
-    for hunk in entry.hunks:
+    for hunk in entry.all_hunks:
         decision = ws.session.decision(path, hunk.index)
         choice = ws.session.file_choice(path)
         word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
@@ -93,10 +93,10 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             word = MARKED_WORD
         out[hunk.index] = HunkTitle(
             number=hunk.index + 1,
-            total=len(entry.hunks),
+            total=len(entry.all_hunks),
             level=hunk.level,
             risk=hunk.risk,
-            taken=("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken],
+            taken=_taken_title(entry, hunk),
             decision=word,
             decided=decision is not None or choice is not None,
             marked=hunk.index in marked,
@@ -104,10 +104,17 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
     return out
 
 
+def _taken_title(entry: FileAnalysis, hunk: Hunk) -> str:
+    """What the header says the hunk holds; an edit says it lies outside git's conflicts and what changed."""
+    if hunk.kind is HunkKind.EDIT:
+        return f"edit outside git's conflicts: {EDIT_TAKEN_WORD.get(hunk.taken, TAKEN_WORD[hunk.taken])}"
+    return ("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken]
+
+
 def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLine, ...], str]:
     """The current hunk's result lines, each tinted by its origin; and a caption."""
     entry = ws.entry(path)
-    hunk = entry.hunks[index]
+    hunk = ws.hunk(path, index)
     lines = ws.hunk_result(path, index)
     decision = ws.session.decision(path, index)
     choice = ws.session.file_choice(path)
@@ -170,9 +177,9 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         _signals(text, entry.signals, commits, palette)
         _edits(text, entry, commits, palette)
         return text
-    hunk = entry.hunks[index]
+    hunk = ws.hunk(path, index)
     text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
-    text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.hunks)}\n")
+    text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
     if hunk.signals:
         _signals(text, hunk.signals, commits, palette)
     else:

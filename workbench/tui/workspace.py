@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, Mode, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
@@ -146,8 +146,8 @@ class Workspace:
         """Every hunk (or whole-file choice) in review order."""
         for path in paths if paths is not None else tuple(f.path for f in self.files):
             entry = self.entry(path)
-            if entry.hunks:
-                for hunk in entry.hunks:
+            if entry.all_hunks:
+                for hunk in entry.all_hunks:
                     yield Position(path, hunk.index)
             else:
                 yield Position(path, None)
@@ -159,7 +159,9 @@ class Workspace:
             return False
         if position.hunk is None:
             return entry.level is Level.HIGH
-        hunk = entry.hunks[position.hunk]
+        hunk = entry.all_hunks[position.hunk]
+        if hunk.kind is HunkKind.EDIT:  # not decided by hunk (yet): a whole-file choice closes it, where there is one
+            return hunk.level is Level.HIGH and not entry.hunks
         return hunk.level is Level.HIGH and self.session.decision(position.path, hunk.index) is None
 
     def step(self, here: Position | None, delta: int, paths: tuple[str, ...] | None = None) -> Position | None:
@@ -200,19 +202,24 @@ class Workspace:
         return Position(path, hunks.pop() if len(hunks) == 1 else None)
 
     def hunk(self, path: str, index: int) -> Hunk:
-        return self.entry(path).hunks[index]
+        """The conflict hunk or, past them, the edit hunk at ``index``."""
+        return self.entry(path).all_hunks[index]
+
+    def is_edit(self, path: str, index: int) -> bool:
+        """Whether hunk ``index`` is an edit outside git's conflicts (not decided by hunk yet)."""
+        return self.hunk(path, index).kind is HunkKind.EDIT
 
     def hunk_result(self, path: str, index: int) -> tuple[bytes, ...] | None:
         """What the file holds (or would hold, once written) in the hunk's place; None: absent."""
         entry = self.entry(path)
-        hunk = entry.hunks[index]
+        hunk = self.hunk(path, index)
         choice = self.session.file_choice(path)
         if choice is not None:
             return None if choice is FileChoice.DELETE else (hunk.dev_text if choice is FileChoice.KEEP_DEV else hunk.main_text)
         decision = self.session.decision(path, index)
         if decision is not None:
             return tuple(split_lines(chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))))
-        if entry.status is FileStatus.CONFLICTED and entry.merge is not None:
+        if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
         return hunk.result_text
 

@@ -128,6 +128,31 @@ def lost_rows(layout: FileLayout, hunks: Sequence[Hunk]) -> dict[str, frozenset[
     return out
 
 
+def with_edits(layout: FileLayout, edits: Sequence[Hunk]) -> FileLayout:
+    """``layout`` with each edit hunk's rows found, so the view shows it after the conflicts' hunks.
+
+    An edit lies in what git merged cleanly, so its rows are the merge's own
+    rows holding its base, dev or main lines (the rows are not changed: only
+    where the hunk is).  An edit that holds no line of either side (the
+    result only added lines) sits before the row of dev's next line.
+    """
+    hunk_rows = dict(layout.hunk_rows)
+    for edit in edits:
+        found = [i for i, row in enumerate(layout.rows) if _in_edit(row, edit)]
+        if found:
+            hunk_rows[edit.index] = (found[0], found[-1] + 1)
+            continue
+        after = next((i for i, row in enumerate(layout.rows) if row.dev is not None and row.dev.no >= edit.dev.start),
+                     len(layout.rows))
+        hunk_rows[edit.index] = (min(after, max(len(layout.rows) - 1, 0)),) * 2
+    return FileLayout(layout.rows, hunk_rows)
+
+
+def _in_edit(row: AlignedRow, edit: Hunk) -> bool:
+    return any(cell is not None and span.start <= cell.no <= span.end
+               for cell, span in ((row.base, edit.base), (row.dev, edit.dev), (row.main, edit.main)))
+
+
 def _unchanged(script: Sequence[tuple[int, int, int, int]], n_base: int, n_side: int) -> dict[int, int]:
     """Side line -> base line for every line a base->side edit script leaves alone."""
     out: dict[int, int] = {}

@@ -79,7 +79,7 @@ class BrowsingScreen(DecidingScreen):
         if place.hunk is None:
             if place.path == self.path:
                 return
-            hunks = self.ws.entry(place.path).hunks
+            hunks = self.ws.entry(place.path).all_hunks
             place = Position(place.path, self.ws.opening_hunk(place.path) if hunks else None)
         self._go(place, focus=False)
 
@@ -102,8 +102,7 @@ class BrowsingScreen(DecidingScreen):
         lines, caption = present.preview_lines(self.ws, self.path, hunk)
         preview.show(lines, caption, "the hunk is empty in the result")
         why.show(present.why_text(self.ws, self.path, hunk, self.palette))
-        entry = self.ws.entry(self.path)
-        chosen = entry.hunks[hunk]
+        chosen = self.ws.hunk(self.path, hunk)
         self.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))
 
     @on(HunkView.CursorMoved)
@@ -131,7 +130,7 @@ class BrowsingScreen(DecidingScreen):
     def _here(self) -> Position | None:
         if self.path is None:
             return None
-        return Position(self.path, self.current if self.ws and self.ws.entry(self.path).hunks else None)
+        return Position(self.path, self.current if self.ws and self.ws.entry(self.path).all_hunks else None)
 
     def _step(self, delta: int) -> None:
         if self.ws is None:

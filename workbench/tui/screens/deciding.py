@@ -74,13 +74,25 @@ class DecidingScreen(NotingScreen):
             return None
         return self.path, self.current
 
+    def _decidable_target(self) -> tuple[str, int] | None:
+        """The current hunk when a key may decide it; an edit hunk is not (yet): say so, and what stays."""
+        target = self._hunk_target()
+        if target is not None and self.ws is not None and self.ws.is_edit(*target):
+            self.notify(f"Hunk {target[1] + 1} is an edit outside git's conflicts: it cannot be decided by hunk yet "
+                        f"(the key did nothing); the result keeps its text here.", severity="warning")
+            return None
+        return target
+
     def _whole_file(self) -> bool:
-        return self.ws is not None and self.path is not None and self.view is not None and self.view.layout is None
+        """The file is decided whole: no layout, or only edit hunks (which are not decided by hunk yet)."""
+        if self.ws is None or self.path is None or self.view is None:
+            return False
+        return self.view.layout is None or not self.ws.entry(self.path).hunks
 
     def _decide(self, choice: Choice) -> None:
         if not self._loaded():
             return
-        target = self._hunk_target()
+        target = self._decidable_target()
         if target is None:
             return
         assert self.ws is not None
@@ -174,7 +186,7 @@ class DecidingScreen(NotingScreen):
     def action_edit(self) -> None:
         if not self._loaded():
             return
-        target = self._hunk_target()
+        target = self._decidable_target()
         if target is not None:
             self._edit(*target)
 

@@ -126,7 +126,7 @@ class FlowScreen(BrowsingScreen):
         """``v`` follows the current hunk: each diff opens where that hunk's lines are."""
         if self.ws is None or self.path is None or self.current is None:
             return
-        hunks = self.ws.entry(self.path).hunks
+        hunks = self.ws.entry(self.path).all_hunks
         if not 0 <= self.current < len(hunks):
             return
         hunk = hunks[self.current]

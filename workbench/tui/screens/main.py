@@ -278,7 +278,7 @@ class MainScreen(FlowScreen):
         target = self._pending_hunk if self._pending_hunk is not None else self.ws.opening_hunk(view.path)
         focus = self._pending_hunk is not None
         self._pending_hunk = None
-        position = Position(view.path, min(target, len(self.ws.entry(view.path).hunks) - 1))
+        position = Position(view.path, min(target, len(self.ws.entry(view.path).all_hunks) - 1))
         self.set_current(position.hunk)
         # The view was just switched in and has no size yet: scroll once it is laid out.
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
