@@ -98,10 +98,13 @@ def exercise(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     return build_sample_exercise("squash-chain-dev-ahead", tmp_path_factory.mktemp("flow") / "repo")
 
 
-def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, str]) -> None:
+def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, str], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     path, merge, result = exercise
     heard: list[LoadProgress] = []
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cold"))  # a cached analysis arrives whole, with no outline
     open_quiz(path, merge, result, "ana", "t", progress=heard.append)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cold-again"))
     assert heard and heard[0].phase == "outline" and heard[0].analysis is not None
 
     outline_seen: list[int] = []
