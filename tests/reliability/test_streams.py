@@ -25,14 +25,18 @@ def synced(builder: RepoBuilder) -> RepoBuilder:
 
     Dev's line quotes curly text and the file holds enough lines for the output to fill a pipe.
     """
-    lines = [f"line {n}\n" for n in range(3000)]
-    builder.write("a.txt", "".join(lines)).commit("base")
+    return _sync_one_line(builder, "a.txt", [f"line {n}\n" for n in range(3000)], "dev’s “quoted” line\n", "main line\n")
+
+
+def _sync_one_line(builder: RepoBuilder, path: str, lines: list[str], dev_line: str, main_line: str) -> RepoBuilder:
+    """A ``-X theirs`` sync merge where dev and main each rewrote line 1501 of ``path``."""
+    builder.write(path, "".join(lines)).commit("base")
     dev = lines.copy()
-    dev[1500] = "dev’s “quoted” line\n"
-    builder.branch("dev").checkout("dev").write("a.txt", "".join(dev)).commit("dev (#2)")
+    dev[1500] = dev_line
+    builder.branch("dev").checkout("dev").write(path, "".join(dev)).commit("dev (#2)")
     main = lines.copy()
-    main[1500] = "main line\n"
-    builder.checkout("main").write("a.txt", "".join(main)).commit("main (#3)")
+    main[1500] = main_line
+    builder.checkout("main").write(path, "".join(main)).commit("main (#3)")
     builder.checkout("dev").merge("main", "theirs")
     return builder
 
@@ -59,14 +63,7 @@ def test_a_reader_that_stops_leaves_the_gates_verdict(builder: RepoBuilder, fmt:
     # A hunk of values in a generated data file is low risk (a lost line of code would be high):
     # --fail-on high passes, --fail-on low fails.
     lines = ["{\n", *(f'  "k{n}": {n},\n' for n in range(3000)), '  "end": 0\n', "}\n"]
-    builder.write("a.json", "".join(lines)).commit("base")
-    dev = lines.copy()
-    dev[1500] = '  "k1499": "dev’s “quoted” value",\n'
-    builder.branch("dev").checkout("dev").write("a.json", "".join(dev)).commit("dev (#2)")
-    main = lines.copy()
-    main[1500] = '  "k1499": 2,\n'
-    builder.checkout("main").write("a.json", "".join(main)).commit("main (#3)")
-    builder.checkout("dev").merge("main", "theirs")
+    _sync_one_line(builder, "a.json", lines, '  "k1499": "dev’s “quoted” value",\n', '  "k1499": 2,\n')
     passed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "high"], builder.path)
     assert (passed.returncode, passed.stderr) == (0, "")
     failed = _into_a_reader_that_stopped(["report", "--format", fmt, "--fail-on", "low"], builder.path)
