@@ -42,6 +42,9 @@ def test_the_bots_merge_fits_a_pr_body_with_every_section() -> None:
 def test_the_shipped_fixes_close_high_risk_hunks() -> None:
     before, after = _report().gate, _report(SYNC_BRANCH_HEAD).gate
     assert before is not None and after is not None
-    assert 0 < len(after.open) < len(before.open)
-    closed = {(o.path, o.index) for o in before.open} - {(o.path, o.index) for o in after.open}
-    assert ("megatron/core/ssm/gated_delta_net.py", 1) in closed
+    was_open = {(o.path, o.index) for o in before.open}
+    # The PR head also opens edit hunks (changes beyond git's merge, in files its later commits took
+    # wholesale): of the merge's own open hunks, the fixes closed some and left others.
+    still_open = was_open & {(o.path, o.index) for o in after.open}
+    assert 0 < len(still_open) < len(was_open)
+    assert ("megatron/core/ssm/gated_delta_net.py", 1) in was_open - still_open
