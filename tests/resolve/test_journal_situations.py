@@ -188,3 +188,23 @@ def test_a_decision_over_an_unchanged_file_resumes_and_writes_without_asking(bui
     assert again.check("x.py").ok
     assert again.write("x.py").written
     assert Path(builder.path, "x.py").read_text() == MAIN
+
+
+def test_a_write_the_work_tree_no_longer_holds_is_to_be_written_again(builder: RepoBuilder) -> None:
+    """Write, then ``git merge --abort`` and merge again (same HEAD and MERGE_HEAD): on resume the file is
+    conflicted again, so it must not read as written (no ●, nothing for ``w``) while git says UU."""
+    _fork(builder)
+    assert builder.merge("main") == 1
+    first = Workspace.open(SyncRequest(repo=builder.path))
+    first.decide_file("x.py", Choice.MAIN)
+    assert first.write("x.py").written
+    del first
+    builder.git("merge", "--abort")
+    assert builder.merge("main") == 1
+    again = Workspace.open(SyncRequest(repo=builder.path))
+    assert again.resumed
+    assert not again.session.was_written("x.py")
+    assert again.session.is_dirty("x.py"), "the work tree holds git's conflict again, not the decision"
+    assert again.check("x.py").blocked is Blocked.CHANGED_ON_DISK, "w asks before replacing what changed"
+    assert again.write("x.py", overwrite_changed=True).written
+    assert Path(builder.path, "x.py").read_text() == MAIN

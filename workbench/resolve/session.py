@@ -58,6 +58,19 @@ class Session:
         """When each hunk decision (index) or whole-file choice (None) in force was made."""
         for event in events:
             self._replay(event)
+        self._forget_stale_writes()
+
+    def _forget_stale_writes(self) -> None:
+        """A file an earlier run wrote that no longer holds what was written (the merge was aborted and made
+        again, a hand edit) is not written any more: its decisions are to be written again, and ``w`` asks
+        first because the disk changed behind the journal (``_disk`` keeps what was written)."""
+        for path, oid in list(self._written.items()):
+            entry = self._files[path]
+            if oid != (entry.result_oid if entry.result_present else None):
+                del self._written[path]
+                self._baseline.pop(path, None)
+                self._touched.add(path)
+                self._dirty.pop(path, None)
 
     # -- queries ------------------------------------------------------------
 
