@@ -33,7 +33,11 @@ class Session:
         analysis: SyncAnalysis,
         events: Iterable[Event] = (),
         read_blob: ReadBlob | None = None,
+        *,
+        resumed_on_disk: bool = False,
     ) -> None:
+        """``resumed_on_disk``: ``analysis`` was read from the work tree after ``events`` (a reopened app), so a
+        write the work tree no longer holds is known to be stale (see ``_forget_stale_writes``)."""
         self.analysis = analysis
         self._read_blob = read_blob
         # What the work tree must still hold before a write: the analysed result
@@ -58,7 +62,8 @@ class Session:
         """When each hunk decision (index) or whole-file choice (None) in force was made."""
         for event in events:
             self._replay(event)
-        self._forget_stale_writes()
+        if resumed_on_disk:
+            self._forget_stale_writes()
 
     def _forget_stale_writes(self) -> None:
         """A file an earlier run wrote that no longer holds what was written (the merge was aborted and made

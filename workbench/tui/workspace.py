@@ -83,7 +83,7 @@ class Workspace:
         journal = Journal.for_situation(repo.gitdir, situation_of(repo, analysis), str(repo.workdir or repo.gitdir))
         events = journal.load()
         analysis = with_provenance(repo, analysis, events)
-        session = Session(analysis, events, read_blob=repo.read_blob)
+        session = Session(analysis, events, read_blob=repo.read_blob, resumed_on_disk=analysis.mode is Mode.IN_PROGRESS)
         return cls(repo, analysis, journal, session)
 
     def resumed_words(self) -> str:
