@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.policy import preset
-from workbench.analysis.policy_presets import PRESETS
+from workbench.analysis.policy.presets import PRESETS
 from workbench.git.repo import GitRepo
 
 _GLOB = set("*?[")

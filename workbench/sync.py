@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from workbench.analysis.policy_presets import PRESETS
+from workbench.analysis.policy.presets import PRESETS
 from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
 from workbench.git.repo import GitRepo
@@ -143,12 +143,12 @@ def _compute(
 
     with _rare_collections():
         snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths)
-        options: dict[str, object] = {
-            "policy": load_policy(request.policy, lambda: read_policy_config(repo, snapshot)),
-            "repo_files": RepoFiles(repo, snapshot),
-        }
+        policy = load_policy(request.policy, lambda: read_policy_config(repo, snapshot))
+        files = RepoFiles(repo, snapshot)
         if progress is None:
-            return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+            return analyze(
+                snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files
+            )
         first = outline(snapshot, repo.read_blob)
         progress(LoadProgress("outline", 0, len(first.files), first))
         return analyze(
@@ -156,7 +156,8 @@ def _compute(
             repo.read_blob,
             repo.commit_info,
             repo.line_changes,
-            options,
+            policy=policy,
+            repo_files=files,
             progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
         )
 

@@ -19,13 +19,15 @@ import sys
 import time
 from dataclasses import dataclass
 
-from workbench.analysis.api import audit_api, clear_caches
-from workbench.analysis.deleted import find_deleted
+from workbench.analysis.api import clear_caches
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import ApiMismatch, SyncAnalysis
-from workbench.analysis.pipeline import AnalysisContext, default_stages
+from workbench.analysis.pipeline import DEFAULT_STAGES
 from workbench.analysis.policy import preset
-from workbench.analysis.policy_stage import apply_policy
+from workbench.analysis.stages.apply_policy import apply_policy
+from workbench.analysis.stages.audit_api import audit_api
+from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.stages.find_deleted import find_deleted
 from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles
 from workbench.git.snapshot import load_sync
@@ -88,28 +90,30 @@ OURS = (apply_policy, audit_api, find_deleted)
 def _context(repo: GitRepo, snapshot: object) -> AnalysisContext:
     from workbench.analysis.blame import LineMapper
 
-    options = {"policy": preset("megatron"), "repo_files": RepoFiles(repo, snapshot)}  # type: ignore[arg-type]
-    return AnalysisContext(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, LineMapper(repo.line_changes), options)  # type: ignore[arg-type]
+    return AnalysisContext(
+        snapshot, repo.read_blob, repo.commit_info, repo.line_changes, LineMapper(repo.line_changes),  # type: ignore[arg-type]
+        policy=preset("megatron"), repo_files=RepoFiles(repo, snapshot),  # type: ignore[arg-type]
+    )
 
 
 def replay(repo_path: str) -> SyncAnalysis:
     """#4291's replay with every default stage and the Megatron policy."""
     repo = GitRepo.open(repo_path)
     snapshot = load_sync(repo, dev=DEV, main=MAIN)
-    options = {"policy": preset("megatron"), "repo_files": RepoFiles(repo, snapshot)}
-    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options)
+    files = RepoFiles(repo, snapshot)
+    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=preset("megatron"), repo_files=files)
 
 
 def time_stages(repo_path: str, rounds: int = ROUNDS) -> tuple[float, float, float]:
     """(engine-only analyze, the three stages alone, full default analyze), best of ``rounds`` cold runs."""
     best = [float("inf")] * 3
-    others = tuple(s for s in default_stages() if s not in OURS)
+    others = tuple(s for s in DEFAULT_STAGES if s not in OURS)
     for _ in range(rounds):
         clear_caches()
         repo = GitRepo.open(repo_path)
         snapshot = load_sync(repo, dev=DEV, main=MAIN)
         start = time.perf_counter()
-        base = analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, {}, stages=())
+        base = analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=())
         best[0] = min(best[0], time.perf_counter() - start)
         context = _context(repo, snapshot)
         start = time.perf_counter()
@@ -120,7 +124,11 @@ def time_stages(repo_path: str, rounds: int = ROUNDS) -> tuple[float, float, flo
         repo = GitRepo.open(repo_path)
         snapshot = load_sync(repo, dev=DEV, main=MAIN)
         start = time.perf_counter()
-        analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, _context(repo, snapshot).options, stages=(*OURS, *others))
+        context = _context(repo, snapshot)
+        analyze(
+            snapshot, repo.read_blob, repo.commit_info, repo.line_changes,
+            policy=context.policy, repo_files=context.repo_files, stages=(*OURS, *others),
+        )
         best[2] = min(best[2], time.perf_counter() - start)
     return best[0], best[1], best[2]
 

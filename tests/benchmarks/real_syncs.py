@@ -35,11 +35,10 @@ from ground_truth import (
     shipped_version,
 )
 
-from workbench.analysis.api.sources import REPO_FILES
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
-from workbench.analysis.pipeline import default_stages
-from workbench.analysis.risk import score_risk
+from workbench.analysis.pipeline import DEFAULT_STAGES
+from workbench.analysis.stages.score_risk import score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles
 from workbench.git.snapshot import load_sync
@@ -83,9 +82,9 @@ def run_analysis(repo_path: str, case: SyncCase, scoring: bool = True) -> tuple[
     repo = GitRepo.open(repo_path)
     dev, main = repo.parents(repo.resolve(case.merge))
     snapshot = load_sync(repo, dev=dev, main=main)
-    stages = tuple(stage for stage in default_stages() if scoring or stage is not score_risk)
-    options = {REPO_FILES: RepoFiles(repo, snapshot)}
-    return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, options, stages)
+    stages = tuple(stage for stage in DEFAULT_STAGES if scoring or stage is not score_risk)
+    files = RepoFiles(repo, snapshot)
+    return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, repo_files=files, stages=stages)
 
 
 def evaluate(repo_path: str, case: SyncCase) -> SyncReport:

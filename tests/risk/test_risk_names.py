@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.analysis.api.sources import Trees, git_blob_id
 from workbench.analysis.model import Importer
+from workbench.analysis.readers import Trees, git_blob_id
 from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.risk.names import dangling, orphaned
 from workbench.analysis.risk.pyscope import (

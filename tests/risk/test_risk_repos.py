@@ -9,9 +9,9 @@ from risk_tools import analyze_preview, analyze_repo, kinds, only_file, signal
 
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken
-from workbench.analysis.pipeline import AnalysisContext, Stage
-from workbench.analysis.risk import score_risk
 from workbench.analysis.risk.combine import spread
+from workbench.analysis.stages.context import AnalysisContext, Stage
+from workbench.analysis.stages.score_risk import score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
 from workbench.sample import RepoBuilder

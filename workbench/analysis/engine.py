@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from workbench.analysis.beyond import with_resolution
 from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
@@ -28,8 +27,11 @@ from workbench.analysis.model import (
     Signal,
     SyncAnalysis,
 )
-from workbench.analysis.pipeline import AnalysisContext, Stage, default_stages, run_stages
+from workbench.analysis.pipeline import DEFAULT_STAGES, run_stages
+from workbench.analysis.policy import Policy
+from workbench.analysis.readers import RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
+from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
@@ -61,7 +63,9 @@ def analyze(
     read_blob: ReadBlob,
     commit: CommitLookup,
     line_changes: LineChanges,
-    options: dict[str, Any] | None = None,
+    *,
+    policy: Policy | None = None,
+    repo_files: RepoFiles | None = None,
     stages: Sequence[Stage] | None = None,
     progress: Progress | None = None,
 ) -> SyncAnalysis:
@@ -69,7 +73,8 @@ def analyze(
 
     ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
     and commits never change, so the analysis stays a pure function of them).
-    The enrichment stages (policy, API audit, risk) then run in order.
+    The enrichment stages (policy, API audit, risk) then run in order, on
+    ``policy`` and the whole-tree reads of ``repo_files`` when given.
     ``progress(phase, done, total)`` hears how far it got ("files", then each
     stage's name), for a front end's progress indicator.  A snapshot
     restricted to some paths (``load_sync(paths=...)``) keeps the stages to
@@ -88,8 +93,8 @@ def analyze(
 
     listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, attribute), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
-    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, dict(options or {}), snapshot.paths)
-    chosen = default_stages() if stages is None else stages
+    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
+    chosen = DEFAULT_STAGES if stages is None else stages
     for done, stage in enumerate(chosen):
         report(stage.__name__, done, len(chosen))
         base = run_stages(base, context, (stage,))

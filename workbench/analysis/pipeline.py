@@ -1,55 +1,30 @@
-"""Enrichment stages run after the engine: policy, API audit, risk.
+"""The enrichment stages every front end runs after the engine, in order.
 
-Each stage is a pure function ``(SyncAnalysis, AnalysisContext) -> SyncAnalysis``
-that fills its own fields (``policy``, ``api_mismatches``, ``risk``/``level``/
-``signals``).  Order matters: the API audit reads policy (override-from-main
-files are audited), and risk scoring reads both.
+Each stage (``analysis/stages/``) fills its own fields: ``policy``,
+``api_mismatches``, ``deleted_files``, ``risk``/``level``/``signals``.
+Order matters: the API audit reads the policy (override-from-main files are
+audited), risk scoring reads all of them, edits are scored like conflicts,
+and the wording follows who resolved the sync last.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
 
-from workbench.analysis.blame import LineChanges, LineMapper
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.risk import score_risk
-from workbench.git.types import CommitLookup, ReadBlob, SyncSnapshot
+from workbench.analysis.stages.apply_policy import apply_policy
+from workbench.analysis.stages.audit_api import audit_api
+from workbench.analysis.stages.context import AnalysisContext, Stage
+from workbench.analysis.stages.find_deleted import find_deleted
+from workbench.analysis.stages.reword import reword
+from workbench.analysis.stages.score_edits import score_edits
+from workbench.analysis.stages.score_risk import score_risk
 
-
-@dataclass(frozen=True)
-class AnalysisContext:
-    """What stages may read besides the analysis: the snapshot and the readers."""
-
-    snapshot: SyncSnapshot
-    read_blob: ReadBlob
-    commit: CommitLookup
-    line_changes: LineChanges
-    mapper: LineMapper
-    options: dict[str, Any] = field(default_factory=dict)
-    """Stage options from the caller (e.g. ``{"policy": Policy(...)}``)."""
-    paths: frozenset[str] | None = None
-    """The caller asked about these paths only (None: the whole sync).  Stages
-    that look beyond the conflicted files (changed files, deleted files) keep
-    to them, so one file's analysis costs one file's work."""
-
-
-Stage = Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]
+DEFAULT_STAGES: tuple[Stage, ...] = (apply_policy, audit_api, find_deleted, score_risk, score_edits, reword)
+"""The stages every front end runs, in order."""
 
 
 def run_stages(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequence[Stage]) -> SyncAnalysis:
     for stage in stages:
         analysis = stage(analysis, context)
     return analysis
-
-
-def default_stages() -> tuple[Stage, ...]:
-    """The stages every front end runs, in order."""
-    from workbench.analysis.api import audit_api
-    from workbench.analysis.deleted import find_deleted
-    from workbench.analysis.edit_risk import score_edits
-    from workbench.analysis.policy_stage import apply_policy
-    from workbench.analysis.resolver import reword
-
-    return (apply_policy, audit_api, find_deleted, score_risk, score_edits, reword)

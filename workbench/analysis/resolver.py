@@ -13,15 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.analysis.model import FileAnalysis, Mode, Resolver, Signal, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Mode, Resolver
 from workbench.git.types import ReadBlob, SyncSnapshot
-
-THEIRS_WORDS = (
-    ("-X theirs took main's text", "the resolution took main's text"),
-    ("-X theirs drops", "taking main's text drops"),
-    ("-X theirs took", "the resolution took"),
-)
-"""How signals written for a ``-X theirs`` merge read when a resolution decided instead."""
 
 
 def resolver_of(files: tuple[FileAnalysis, ...], snapshot: SyncSnapshot, read_blob: ReadBlob) -> Resolver:
@@ -53,29 +46,3 @@ def with_later(files: tuple[FileAnalysis, ...], snapshot: SyncSnapshot) -> tuple
         replace(f, later=True) if f.path in diff.at_merge and diff.at_merge[f.path] != f.result_oid else f
         for f in files
     )
-
-
-def reword(analysis: SyncAnalysis, _context: object) -> SyncAnalysis:
-    """The pipeline stage that makes every signal speak of the resolution, not ``-X theirs``, when it decided."""
-    if analysis.resolver is Resolver.THEIRS:
-        return analysis
-    return replace(analysis, files=tuple(_reworded(f) for f in analysis.files))
-
-
-def _reworded(entry: FileAnalysis) -> FileAnalysis:
-    return replace(
-        entry,
-        signals=_signals(entry.signals),
-        hunks=tuple(replace(h, signals=_signals(h.signals)) for h in entry.hunks),
-        edits=tuple(replace(h, signals=_signals(h.signals)) for h in entry.edits),
-    )
-
-
-def _signals(signals: tuple[Signal, ...]) -> tuple[Signal, ...]:
-    return tuple(replace(s, message=_words(s.message)) for s in signals)
-
-
-def _words(message: str) -> str:
-    for old, new in THEIRS_WORDS:
-        message = message.replace(old, new)
-    return message

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from workbench.analysis.api import index, parse, symbols
-from workbench.analysis.api.stage import audit_api
 
-__all__ = ["audit_api", "clear_caches"]
+__all__ = ["clear_caches"]
 
 
 def clear_caches() -> None:

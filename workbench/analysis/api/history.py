@@ -11,7 +11,7 @@ import difflib
 from dataclasses import dataclass
 
 from workbench.analysis.api.index import ModuleIndex, module_index
-from workbench.analysis.api.sources import RepoFiles
+from workbench.analysis.readers import RepoFiles
 from workbench.git.types import ReadBlob
 
 Shape = tuple[object, ...] | None

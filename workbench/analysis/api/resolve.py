@@ -16,7 +16,7 @@ from tree_sitter import Node
 from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
 from workbench.analysis.api.parse import parse
 from workbench.analysis.api.receivers import attribute_types, declared_type
-from workbench.analysis.api.sources import Trees
+from workbench.analysis.readers import Trees
 
 ROOTS = ("", "src/")
 """Where top-level packages live (a flat layout or a ``src/`` layout)."""

@@ -1,7 +1,3 @@
 """Squash-chain risk: which hunks of a sync silently dropped dev work, and why."""
 
 from __future__ import annotations
-
-from workbench.analysis.risk.stage import score_risk
-
-__all__ = ["score_risk"]

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from workbench.analysis.api.index import module_index
 from workbench.analysis.api.resolve import module_name
-from workbench.analysis.api.sources import Trees
 from workbench.analysis.model import Importer
+from workbench.analysis.readers import Trees
 
 
 @dataclass(frozen=True)

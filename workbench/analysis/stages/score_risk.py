@@ -12,10 +12,10 @@ only repeated work per hunk is in memory.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from workbench.analysis.blame import attribute
 from workbench.analysis.model import DeletedFile, FileAnalysis, Hunk, Importer, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.readers import Trees
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD,
     MAIN_AHEAD_WEIGHT,
@@ -36,6 +36,7 @@ from workbench.analysis.risk.drops import (
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
+from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.risk.lost import lost_lines, lost_main
 from workbench.analysis.risk.mainlost import (
     dev_removed_intentionally,
@@ -45,11 +46,8 @@ from workbench.analysis.risk.mainlost import (
 )
 from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, regenerated
+from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.xdiff import split_lines
-
-if TYPE_CHECKING:
-    from workbench.analysis.api.sources import RepoFiles
-    from workbench.analysis.pipeline import AnalysisContext
 
 RESULT_HAS_DEV = "result-has-dev"
 RESULT_HAS_DEV_WEIGHT = -100
@@ -60,7 +58,7 @@ def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis
     """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
     snapshot = context.snapshot
     run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-    importers = _importers(analysis, context.options)
+    importers = _importers(analysis, context)
     deleted = {d.path: d for d in analysis.deleted_files}
     return replace(
         analysis,
@@ -90,18 +88,14 @@ def _score_file(
     return replace(entry, hunks=hunks, signals=signals, risk=risk, level=level_of(risk))
 
 
-def _importers(analysis: SyncAnalysis, options: dict[str, Any]) -> dict[str, tuple[Importer, ...]] | None:
+def _importers(analysis: SyncAnalysis, context: AnalysisContext) -> dict[str, tuple[Importer, ...]] | None:
     """Who in the result imports each ``.py`` file one side deleted (None: no repository reader).
 
     A file the deleted-files audit already looked at (main has it, the
     result lacks it) keeps the audit's answer; the others are searched with
     the same reader and import index (``importers.py``).
     """
-    # The audit's modules import the pipeline, which imports this one: not at module level.
-    from workbench.analysis.api.sources import REPO_FILES, Trees
-    from workbench.analysis.risk.importers import find_importers
-
-    files: RepoFiles | None = options.get(REPO_FILES)
+    files = context.repo_files
     if files is None:
         return None
     targets = [

@@ -7,10 +7,9 @@ from dataclasses import replace
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import CalleeNote
 from workbench.analysis.api.history import History
-from workbench.analysis.api.sources import REPO_FILES, Trees
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SyncAnalysis
-from workbench.analysis.pipeline import AnalysisContext
-from workbench.analysis.policy import Policy
+from workbench.analysis.readers import Trees
+from workbench.analysis.stages.context import AnalysisContext
 
 API_MISMATCH = "api-mismatch"
 API_MISMATCH_CALLEE = "api-mismatch-callee"
@@ -21,12 +20,11 @@ a mismatch becomes high; see docs/api-audit.md."""
 
 def audit_api(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``api_mismatches`` and put a signal on each hunk (or file) that holds one."""
-    files = context.options.get(REPO_FILES)
+    files, policy = context.repo_files, context.policy
     if files is None:
         return analysis
     trees = Trees(files, {f.path: f for f in analysis.files})
-    policy = context.options.get("policy")
-    override = (lambda path: policy.override_rule(path) is not None) if isinstance(policy, Policy) else (lambda path: False)
+    override = (lambda path: policy.override_rule(path) is not None) if policy is not None else (lambda path: False)
     auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
     auditor.run()
     findings = tuple(sorted(auditor.findings.mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))

@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from workbench.analysis.api.index import module_index
 from workbench.analysis.api.resolve import module_name
-from workbench.analysis.api.sources import REPO_FILES, RepoFiles, Trees
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis
-from workbench.analysis.pipeline import AnalysisContext
+from workbench.analysis.readers import RepoFiles, Trees
+from workbench.analysis.stages.context import AnalysisContext
 
 RESTORE, LEAVE, CHECK = "restore-file", "leave-deleted", "check"
 DELETED_IMPORTED = "deleted-imported"
@@ -26,7 +26,7 @@ WEIGHT = 40
 
 def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``deleted_files`` (and flag conflicted ones the result still imports)."""
-    files = context.options.get(REPO_FILES)
+    files = context.repo_files
     if files is None:
         return analysis
     entries = {f.path: f for f in analysis.files}

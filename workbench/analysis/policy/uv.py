@@ -16,9 +16,9 @@ import re
 import tomllib
 from typing import Any
 
-from workbench.analysis.api.sources import Trees
 from workbench.analysis.model import PolicyFinding
-from workbench.analysis.policy import KEEP_DEV, Rule
+from workbench.analysis.policy.rules import KEEP_DEV, Rule
+from workbench.analysis.readers import Trees
 
 
 def _toml(trees: Trees, role: str, path: str) -> dict[str, Any] | None:

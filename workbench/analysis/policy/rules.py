@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.analysis.policy_glob import Glob, compile_glob
-from workbench.analysis.policy_presets import PRESETS
+from workbench.analysis.policy.glob import Glob, compile_glob
+from workbench.analysis.policy.presets import PRESETS
 from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 

@@ -1,9 +1,9 @@
-"""The repository reads the policy, audit and deleted-files stages need, by role.
+"""The repository reads the stages share (policy, API audit, deleted files, risk), by role.
 
-``sync.py`` passes the git layer's ``RepoFiles`` in the context options
-(``options["repo_files"]``); the analysis only sees this protocol, so it
-never imports pygit2 and tests can hand it any object with these methods.
-Roles are ``base``, ``dev``, ``main`` and ``result``.
+``sync.py`` passes the git layer's ``RepoFiles`` as ``AnalysisContext.repo_files``;
+the analysis only sees this protocol, so it never imports pygit2 and tests
+can hand it any object with these methods.  Roles are ``base``, ``dev``,
+``main`` and ``result``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from typing import Protocol
 
 from workbench.analysis.model import FileAnalysis
 from workbench.git.types import PathChange, TreeChange
-
-REPO_FILES = "repo_files"
-"""The ``AnalysisContext.options`` key the reader is passed under."""
 
 
 class RepoFiles(Protocol):

@@ -13,14 +13,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, replace
 
-from workbench.analysis.api.sources import REPO_FILES, RepoFiles, Trees
 from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SyncAnalysis, Taken
-from workbench.analysis.pipeline import AnalysisContext
 from workbench.analysis.policy import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
-from workbench.analysis.policy_uv import uv_source_findings
-
-POLICY = "policy"
-"""The ``AnalysisContext.options`` key the Policy is passed under."""
+from workbench.analysis.policy.uv import uv_source_findings
+from workbench.analysis.readers import RepoFiles, Trees
+from workbench.analysis.stages.context import AnalysisContext
 
 WEIGHTS = {
     "policy-keep-dev": 60,
@@ -55,10 +52,9 @@ class _State:
 
 def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``policy`` on the analysis and its files, with findings and signals."""
-    policy = context.options.get(POLICY)
-    if not isinstance(policy, Policy):
+    policy, files = context.policy, context.repo_files
+    if policy is None:
         return analysis
-    files = context.options.get(REPO_FILES)
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries) if files is not None else None
     evaluation = _Evaluation(policy, analysis, entries, trees, files, context.paths)
