@@ -90,13 +90,30 @@ def test_remembering_the_theme_keeps_everything_else(tmp_path: Path) -> None:
     path.write_text('# my settings\ntheme = "x"  # old\n\n[keys]\n# theme = "not this one"\nwrite = "W"\n')
     remember_theme(path, "workbench-high-contrast")
     assert path.read_text() == (
-        '# my settings\ntheme = "workbench-high-contrast"\n\n[keys]\n# theme = "not this one"\nwrite = "W"\n'
-    )
+        '# my settings\ntheme = "workbench-high-contrast"  # old\n\n[keys]\n# theme = "not this one"\nwrite = "W"\n'
+    ), "the comment after the old value stays"
     path.write_text('[keys]\nwrite = "W"\n')
     odd = 'quote " and backslash \\'
     remember_theme(path, odd)
     assert load_config(path).theme == odd and load_config(path).keys == {"write": "W"}
     assert list(path.parent.iterdir()) == [path], "no temporary file left behind"
+
+
+def test_remembering_the_theme_replaces_a_quoted_theme_key_instead_of_adding_a_second(tmp_path: Path) -> None:
+    """A key spelled ``"theme"`` is the same key: writing another ``theme =`` line would make the file invalid."""
+    path = tmp_path / "config.toml"
+    path.write_text('editor = "vim"  # mine\n"theme" = "workbench-dark" # the dark one\n\n[keys]\nwrite = "W"\n')
+    remember_theme(path, "workbench-light")
+    assert path.read_text() == 'editor = "vim"  # mine\n"theme" = "workbench-light" # the dark one\n\n[keys]\nwrite = "W"\n'
+    assert load_config(path).theme == "workbench-light"
+
+
+def test_a_config_file_that_is_not_toml_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("theme = \n")
+    with pytest.raises(ValueError):
+        remember_theme(path, "workbench-light")
+    assert path.read_text() == "theme = \n" and list(tmp_path.iterdir()) == [path]
 
 
 def test_the_builtin_themes_define_every_app_colour() -> None:

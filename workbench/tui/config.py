@@ -10,27 +10,26 @@ advance = true                 # after m/d/b on a hunk, move to the next undecid
 take_main = "m,ctrl+m"
 ```
 
-The file is read with tomllib and never rewritten wholesale: remembering the
-theme edits only the ``theme`` line, atomically, so the user's comments and
-other settings stay as they are.
+The file is read with tomllib.  Remembering the theme sets the top-level
+``theme`` key through tomlkit, which keeps the document as written (comments,
+a comment after the old value, quoting, order, other keys), so the user's
+file changes in that one value; it is written atomically.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import tomlkit
+
 from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.tui.keymap import effective_keys, unknown_actions
-
-_THEME_LINE = re.compile(r'^theme\s*=.*$', re.M)
-_TABLE = re.compile(r"^\s*\[", re.M)
 
 
 @dataclass(frozen=True)
@@ -111,17 +110,17 @@ def key_clash(overrides: Mapping[str, str]) -> tuple[str, str, str] | None:
 
 
 def remember_theme(path: Path, name: str) -> None:
-    """Set ``theme = "name"`` in the config file, touching nothing else (atomic)."""
+    """Set ``theme = "name"`` in the config file, touching nothing else (atomic).
+
+    A file that is not valid TOML raises ``ValueError`` and is left as it is.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    line = f'theme = "{_toml_escape(name)}"'
-    if _THEME_LINE.search(_top_level(text)):
-        head_end = len(_top_level(text))
-        text = _THEME_LINE.sub(line, text[:head_end], count=1) + text[head_end:]
-    else:
-        text = f"{line}\n{text}"
+    document = tomlkit.parse(text)
+    document["theme"] = name
+    text = tomlkit.dumps(document)
     tomllib.loads(text)  # never write a file we could not read back
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=path.parent)
@@ -134,13 +133,3 @@ def remember_theme(path: Path, name: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def _top_level(text: str) -> str:
-    """The part of a TOML document before its first table header."""
-    match = _TABLE.search(text)
-    return text[: match.start()] if match else text
-
-
-def _toml_escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
