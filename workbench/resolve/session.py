@@ -239,9 +239,13 @@ class Session:
         """The workbench has written ``path`` (in this run or one it resumes)."""
         return path in self._written
 
-    def disk_oid(self, path: str) -> str | None | bool:
-        """What the work tree held at ``path`` when loaded or last written (False: unknown)."""
-        return self._disk[path] if path in self._disk else False
+    def disk_oid(self, path: str) -> str | None:
+        """The blob the work tree held at ``path`` when loaded or last written (None: no file there).
+
+        Known for every file of the sync; any other path is a ``SessionError``, as in ``file``.
+        """
+        self.file(path)
+        return self._disk[path]
 
     def preview(self, path: str) -> bytes | None:
         """The file as writing it now would make it (None: it would be deleted)."""

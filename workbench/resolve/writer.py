@@ -174,11 +174,10 @@ def marker_sizes(repo: GitRepo, session: Session, path: str) -> tuple[int, ...]:
 
 def _changed_on_disk(repo: GitRepo, session: Session, path: str) -> str | None:
     """How the file on disk differs from what the session loaded or last wrote ("changed", ...), or None."""
-    expected = session.disk_oid(path)
-    if expected is not False and disk_oid(repo, path) != expected:
+    if disk_oid(repo, path) != session.disk_oid(path):
         return "changed on disk"
     entry = session.file(path)
-    if session.was_written(path) or expected is False or entry.result_mode not in (0o100644, 0o100755):
+    if session.was_written(path) or entry.result_mode not in (0o100644, 0o100755):
         return None
     target = worktree_path(repo, path)
     if target.is_symlink() or not target.is_file():

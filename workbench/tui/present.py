@@ -402,12 +402,10 @@ def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) 
     return tuple(lines), caption
 
 
-def _blob_words(oid: str | None | bool, facts: dict[str, SideFacts]) -> str:
+def _blob_words(oid: str | None, facts: dict[str, SideFacts]) -> str:
     """Which side's file a blob is, with its id and size ("dev's file, 53c110c5a1, 2,048 bytes")."""
     if oid is None:
         return "no file (deleted)"
-    if not isinstance(oid, str):
-        return "unknown"
     for label in ("dev", "main", "base"):
         side = facts.get(label)
         if side is not None and side.oid == oid:
@@ -416,12 +414,12 @@ def _blob_words(oid: str | None | bool, facts: dict[str, SideFacts]) -> str:
     return f"a file of its own ({short_sha(oid)})"
 
 
-def _blob_tone(oid: str | None | bool, facts: dict[str, SideFacts]) -> str | None:
+def _blob_tone(oid: str | None, facts: dict[str, SideFacts]) -> str | None:
     for label in ("dev", "main"):
         side = facts.get(label)
-        if isinstance(oid, str) and side is not None and side.oid == oid:
+        if oid is not None and side is not None and side.oid == oid:
             return label
-    return "result" if isinstance(oid, str) else None
+    return "result" if oid is not None else None
 
 
 # -- the header line ------------------------------------------------------------------------
