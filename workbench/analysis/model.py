@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from workbench.analysis.xdiff import MergeResult
 from workbench.git.types import CommitInfo
@@ -17,6 +18,15 @@ Commit = CommitInfo
 """A commit as the analysis names it (the git layer's record, re-exported for the layers above)."""
 
 SCHEMA = "workbench.analysis/1"
+
+Whose = Literal["dev", "main"]
+"""Which side's code (an API mismatch's caller)."""
+MismatchKind = Literal["missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name"]
+Verdict = Literal["restore-file", "leave-deleted", "check"]
+"""What to do with a file main has and the result lacks."""
+PolicyRule = Literal["keep-dev", "override-from-main", "coupled", "note"]
+Severity = Literal["high", "medium", "info"]
+"""How much a policy finding matters (the closed sets above are JSON strings, hence Literal, not Enum)."""
 
 
 class Mode(str, Enum):
@@ -245,7 +255,7 @@ class FileAnalysis:
     theirs_bytes: bytes | None = field(default=None, repr=False)
     """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""
     messages: tuple[str, ...] = ()
-    policy: str | None = None
+    policy: PolicyRule | None = None
     """Which sync-policy rule applied (e.g. "keep-dev", "override-from-main")."""
     risk: int = 0
     level: Level = Level.LOW
@@ -300,11 +310,10 @@ class ApiMismatch:
     line: int
     """1-based line in the result."""
     symbol: str
-    kind: str
-    """``missing-import``, ``missing-attribute``, ``arity``, ``unknown-keyword`` or ``undefined-name``."""
+    kind: MismatchKind
     message: str
-    side: str
-    """Whose code the caller is: ``main`` or ``dev``."""
+    side: Whose
+    """Whose code the caller is."""
     callee_path: str | None = None
     callee_line: int | None = None
     """Where the callee (or what should hold it) is in the result."""
@@ -344,7 +353,7 @@ class DeletedFile:
     main_oid: str
     in_base: bool
     dev_present: bool
-    verdict: str
+    verdict: Verdict
     """``restore-file`` (the result imports it), ``leave-deleted`` (dev deleted it on purpose) or ``check``."""
     message: str
     importers: tuple[Importer, ...] = ()
@@ -371,13 +380,11 @@ class PolicyFinding:
     """One thing the sync policy says about a path."""
 
     path: str
-    rule: str
-    """``keep-dev``, ``override-from-main``, ``coupled`` or ``note``."""
+    rule: PolicyRule
     kind: str
     """What was found, e.g. ``main-text-in-keep-dev``, ``coupled-split``, ``uv-source-missing``."""
     message: str
-    severity: str = "high"
-    """``high``, ``medium`` or ``info``."""
+    severity: Severity = "high"
     fix: str | None = None
     """A command that fixes it, when one does (``git checkout DEV -- FILE``)."""
     source: str = ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Callable
+from typing import Final
 
 from tree_sitter import Node
 
@@ -28,14 +29,16 @@ from workbench.analysis.api.refs import Reference, references
 from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
-from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.model import MismatchKind, SyncAnalysis, Whose
 from workbench.analysis.readers import Trees
 from workbench.git.types import CommitLookup
 from workbench.wording import plural
 
-MISSING_IMPORT, MISSING_ATTRIBUTE, ARITY, UNKNOWN_KEYWORD, UNDEFINED_NAME = (
-    "missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name",
-)
+MISSING_IMPORT: Final = "missing-import"
+MISSING_ATTRIBUTE: Final = "missing-attribute"
+ARITY: Final = "arity"
+UNKNOWN_KEYWORD: Final = "unknown-keyword"
+UNDEFINED_NAME: Final = "undefined-name"
 _DEFINITION = re.compile(
     rb"^\s*(?:async\s+)?def\s+(\w+)|^\s*class\s+(\w+)|^(?:\s*self\.)?(\w++)\s*+(?::\s*+[\w.\[\], |]++)?\s*+=(?!=)"
 )
@@ -120,7 +123,7 @@ class Auditor:
 
     # -- imports ----------------------------------------------------------------------
 
-    def check_import(self, view: FileView, imp: Import, side: str) -> None:
+    def check_import(self, view: FileView, imp: Import, side: Whose) -> None:
         merged, mine = self.ws["result"], self.ws[side]
         mine_path = mine.module_path(imp.module)
         if mine_path is None:
@@ -158,14 +161,14 @@ class Auditor:
         self.findings.add(view, self._name_line(view, imp), imp.name, MISSING_IMPORT, message, side, merged_path,
                           None, shas(change, dropped))
 
-    def _missing_module(self, view: FileView, imp: Import, side: str, mine_path: str) -> None:
+    def _missing_module(self, view: FileView, imp: Import, side: Whose, mine_path: str) -> None:
         message = (
             f"{side}'s import of {imp.module} fails in the merged tree: {mine_path} is not in it "
             "(see deleted files)"
         )
         self.findings.add(view, imp.line, imp.module, MISSING_IMPORT, message, side, mine_path, None, ())
 
-    def _side_imports(self, view: FileView, side: str, imp: Import) -> bool:
+    def _side_imports(self, view: FileView, side: Whose, imp: Import) -> bool:
         """``side``'s own version of the file makes the same import (the code is that side's)."""
         index = self.ws[side].index(view.path)
         if index is None:
@@ -182,7 +185,7 @@ class Auditor:
 
     # -- calls and attributes ----------------------------------------------------------
 
-    def check_reference(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> None:
+    def check_reference(self, view: FileView, index: ModuleIndex, ref: Reference, side: Whose) -> None:
         if self._unchanged(view, index, ref, side):
             return
         merged = self.ws["result"].chain(view.path, index, list(ref.chain), ref.line)
@@ -195,7 +198,7 @@ class Auditor:
             if problem is not None:
                 self._bad_call(view, ref, side, merged, problem)
 
-    def _unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> bool:
+    def _unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: Whose) -> bool:
         """What the reference uses has the same definition in ``side``'s tree and the result.
 
         Then it resolves the same way in both, and cannot be a mismatch;
@@ -210,7 +213,7 @@ class Auditor:
         rest = list(ref.chain[1:]) + ([CALL] if ref.args is not None else [])
         return not self.triage.chain_changed(side, imp.module, imp.name, rest)
 
-    def _typed_unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: str) -> bool | None:
+    def _typed_unchanged(self, view: FileView, index: ModuleIndex, ref: Reference, side: Whose) -> bool | None:
         """For a receiver declared as an imported class: whether what the use reaches is the same in both trees.
 
         None when the receiver has no such declaration (the caller decides by the file's blobs).
@@ -230,7 +233,7 @@ class Auditor:
                 return False
         return True
 
-    def _theirs(self, view: FileView, ref: Reference, side: str) -> Resolution | None:
+    def _theirs(self, view: FileView, ref: Reference, side: Whose) -> Resolution | None:
         """The same reference resolved in ``side``'s tree, from ``side``'s version of the file."""
         if not view.in_side(side, ref.line):
             return None
@@ -240,7 +243,7 @@ class Auditor:
             return None
         return self.ws[side].chain(view.path, index, list(ref.chain), line)
 
-    def _missing_attribute(self, view: FileView, ref: Reference, side: str, merged: Resolution) -> None:
+    def _missing_attribute(self, view: FileView, ref: Reference, side: Whose, merged: Resolution) -> None:
         depth = len(merged.steps) - 1
         theirs = self._theirs(view, ref, side)
         if theirs is None or len(theirs.steps) <= depth or not theirs.steps[depth].found:
@@ -266,7 +269,7 @@ class Auditor:
         self.findings.add(view, ref.line, name, MISSING_ATTRIBUTE, message, side, owner.path, owner.line,
                           shas(change, dropped))
 
-    def _bad_call(self, view: FileView, ref: Reference, side: str, merged: Resolution, problem: Problem) -> None:
+    def _bad_call(self, view: FileView, ref: Reference, side: Whose, merged: Resolution, problem: Problem) -> None:
         assert ref.args is not None
         theirs = self._theirs(view, ref, side)
         if theirs is None or not theirs.complete or theirs.target.kind != merged.target.kind:
@@ -286,7 +289,7 @@ class Auditor:
         change = self.history.reshaped(other, callee.path, key, now)
         origin = self.findings.origin(other, callee.path, key, now)
         signature = callee.functions[-1].signature()
-        kind = UNKNOWN_KEYWORD if problem.keyword else ARITY
+        kind: MismatchKind = UNKNOWN_KEYWORD if problem.keyword else ARITY
         message = (
             f"{side}'s call `{ref.text}` passes {ref.args.describe()}, but the merged tree has "
             f"{origin}`{signature}`: {problem.detail}{self.findings.cause(side, change, None, changed=True)}"
@@ -316,7 +319,7 @@ class Auditor:
         Candidates come from text (no parsing); ``side``'s file is indexed
         only when there are some, and pyflakes runs only on what is left.
         """
-        lost: dict[str, set[str]] = {}
+        lost: dict[str, set[Whose]] = {}
         for side in SIDES:
             if not view.blobs[side]:
                 continue
@@ -343,7 +346,7 @@ class Auditor:
                 return True
         return False
 
-    def _undefined(self, view: FileView, name: str, side: str, lines: list[int]) -> None:
+    def _undefined(self, view: FileView, name: str, side: Whose, lines: list[int]) -> None:
         bound_at = _binding_line(view, side, name)
         other = OTHER[side]
         dropper = self.findings.dropping_hunk(view.path, side, bound_at)
@@ -366,7 +369,7 @@ class Auditor:
         self.findings.add(view, lines[0], name, UNDEFINED_NAME, message, side, view.path, None, commits)
 
 
-def _binding_line(view: FileView, side: str, name: str) -> int | None:
+def _binding_line(view: FileView, side: Whose, name: str) -> int | None:
     """The first line of ``side``'s file, missing from the result, that names ``name``."""
     gone = view.sets[side] - view.sets["result"]
     pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")

@@ -15,7 +15,7 @@ from workbench.analysis.api.history import Change, History, Key, close_name, mem
 from workbench.analysis.api.index import ModuleIndex
 from workbench.analysis.api.resolve import Workspace
 from workbench.analysis.api.view import OTHER, FileView
-from workbench.analysis.model import ApiMismatch, Hunk, SyncAnalysis, Taken
+from workbench.analysis.model import ApiMismatch, Hunk, MismatchKind, SyncAnalysis, Taken, Whose
 from workbench.git.types import CommitLookup
 
 
@@ -41,14 +41,14 @@ class Findings:
         self.notes: list[CalleeNote] = []
         self._seen: set[tuple[str, int, str, str]] = set()
 
-    def why_missing(self, side: str, path: str, key: Key) -> tuple[Change | None, Change | None]:
+    def why_missing(self, side: Whose, path: str, key: Key) -> tuple[Change | None, Change | None]:
         """(the other side's commit that removed ``key``, or this side's that added it)."""
         removed = self.history.removed(OTHER[side], path, key)
         if removed is not None:
             return removed, None
         return None, self.history.added(side, path, key)
 
-    def cause(self, side: str, change: Change | None, dropped: Change | None, changed: bool = False) -> str:
+    def cause(self, side: Whose, change: Change | None, dropped: Change | None, changed: bool = False) -> str:
         other = OTHER[side]
         if change is not None:
             if changed:
@@ -69,7 +69,7 @@ class Findings:
         info = self.commit(sha)
         return f'{sha[:10]} "{info.subject}"'
 
-    def dropping_hunk(self, path: str, side: str, line: int | None) -> Hunk | None:
+    def dropping_hunk(self, path: str, side: Whose, line: int | None) -> Hunk | None:
         """The hunk of ``path`` whose ``side`` range holds ``line`` and that did not take ``side``."""
         entry = self.analysis.file(path)
         if entry is None or line is None:
@@ -81,7 +81,7 @@ class Findings:
                 return hunk
         return None
 
-    def note_callee(self, path: str, side: str, line: int | None, symbol: str, caller: str) -> None:
+    def note_callee(self, path: str, side: Whose, line: int | None, symbol: str, caller: str) -> None:
         hunk = self.dropping_hunk(path, side, line)
         if hunk is None:
             return
@@ -91,7 +91,7 @@ class Findings:
             f"this hunk drops {side}'s `{symbol}`, which {side}'s code in {caller} still uses", commits,
         ))
 
-    def add(self, view: FileView, line: int, symbol: str, kind: str, message: str, side: str,
+    def add(self, view: FileView, line: int, symbol: str, kind: MismatchKind, message: str, side: Whose,
             callee_path: str | None, callee_line: int | None, commits: tuple[str, ...]) -> None:
         key = (view.path, line, symbol, kind)
         if key in self._seen:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from workbench.analysis.api.index import package_of
 from workbench.analysis.api.resolve import Workspace
-from workbench.analysis.model import FileAnalysis, Hunk, Taken
+from workbench.analysis.model import FileAnalysis, Hunk, Taken, Whose
 
-SIDES = ("main", "dev")
+SIDES: tuple[Whose, ...] = ("main", "dev")
 OTHER = {"main": "dev", "dev": "main"}
 
 
@@ -31,7 +31,7 @@ class FileView:
     sets: dict[str, frozenset[bytes]] = field(default_factory=dict)
     _positions: dict[str, dict[bytes, list[int]]] = field(default_factory=dict)
 
-    def sides_at(self, first: int, last: int | None = None) -> list[str]:
+    def sides_at(self, first: int, last: int | None = None) -> list[Whose]:
         span = range(first, (last or first) + 1)
         return [side for side in SIDES if any(n in self.side_lines[side] for n in span)]
 

@@ -22,14 +22,18 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from workbench.analysis.model import PolicyRule
 from workbench.analysis.policy.glob import Glob, compile_glob
 from workbench.analysis.policy.presets import PRESETS
 from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 
-KEEP_DEV, OVERRIDE_FROM_MAIN, COUPLED, NOTE = "keep-dev", "override-from-main", "coupled", "note"
+KEEP_DEV: Final = "keep-dev"
+OVERRIDE_FROM_MAIN: Final = "override-from-main"
+COUPLED: Final = "coupled"
+NOTE: Final = "note"
 KEYS = ("preset", "override_from_main", "keep_dev", "coupled", "notes")
 TABLE = "tool.workbench"
 
@@ -69,7 +73,7 @@ class Policy:
     def notes_for(self, path: str) -> tuple[str, ...]:
         return tuple(text for rule, text in self.notes if rule.matches(path))
 
-    def rule_name(self, path: str) -> str | None:
+    def rule_name(self, path: str) -> PolicyRule | None:
         """The rule that applies to ``path`` (keep-dev wins over override, then coupled)."""
         if self.keep_dev_rule(path):
             return KEEP_DEV

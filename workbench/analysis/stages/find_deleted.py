@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
+from typing import Final
 
 from workbench.analysis.api.index import module_index
 from workbench.analysis.api.resolve import module_name
-from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis
+from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis, Verdict
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.stages.context import AnalysisContext
+from workbench.git.types import CommitLookup
 
-RESTORE, LEAVE, CHECK = "restore-file", "leave-deleted", "check"
+RESTORE: Final = "restore-file"
+LEAVE: Final = "leave-deleted"
+CHECK: Final = "check"
 DELETED_IMPORTED = "deleted-imported"
 WEIGHT = 40
 """Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""
@@ -70,14 +74,15 @@ def importers(path: str, trees: Trees) -> tuple[Importer, ...]:
     return tuple(found)
 
 
-def _deleted(path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: object) -> DeletedFile:
+def _deleted(path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: CommitLookup) -> DeletedFile:
     in_base = trees.blob_id("base", path) is not None
     dev_present = trees.blob_id("dev", path) is not None
     users = importers(path, trees)
     sha = files.deletion(path) if in_base and not dev_present else None
-    deleted_by: Commit | None = commit(sha) if sha else None  # type: ignore[operator]
+    deleted_by: Commit | None = commit(sha) if sha else None
     restore = f"git checkout {analysis.main} -- {shlex.quote(path)}"
     by = f'{deleted_by.sha[:10]} "{deleted_by.subject}"' if deleted_by else ""
+    verdict: Verdict
     if users:
         where = ", ".join(f"{u.path}:{u.line}" for u in users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
         verdict = RESTORE
