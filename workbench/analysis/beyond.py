@@ -14,17 +14,13 @@ than their blobs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
-from workbench.analysis.blame import touching_commits
+from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
-from workbench.analysis.model import Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Hunk, Side
+from workbench.analysis.model import Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
 from workbench.git.types import CommitLookup, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
-
-Attribute = Callable[[tuple[Hunk, ...], MergeResult, Side, Side], tuple[Hunk, ...]]
-"""Fills hunks' dev_commits/main_commits (the engine's blame)."""
 
 _BLOB = 0o100644
 
@@ -34,7 +30,7 @@ def with_resolution(
     snapshot: SyncSnapshot,
     read_blob: ReadBlob,
     commit: CommitLookup,
-    attribute: Attribute,
+    mapper: LineMapper,
 ) -> tuple[FileAnalysis, ...]:
     """``files`` with their edits beyond git's merge, then every other path the result changed."""
     diff = snapshot.resolution
@@ -47,16 +43,16 @@ def with_resolution(
             merge, result = _merge_of(moved.pop(entry.path), read_blob, snapshot.rediff_shifted)
             held = [h.result for h in entry.hunks if h.result is not None]
             edits = edit_hunks(merge, result, None, held, len(entry.hunks))
-            out.append(replace(entry, edits=attribute(edits, merge, entry.dev, entry.main)))
+            out.append(replace(entry, edits=attribute_hunks(edits, merge, snapshot, entry.dev, entry.main, mapper)))
         else:
-            out.append(_with_edits(entry, attribute))
+            out.append(_with_edits(entry, snapshot, mapper))
     for path in sorted(moved):
         if snapshot.paths is None or path in snapshot.paths:
-            out.append(_changed_file(moved[path], snapshot, read_blob, commit, attribute))
+            out.append(_changed_file(moved[path], snapshot, read_blob, commit, mapper))
     return tuple(out)
 
 
-def _with_edits(entry: FileAnalysis, attribute: Attribute) -> FileAnalysis:
+def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper) -> FileAnalysis:
     """A conflicted file's regions outside its conflicts that the result changed."""
     if entry.merge is None or not entry.result_present or entry.result_bytes is None:
         return entry
@@ -66,7 +62,7 @@ def _with_edits(entry: FileAnalysis, attribute: Attribute) -> FileAnalysis:
     edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
     if not edits:
         return entry
-    return replace(entry, edits=attribute(edits, entry.merge, entry.dev, entry.main))
+    return replace(entry, edits=attribute_hunks(edits, entry.merge, snapshot, entry.dev, entry.main, mapper))
 
 
 def _merge_of(found: ResolvedPath, read_blob: ReadBlob, rediff_shifted: bool) -> tuple[MergeResult, bytes | None]:
@@ -92,7 +88,7 @@ def _changed_file(
     snapshot: SyncSnapshot,
     read_blob: ReadBlob,
     commit: CommitLookup,
-    attribute: Attribute,
+    mapper: LineMapper,
 ) -> FileAnalysis:
     """A path git merged without conflict (or a newer dev's conflict) that the result changed."""
     merge, result = _merge_of(found, read_blob, snapshot.rediff_shifted)
@@ -126,7 +122,7 @@ def _changed_file(
         result_bytes=result,
         messages=messages,
         result_mode=found.result.mode if found.result.present else None,
-        edits=attribute(hunks, merge, dev, main),
+        edits=attribute_hunks(hunks, merge, snapshot, dev, main, mapper),
     )
 
 

@@ -5,14 +5,18 @@ to a parent with the same blob wholesale, otherwise through a line diff,
 first parent first; lines no parent has were written by the commit.  Lines
 that reach a commit outside the range came from the merge base (or from the
 other branch through an earlier sync) and stay unattributed.
+``attribute_hunks`` gives hunks (conflicts and edits alike) their commits.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
-from workbench.git.types import SideHistory
+from workbench.analysis.model import Hunk, Side
+from workbench.analysis.xdiff import MergeResult
+from workbench.git.types import SideHistory, SyncSnapshot
 
 
 def touching_commits(history: SideHistory, path: str) -> tuple[str, ...]:
@@ -138,3 +142,57 @@ def _pass(
             into[line] = targets
         else:
             existing.update(targets)
+
+
+def attribute_hunks(
+    hunks: tuple[Hunk, ...],
+    merge: MergeResult | None,
+    snapshot: SyncSnapshot,
+    dev: Side,
+    main: Side,
+    mapper: LineMapper,
+) -> tuple[Hunk, ...]:
+    """Fill each hunk's dev_commits/main_commits from range-limited blame.
+
+    Only lines that differ from the merge base are chased: a line the side
+    kept from the base (same place, same text) predates the range, and
+    following it back to the boundary would cost a walk through every
+    version of the file for no answer.
+    """
+    if not hunks or merge is None:
+        return hunks
+    dev_lines = _changed_lines(merge.ours_script, [(h.dev.start - 1, h.dev.end) for h in hunks])
+    main_lines = _changed_lines(merge.theirs_script, [(h.main.start - 1, h.main.end) for h in hunks])
+    dev_found = _blame(snapshot.dev_history, dev.path, dev_lines, mapper)
+    main_found = _blame(snapshot.main_history, main.path, main_lines, mapper)
+    return tuple(
+        replace(
+            hunk,
+            dev_commits=_ordered(snapshot.dev_history, dev_found, hunk.dev.start - 1, hunk.dev.end),
+            main_commits=_ordered(snapshot.main_history, main_found, hunk.main.start - 1, hunk.main.end),
+        )
+        for hunk in hunks
+    )
+
+
+def _changed_lines(
+    script: tuple[tuple[int, int, int, int], ...], spans: list[tuple[int, int]]
+) -> list[int]:
+    """Lines inside ``spans`` that the base->side script marks as changed."""
+    changed: set[int] = set()
+    for _, _, start, count in script:
+        changed.update(range(start, start + count))
+    return sorted({n for lo, hi in spans for n in range(lo, hi) if n in changed})
+
+
+def _blame(history: SideHistory, path: str, lines: list[int], mapper: LineMapper) -> dict[int, str]:
+    if not lines or history.blobs.get(path, {}).get(history.tip) is None:
+        return {}
+    return attribute(history, path, lines, mapper)
+
+
+def _ordered(history: SideHistory, found: dict[int, str], start: int, end: int) -> tuple[str, ...]:
+    """The commits behind lines [start, end), newest first."""
+    shas = {found[n] for n in range(start, end) if n in found}
+    order = {sha: i for i, sha in enumerate(history.commits)}
+    return tuple(sorted(shas, key=lambda sha: order.get(sha, len(order))))

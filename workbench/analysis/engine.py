@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from workbench.analysis.beyond import with_resolution
-from workbench.analysis.blame import LineChanges, LineMapper, attribute, touching_commits
+from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
 from workbench.analysis.hunks import build_hunks
@@ -21,7 +21,6 @@ from workbench.analysis.model import (
     FileAnalysis,
     FileHistory,
     FileStatus,
-    Hunk,
     Mode,
     Side,
     Signal,
@@ -47,7 +46,6 @@ from workbench.git.types import (
     ConflictEntry,
     ReadBlob,
     ResultFile,
-    SideHistory,
     StageEntry,
     SyncSnapshot,
 )
@@ -88,10 +86,7 @@ def analyze(
         files.append(_analyze_file(entry, snapshot, read_blob, commit, mapper))
         report("files", done + 1, len(entries))
 
-    def attribute(hunks: tuple[Hunk, ...], merge: MergeResult, dev: Side, main: Side) -> tuple[Hunk, ...]:
-        return _attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
-
-    listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, attribute), snapshot)
+    listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, mapper), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
     chosen = DEFAULT_STAGES if stages is None else stages
@@ -210,7 +205,7 @@ def _analyze_file(
     result = _result_for(snapshot, entry.path, theirs_bytes)
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
     warnings = _warnings(merge, exact, result)
-    hunks = _attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
+    hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
     return FileAnalysis(
         path=entry.path,
         status=_status(kind, result, theirs_bytes, main),
@@ -299,57 +294,3 @@ def _status(kind: ConflictKind, result: ResultFile, theirs_bytes: bytes | None, 
     else:
         same = result.present and result.oid == main.oid
     return FileStatus.THEIRS_RESOLVED if same else FileStatus.HAND_RESOLVED
-
-
-def _attribute_hunks(
-    hunks: tuple[Hunk, ...],
-    merge: MergeResult | None,
-    snapshot: SyncSnapshot,
-    dev: Side,
-    main: Side,
-    mapper: LineMapper,
-) -> tuple[Hunk, ...]:
-    """Fill each hunk's dev_commits/main_commits from range-limited blame.
-
-    Only lines that differ from the merge base are chased: a line the side
-    kept from the base (same place, same text) predates the range, and
-    following it back to the boundary would cost a walk through every
-    version of the file for no answer.
-    """
-    if not hunks or merge is None:
-        return hunks
-    dev_lines = _changed_lines(merge.ours_script, [(h.dev.start - 1, h.dev.end) for h in hunks])
-    main_lines = _changed_lines(merge.theirs_script, [(h.main.start - 1, h.main.end) for h in hunks])
-    dev_found = _blame(snapshot.dev_history, dev.path, dev_lines, mapper)
-    main_found = _blame(snapshot.main_history, main.path, main_lines, mapper)
-    return tuple(
-        replace(
-            hunk,
-            dev_commits=_ordered(snapshot.dev_history, dev_found, hunk.dev.start - 1, hunk.dev.end),
-            main_commits=_ordered(snapshot.main_history, main_found, hunk.main.start - 1, hunk.main.end),
-        )
-        for hunk in hunks
-    )
-
-
-def _changed_lines(
-    script: tuple[tuple[int, int, int, int], ...], spans: list[tuple[int, int]]
-) -> list[int]:
-    """Lines inside ``spans`` that the base->side script marks as changed."""
-    changed: set[int] = set()
-    for _, _, start, count in script:
-        changed.update(range(start, start + count))
-    return sorted({n for lo, hi in spans for n in range(lo, hi) if n in changed})
-
-
-def _blame(history: SideHistory, path: str, lines: list[int], mapper: LineMapper) -> dict[int, str]:
-    if not lines or history.blobs.get(path, {}).get(history.tip) is None:
-        return {}
-    return attribute(history, path, lines, mapper)
-
-
-def _ordered(history: SideHistory, found: dict[int, str], start: int, end: int) -> tuple[str, ...]:
-    """The commits behind lines [start, end), newest first."""
-    shas = {found[n] for n in range(start, end) if n in found}
-    order = {sha: i for i, sha in enumerate(history.commits)}
-    return tuple(sorted(shas, key=lambda sha: order.get(sha, len(order))))
