@@ -154,8 +154,11 @@ def _tones(hunk: Hunk, choice: Choice | None, file_choice: FileChoice | None, co
     if choice is Choice.BOTH_MAIN_FIRST:
         first = min(len(hunk.main_text), count)
         return ["main"] * first + ["dev"] * (count - first)
-    if choice is Choice.CUSTOM:
+    if choice is Choice.CUSTOM or choice is Choice.RESULT:
         return ["result"] * count
+    if choice is Choice.MERGED:
+        tone = {Taken.MAIN: "dev", Taken.DEV: "main"}.get(hunk.taken, "result")
+        return [tone] * count
     if status is FileStatus.CONFLICTED:
         return [None] * count
     tone = {Taken.MAIN: "main", Taken.DEV: "dev"}.get(hunk.taken, "result")
