@@ -59,13 +59,14 @@ def outline_row(entry: FileAnalysis) -> FileRow:
 def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
     """One file's row; ``●`` only where a write is possible (not in a preview or a quiz)."""
     session = ws.session
-    decided = session.decided(entry.path) if entry.hunks else int(session.file_choice(entry.path) is not None)
+    hunks = entry.all_hunks
+    decided = session.decided(entry.path) if hunks else int(session.file_choice(entry.path) is not None)
     return FileRow(
         path=entry.path,
         level=file_level(entry),
         status=status_letters(entry),
         decided=decided,
-        total=len(entry.hunks),
+        total=len(hunks),
         unwritten=ws.writes and session.is_dirty(entry.path),
         marked=bool(session.marked_hunks(entry.path)),
     )
