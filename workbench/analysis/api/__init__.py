@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.analysis.api import index, parse, symbols
+from workbench.analysis.api import index, symbols
+from workbench.analysis.python import parse
 
 __all__ = ["clear_caches"]
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
-from workbench.analysis.api.parse import parse
 from workbench.analysis.api.receivers import attribute_types, declared_type
+from workbench.analysis.python.parse import parse
 from workbench.analysis.readers import Trees
 
 ROOTS = ("", "src/")
