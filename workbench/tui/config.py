@@ -13,7 +13,7 @@ take_main = "m,ctrl+m"
 The file is read with tomllib.  Remembering the theme sets the top-level
 ``theme`` key through tomlkit, which keeps the document as written (comments,
 a comment after the old value, quoting, order, other keys), so the user's
-file changes in that one value; it is written atomically.
+file changes in that one value (or gains a first line); it is written atomically.
 """
 
 from __future__ import annotations
@@ -119,8 +119,13 @@ def remember_theme(path: Path, name: str) -> None:
     except FileNotFoundError:
         text = ""
     document = tomlkit.parse(text)
-    document["theme"] = name
-    text = tomlkit.dumps(document)
+    if "theme" in document:
+        document["theme"] = name
+        text = tomlkit.dumps(document)
+    else:  # a first line of its own: the rest of the file stays byte for byte
+        line = tomlkit.document()
+        line["theme"] = name
+        text = tomlkit.dumps(line) + text
     tomllib.loads(text)  # never write a file we could not read back
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=path.parent)
