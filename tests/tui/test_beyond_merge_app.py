@@ -74,9 +74,10 @@ def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
         entry = screen.ws.entry(CLEAN)
         assert len(entry.hunks) == 1 and [e.index for e in entry.edits] == [1]
         view = screen.query_one(HunkView)
-        assert set(view._headers) == {0, 1}
-        assert view._headers[0] < view._headers[1]
-        header = "".join(s.text for s in view.render_row(view._headers[1], 200, screen.palette, False))
+        assert view.hunks_shown == (0, 1), "hunk 0 above hunk 1"
+        second = view.header_line_of(1)
+        assert second is not None
+        header = "".join(s.text for s in view.render_row(second, 200, screen.palette, False))
         assert "hunk 2/2" in header and "edit outside git's conflicts" in header, header
         assert "put dev's text back over main's clean change" in header, header
         screen.set_current(0)

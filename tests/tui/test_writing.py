@@ -134,7 +134,9 @@ def test_quit_does_not_ask_about_files_with_nothing_to_write(sample_in_progress:
 
 def _header_text(screen: MainScreen, hunk: int) -> str:
     view = screen.query_one(HunkView)
-    segments = view.render_row(view._headers[hunk], 200, view.palette, False)
+    header = view.header_line_of(hunk)
+    assert header is not None
+    segments = view.render_row(header, 200, view.palette, False)
     return "".join(segment.text for segment in segments)
 
 
