@@ -89,10 +89,31 @@ def test_j_and_k_move_in_the_file_list_and_in_the_hunk_view(sample_in_progress: 
         await settle(pilot)
         assert screen.path == first
         view = screen.query_one(HunkView)
+        assert screen.current is not None and view.cursor == view.opening_line(screen.current), "the file is open"
         view.focus()
+        await pilot.pause()
+        assert view.has_focus
         start = view.cursor
         await pilot.press("j", "j", "k")
         assert view.cursor == start + 1
+
+    drive(app, script)
+
+
+def test_moving_on_before_a_file_is_laid_out_does_not_pull_back_to_it(
+        sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        files = screen.query_one(FileList)
+        await pilot.press("v")  # the diffs are shown: the hidden hunk view waits for a size before scrolling
+        await settle(pilot)
+        await pilot.press("escape")
+        assert files.has_focus_within
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert screen.path == files.shown_paths[2] == files.highlighted_path, "j j: the third file, not back"
 
     drive(app, script)
 

@@ -69,6 +69,8 @@ class MainScreen(FlowScreen):
         self.current: int | None = None
         """The hunk decisions act on."""
         self._pending_hunk: int | None = None
+        self._opening: str | None = None
+        """The file being prepared or laid out, until its opening hunk is scrolled to."""
         self._expanded: frozenset[int] = frozenset()
         self._expand_all = False
         self.show_diffs = False
@@ -232,6 +234,7 @@ class MainScreen(FlowScreen):
         """Show a file: evidence now, rows when the worker has prepared them."""
         assert self.ws is not None
         self.path = path
+        self._opening = path
         self.query_one(PathBar).show(path)
         self.view = None
         self.current = None
@@ -258,6 +261,7 @@ class MainScreen(FlowScreen):
             self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
             switcher.current = "choice"
             self.query_one(ResultPreview).show(*present.file_choice_preview(self.ws, view.path, view.sides))
+            self._opening = None
             if self._pending_hunk is not None:
                 self._pending_hunk = None
                 self.query_one(FileChoicePanel).focus()
@@ -284,11 +288,22 @@ class MainScreen(FlowScreen):
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
-        """``_go`` once the hunk view has a size (a scroll before layout would be lost)."""
-        if self.query_one(HunkView).size.height == 0 and tries > 0 and self.path == position.path:
+        """``_go`` once the hunk view has a size (a scroll before layout would be lost).
+
+        Nothing when the user has moved to another file meanwhile: going back would undo their move.
+        """
+        if self.path != position.path:
+            return
+        if self.query_one(HunkView).size.height == 0 and tries > 0:
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
+        self._opening = None
         self._go(position, focus)
+
+    @property
+    def opening(self) -> bool:
+        """Whether the file on screen is still being prepared or laid out (its hunk not yet scrolled to)."""
+        return self._opening is not None
 
     # -- after a change (called by DecidingScreen) ---------------------------------------------
 
