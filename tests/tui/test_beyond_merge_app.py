@@ -40,7 +40,7 @@ def test_a_clean_file_the_user_edited_mid_merge_is_listed_with_its_edit(
         files = screen.query_one(FileList)
         row = files.options.row_text(files.shown_paths.index(CLEAN))
         assert row[1] == "V", row  # undoing main's only change leaves dev's file
-        why = screen.query_one(WhyPanel)._text.plain
+        why = screen.query_one(WhyPanel).text.plain
         assert "edit outside git's conflicts" in why
         assert "put dev's text back over main's clean change" in why
         assert "resolution dropped a line" in why
@@ -84,7 +84,7 @@ def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
         await pilot.press("n")
         await settle(pilot)
         assert screen.current == 1
-        assert "edit outside git's conflicts" in screen.query_one(WhyPanel)._text.plain
+        assert "edit outside git's conflicts" in screen.query_one(WhyPanel).text.plain
         await pilot.press("m")
         await settle(pilot)
         assert screen.ws.session.decision(CLEAN, 1) is None

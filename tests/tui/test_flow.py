@@ -258,15 +258,15 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
         await pilot.press("v")
         await settle(pilot)
         dev = screen.query_one("#dev-diff", DiffView)
-        row = dev._rows[dev.cursor]
+        row = dev.rows[dev.cursor]
         assert row.old is not None and row.old >= hunks[screen.current].dev.start
         assert dev.cursor > 0, "the riskiest hunk is not at the top of the file"
         await pilot.press("p", "p")
         await settle(pilot)
         assert screen.current == 0
-        row = dev._rows[dev.cursor]
+        row = dev.rows[dev.cursor]
         assert row.old is not None and row.old >= hunks[0].dev.start
-        earlier = [r for r in dev._rows[: dev.cursor] if r.old is not None and r.old >= hunks[0].dev.start]
+        earlier = [r for r in dev.rows[: dev.cursor] if r.old is not None and r.old >= hunks[0].dev.start]
         assert not earlier, "the first row of that hunk, not a later one"
 
     drive(app, script)

@@ -181,7 +181,7 @@ BINARY = "docs/source/images/moe/token_dispatch.png"
 
 def _result_pane(screen: MainScreen) -> tuple[str, list[str]]:
     preview = screen.query_one(ResultPreview)
-    return preview._caption, [line.text for line in preview._lines]
+    return preview.caption, [line.text for line in preview.lines]
 
 
 def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
