@@ -47,8 +47,10 @@ def bulk_targets(ws: Workspace, bulk: Bulk) -> list[tuple[str, int]]:
     for path in paths:
         if ws.session.file_choice(path) is not None:
             continue
+        visited = {position.hunk for position in ws.positions((path,))}  # a quiz visits only what it asks
         for hunk in ws.entry(path).hunks:
-            if hunk.level.rank < bulk.below.rank and ws.session.decision(path, hunk.index) is None:
+            if (hunk.index in visited and hunk.level.rank < bulk.below.rank
+                    and ws.session.decision(path, hunk.index) is None):
                 targets.append((path, hunk.index))
     return targets
 

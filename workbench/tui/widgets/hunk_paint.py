@@ -43,6 +43,8 @@ class HunkTitle:
     decided: bool
     marked: bool = False
     """Edited, but the text still holds conflict markers."""
+    asked: bool = True
+    """False: shown for context only, not part of the exercise (a training quiz); painted muted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,12 @@ def header_line(hunk: int, title: HunkTitle | None, width: int, palette: Palette
     base = palette.header_current if current else palette.header
     if title is None:
         return label_segments([(f" hunk {hunk + 1}", base)], width, base)
+    if not title.asked:
+        muted = base if current else combine(base, Style(color=palette.muted.color, italic=True))
+        mark = "▶" if at_cursor else ("▌" if current else " ")
+        words = (f"{mark}hunk {title.number}/{title.total}  {RISK_LETTER[title.level]} {title.risk:>3} "
+                 f"{RISK_WORD[title.level]}  ·  {title.taken}  ·  {title.decision}")
+        return label_segments([(words, muted)], width, muted)
     risk_style = combine(base, Style(color=palette.risk[title.level].color, bold=True)) if not current else base
     mark = "▶" if at_cursor else ("▌" if current else " ")
     flag = f"{MARKED} " if title.marked else f"{DECIDED} " if title.decided else ""
