@@ -142,6 +142,10 @@ def test_the_counter_the_rows_and_n_p_follow_the_asked_hunks(mixed: Exercise) ->
         screen.set_current(2)
         await pilot.press("p")
         assert screen.current == 1, "p from an unasked hunk goes to the asked one before it"
+        screen.set_current(2)
+        await pilot.press("o")
+        assert screen.current == 3, "o from an unasked hunk: the next undecided asked one after it"
+        await pilot.press("p")
 
         await pilot.press("m")
         assert "1 undecided" in _summary(screen), _summary(screen)

@@ -86,7 +86,11 @@ def next_undecided(ws: Workspace, here: Position | None, delta: int,
     order = list(ws.positions(paths))
     if not order:
         return None
-    start = order.index(here) if here in order else (-1 if delta > 0 else len(order))
+    if here in order:
+        start = order.index(here)
+    else:  # a place the workspace does not visit (a hunk a quiz does not ask): from the next one it does
+        nearest = ws.step(here, delta, paths)
+        start = order.index(nearest) - delta if nearest is not None else (-1 if delta > 0 else len(order))
     for k in range(1, len(order) + 1):
         candidate = order[(start + delta * k) % len(order)]
         if candidate != here and is_undecided(ws, candidate):
