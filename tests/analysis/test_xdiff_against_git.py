@@ -26,7 +26,7 @@ from workbench.analysis.xdiff import (
     merge_lines,
     split_lines,
 )
-from workbench.resolve.splice import Choice, Decision, splice_merge, splice_result
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, splice_merge, splice_result
 
 LINES = [b"a\n", b"b\n", b"c\n", b"\n", b"}\n", b"x = 1\n", b"a\r\n", b"def f():\n", b"    pass\n"]
 GIT_SETTINGS = settings(
@@ -136,7 +136,7 @@ def test_any_choice_vector_edits_only_its_hunks(triple: tuple[bytes, bytes, byte
     merge = coalesce_alnum(merge_lines(split_lines(base), split_lines(ours), split_lines(theirs)))
     theirs_result = merge.render(Favor.THEIRS)
     hunks = build_hunks(merge, theirs_result)
-    options = [Decision(c) for c in Choice if c is not Choice.CUSTOM] + [Decision(Choice.CUSTOM, b"edited\n")]
+    options = [Decision(c) for c in Choice if c is not Choice.CUSTOM and c not in EDIT_ONLY] + [Decision(Choice.CUSTOM, b"edited\n")]
     vector = [data.draw(st.sampled_from(options)) for _ in hunks]
     rebuilt = splice_merge(merge, vector)
     assert splice_result(theirs_result, hunks, vector, merge) == rebuilt

@@ -22,7 +22,7 @@ from workbench.analysis.conflict_map import locate  # noqa: E402
 from workbench.analysis.hunks import build_hunks  # noqa: E402
 from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines  # noqa: E402
 from workbench.resolve.markers import conflict_markers  # noqa: E402
-from workbench.resolve.splice import Choice, Decision, splice_conflicted, splice_merge  # noqa: E402
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, splice_conflicted, splice_merge  # noqa: E402
 
 STYLES = [(), ("--diff3",), ("--zdiff3",)]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -52,7 +52,7 @@ def test_choices_spliced_into_any_conflict_text_are_gits_merge(
     assert found is not None and found.text.marker_size == size
     if not found.agrees:
         return
-    options = [Decision(c) for c in Choice if c is not Choice.CUSTOM] + [Decision(Choice.CUSTOM, b"edited\n"), None]
+    options = [Decision(c) for c in Choice if c is not Choice.CUSTOM and c not in EDIT_ONLY] + [Decision(Choice.CUSTOM, b"edited\n"), None]
     vector = [data.draw(st.sampled_from(options)) for _ in hunks]
     written = splice_conflicted(conflicted, hunks, vector, model)
     if None not in vector:

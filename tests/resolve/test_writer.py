@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,22 @@ def test_paths_escaping_the_worktree_are_refused(sample_in_progress: SampleSync,
 )
 def test_conflict_marker_detection(text: bytes, found: bool) -> None:
     assert conflict_markers(text) is found
+
+
+def test_a_model_git_does_not_confirm_is_written_only_as_a_whole_file(sample_merge_commit: SampleSync) -> None:
+    """``exact`` false (the hunks do not re-create git's conflict text): no hunk-level splice is written, a
+    whole-file choice (a side's own blob) still is."""
+    repo, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path))
+    path = next(f.path for f in analysis.files if f.path.endswith(".py") and f.hunks and f.merge and f.exact)
+    files = tuple(replace(f, exact=False) if f.path == path else f for f in analysis.files)
+    session = Session(replace(analysis, files=files), read_blob=repo.read_blob)
+    session.decide_file(path, Choice.DEV)
+    check = check_write(repo, session, path)
+    assert check.blocked is Blocked.CONFLICT_TEXT and "choose the whole file" in check.message
+    before = (sample_merge_commit.path / path).read_bytes()
+    assert not write_file(repo, session, path).written
+    assert (sample_merge_commit.path / path).read_bytes() == before
+    session.choose_file(path, FileChoice.KEEP_DEV)
+    assert check_write(repo, session, path).ok
+    assert write_file(repo, session, path).written
+    assert (sample_merge_commit.path / path).read_bytes() == repo.read_blob(session.file(path).dev.oid or "")

@@ -8,27 +8,19 @@ from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyflakes import checker, messages
 
 from workbench.analysis.api.sources import Trees, git_blob_id
 from workbench.analysis.model import Importer
-from workbench.analysis.risk.importers import find_importers
-from workbench.analysis.risk.names import dangling, orphaned
-from workbench.analysis.risk.pyscope import (
+from workbench.analysis.python.scope import (
+    BUILTINS,
     NameFacts,
     PythonFile,
     Question,
     python_facts,
 )
-from workbench.analysis.risk.pyscope.outline import outline, reduced
-from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
-from workbench.analysis.xdiff import split_lines
-
-
-def tree_sitter_facts(data: bytes) -> NameFacts:
-    """Every fact of ``data`` read with tree-sitter even when ``ast`` could parse it."""
-    walker = TreeSitterWalker(parse_tree_sitter(data))
-    walker.walk()
-    return walker.facts()
+from workbench.analysis.risk.importers import find_importers
+from workbench.analysis.risk.names import dangling, orphaned
 
 
 def _src(text: str) -> bytes:
@@ -37,17 +29,6 @@ def _src(text: str) -> bytes:
 
 def _bound(facts: NameFacts) -> set[tuple[str, int, tuple[str, ...], str]]:
     return {(b.name, b.line, b.scope, b.kind) for b in facts.bindings}
-
-
-def _key(facts: NameFacts) -> tuple[object, ...]:
-    return (
-        _bound(facts),
-        {(u.name, u.line, u.scope) for u in facts.uses},
-        facts.classes,
-        facts.star,
-        {(a.name, a.line, a.scope) for a in facts.attributes},
-        {(a.name, a.line, a.scope) for a in facts.attribute_stores},
-    )
 
 
 MODULE = _src('''
@@ -89,7 +70,6 @@ MODULE = _src('''
 
 def test_bindings_carry_their_line_scope_and_kind() -> None:
     facts = python_facts(MODULE)
-    assert facts.parser == "ast"
     bound = _bound(facts)
     assert ("alpha_helper", 4, (), "import") in bound  # one line of a parenthesised import
     assert ("beta", 5, (), "import") in bound
@@ -108,8 +88,24 @@ def test_bindings_carry_their_line_scope_and_kind() -> None:
     assert ("sibling", 7, (), "import") in bound and ("thing", 8, (), "import") in bound
 
 
-def test_tree_sitter_reads_the_same_facts_as_ast() -> None:
-    assert _key(tree_sitter_facts(MODULE)) == _key(python_facts(MODULE))
+def _pyflakes_undefined(data: bytes) -> set[tuple[str, int]]:
+    """The names pyflakes (Python's own parser and scoping rules) finds undefined, with 1-based lines."""
+    import ast
+
+    found = checker.Checker(ast.parse(data), "module.py").messages
+    return {(m.message_args[0], m.lineno) for m in found
+            if isinstance(m, (messages.UndefinedName, messages.UndefinedExport))}
+
+
+def _unresolved(facts: NameFacts) -> set[tuple[str, int]]:
+    """The names our facts say nothing binds where they are read (builtins aside), with 1-based lines."""
+    return {(u.name, u.line + 1) for u in facts.uses
+            if u.name not in BUILTINS and facts.resolve(u.name, u.scope) is None}
+
+
+def test_pyflakes_and_the_walk_agree_on_what_is_undefined() -> None:
+    data = MODULE + b"\nprint(nowhere_bound, Layer, osp)\n"
+    assert _unresolved(python_facts(data)) == _pyflakes_undefined(data) != set()
 
 
 STATEMENTS = [
@@ -134,9 +130,16 @@ STATEMENTS = [
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=8))
-def test_both_parsers_agree_on_valid_python(parts: list[str]) -> None:
+def test_the_walk_agrees_with_pyflakes_on_valid_python(parts: list[str]) -> None:
+    """Every name pyflakes finds undefined is read where the walk cannot resolve it, and every name the
+    walk cannot resolve is one pyflakes finds undefined (pyflakes also knows the order of module-level
+    statements, so a name read before a later module-level binding is left to it; and it checks only
+    the last ``__all__``, so names are compared, their lines in the test above)."""
     data = "".join(parts).encode()
-    assert _key(tree_sitter_facts(data)) == _key(python_facts(data))
+    facts = python_facts(data)
+    flagged = _pyflakes_undefined(data)
+    later = {name for name, _line in flagged if facts.bound(name)}
+    assert {name for name, _line in _unresolved(facts)} == {name for name, _line in flagged if name not in later}
 
 
 def test_half_merged_text_falls_back_to_tree_sitter() -> None:
@@ -155,7 +158,6 @@ def test_half_merged_text_falls_back_to_tree_sitter() -> None:
             return beta_helper(alpha())
     ''')
     facts = python_facts(data)
-    assert facts.parser == "tree-sitter"
     assert ("alpha", 1, (), "import") in _bound(facts)
     assert {(u.name, u.line) for u in facts.uses} >= {("beta_helper", 11), ("alpha", 11)}
 
@@ -288,31 +290,6 @@ def test_questions_reach_only_the_scopes_they_name() -> None:
     on_the_way = source.facts_for([Question({"scale"}, within=("Layer",), nested=False)])
     assert {(b.name, b.scope) for b in on_the_way.bindings if b.name == "scale"} == {("scale", ("Layer",))}
     assert "scale" not in {u.name for u in on_the_way.uses}  # the lambda default inside forward is not reached
-
-
-def test_outline_cuts_a_file_into_top_level_blocks() -> None:
-    lines = split_lines(MODULE)
-    blocks = outline(lines)
-    named = [(b.first, b.last, b.name, b.head) for b in blocks if b.name]
-    assert named == [(14, 32, "Layer", 15)]  # the decorator starts the block, the class line names it
-    assert all(b.name is None for b in blocks if b.first < 14)
-    stubbed = reduced(lines, lambda _block: False)
-    assert stubbed is not None
-    assert split_lines(stubbed)[15] == b"class Layer: pass\n" and len(split_lines(stubbed)) == len(lines)
-
-
-def test_a_wrong_cut_falls_back_to_the_whole_file() -> None:
-    """A line at column 0 inside a string looks like a block start; the facts stay exact."""
-    data = _src('''
-        def make():
-            text = """
-        def fake():
-            pass
-        """
-            return helper(text)
-    ''')
-    for keep in (lambda _block: False, lambda _block: True):
-        assert ("helper", 5) in {(u.name, u.line) for u in PythonFile(data, keep).facts().uses}
 
 
 class _Files:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
+from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest
 from workbench.tui.app import WorkbenchApp
@@ -87,7 +88,40 @@ def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
         assert "edit outside git's conflicts" in screen.query_one(WhyPanel).text.plain
         await pilot.press("m")
         await settle(pilot)
-        assert screen.ws.session.decision(CLEAN, 1) is None
-        assert any("Hunk 2 is an edit outside git's conflicts" in t for t in toasts(pilot))
+        assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.MAIN)
+        await pilot.press("R")
+        await settle(pilot)
+        assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.RESULT)
+
+    drive(app, script)
+
+
+def test_restoring_gits_merge_in_an_edit_hunk_and_writing_it_on_the_checked_out_merge(
+    builder: RepoBuilder, make_app: Callable[..., WorkbenchApp]
+) -> None:
+    """G restores main's clean change the resolution undid; w writes it (the merge is HEAD); R on a conflict
+    says what R is for and decides nothing."""
+    _conflict_and_edit_in_one_file(builder)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=CLEAN)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None
+        screen.set_current(0)
+        await pilot.press("R")
+        await settle(pilot)
+        assert screen.ws.session.decision(CLEAN, 0) is None
+        assert any("one of git's conflicts" in t for t in toasts(pilot))
+        await pilot.press("n", "G")
+        await settle(pilot)
+        assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.MERGED)
+        header = "".join(s.text for s in screen.query_one(HunkView).render_row(
+            screen.query_one(HunkView)._headers[1], 200, screen.palette, False))
+        assert "git's merge restored" in header, header
+        await pilot.press("w")
+        await settle(pilot)
+        assert builder.read(CLEAN) == BODY.replace("return 1\n", "return dev_value(1)\n").replace(
+            "return 4\n", "return fused(4)\n").encode()
+        assert screen.ws.session.undecided(CLEAN) == 1, "the conflict is still to be reviewed"
 
     drive(app, script)

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from workbench.analysis.blame import touching_commits
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
-from workbench.analysis.model import Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Hunk, Side
+from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Hunk, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
 from workbench.git.types import CommitLookup, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
 
@@ -40,7 +40,7 @@ def with_resolution(
     diff = snapshot.resolution
     if diff is None:
         return files
-    moved = {p.path: p for p in diff.paths}
+    moved = {p.path: p for p in diff.paths if p.path != ACKS_PATH}
     out = []
     for entry in files:
         if entry.path in moved:
@@ -103,7 +103,8 @@ def _changed_file(
         hunks = edit_hunks(merge, result, script)
     else:
         lines = split_lines(result) if result is not None else []
-        hunks = () if split_lines(auto) == lines else (whole_file_hunk(merge, lines, 0),)
+        merged = None if found.conflicted else tuple(split_lines(auto))
+        hunks = () if split_lines(auto) == lines else (whole_file_hunk(merge, lines, 0, merged),)
     base = Side(found.path, found.base, _BLOB if found.base else None)
     dev = Side(found.path, found.dev, _BLOB if found.dev else None)
     main = Side(found.path, found.main, _BLOB if found.main else None)

@@ -89,13 +89,13 @@ def edit_hunks(
         return ()
     segs = segments(merge)
     if sum(s.count for s in segs) != len(rendered):
-        return (whole_file_hunk(merge, lines, first_index),)
+        return (whole_file_hunk(merge, lines, first_index, None),)
     if script is not None:
         changes = [(c[0], c[1], c[2], c[3]) for c in script]
     else:
         changes = _between_conflicts(rendered, lines, segs, taken_in_result)
     regions = _widen(changes, segs, taken_in_result)
-    return tuple(_hunk(merge, segs, lines, region, first_index + k) for k, region in enumerate(regions))
+    return tuple(_hunk(merge, segs, rendered, lines, region, first_index + k) for k, region in enumerate(regions))
 
 
 def _diff(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
@@ -188,12 +188,16 @@ def _side_at(segs: list[Segment], a: int, which: str, total: int) -> int:
     return total
 
 
-def _hunk(merge: MergeResult, segs: list[Segment], lines: list[bytes], region: _Region, index: int) -> Hunk:
+def _hunk(
+    merge: MergeResult, segs: list[Segment], rendered: list[bytes], lines: list[bytes], region: _Region, index: int
+) -> Hunk:
+    """The hunk of one region; git's merge there is the rendered text (a region never reaches into a conflict)."""
     base = _range(segs, region, "base", len(merge.base))
     dev = _range(segs, region, "dev", len(merge.ours))
     main = _range(segs, region, "main", len(merge.theirs))
     result = LineRange.from_slice(region.r0, region.r1 - region.r0)
-    return _make(merge, base, dev, main, result, tuple(lines[region.r0 : region.r1]), index)
+    merged = tuple(rendered[region.a0 : region.a1])
+    return _make(merge, base, dev, main, result, tuple(lines[region.r0 : region.r1]), index, merged)
 
 
 def _range(segs: list[Segment], region: _Region, which: str, total: int) -> LineRange:
@@ -213,8 +217,9 @@ def _range(segs: list[Segment], region: _Region, which: str, total: int) -> Line
     return LineRange.from_slice(lo, max(hi, lo) - lo)
 
 
-def whole_file_hunk(merge: MergeResult, lines: list[bytes], index: int) -> Hunk:
-    """One hunk for the whole file, when the merge cannot be laid over the rendered text."""
+def whole_file_hunk(merge: MergeResult, lines: list[bytes], index: int, merged: tuple[bytes, ...] | None) -> Hunk:
+    """One hunk for the whole file, when the merge cannot be laid over the rendered text; ``merged`` is git's
+    merged file when it is known and clean (what restoring git's merge writes back)."""
     return _make(
         merge,
         LineRange.from_slice(0, len(merge.base)),
@@ -223,6 +228,7 @@ def whole_file_hunk(merge: MergeResult, lines: list[bytes], index: int) -> Hunk:
         LineRange.from_slice(0, len(lines)),
         tuple(lines),
         index,
+        merged,
     )
 
 
@@ -234,6 +240,7 @@ def _make(
     result: LineRange,
     result_text: tuple[bytes, ...],
     index: int,
+    merged_text: tuple[bytes, ...] | None,
 ) -> Hunk:
     dev_text = tuple(merge.ours[dev.slice()])
     main_text = tuple(merge.theirs[main.slice()])
@@ -249,6 +256,7 @@ def _make(
         main_text=main_text,
         result_text=result_text,
         kind=HunkKind.EDIT,
+        merged_text=merged_text,
     )
 
 

@@ -18,6 +18,10 @@ Commit = CommitInfo
 
 SCHEMA = "workbench.analysis/1"
 
+ACKS_PATH = ".workbench/acks.toml"
+"""The reviewers' acknowledgements, committed with the sync PR: the workbench's own record, never a change
+beyond git's merge to review."""
+
 
 class Mode(str, Enum):
     """Which of the three situations is being analysed (or one file for git mergetool)."""
@@ -202,6 +206,9 @@ class Hunk:
     merged from, ``result`` what the result holds."""
     lost_lines: LostLines = LostLines()
     """The lines of each side the result lost here (filled by the risk stage)."""
+    merged_text: tuple[bytes, ...] | None = None
+    """``edit`` hunks: the lines git's automatic merge holds here, what "restore git's merge" writes back
+    (None: not known, e.g. the merge could not be laid over the result line by line)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from workbench.commands import add_sync_options, sync_request
 
 HELP = "acknowledge a risky hunk with a reason (.workbench/acks.toml, honoured by report --fail-on)"
 
-DECISIONS = ("main", "dev", "both", "both-main-first", "custom")
+DECISIONS = ("main", "dev", "both", "both-main-first", "custom", "result", "merged")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,10 +22,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hunk", required=True, type=int, metavar="N", help="the hunk's number in the file (1 = first)")
     parser.add_argument("--reason", required=True, metavar="TEXT", help="why it is right as it is (shown in reports)")
     parser.add_argument("--decision", choices=DECISIONS, metavar="CHOICE",
-                        help="what is kept: main, dev, both, both-main-first or custom (default: what the result holds)")
+                        help="what is kept: main, dev, both, both-main-first or custom; for an edit outside git's conflicts "
+                             "also result or merged (default: what the result holds)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.analysis.model import HunkKind
     from workbench.errors import WorkbenchError
     from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
     from workbench.sync import open_sync
@@ -39,9 +41,13 @@ def run(args: argparse.Namespace) -> int:
     entry = analysis.file(args.file)
     if entry is None:
         raise WorkbenchError(f"{args.file} has no hunks in this sync (see `workbench analyze`)")
-    if not 1 <= args.hunk <= len(entry.hunks):
-        raise WorkbenchError(f"{args.file} has {len(entry.hunks)} hunk(s): --hunk goes from 1 to {len(entry.hunks)}")
-    hunk = entry.hunks[args.hunk - 1]
+    hunks = entry.all_hunks
+    if not 1 <= args.hunk <= len(hunks):
+        raise WorkbenchError(f"{args.file} has {len(hunks)} hunk(s): --hunk goes from 1 to {len(hunks)}")
+    hunk = hunks[args.hunk - 1]
+    if args.decision in ("result", "merged") and hunk.kind is not HunkKind.EDIT:
+        raise WorkbenchError(f"hunk {args.hunk} of {args.file} is one of git's conflicts: "
+                             f"--decision {args.decision} is for edits outside them")
     decision = args.decision or (choice.value if (choice := held_choice(hunk)) else None)
     if decision is None:
         raise WorkbenchError(f"hunk {args.hunk} of {args.file} is still conflicted: decide it, or give --decision")

@@ -62,7 +62,7 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
             found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
                                           deletes=choice is not None and _leaves_no_file(entry, choice),
                                           at=_iso(session.decided_at(path, None))))
-        for hunk in entry.hunks:
+        for hunk in entry.all_hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:

@@ -36,6 +36,8 @@ _DISPOSITION = {
     "both": "spliced",
     "both-main-first": "spliced",
     "custom": "edited",
+    "result": "kept the result",
+    "merged": "restored git's merge",
     "take-main": "kept main",
     "keep-dev": "restored dev",
     "delete": "deleted",
@@ -49,7 +51,7 @@ class RecordedDecision:
     path: str
     index: int | None
     choice: str | None
-    """A hunk's main, dev, both, both-main-first or custom (``resolve.splice.Choice``), a
+    """A hunk's main, dev, both, both-main-first, custom, result or merged (``resolve.splice.Choice``), a
     file's keep-dev, take-main or delete (``resolve.events.FileChoice``); None: only a note."""
     note: str = ""
     deletes: bool = False

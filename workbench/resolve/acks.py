@@ -27,12 +27,11 @@ from pathlib import Path
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from workbench.analysis.model import Hunk, SyncAnalysis, Taken
+from workbench.analysis.model import ACKS_PATH, Hunk, HunkKind, SyncAnalysis, Taken
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.resolve.splice import Choice
 
-ACKS_PATH = ".workbench/acks.toml"
 """Where acknowledgements live, relative to the top of the work tree (and in the PR's tree)."""
 
 _HEADER = (
@@ -51,7 +50,7 @@ class Ack:
     hunk: str
     """The hunk's fingerprint (``fingerprint``)."""
     decision: str
-    """What is kept: a ``Choice`` value (main, dev, both, both-main-first, custom)."""
+    """What is kept: a ``Choice`` value (main, dev, both, both-main-first, custom; result, merged for edits)."""
     reason: str
     who: str
     at: str = ""
@@ -59,17 +58,24 @@ class Ack:
 
 
 def fingerprint(path: str, hunk: Hunk) -> str:
-    """The hunk's name in acks.toml: its path and its three texts, without line numbers."""
+    """The hunk's name in acks.toml: its path and its three texts, without line numbers.
+
+    An edit hunk's name also holds what the result put there: acknowledging it keeps that text, and a
+    different edit of the same region is a new question."""
     digest = hashlib.sha256()
+    edit = (b"\0edit", *(hunk.result_text or ())) if hunk.kind is HunkKind.EDIT else ()
     for part in (path.encode("utf-8", "surrogateescape"), *hunk.base_text, b"\0", *hunk.dev_text, b"\0",
-                 *hunk.main_text):
+                 *hunk.main_text, *edit):
         digest.update(len(part).to_bytes(8, "big"))
         digest.update(part)
     return digest.hexdigest()[:20]
 
 
 def held_choice(hunk: Hunk) -> Choice | None:
-    """The choice the result already holds for the hunk (None: still conflicted, nothing to keep)."""
+    """The choice the result already holds for the hunk (None: still conflicted, nothing to keep); an edit
+    hunk holds the result's own text."""
+    if hunk.kind is HunkKind.EDIT:
+        return Choice.RESULT
     return _TAKEN_CHOICE.get(hunk.taken)
 
 
@@ -138,7 +144,7 @@ def matched(acks: list[Ack], analysis: SyncAnalysis) -> dict[tuple[str, int], Ac
     wanted = {(a.path, a.hunk): a for a in acks}
     found: dict[tuple[str, int], Ack] = {}
     for entry in analysis.files:
-        for hunk in entry.hunks:
+        for hunk in entry.all_hunks:
             ack = wanted.get((entry.path, fingerprint(entry.path, hunk)))
             if ack is not None:
                 found[(entry.path, hunk.index)] = ack

@@ -13,11 +13,8 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass
-from functools import cache
 
-from tree_sitter import Parser
-
-from workbench.analysis.api.parse import language
+from workbench.analysis.python.parse import parse_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +25,6 @@ class PythonCheck:
     warning: str | None = None
 
 
-@cache
-def _parser() -> Parser:
-    return Parser(language())
-
-
 def check_python(data: bytes, path: str) -> PythonCheck:
     """Parse ``data`` as Python; an error only when both ``ast`` and tree-sitter reject it."""
     try:
@@ -40,7 +32,7 @@ def check_python(data: bytes, path: str) -> PythonCheck:
             warnings.simplefilter("ignore")
             ast.parse(data, filename=path)
     except SyntaxError as exc:
-        if not _parser().parse(data).root_node.has_error:
+        if not parse_text(data).root_node.has_error:
             return PythonCheck(warning=f"this Python cannot parse it (line {exc.lineno}: {exc.msg}); a newer one can")
         return PythonCheck(error=f"line {exc.lineno}: {exc.msg}")
     except ValueError as exc:

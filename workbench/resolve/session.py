@@ -15,10 +15,18 @@ from workbench.git.types import ReadBlob
 from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.provenance import evidence_json
-from workbench.resolve.splice import Choice, Decision, splice_conflicted, splice_merge, splice_result
+from workbench.resolve.splice import (
+    EDIT_ONLY,
+    Choice,
+    Decision,
+    edit_replacements,
+    splice_conflicted,
+    splice_merge,
+    splice_result,
+)
 
 FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
-"""A file's decisions: its whole-file choice and each hunk's decision."""
+"""A file's decisions: its whole-file choice and each hunk's decision (conflict hunks, then edit hunks)."""
 
 
 class SessionError(ValueError):
@@ -102,19 +110,21 @@ class Session:
         return dict(self._notes)
 
     def decided(self, path: str) -> int:
-        """Hunks of ``path`` with a decision (all of them after a whole-file choice)."""
+        """Hunks of ``path`` (conflicts and edits) with a decision (all of them after a whole-file choice)."""
         entry = self.file(path)
         if path in self._file_choices:
-            return len(entry.hunks)
-        return sum(1 for h in entry.hunks if (path, h.index) in self._hunks)
+            return len(entry.all_hunks)
+        return sum(1 for h in entry.all_hunks if (path, h.index) in self._hunks)
 
     def is_decided(self, path: str) -> bool:
+        """Every conflict of ``path`` is decided (or the whole file is): writing it leaves no markers.  Edit
+        hunks do not count here: an undecided one keeps what the result holds."""
         entry = self.file(path)
         if path in self._file_choices:
             return True
         if not entry.hunks:
             return False
-        return self.decided(path) == len(entry.hunks)
+        return all((path, h.index) in self._hunks for h in entry.hunks)
 
     def marked_hunks(self, path: str) -> tuple[int, ...]:
         """Hunks of ``path`` whose edited text still holds conflict markers (decided, but not writable)."""
@@ -122,7 +132,7 @@ class Session:
             return ()
         entry = self.file(path)
         return tuple(
-            h.index for h in entry.hunks
+            h.index for h in entry.all_hunks
             if (d := self._hunks.get((path, h.index))) is not None and d.text is not None and conflict_markers(d.text)
         )
 
@@ -135,14 +145,14 @@ class Session:
         )
 
     def undecided(self, path: str | None = None) -> int:
-        """Undecided hunks (a file without hunks counts as one until chosen)."""
+        """Undecided hunks, edits included (a file without hunks counts as one until chosen)."""
         paths = [path] if path is not None else list(self._files)
         total = 0
         for name in paths:
             entry = self.file(name)
             if name in self._file_choices:
                 continue
-            total += len(entry.hunks) - self.decided(name) if entry.hunks else 1
+            total += len(entry.all_hunks) - self.decided(name) if entry.all_hunks else 1
         return total
 
     def undecided_high(self) -> int:
@@ -150,7 +160,7 @@ class Session:
             1
             for f in self.analysis.files
             if f.path not in self._file_choices
-            for h in f.hunks
+            for h in f.all_hunks
             if h.level is Level.HIGH and (f.path, h.index) not in self._hunks
         )
 
@@ -196,12 +206,12 @@ class Session:
 
     def _state(self, path: str) -> FileState:
         entry = self._files[path]
-        return self._file_choices.get(path), tuple(self._hunks.get((path, h.index)) for h in entry.hunks)
+        return self._file_choices.get(path), tuple(self._hunks.get((path, h.index)) for h in entry.all_hunks)
 
     def _differs(self, path: str) -> bool:
         entry = self._files[path]
         state = self._state(path)
-        written = self._baseline.get(path, (None, (None,) * len(entry.hunks)))
+        written = self._baseline.get(path, (None, (None,) * len(entry.all_hunks)))
         if state == written:
             return False
         if self._resolves_conflict(entry, state):
@@ -218,7 +228,7 @@ class Session:
             self.analysis.mode is Mode.IN_PROGRESS
             and entry.status is FileStatus.CONFLICTED
             and entry.path not in self._written
-            and (choice is not None or any(d is not None for d in decisions))
+            and (choice is not None or any(d is not None for d in decisions[: len(entry.hunks)]))
         )
 
     def _content(self, entry: FileAnalysis, state: FileState) -> tuple[str, bytes | str | None]:
@@ -251,15 +261,22 @@ class Session:
             return self._whole_file(entry, choice)
         if entry.merge is None:
             return entry.result_bytes if entry.result_present else None
-        return self._splice(entry, [self._hunks.get((path, h.index)) for h in entry.hunks])
+        return self._splice(entry, [self._hunks.get((path, h.index)) for h in entry.all_hunks])
 
     def _splice(self, entry: FileAnalysis, decisions: list[Decision | None]) -> bytes:
+        """The file ``decisions`` (conflict hunks', then edit hunks') make of the result."""
         assert entry.merge is not None
-        if not entry.result_present or entry.result_bytes is None:
-            return splice_merge(entry.merge, decisions)
-        splice = splice_conflicted if entry.status is FileStatus.CONFLICTED else splice_result
+        conflicts, edits = decisions[: len(entry.hunks)], decisions[len(entry.hunks) :]
         try:
-            return splice(entry.result_bytes, entry.hunks, decisions, entry.merge)
+            extra = edit_replacements(entry.edits, edits)
+            if not entry.result_present or entry.result_bytes is None:
+                if not extra:
+                    return splice_merge(entry.merge, conflicts)
+                if entry.hunks:
+                    raise ValueError("the result deleted the file: decide it whole (m, d or x)")
+                return splice_result(b"", (), (), entry.merge, extra)  # git's merge (or a side) written back
+            splice = splice_conflicted if entry.status is FileStatus.CONFLICTED else splice_result
+            return splice(entry.result_bytes, entry.hunks, conflicts, entry.merge, extra)
         except ValueError as exc:
             raise SessionError(f"{entry.path}: {exc}") from exc
 
@@ -274,9 +291,16 @@ class Session:
     # -- commands (each returns the event to journal) -----------------------
 
     def decide(self, path: str, index: int, decision: Decision | None) -> Event:
+        """A decision for one hunk; ``result``/``merged`` only for an edit hunk (and ``merged`` only where
+        git's merge of the region is known)."""
         entry = self.file(path)
-        if not any(h.index == index for h in entry.hunks):
+        hunk = next((h for h in entry.all_hunks if h.index == index), None)
+        if hunk is None:
             raise SessionError(f"{path} has no hunk {index}")
+        if decision is not None and decision.choice in EDIT_ONLY and hunk not in entry.edits:
+            raise SessionError(f"hunk {index + 1} of {path} is a conflict: '{decision.choice.value}' is for edits")
+        if decision is not None and decision.choice is Choice.MERGED and hunk.merged_text is None:
+            raise SessionError(f"hunk {index + 1} of {path}: git's merge of this region is not known")
         changes = [Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision)]
         if path in self._file_choices:
             changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
@@ -423,4 +447,6 @@ def _label(decision: Decision | None) -> str:
         Choice.BOTH: "both (dev, main)",
         Choice.BOTH_MAIN_FIRST: "both (main, dev)",
         Choice.CUSTOM: "edit",
+        Choice.RESULT: "keep the result",
+        Choice.MERGED: "restore git's merge",
     }[decision.choice]

@@ -36,6 +36,14 @@ class Choice(str, Enum):
     BOTH_MAIN_FIRST = "both-main-first"
     CUSTOM = "custom"
     """Text the user wrote (in $EDITOR or the in-app editor)."""
+    RESULT = "result"
+    """An edit beyond git's merge: keep what the result holds there."""
+    MERGED = "merged"
+    """An edit beyond git's merge: restore the text git's automatic merge put there."""
+
+
+EDIT_ONLY = frozenset({Choice.RESULT, Choice.MERGED})
+"""Choices that only mean something for an edit hunk (a conflict has no merged text to restore)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +68,37 @@ def chosen_text(dev: Sequence[bytes], main: Sequence[bytes], decision: Decision,
         return _terminated(b"".join(dev), cr) + b"".join(main)
     if decision.choice is Choice.BOTH_MAIN_FIRST:
         return _terminated(b"".join(main), cr) + b"".join(dev)
+    if decision.choice in EDIT_ONLY:
+        raise ValueError(f"'{decision.choice.value}' decides an edit hunk, not a conflict")
     assert decision.text is not None
     return decision.text
+
+
+def edit_text(hunk: Hunk, decision: Decision) -> bytes:
+    """The bytes a decision puts in place of an edit hunk's result lines."""
+    if decision.choice is Choice.RESULT:
+        return b"".join(hunk.result_text or ())
+    if decision.choice is Choice.MERGED:
+        if hunk.merged_text is None:
+            raise ValueError(f"hunk {hunk.index + 1}: git's merge of this region is not known")
+        return b"".join(hunk.merged_text)
+    return chosen_text(hunk.dev_text, hunk.main_text, decision, _uses_crlf(hunk.dev_text + hunk.main_text))
+
+
+Replacement = tuple[int, int, bytes]
+"""Lines [start, end) of a file (0-based) and the bytes that replace them."""
+
+
+def edit_replacements(edits: Sequence[Hunk], decisions: Sequence[Decision | None]) -> list[Replacement]:
+    """Where each decided edit hunk sits in the result and what replaces it there."""
+    out: list[Replacement] = []
+    for hunk, decision in zip(edits, decisions, strict=True):
+        if decision is None:
+            continue
+        if hunk.result is None:
+            raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
+        out.append((hunk.result.start - 1, hunk.result.end, edit_text(hunk, decision)))
+    return out
 
 
 def _terminated(data: bytes, cr: bool) -> bytes:
@@ -114,17 +151,19 @@ def splice_result(
     hunks: Sequence[Hunk],
     decisions: Sequence[Decision | None],
     merge: MergeResult,
+    extra: Sequence[Replacement] = (),
 ) -> bytes:
-    """``result`` with each decided hunk's region replaced; all else kept."""
+    """``result`` with each decided hunk's region replaced (and ``extra``, the decided edit hunks'); all else kept."""
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
     lines = split_lines(result)
-    edits: list[tuple[int, int, bytes]] = []
-    for hunk, decision, chunk in zip(hunks, decisions, merge.conflicts, strict=True):
+    edits: list[tuple[int, int, bytes]] = list(extra)
+    for k, (hunk, decision) in enumerate(zip(hunks, decisions, strict=True)):
         if decision is None:
             continue
         if hunk.result is None:
             raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
+        chunk = merge.conflicts[k]
         cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
         text = chosen_text(hunk.dev_text, hunk.main_text, decision, cr)
         edits.append((hunk.result.start - 1, hunk.result.end, text))
@@ -140,6 +179,7 @@ def splice_conflicted(
     hunks: Sequence[Hunk],
     decisions: Sequence[Decision | None],
     merge: MergeResult,
+    extra: Sequence[Replacement] = (),
 ) -> bytes:
     """``result`` (holding git's conflict blocks) with the decisions applied; undecided hunks get markers.
 
@@ -147,12 +187,19 @@ def splice_conflicted(
     side, so hand edits outside the blocks stay.  When the model and the
     blocks disagree, one choice for every hunk is written as git's own
     blocks projected to that side; anything else raises ``ConflictTextError``.
+    ``extra`` (decided edit hunks, outside the blocks) is applied first: the
+    blocks are then found in the text it leaves.
     """
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
     found = _located(result, merge)
     if found is None:
-        return splice_result(result, hunks, decisions, merge)
+        return splice_result(result, hunks, decisions, merge, extra)
+    if extra:
+        result = _apply(split_lines(result), list(extra))
+        found = _located(result, merge)
+        if found is None:
+            raise ConflictTextError("the conflict blocks were not found again after the edits outside them")
     if not found.agrees:
         chosen = {d.choice for d in decisions if d is not None}
         if None not in decisions and chosen == {Choice.MAIN}:

@@ -137,6 +137,10 @@ def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: 
     entry = session.file(path)
     if entry.status is FileStatus.CONFLICTED and not session.is_decided(path):
         return WriteCheck(path, Blocked.UNDECIDED, f"{path} is still conflicted: decide every hunk (or the whole file) first")
+    if _spliced_over_an_inexact_model(session, entry):
+        return WriteCheck(path, Blocked.CONFLICT_TEXT, f"{path}: the hunks do not re-create the conflict text git wrote "
+                          "for this file, so a hunk-level splice could put the wrong lines in: choose the whole file "
+                          "(keep dev's or take main's, in the file list) or resolve it in an editor")
     try:
         data = session.preview(path)
     except SessionError as exc:
@@ -159,6 +163,19 @@ def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: 
         if problem:
             return WriteCheck(path, Blocked.NOT_STAGEABLE, f"{path} not written: it could not be staged ({problem})")
     return WriteCheck(path, warning=warning)
+
+
+def _spliced_over_an_inexact_model(session: Session, entry: FileAnalysis) -> bool:
+    """Conflict hunks decided one by one in a file whose model git does not confirm (``exact`` false).
+
+    During a merge in progress the work tree's own blocks are matched instead (``splice_conflicted``
+    writes only what they hold); elsewhere the model is all there is, so only a whole-file choice
+    (a side's blob, git's bytes) may be written."""
+    if entry.exact is not False or session.analysis.mode is Mode.IN_PROGRESS:
+        return False
+    if session.file_choice(entry.path) is not None:
+        return False
+    return any(session.decision(entry.path, h.index) is not None for h in entry.hunks)
 
 
 def marker_sizes(repo: GitRepo, session: Session, path: str) -> tuple[int, ...]:

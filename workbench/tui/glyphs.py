@@ -73,6 +73,8 @@ CHOICE_WORD = {
     Choice.BOTH: "both (dev, main)",
     Choice.BOTH_MAIN_FIRST: "both (main, dev)",
     Choice.CUSTOM: "edited",
+    Choice.RESULT: "the result kept",
+    Choice.MERGED: "git's merge restored",
 }
 FILE_CHOICE_WORD = {
     FileChoice.KEEP_DEV: "keep dev's file",

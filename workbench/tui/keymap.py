@@ -87,8 +87,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("take_both_main_first", "B", "Both (main first)", "Take both: main's lines, then dev's", S, "Decide"),
     _a("edit", "e", "Edit", "Edit this hunk's result in $EDITOR (or in the app when none is set)",
        S, "Decide", show=True),
-    _a("file_main", "M", "File: main", "Take main for every hunk of this file", S, "Decide"),
-    _a("file_dev", "D", "File: dev", "Take dev for every hunk of this file", S, "Decide"),
+    _a("keep_result", "R", "Keep result", "An edit outside git's conflicts: keep what the result holds there",
+       S, "Decide"),
+    _a("restore_merge", "G", "Git's merge", "An edit outside git's conflicts: restore what git's automatic merge "
+       "put there (a file git's merge does not have is deleted)", S, "Decide"),
+    _a("file_main", "M", "File: main", "Take main for every conflict of this file (main's whole file when it has only edits)", S, "Decide"),
+    _a("file_dev", "D", "File: dev", "Take dev for every conflict of this file (dev's whole file when it has only edits)", S, "Decide"),
     _a("bulk", "A", "Bulk", "Take main (or dev) for every undecided hunk below a risk level, in this file or the "
        "whole sync; asks first, saying how many hunks and files; one u undoes it all", S, "Decide"),
     _a("delete_file", "x", "Delete file", "Delete the file (binary and modify/delete files: a whole-file choice)",

@@ -59,13 +59,14 @@ def outline_row(entry: FileAnalysis) -> FileRow:
 def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
     """One file's row; ``●`` only where a write is possible (not in a preview or a quiz)."""
     session = ws.session
-    decided = session.decided(entry.path) if entry.hunks else int(session.file_choice(entry.path) is not None)
+    hunks = entry.all_hunks
+    decided = session.decided(entry.path) if hunks else int(session.file_choice(entry.path) is not None)
     return FileRow(
         path=entry.path,
         level=file_level(entry),
         status=status_letters(entry),
         decided=decided,
-        total=len(entry.hunks),
+        total=len(hunks),
         unwritten=ws.writes and session.is_dirty(entry.path),
         marked=bool(session.marked_hunks(entry.path)),
     )
@@ -154,8 +155,11 @@ def _tones(hunk: Hunk, choice: Choice | None, file_choice: FileChoice | None, co
     if choice is Choice.BOTH_MAIN_FIRST:
         first = min(len(hunk.main_text), count)
         return ["main"] * first + ["dev"] * (count - first)
-    if choice is Choice.CUSTOM:
+    if choice is Choice.CUSTOM or choice is Choice.RESULT:
         return ["result"] * count
+    if choice is Choice.MERGED:
+        tone = {Taken.MAIN: "dev", Taken.DEV: "main"}.get(hunk.taken, "result")
+        return [tone] * count
     if status is FileStatus.CONFLICTED:
         return [None] * count
     tone = {Taken.MAIN: "main", Taken.DEV: "dev"}.get(hunk.taken, "result")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import tree_sitter
 import tree_sitter_python
 
+from workbench.analysis.python.parse import parse_text, query
 from workbench.tui.syntax_other import pygments_highlighter
 
 SyntaxSpans = dict[int, tuple[tuple[int, int, str], ...]]
@@ -39,17 +40,6 @@ _KINDS = {
 KINDS = tuple(sorted(set(_KINDS.values())))
 _PRIORITY = {"comment": 0, "string": 1, "keyword": 2, "function": 3, "type": 4, "constant": 5, "number": 6}
 
-_QUERY: tuple[tree_sitter.Parser, tree_sitter.Query] | None = None
-
-
-def _parser() -> tuple[tree_sitter.Parser, tree_sitter.Query]:
-    global _QUERY
-    if _QUERY is None:
-        language = tree_sitter.Language(tree_sitter_python.language())
-        _QUERY = (tree_sitter.Parser(language), tree_sitter.Query(language, tree_sitter_python.HIGHLIGHTS_QUERY))
-    return _QUERY
-
-
 def highlighter_for(path: str) -> Callable[[bytes], SyntaxSpans] | None:
     """The highlighter for a path's language: Python, C++/CUDA, YAML, shell, TOML, Markdown; else None."""
     if path.endswith((".py", ".pyi")):
@@ -61,9 +51,8 @@ def python_spans(data: bytes) -> SyntaxSpans:
     """Highlight spans of a Python file; empty for files too big to be worth it."""
     if len(data) > MAX_BYTES or data.count(b"\n") > MAX_LINES:
         return {}
-    parser, query = _parser()
-    tree = parser.parse(data)
-    captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
+    tree = parse_text(data)
+    captures = tree_sitter.QueryCursor(query(tree_sitter_python.HIGHLIGHTS_QUERY)).captures(tree.root_node)
     lines = data.split(b"\n")
     raw: dict[int, list[tuple[int, int, str]]] = {}
     for name, nodes in captures.items():

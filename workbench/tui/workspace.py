@@ -23,7 +23,7 @@ from workbench.resolve.events import Event, Field, FileChoice
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
-from workbench.resolve.splice import Choice, Decision, chosen_text
+from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
 from workbench.sync import LoadProgress, SyncRequest, open_sync
 from workbench.wording import plural
@@ -160,8 +160,6 @@ class Workspace:
         if position.hunk is None:
             return entry.level is Level.HIGH
         hunk = entry.all_hunks[position.hunk]
-        if hunk.kind is HunkKind.EDIT:  # not decided by hunk (yet): a whole-file choice closes it, where there is one
-            return hunk.level is Level.HIGH and not entry.hunks
         return hunk.level is Level.HIGH and self.session.decision(position.path, hunk.index) is None
 
     def step(self, here: Position | None, delta: int, paths: tuple[str, ...] | None = None) -> Position | None:
@@ -187,7 +185,8 @@ class Workspace:
     def opening_hunk(self, path: str) -> int:
         """Where a file opens: its riskiest undecided hunk (the first of them), else hunk 1."""
         entry = self.entry(path)
-        open_hunks = [h for h in entry.hunks if self.session.decision(path, h.index) is None] or list(entry.hunks)
+        hunks = entry.all_hunks
+        open_hunks = [h for h in hunks if self.session.decision(path, h.index) is None] or list(hunks)
         if not open_hunks:
             return 0
         return max(open_hunks, key=lambda h: (h.level.rank, h.risk, -h.index)).index
@@ -206,7 +205,7 @@ class Workspace:
         return self.entry(path).all_hunks[index]
 
     def is_edit(self, path: str, index: int) -> bool:
-        """Whether hunk ``index`` is an edit outside git's conflicts (not decided by hunk yet)."""
+        """Whether hunk ``index`` is an edit outside git's conflicts (kept, restored to git's merge, or a side)."""
         return self.hunk(path, index).kind is HunkKind.EDIT
 
     def hunk_result(self, path: str, index: int) -> tuple[bytes, ...] | None:
@@ -218,7 +217,7 @@ class Workspace:
             return None if choice is FileChoice.DELETE else (hunk.dev_text if choice is FileChoice.KEEP_DEV else hunk.main_text)
         decision = self.session.decision(path, index)
         if decision is not None:
-            return tuple(split_lines(chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))))
+            return tuple(split_lines(self._decided_text(hunk, decision)))
         if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
         return hunk.result_text
@@ -228,12 +227,20 @@ class Workspace:
         hunk = self.hunk(path, index)
         decision = self.session.decision(path, index)
         if decision is not None:
-            return chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))
+            return self._decided_text(hunk, decision)
+        if hunk.kind is HunkKind.EDIT:
+            return b"".join(hunk.result_text or ())
         eol = b"\r\n" if _crlf(hunk) else b"\n"
         parts = [b"<<<<<<< dev" + eol, _terminated(hunk.dev_text, eol), b"||||||| base" + eol,
                  _terminated(hunk.base_text, eol), b"=======" + eol, _terminated(hunk.main_text, eol),
                  b">>>>>>> main" + eol]
         return b"".join(parts)
+
+    @staticmethod
+    def _decided_text(hunk: Hunk, decision: Decision) -> bytes:
+        if hunk.kind is HunkKind.EDIT:
+            return edit_text(hunk, decision)
+        return chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))
 
     # -- commands (each journals its event) --------------------------------------
 

@@ -7,9 +7,9 @@ import pytest
 from workbench.analysis.api.calls import Arguments, bind, check_call
 from workbench.analysis.api.index import ParamKind, module_index
 from workbench.analysis.api.names import undefined_uses
-from workbench.analysis.api.parse import parse
 from workbench.analysis.api.sources import git_blob_id
 from workbench.analysis.api.symbols import interface
+from workbench.analysis.python.parse import parse
 
 SOURCE = b'''\
 from .a import (b as c, d)

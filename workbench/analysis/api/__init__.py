@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from workbench.analysis.api import index, parse, symbols
+from workbench.analysis.api import index, symbols
 from workbench.analysis.api.stage import audit_api
+from workbench.analysis.python import parse
 
 __all__ = ["audit_api", "clear_caches"]
 

@@ -23,13 +23,13 @@ from workbench.analysis.api.findings import Findings, rename_hint, shas
 from workbench.analysis.api.history import History, Key, shape
 from workbench.analysis.api.index import Import, ModuleIndex
 from workbench.analysis.api.names import undefined_uses
-from workbench.analysis.api.parse import parse
 from workbench.analysis.api.refs import Reference, references
 from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.sources import Trees
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
 from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.python.parse import parse
 from workbench.git.types import CommitLookup
 from workbench.wording import plural
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from workbench.analysis.api.index import Function, ParamKind
-from workbench.analysis.api.parse import text
+from workbench.analysis.python.parse import text
 from workbench.wording import plural
 
 ARITY, UNKNOWN_KEYWORD = "arity", "unknown-keyword"

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from workbench.analysis.api.parse import captures, dotted, line, matches, parse, text
 from workbench.analysis.api.records import ClassInfo, Function, Import, ModuleIndex, Param, ParamKind
+from workbench.analysis.python.parse import captures, dotted, line, matches, parse, text
 
 __all__ = ["ClassInfo", "Function", "Import", "ModuleIndex", "Param", "ParamKind", "module_index", "package_of"]
 

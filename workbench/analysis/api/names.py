@@ -10,16 +10,13 @@ finds the uses, and a name bound anywhere in the file counts as bound.
 from __future__ import annotations
 
 import ast
-import builtins
 import warnings
 from collections.abc import Iterable
 
 from pyflakes import checker, messages
 from tree_sitter import Node
 
-from workbench.analysis.api.parse import captures, line, text
-
-BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__builtins__"}
+from workbench.analysis.python.parse import captures, line, text
 
 _DEFINING_PARENTS = {
     "function_definition": "name",

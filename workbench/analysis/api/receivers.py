@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node
 
-from workbench.analysis.api.parse import dotted
+from workbench.analysis.python.parse import dotted
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\Z")
 _SCOPES = ("function_definition", "class_definition")

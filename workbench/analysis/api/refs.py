@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from workbench.analysis.api.calls import Arguments, arguments
-from workbench.analysis.api.parse import captures, dotted, line
+from workbench.analysis.python.parse import captures, dotted, line
 
 _REFS = """
 (call function: [(identifier) (attribute)] @fn arguments: [(argument_list) (generator_expression)] @args) @call

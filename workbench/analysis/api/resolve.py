@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from tree_sitter import Node
 
 from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
-from workbench.analysis.api.parse import parse
 from workbench.analysis.api.receivers import attribute_types, declared_type
 from workbench.analysis.api.sources import Trees
+from workbench.analysis.python.parse import parse
 
 ROOTS = ("", "src/")
 """Where top-level packages live (a flat layout or a ``src/`` layout)."""

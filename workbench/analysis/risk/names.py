@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from workbench.analysis.model import FileAnalysis, Hunk, Taken
-from workbench.analysis.risk.pyscope import (
+from workbench.analysis.python.scope import (
     ASSIGN,
     BUILTINS,
     CLASS,
@@ -29,7 +29,6 @@ from workbench.analysis.risk.pyscope import (
     Question,
     Scope,
 )
-from workbench.analysis.risk.pyscope.outline import Block
 from workbench.analysis.xdiff import split_lines
 
 MIN_NAME = 3
@@ -135,7 +134,7 @@ class FileNames:
             return None
         if self._facts_cache is None:
             lines = self._lines
-            dev_file = PythonFile(b"".join(entry.merge.ours), lambda b: any(b.first <= n <= b.last for n in lines))
+            dev_file = PythonFile(b"".join(entry.merge.ours))
             dev = _dev_facts(dev_file, lines)
             self._facts_cache = dev, _result_facts(main_taken(entry), dev, self._lines)
         return self._facts_cache
@@ -202,19 +201,7 @@ def _result_facts(result: bytes, dev: NameFacts, lines: Collection[int]) -> Name
             want(None, ref.name)
     if not wanted:
         return NameFacts()
-    heads = {scope[0] for scope in wanted if scope}
-    anywhere = wanted.get(None, set())
-    plain = {name.encode() for name in anywhere if name.isascii()}
-    others = [name for name in anywhere if not name.isascii()]
-
-    def reached(block: Block) -> bool:
-        if block.name in heads:
-            return True
-        text = b"".join(lines_of[block.first : block.last + 1])
-        return not plain.isdisjoint(words(text)) or any(_mentions(text, name) for name in others)
-
-    lines_of = split_lines(result)
-    return PythonFile(result, reached).facts_for([Question(names, within=scope) for scope, names in wanted.items()])
+    return PythonFile(result).facts_for([Question(names, within=scope) for scope, names in wanted.items()])
 
 
 _WORD = re.compile(rb"[A-Za-z0-9_]+")

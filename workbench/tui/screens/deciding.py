@@ -17,10 +17,10 @@ from rich.text import Text
 from textual import work
 from textual.app import SuspendNotSupported
 
-from workbench.analysis.model import Mode
+from workbench.analysis.model import FileStatus, Mode
 from workbench.resolve.events import FileChoice
 from workbench.resolve.markers import conflict_markers
-from workbench.resolve.splice import Choice, Decision
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision
 from workbench.resolve.writer import Blocked
 from workbench.textsafe import visible
 from workbench.tui import present
@@ -29,6 +29,8 @@ from workbench.tui.glyphs import FILE_CHOICE_WORD, MARKED
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.screens.edit import EditScreen
 from workbench.tui.screens.noting import NotingScreen
+
+EDIT_KEYS = "R (keep the result) and G (restore git's merge)"
 
 if TYPE_CHECKING:
     from workbench.tui.config import Config
@@ -75,19 +77,21 @@ class DecidingScreen(NotingScreen):
         return self.path, self.current
 
     def _decidable_target(self) -> tuple[str, int] | None:
-        """The current hunk when a key may decide it; an edit hunk is not (yet): say so, and what stays."""
-        target = self._hunk_target()
-        if target is not None and self.ws is not None and self.ws.is_edit(*target):
-            self.notify(f"Hunk {target[1] + 1} is an edit outside git's conflicts: it cannot be decided by hunk yet "
-                        f"(the key did nothing); the result keeps its text here.", severity="warning")
-            return None
-        return target
+        """The current hunk (a conflict, or an edit outside git's conflicts)."""
+        return self._hunk_target()
 
     def _whole_file(self) -> bool:
-        """The file is decided whole: no layout, or only edit hunks (which are not decided by hunk yet)."""
+        """The file is decided whole: it has no hunks to show (binary, modify/delete, a symlink)."""
         if self.ws is None or self.path is None or self.view is None:
             return False
-        return self.view.layout is None or not self.ws.entry(self.path).hunks
+        return self.view.layout is None
+
+    def _no_conflicts(self) -> bool:
+        """The file has hunks, but none of git's conflicts: only edits beyond git's merge (a whole-file key
+        then chooses the whole file)."""
+        if self.ws is None or self.path is None:
+            return False
+        return not self.ws.entry(self.path).hunks
 
     def _decide(self, choice: Choice) -> None:
         if not self._loaded():
@@ -96,9 +100,30 @@ class DecidingScreen(NotingScreen):
         if target is None:
             return
         assert self.ws is not None
-        self.ws.decide(target[0], target[1], Decision(choice))
-        self.refresh_state({target[0]})
+        path, index = target
+        is_edit = self.ws.is_edit(path, index)
+        if choice in EDIT_ONLY and not is_edit:
+            self.notify(f"Hunk {index + 1} is one of git's conflicts: {EDIT_KEYS} are for edits outside them "
+                        "(K acknowledges what the result holds).", severity="warning")
+            return
+        if choice is Choice.MERGED and self.ws.hunk(path, index).merged_text is None:
+            self.notify(f"git's merge of hunk {index + 1} is not known (its merge could not be rebuilt line by line): "
+                        "take a side, keep the result, or edit it (e).", severity="warning")
+            return
+        self.ws.decide(path, index, Decision(choice))
+        self.refresh_state({path})
         self.after_decision()
+
+    def action_keep_result(self) -> None:
+        self._decide(Choice.RESULT)
+
+    def action_restore_merge(self) -> None:
+        """Restore git's merge in this edit hunk; a file git's merge does not have is deleted instead."""
+        if self._loaded() and self.ws is not None and self.path is not None and not self._whole_file() \
+                and self.ws.entry(self.path).status is FileStatus.RESOLUTION_ADDED:
+            self._choose(FileChoice.DELETE)
+            return
+        self._decide(Choice.MERGED)
 
     def after_decision(self) -> None:
         """A hunk was decided by a key (a screen may move on, see ``screens/flow.py``)."""
@@ -125,7 +150,7 @@ class DecidingScreen(NotingScreen):
         """Delete the file: only a whole-file choice (binary, modify/delete) may; a text file is decided by hunk."""
         if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
-        if not self._whole_file():
+        if not self._whole_file() and not self._no_conflicts():
             self.notify(f"x deletes a file only where the whole file is the choice (binary and modify/delete "
                         f"files); {visible(self.path)} has hunks: decide them with m, d, b or e.", severity="warning")
             return
@@ -136,7 +161,7 @@ class DecidingScreen(NotingScreen):
     def _decide_file(self, choice: Choice, file_choice: FileChoice) -> None:
         if not self._loaded() or self.ws is None or self.path is None or self.view is None:
             return
-        if self._whole_file():
+        if self._whole_file() or self._no_conflicts():
             self._choose(file_choice)
             return
         self.ws.decide_file(self.path, choice)

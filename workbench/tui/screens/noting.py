@@ -15,8 +15,8 @@ from rich.text import Text
 from textual import work
 from textual.screen import Screen
 
+from workbench.analysis.model import ACKS_PATH
 from workbench.errors import WorkbenchError
-from workbench.resolve.acks import ACKS_PATH
 from workbench.textsafe import visible
 from workbench.tui.screens.prompt import PromptScreen
 

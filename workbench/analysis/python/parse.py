@@ -1,4 +1,4 @@
-"""Parsing Python with tree-sitter: one parser, trees cached by blob id.
+"""Parsing Python with tree-sitter: the one parser of the workbench, trees cached by blob id.
 
 tree-sitter rather than ``ast`` because a sync leaves half-merged files
 (conflict markers, a hunk cut mid-statement): tree-sitter still parses the
@@ -48,6 +48,11 @@ def parse(blob_id: str, data: bytes) -> Tree:
     if len(_TREES) > TREE_CACHE_SIZE:
         _TREES.popitem(last=False)
     return tree
+
+
+def parse_text(data: bytes) -> Tree:
+    """The syntax tree of text that is not (or not yet) a blob: an edited hunk, a spliced file (not cached)."""
+    return _parser().parse(data)
 
 
 def captures(source: str, node: Node, rows: tuple[int, int] | None = None) -> dict[str, list[Node]]:

@@ -5,15 +5,16 @@ name only that line bound (a dangling name), or when it was the last use of
 a name the result still binds (an orphaned one).  Telling that apart needs
 Python's own structure: a black/isort import spreads one statement over
 many lines, a parameter list can too, and a name bound in one function is
-not visible in another.  ``ast`` and tree-sitter produce the same records
-(``facts.py``); ``source.py`` picks the parser and limits the walk.
+not visible in another.  The records
+(``facts.py``) come from one tree-sitter walk (``ts_walk.py``); ``source.py`` limits it to
+the lines a question is about.
 """
 
 from __future__ import annotations
 
-from workbench.analysis.risk.pyscope.facts import (
+from workbench.analysis.python.builtin_names import BUILTINS
+from workbench.analysis.python.scope.facts import (
     ASSIGN,
-    BUILTINS,
     CLASS,
     DEF,
     IMPORT,
@@ -23,7 +24,7 @@ from workbench.analysis.risk.pyscope.facts import (
     Scope,
     Use,
 )
-from workbench.analysis.risk.pyscope.source import PythonFile, Question, python_facts
+from workbench.analysis.python.scope.source import PythonFile, Question, python_facts
 
 __all__ = [
     "ASSIGN",

@@ -1,29 +1,23 @@
 """One Python file, parsed once and asked about names as often as needed.
 
-``ast`` when the text is valid Python (exact), else tree-sitter, which
-still reads a half-merged file around its conflict markers.  Parsing is
-C-speed; walking every node in Python is not, so each question walks only
-the statements on lines that mention its names, and optionally only the
-classes and functions on the way to one scope.
+tree-sitter reads valid Python and a half-merged file alike (around its
+conflict markers).  Parsing is C-speed; walking every node in Python is
+not, so each question walks only the statements on lines that mention its
+names, and optionally only the classes and functions on the way to one
+scope.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-import warnings
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
-from workbench.analysis.risk.pyscope.ast_walk import AstWalker
-from workbench.analysis.risk.pyscope.collect import Collector, Keep
-from workbench.analysis.risk.pyscope.facts import NameFacts, Scope
-from workbench.analysis.risk.pyscope.outline import Block, reduced
-from workbench.analysis.risk.pyscope.ts_walk import TreeSitterWalker, parse_tree_sitter
-from workbench.analysis.xdiff import split_lines
+from workbench.analysis.python.parse import parse_text
+from workbench.analysis.python.scope.collect import Keep
+from workbench.analysis.python.scope.facts import NameFacts, Scope
+from workbench.analysis.python.scope.ts_walk import TreeSitterWalker
 
 FEW_NAMES = 16
 """Up to this many names are looked up one ``find`` each; more, with one pass over the file's words."""
@@ -45,21 +39,12 @@ class Question:
 
 
 class PythonFile:
-    """A file's text and its syntax tree.
+    """A file's text and its tree-sitter syntax tree (parsed once, walked per question)."""
 
-    ``blocks``: which top-level ``def``/``class`` blocks the questions will
-    reach (see ``outline``); the others are not built.  Questions about a
-    block left out find nothing there.
-    """
-
-    def __init__(self, data: bytes, blocks: Callable[[Block], bool] | None = None) -> None:
+    def __init__(self, data: bytes) -> None:
         self.data = data
         self._lines_layout: tuple[list[int], set[int]] | None = None
-        self._ts_root: Node | None = None
-        text = re.sub(rb"\r(?!\n)", b" ", data)
-        part = reduced(split_lines(text), blocks) if blocks is not None else None
-        self._tree = (_parse(part) if part is not None else None) or _parse(text)
-        self.parser = "ast" if self._tree is not None else "tree-sitter"
+        self._root = parse_text(data).root_node
 
     def facts(
         self,
@@ -72,7 +57,7 @@ class PythonFile:
 
     def facts_for(self, questions: Sequence[Question]) -> NameFacts:
         """The facts several questions need, from one walk each, as one record."""
-        walker: Collector = AstWalker(self._tree) if self._tree is not None else TreeSitterWalker(self._root())
+        walker = TreeSitterWalker(self._root)
         try:
             for question in questions:
                 lines = question.lines
@@ -80,13 +65,8 @@ class PythonFile:
                 walker.aim(keep, question.within, question.nested)
                 walker.walk()
         except RecursionError:
-            return NameFacts(parser=self.parser)
+            return NameFacts()
         return walker.facts()
-
-    def _root(self) -> Node:
-        if self._ts_root is None:
-            self._ts_root = parse_tree_sitter(self.data)
-        return self._ts_root
 
     def _mentions(self, names: Iterable[str] | None) -> Keep:
         """Lines mentioning any of ``names`` as a whole word (or holding ``import *``).
@@ -131,15 +111,6 @@ class PythonFile:
             return at < len(lines) and lines[at] <= last
 
         return keep
-
-
-def _parse(text: bytes) -> ast.Module | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def python_facts(data: bytes, names: Iterable[str] | None = None) -> NameFacts:

@@ -1,30 +1,17 @@
-"""The same name facts as ``ast_walk``, read with tree-sitter from text ``ast`` refuses.
+"""Which names a tree-sitter tree binds and reads, in which scopes (Python's rules, without flow).
 
 A result that still holds conflict markers, or a hunk cut mid-statement,
 is not valid Python; tree-sitter parses it anyway and marks the broken
 places as ``ERROR`` nodes, so the rest of the file keeps its structure.
-The walk mirrors the ``ast`` one node type for node type.
+Tests hold the facts against pyflakes (``tests/risk/test_risk_names.py``).
 """
 
 from __future__ import annotations
 
-from functools import cache
+from tree_sitter import Node
 
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser
-
-from workbench.analysis.risk.pyscope.collect import Collector, annotation_names
-from workbench.analysis.risk.pyscope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, Scope
-
-
-@cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_python.language()))
-
-
-def parse_tree_sitter(data: bytes) -> Node:
-    """The root of ``data``'s syntax tree, however broken the text."""
-    return _parser().parse(data).root_node
+from workbench.analysis.python.scope.collect import Collector, annotation_names
+from workbench.analysis.python.scope.facts import ASSIGN, CLASS, DEF, IMPORT, PARAM, Scope
 
 
 def _text(node: Node | None) -> str:
@@ -44,9 +31,7 @@ _SKIPPED = frozenset({"comment", "future_import_statement", "nonlocal_statement"
 
 
 class TreeSitterWalker(Collector):
-    """Walks a tree-sitter tree the way ``AstWalker`` walks an ``ast`` one."""
-
-    parser = "tree-sitter"
+    """Walks a tree-sitter tree, collecting bindings and uses per scope (see ``collect.Collector``)."""
 
     def __init__(self, root: Node) -> None:
         super().__init__()

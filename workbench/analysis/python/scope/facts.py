@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +11,6 @@ Scope = tuple[str, ...]
 
 IMPORT, PARAM, DEF, CLASS, ASSIGN = "import", "param", "def", "class", "assign"
 
-BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__builtins__"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +46,6 @@ class NameFacts:
     """Scopes that are class bodies (invisible from the methods inside them)."""
     star: bool = False
     """A ``from x import *``: any name may be bound, so none is known to be missing."""
-    parser: str = "ast"
     _bound: dict[str, set[Binding]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _used: dict[str, set[Use]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _attributes: set[str] = field(default_factory=set, init=False, repr=False, compare=False)

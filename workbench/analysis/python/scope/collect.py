@@ -13,7 +13,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from workbench.analysis.risk.pyscope.facts import Binding, NameFacts, Scope, Use
+from workbench.analysis.python.scope.facts import Binding, NameFacts, Scope, Use
 
 Keep = Callable[[int, int], bool]
 """Whether any line of interest falls in 0-based lines ``[first, last]``."""
@@ -21,8 +21,6 @@ Keep = Callable[[int, int], bool]
 
 class Collector(ABC):
     """The facts one walker gathers over one or more walks of a file."""
-
-    parser = "ast"
 
     def __init__(self) -> None:
         self.keep: Keep = lambda _first, _last: True
@@ -73,7 +71,6 @@ class Collector(ABC):
             tuple(self.attribute_stores),
             frozenset(self.classes),
             self.star,
-            self.parser,
         )
 
 
