@@ -115,8 +115,10 @@ def test_restoring_gits_merge_in_an_edit_hunk_and_writing_it_on_the_checked_out_
         await pilot.press("n", "G")
         await settle(pilot)
         assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.MERGED)
-        header = "".join(s.text for s in screen.query_one(HunkView).render_row(
-            screen.query_one(HunkView)._headers[1], 200, screen.palette, False))
+        view = screen.query_one(HunkView)
+        line = view.header_line_of(1)
+        assert line is not None
+        header = "".join(s.text for s in view.render_row(line, 200, screen.palette, False))
         assert "git's merge restored" in header, header
         await pilot.press("w")
         await settle(pilot)
