@@ -39,16 +39,23 @@ def _on_current_hunk(screen: MainScreen) -> bool:
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
-    """Let workers finish and messages drain (or stop when a dialog waits for an answer)."""
+    """Let workers finish, a file being opened reach its hunk, and messages drain (or stop when a dialog
+    waits for an answer): a state to wait for, not a time."""
     deadline = time.monotonic() + timeout
     while True:
         await pilot.pause()
-        busy = [w for w in pilot.app.workers if w.is_running]
-        if not busy or not isinstance(pilot.app.screen, MainScreen):
+        screen = pilot.app.screen
+        if not isinstance(screen, MainScreen):
+            await pilot.pause()
+            return
+        busy: list[object] = [w for w in pilot.app.workers if w.is_running]
+        if screen.opening:
+            busy.append(f"opening {screen.path}")
+        if not busy:
             await pilot.pause()
             return
         if time.monotonic() > deadline:
-            raise TimeoutError(f"workers still running: {busy}")
+            raise TimeoutError(f"still busy: {busy}")
         await asyncio.sleep(0.02)
 
 

@@ -41,7 +41,7 @@ def test_a_clean_file_the_user_edited_mid_merge_is_listed_with_its_edit(
         files = screen.query_one(FileList)
         row = files.options.row_text(files.shown_paths.index(CLEAN))
         assert row[1] == "V", row  # undoing main's only change leaves dev's file
-        why = screen.query_one(WhyPanel)._text.plain
+        why = screen.query_one(WhyPanel).text.plain
         assert "edit outside git's conflicts" in why
         assert "put dev's text back over main's clean change" in why
         assert "resolution dropped a line" in why
@@ -75,16 +75,17 @@ def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
         entry = screen.ws.entry(CLEAN)
         assert len(entry.hunks) == 1 and [e.index for e in entry.edits] == [1]
         view = screen.query_one(HunkView)
-        assert set(view._headers) == {0, 1}
-        assert view._headers[0] < view._headers[1]
-        header = "".join(s.text for s in view.render_row(view._headers[1], 200, screen.palette, False))
+        assert view.hunks_shown == (0, 1), "hunk 0 above hunk 1"
+        second = view.header_line_of(1)
+        assert second is not None
+        header = "".join(s.text for s in view.render_row(second, 200, screen.palette, False))
         assert "hunk 2/2" in header and "edit outside git's conflicts" in header, header
         assert "put dev's text back over main's clean change" in header, header
         screen.set_current(0)
         await pilot.press("n")
         await settle(pilot)
         assert screen.current == 1
-        assert "edit outside git's conflicts" in screen.query_one(WhyPanel)._text.plain
+        assert "edit outside git's conflicts" in screen.query_one(WhyPanel).text.plain
         await pilot.press("m")
         await settle(pilot)
         assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.MAIN)
@@ -114,8 +115,10 @@ def test_restoring_gits_merge_in_an_edit_hunk_and_writing_it_on_the_checked_out_
         await pilot.press("n", "G")
         await settle(pilot)
         assert screen.ws.session.decision(CLEAN, 1) == Decision(Choice.MERGED)
-        header = "".join(s.text for s in screen.query_one(HunkView).render_row(
-            screen.query_one(HunkView)._headers[1], 200, screen.palette, False))
+        view = screen.query_one(HunkView)
+        line = view.header_line_of(1)
+        assert line is not None
+        header = "".join(s.text for s in view.render_row(line, 200, screen.palette, False))
         assert "git's merge restored" in header, header
         await pilot.press("w")
         await settle(pilot)

@@ -42,7 +42,7 @@ def test_each_decision_key_sets_the_current_hunk(sample_in_progress: SampleSync,
             assert session.decision(LAYER, screen.current) == Decision(choice), key
         hunk = screen.ws.hunk(LAYER, screen.current)
         preview = pilot.app.screen.query_one(ResultPreview)
-        assert [line.text for line in preview._lines] == [
+        assert [line.text for line in preview.lines] == [
             t.decode().rstrip("\n") for t in (*hunk.main_text, *hunk.dev_text)
         ], "the result preview shows main's lines, then dev's"
         journal = Journal.for_sync(Path(sample_in_progress.path, ".git"), screen.ws.analysis.dev, screen.ws.analysis.main)

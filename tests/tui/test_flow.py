@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pilot_tools import drive, main_screen, settle
 from textual.pilot import Pilot
 
-from workbench.analysis.display.folds import RowRef
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
@@ -82,10 +81,12 @@ def test_the_layout_fits_the_width_and_i_switches_it(sample_in_progress: SampleS
         await settle(pilot)
         header = view.render_line(0).text
         assert "d = dev" in header and "m = main" in header
-        sides = [line.side for line in view._lines if view._line_hunk[view._lines.index(line)] == screen.current]
+        assert screen.current is not None
+        lines = view.hunk_lines(screen.current)
+        sides = [view.line_at(i).side for i in lines]
         first_main = sides.index("main")
         assert set(sides[:first_main]) <= {"dev", None} and "dev" in sides, "dev's lines, then main's"
-        painted = "".join(s.text for s in view.render_row(first_main + view._headers[screen.current], 54,
+        painted = "".join(s.text for s in view.render_row(lines[first_main], 54,
                                                          view.palette, False))
         assert painted[1:3] == "m "
         await pilot.press("i")
@@ -124,12 +125,10 @@ def test_wrap_shows_whole_lines_and_right_jumps_to_the_first_difference(
         await pilot.press("l")
         assert view.row_count == lines_before
         # → on a row whose first difference is out of sight jumps there
-        layout = screen.view.layout
         width = view.scrollable_content_region.width // 2 - 6
-        for index, line in enumerate(view._lines):
-            entry = view._entries[line.entry]
-            if isinstance(entry, RowRef):
-                row = layout.rows[entry.index]
+        for index in range(view.row_count):
+            row = view.row_at(index)
+            if row is not None:
                 spans = [s for c in (row.dev, row.main) if c is not None for s in c.vs_other]
                 if spans and min(a for a, _ in spans) > width + 8:
                     view.move_cursor(index)
@@ -259,15 +258,15 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
         await pilot.press("v")
         await settle(pilot)
         dev = screen.query_one("#dev-diff", DiffView)
-        row = dev._rows[dev.cursor]
+        row = dev.rows[dev.cursor]
         assert row.old is not None and row.old >= hunks[screen.current].dev.start
         assert dev.cursor > 0, "the riskiest hunk is not at the top of the file"
         await pilot.press("p", "p")
         await settle(pilot)
         assert screen.current == 0
-        row = dev._rows[dev.cursor]
+        row = dev.rows[dev.cursor]
         assert row.old is not None and row.old >= hunks[0].dev.start
-        earlier = [r for r in dev._rows[: dev.cursor] if r.old is not None and r.old >= hunks[0].dev.start]
+        earlier = [r for r in dev.rows[: dev.cursor] if r.old is not None and r.old >= hunks[0].dev.start]
         assert not earlier, "the first row of that hunk, not a later one"
 
     drive(app, script)

@@ -248,11 +248,11 @@ def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, mak
         hunk = screen.ws.hunk(screen.path, screen.current)
         assert hunk.taken.value == "main", "the opening hunk took main"
         why = screen.query_one(WhyPanel)
-        assert "the result holds main's side" in why._text.plain
+        assert "the result holds main's side" in why.text.plain
         await pilot.press("d")
         await settle(pilot)
-        assert "the result holds main's side" not in why._text.plain
-        assert "Your decision: dev" in why._text.plain and "Not written yet" in why._text.plain
+        assert "the result holds main's side" not in why.text.plain
+        assert "Your decision: dev" in why.text.plain and "Not written yet" in why.text.plain
 
     _run(app, script)
 
@@ -271,7 +271,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
         await pilot.press(*"caller fixed", "enter")
         await settle(pilot)
         assert screen.ws.session.note(path, index) == "caller fixed"
-        assert "Note: caller fixed" in screen.query_one(WhyPanel)._text.plain
+        assert "Note: caller fixed" in screen.query_one(WhyPanel).text.plain
         await pilot.press("K")
         await settle(pilot)
         await pilot.press("enter")  # an empty reason is refused
@@ -282,7 +282,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
         assert isinstance(app.screen, MainScreen)
         acks = worktree_acks(Path(sample_in_progress.path))
         assert [(a.path, a.reason, a.decision) for a in acks] == [(path, "keep main", "main")]
-        assert "Acknowledged for CI (keep main)" in screen.query_one(WhyPanel)._text.plain
+        assert "Acknowledged for CI (keep main)" in screen.query_one(WhyPanel).text.plain
         assert (path, index) in matched(acks, screen.ws.analysis)
 
     _run(app, script)
@@ -321,15 +321,15 @@ def test_base_lines_both_sides_deleted_are_one_line_while_the_base_is_hidden(bui
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
-        gaps = [e for e in view._entries if isinstance(e, BothDeleted)]
+        gaps = [e for e in view.entries if isinstance(e, BothDeleted)]
         assert [(g.end - g.start) for g in gaps] == [19]
         assert "19 base lines deleted on both sides" in "\n".join(screen_text(app))
         await pilot.press("a")
         await settle(pilot)
-        assert view.show_base and not any(isinstance(e, BothDeleted) for e in view._entries)
+        assert view.show_base and not any(isinstance(e, BothDeleted) for e in view.entries)
         await pilot.press("a")
         await settle(pilot)
-        assert any(isinstance(e, BothDeleted) for e in view._entries)
+        assert any(isinstance(e, BothDeleted) for e in view.entries)
 
     _run(app, script)
 

@@ -46,10 +46,9 @@ def _painted(view: HunkView, line: int) -> str:
 
 def _dev_line(view: HunkView, line: int) -> int | None:
     """The dev line number shown on screen line ``line`` (None when it shows no dev line)."""
-    entry = view.entries[view._lines[line].entry]
-    assert view._layout is not None
-    cell = view._layout.rows[entry.index].dev  # type: ignore[union-attr]
-    return cell.no if cell is not None else None
+    row = view.row_at(line)
+    assert row is not None
+    return row.dev.no if row.dev is not None else None
 
 
 def test_the_lost_lines_are_marked_opened_on_and_jumped_to(tmp_path: Path, make_app: MakeApp) -> None:
@@ -63,10 +62,11 @@ def test_the_lost_lines_are_marked_opened_on_and_jumped_to(tmp_path: Path, make_
         view = screen.query_one(HunkView)
         first = screen.current
         assert first is not None
-        header = view._headers[first]
+        header = view.header_line_of(first)
+        assert header is not None
         assert view.cursor > header + 1, "the cursor skips the hunk's kept first row to its lost line"
         assert _dev_line(view, view.cursor) == lost[first][0].start
-        assert header >= round(view.scroll_offset.y), "the header stays in view"
+        assert view.hunk_on_screen(first), "the header stays in view"
         assert LOST in _painted(view, view.cursor), "the lost line carries the mark"
         assert LOST not in _painted(view, header + 1), "a kept line does not"
         why = screen.query_one(WhyPanel)
@@ -89,6 +89,6 @@ def test_the_lost_lines_are_marked_opened_on_and_jumped_to(tmp_path: Path, make_
         await pilot.press("i")
         await settle(pilot)
         marked = [i for i in range(view.row_count) if LOST in _painted(view, i)]
-        assert [view._lines[i].side for i in marked] == ["dev", "dev"], "inline, only the d lines are marked"
+        assert [view.line_at(i).side for i in marked] == ["dev", "dev"], "inline, only the d lines are marked"
 
     drive(app, script)

@@ -89,10 +89,31 @@ def test_j_and_k_move_in_the_file_list_and_in_the_hunk_view(sample_in_progress: 
         await settle(pilot)
         assert screen.path == first
         view = screen.query_one(HunkView)
+        assert screen.current is not None and view.cursor == view.opening_line(screen.current), "the file is open"
         view.focus()
+        await pilot.pause()
+        assert view.has_focus
         start = view.cursor
         await pilot.press("j", "j", "k")
         assert view.cursor == start + 1
+
+    drive(app, script)
+
+
+def test_moving_on_before_a_file_is_laid_out_does_not_pull_back_to_it(
+        sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        files = screen.query_one(FileList)
+        await pilot.press("v")  # the diffs are shown: the hidden hunk view waits for a size before scrolling
+        await settle(pilot)
+        await pilot.press("escape")
+        assert files.has_focus_within
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert screen.path == files.shown_paths[2] == files.highlighted_path, "j j: the third file, not back"
 
     drive(app, script)
 
@@ -181,9 +202,9 @@ def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: Sam
         await pilot.press("a")
         assert not view.show_base
         folded = view.row_count
-        assert any(isinstance(e, Fold) for e in view._entries)
+        assert any(isinstance(e, Fold) for e in view.entries)
         await pilot.press("z")
-        assert view.row_count > folded and not any(isinstance(e, Fold) for e in view._entries)
+        assert view.row_count > folded and not any(isinstance(e, Fold) for e in view.entries)
         await pilot.press("z")
         assert view.row_count == folded
         view.focus()
@@ -198,10 +219,10 @@ def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: Sam
         await settle(pilot)
         assert screen.query_one("#views").current == "diffs"
         dev_diff = screen.query_one("#dev-diff", DiffView)
-        assert dev_diff._rows, "the result differs from dev where -X theirs took main"
+        assert dev_diff.rows, "the result differs from dev where -X theirs took main"
         await pilot.press("M")
         await settle(pilot)
-        assert dev_diff._rows and not screen.query_one("#main-diff", DiffView)._rows, "all main: identical to main"
+        assert dev_diff.rows and not screen.query_one("#main-diff", DiffView).rows, "all main: identical to main"
         await pilot.press("v")
         assert screen.query_one("#views").current == "hunks"
 
@@ -215,8 +236,8 @@ def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_ap
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
-        fold = next(i for i, e in enumerate(view._entries) if isinstance(e, Fold))
-        hidden = view._entries[fold].lines
+        fold = next(i for i, e in enumerate(view.entries) if isinstance(e, Fold))
+        hidden = view.entries[fold].lines
         before = view.row_count
         view.move_cursor(fold)
         await pilot.press("enter")
@@ -261,7 +282,7 @@ def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: 
         await settle(pilot)
         diff_screen = pilot.app.screen
         assert isinstance(diff_screen, CommitDiffScreen)
-        assert diff_screen.query_one(DiffView)._rows, "the commit's change to the file"
+        assert diff_screen.query_one(DiffView).rows, "the commit's change to the file"
         await pilot.press("escape")
         assert isinstance(pilot.app.screen, MainScreen)
 

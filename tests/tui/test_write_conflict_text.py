@@ -102,7 +102,7 @@ def test_blocks_that_do_not_match_the_hunks_are_said_and_only_a_whole_side_is_wr
 
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
-        assert "does not match the hunks" in screen.query_one(WhyPanel)._text.plain
+        assert "does not match the hunks" in screen.query_one(WhyPanel).text.plain
         await pilot.press("b")
         await pilot.press("w")
         await settle(pilot)

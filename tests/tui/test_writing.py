@@ -134,7 +134,9 @@ def test_quit_does_not_ask_about_files_with_nothing_to_write(sample_in_progress:
 
 def _header_text(screen: MainScreen, hunk: int) -> str:
     view = screen.query_one(HunkView)
-    segments = view.render_row(view._headers[hunk], 200, view.palette, False)
+    header = view.header_line_of(hunk)
+    assert header is not None
+    segments = view.render_row(header, 200, view.palette, False)
     return "".join(segment.text for segment in segments)
 
 
@@ -179,7 +181,7 @@ BINARY = "docs/source/images/moe/token_dispatch.png"
 
 def _result_pane(screen: MainScreen) -> tuple[str, list[str]]:
     preview = screen.query_one(ResultPreview)
-    return preview._caption, [line.text for line in preview._lines]
+    return preview.caption, [line.text for line in preview.lines]
 
 
 def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSync, make_app: MakeApp) -> None:

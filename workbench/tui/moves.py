@@ -47,8 +47,10 @@ def bulk_targets(ws: Workspace, bulk: Bulk) -> list[tuple[str, int]]:
     for path in paths:
         if ws.session.file_choice(path) is not None:
             continue
+        visited = {position.hunk for position in ws.positions((path,))}  # a quiz visits only what it asks
         for hunk in ws.entry(path).hunks:
-            if hunk.level.rank < bulk.below.rank and ws.session.decision(path, hunk.index) is None:
+            if (hunk.index in visited and hunk.level.rank < bulk.below.rank
+                    and ws.session.decision(path, hunk.index) is None):
                 targets.append((path, hunk.index))
     return targets
 
@@ -84,7 +86,11 @@ def next_undecided(ws: Workspace, here: Position | None, delta: int,
     order = list(ws.positions(paths))
     if not order:
         return None
-    start = order.index(here) if here in order else (-1 if delta > 0 else len(order))
+    if here in order:
+        start = order.index(here)
+    else:  # a place the workspace does not visit (a hunk a quiz does not ask): from the next one it does
+        nearest = ws.step(here, delta, paths)
+        start = order.index(nearest) - delta if nearest is not None else (-1 if delta > 0 else len(order))
     for k in range(1, len(order) + 1):
         candidate = order[(start + delta * k) % len(order)]
         if candidate != here and is_undecided(ws, candidate):

@@ -23,6 +23,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
+from workbench.analysis.model import FileAnalysis
 from workbench.errors import WorkbenchError
 from workbench.mergetool import NO_HISTORY
 from workbench.sync import LoadProgress
@@ -38,9 +39,9 @@ from workbench.tui.screens.flow import FlowScreen
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_choice import FileChoicePanel
-from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.file_list import FileList, FileRow, Totals
 from workbench.tui.widgets.history_panel import HistoryPanel
-from workbench.tui.widgets.hunk_view import HunkView
+from workbench.tui.widgets.hunk_view import HunkTitle, HunkView
 from workbench.tui.widgets.path_bar import PathBar
 from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -69,6 +70,8 @@ class MainScreen(FlowScreen):
         self.current: int | None = None
         """The hunk decisions act on."""
         self._pending_hunk: int | None = None
+        self._opening: str | None = None
+        """The file being prepared or laid out, until its opening hunk is scrolled to."""
         self._expanded: frozenset[int] = frozenset()
         self._expand_all = False
         self.show_diffs = False
@@ -164,7 +167,7 @@ class MainScreen(FlowScreen):
         files = self.query_one(FileList)
         # The user's place in the outline's list is kept; otherwise open on the riskiest file.
         moved = files.highlighted_path if files.highlighted_path != self._outline_first else None
-        files.set_files([present.file_row(ws, entry) for entry in ws.files])
+        files.set_files([self.file_row(entry) for entry in ws.files])
         self._refresh_totals()
         self.loaded_at = time.monotonic()
         if not ws.files:
@@ -232,6 +235,7 @@ class MainScreen(FlowScreen):
         """Show a file: evidence now, rows when the worker has prepared them."""
         assert self.ws is not None
         self.path = path
+        self._opening = path
         self.query_one(PathBar).show(path)
         self.view = None
         self.current = None
@@ -258,6 +262,7 @@ class MainScreen(FlowScreen):
             self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
             switcher.current = "choice"
             self.query_one(ResultPreview).show(*present.file_choice_preview(self.ws, view.path, view.sides))
+            self._opening = None
             if self._pending_hunk is not None:
                 self._pending_hunk = None
                 self.query_one(FileChoicePanel).focus()
@@ -268,7 +273,7 @@ class MainScreen(FlowScreen):
         labels = {"dev": f"{dev_word} {short_sha(analysis.dev)}", "main": f"{main_word} {short_sha(analysis.main)}",
                   "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"}
         hunks.set_sides(labels)
-        hunks.show(view.layout, self._entries(), view.syntax, present.hunk_titles(self.ws, view.path),
+        hunks.show(view.layout, self._entries(), view.syntax, self.hunk_titles(view.path),
                    view.lost)
         if self.show_diffs:
             switcher.current = "diffs"
@@ -284,11 +289,22 @@ class MainScreen(FlowScreen):
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
-        """``_go`` once the hunk view has a size (a scroll before layout would be lost)."""
-        if self.query_one(HunkView).size.height == 0 and tries > 0 and self.path == position.path:
+        """``_go`` once the hunk view has a size (a scroll before layout would be lost).
+
+        Nothing when the user has moved to another file meanwhile: going back would undo their move.
+        """
+        if self.path != position.path:
+            return
+        if self.query_one(HunkView).size.height == 0 and tries > 0:
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
+        self._opening = None
         self._go(position, focus)
+
+    @property
+    def opening(self) -> bool:
+        """Whether the file on screen is still being prepared or laid out (its hunk not yet scrolled to)."""
+        return self._opening is not None
 
     # -- after a change (called by DecidingScreen) ---------------------------------------------
 
@@ -299,12 +315,12 @@ class MainScreen(FlowScreen):
         ws = self.ws
         self.tell_unsaved()
         changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
-        self.query_one(FileList).update_rows([present.file_row(ws, entry) for entry in changed])
+        self.query_one(FileList).update_rows([self.file_row(entry) for entry in changed])
         self._refresh_totals()
         if self.path is None or (paths is not None and self.path not in paths):
             return
         if self.view is not None and self.view.layout is not None:
-            self.query_one(HunkView).set_titles(present.hunk_titles(ws, self.path))
+            self.query_one(HunkView).set_titles(self.hunk_titles(self.path))
             if self.current is not None:
                 self._refresh_hunk_panels()
             if self.show_diffs:
@@ -316,4 +332,18 @@ class MainScreen(FlowScreen):
     def _refresh_totals(self) -> None:
         assert self.ws is not None
         mode = present.MODE_WORD[self.ws.analysis.mode]
-        self.query_one(FileList).set_totals(present.totals(self.ws), mode)
+        self.query_one(FileList).set_totals(self.totals(), mode)
+
+    # -- what the rows and counters say (the quiz counts only the hunks it asks) ---------------
+
+    def file_row(self, entry: FileAnalysis) -> FileRow:
+        assert self.ws is not None
+        return present.file_row(self.ws, entry)
+
+    def hunk_titles(self, path: str) -> dict[int, HunkTitle]:
+        assert self.ws is not None
+        return present.hunk_titles(self.ws, path)
+
+    def totals(self) -> Totals:
+        assert self.ws is not None
+        return present.totals(self.ws)

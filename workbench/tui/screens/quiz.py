@@ -14,13 +14,16 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from workbench.analysis.model import FileAnalysis
 from workbench.textsafe import visible
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.quiz import QuizWorkspace
-from workbench.tui.quiz_present import reveal_text, score_text
+from workbench.tui.quiz_present import quiz_file_row, quiz_hunk_titles, quiz_totals, reveal_text, score_text
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.once import OnceModal
+from workbench.tui.widgets.file_list import FileRow, Totals
+from workbench.tui.widgets.hunk_view import HunkTitle
 from workbench.tui.widgets.sync_bar import SyncBar
 
 
@@ -89,6 +92,18 @@ class QuizScreen(MainScreen):
     @property
     def quiz_ws(self) -> QuizWorkspace | None:
         return self.ws if isinstance(self.ws, QuizWorkspace) else None
+
+    def file_row(self, entry: FileAnalysis) -> FileRow:
+        ws = self.quiz_ws
+        return quiz_file_row(ws, entry) if ws is not None else super().file_row(entry)
+
+    def hunk_titles(self, path: str) -> dict[int, HunkTitle]:
+        ws = self.quiz_ws
+        return quiz_hunk_titles(ws, path) if ws is not None else super().hunk_titles(path)
+
+    def totals(self) -> Totals:
+        ws = self.quiz_ws
+        return quiz_totals(ws) if ws is not None else super().totals()
 
     def refresh_state(self, paths: set[str] | None = None) -> None:
         super().refresh_state(paths)

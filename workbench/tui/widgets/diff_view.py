@@ -34,6 +34,11 @@ class DiffView(LineView):
         self._title: list[tuple[str, str | None]] = []
         self.header_lines = 1
 
+    @property
+    def rows(self) -> tuple[DiffRow, ...]:
+        """The diff's rows, top to bottom."""
+        return self._rows
+
     def set_title(self, parts: list[tuple[str, str | None]]) -> None:
         """The fixed title line: text pieces, each in a tone's hue (None: plain)."""
         self._title = parts

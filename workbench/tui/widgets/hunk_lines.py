@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from workbench.analysis.display.folds import RowRef, ViewEntry
+from workbench.analysis.display.folds import HunkHeader, RowRef, ViewEntry
 from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
 
 MIN_SPLIT_TEXT = 40
@@ -136,6 +136,27 @@ def first_difference(row: AlignedRow, show_base: bool) -> int | None:
             spans = cell.vs_base if show_base else cell.vs_other
             starts.extend(start for start, _stop in spans)
     return min(starts) if starts else None
+
+
+def hidden_difference(layout: FileLayout, entry: ViewEntry, show_base: bool, x_offset: int, room: int) -> int | None:
+    """Where text must start so the first difference of ``entry`` (a row, or a header's hunk) shows.
+
+    None when it already shows in the ``room`` characters from ``x_offset``, or there is none.
+    """
+    if isinstance(entry, RowRef):
+        rows = [layout.rows[entry.index]]
+    elif isinstance(entry, HunkHeader) and entry.hunk in layout.hunk_rows:
+        start, end = layout.hunk_rows[entry.hunk]
+        rows = list(layout.rows[start:end])
+    else:
+        return None
+    firsts = [f for f in (first_difference(row, show_base) for row in rows) if f is not None]
+    if not firsts:
+        return None
+    first = min(firsts)
+    if x_offset <= first < x_offset + max(1, room):
+        return None
+    return max(0, first - 8)
 
 
 def cut_spans(spans: tuple[tuple[int, int], ...], start: int, stop: int) -> list[tuple[int, int]]:

@@ -3,9 +3,12 @@
 Rows come prepared (``workbench.analysis.display``): aligned cells with
 their word changes, folds, hunk headers; ``hunk_lines.py`` turns them into
 screen lines (side by side, or inline like a unified diff, soft-wrapped or
-not).  This widget only paints them, in the theme's dev and main hues, with
-syntax colours looked up by line.  The layout fits the width by default:
-inline when a side would get fewer than ``MIN_SPLIT_TEXT`` characters.
+not); ``hunk_index.py`` says where each hunk and lost line is among them;
+``hunk_paint.py`` paints a line in the theme's dev and main hues, with
+syntax colours looked up by line.  This widget holds the state (file,
+cursor, current hunk, layout, wrap) and wires them together.  The layout
+fits the width by default: inline when a side would get fewer than
+``MIN_SPLIT_TEXT`` characters.
 
 | Key | Action |
 | :- | :- |
@@ -21,55 +24,47 @@ and the theme's high-risk tint; a hunk opens on its first lost line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 
 from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, ViewEntry
-from workbench.analysis.display.layout import AlignedRow, Cell, FileLayout, Region
-from workbench.analysis.model import Level
+from workbench.analysis.display.layout import AlignedRow, FileLayout
 from workbench.tui.base_rows import BothDeleted
-from workbench.tui.glyphs import DECIDED, LOST, MARKED, RISK_LETTER, RISK_WORD
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.lines import label_segments, number_segment, text_segments
-from workbench.tui.palette import Palette, combine
+from workbench.tui.palette import Palette
 from workbench.tui.syntax import SyntaxSpans
+from workbench.tui.widgets.hunk_index import (
+    LineIndex,
+    entry_hunks,
+    index_lines,
+    layout_row_at,
+    line_for_row,
+    line_of_entry,
+)
 from workbench.tui.widgets.hunk_lines import (
     Layout,
     ScreenLine,
-    cut_kinds,
-    cut_spans,
-    first_difference,
+    hidden_difference,
     resolved_layout,
     screen_lines,
-    shared_cell,
     split_columns,
 )
+from workbench.tui.widgets.hunk_paint import (
+    HunkTitle,
+    Paint,
+    column_titles,
+    fold_line,
+    header_line,
+    inline_row,
+    split_row,
+)
 from workbench.tui.widgets.line_view import LineView
-from workbench.wording import plural
 
-_CLEAN_TONE = {Region.DEV: ("dev",), Region.MAIN: ("main",), Region.BOTH: ("dev", "main")}
-_INLINE_TAG = {"base": "b ", "dev": "d ", "main": "m ", None: "  "}
-"""Inline, the two cells before a line's text say whose line it is (never colour alone)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HunkTitle:
-    """What a hunk's header line says (prepared by the screen from the session)."""
-
-    number: int
-    total: int
-    level: Level
-    risk: int
-    taken: str
-    decision: str
-    decided: bool
-    marked: bool = False
-    """Edited, but the text still holds conflict markers."""
+__all__ = ["HunkTitle", "HunkView"]
+"""``HunkTitle`` is painted in ``hunk_paint.py``; the screens take it from here, with the view."""
 
 
 class HunkView(LineView):
@@ -111,7 +106,6 @@ class HunkView(LineView):
         self._syntax: dict[str, SyntaxSpans] = {}
         self._titles: dict[int, HunkTitle] = {}
         self._entry_hunk: list[int | None] = []
-        self._headers: dict[int, int] = {}
         self._gutter = 4
         self._cursor_hunk: int | None = None
         self.show_base = False
@@ -125,14 +119,10 @@ class HunkView(LineView):
         self.wrap = False
         """Soft-wrap long lines instead of cutting them (← → pan when off)."""
         self._lines: list[ScreenLine] = []
-        self._line_hunk: list[int | None] = []
+        self._index = LineIndex()
         self._lines_key: tuple[object, ...] | None = None
         self._lost: Mapping[str, frozenset[int]] = {}
         """Side -> layout rows whose line of that side the result lost."""
-        self._lost_starts: list[int] = []
-        """Screen lines where a run of lost lines starts (what g jumps to)."""
-        self._first_lost: dict[int, int] = {}
-        """Hunk -> its first lost screen line."""
 
     @property
     def inline(self) -> bool:
@@ -190,10 +180,10 @@ class HunkView(LineView):
 
     def refold(self, entries: tuple[ViewEntry, ...]) -> None:
         """Folds opened or closed: keep the cursor on the same layout row (or the fold that hides it)."""
-        anchor = self._layout_row(self.cursor)
+        anchor = layout_row_at(self._lines, self._entries, self._layout, self.cursor)
         self._set_entries(entries)
         if anchor is not None:
-            self.move_cursor(self._entry_for_row(anchor))
+            self.move_cursor(line_for_row(self._lines, self._entries, anchor))
 
     def set_titles(self, titles: dict[int, HunkTitle]) -> None:
         self._titles = titles
@@ -205,6 +195,12 @@ class HunkView(LineView):
 
     def set_show_base(self, show: bool) -> None:
         self.show_base = show
+        self.refresh_rows()
+
+    def _set_entries(self, entries: tuple[ViewEntry, ...]) -> None:
+        self._entries = entries
+        self._entry_hunk = entry_hunks(entries, self._layout)
+        self._lines_key = None
         self.refresh_rows()
 
     # -- screen lines ------------------------------------------------------------------------
@@ -219,38 +215,10 @@ class HunkView(LineView):
             self._lines_key = key
             self._lines = screen_lines(self._entries, self._layout, inline, self.show_base,
                                        self._wrap_width(width, inline), self._split_text_widths(width))
-            self._line_hunk = [self._entry_hunk[line.entry] for line in self._lines]
-            self._headers = {}
-            for i, line in enumerate(self._lines):
-                entry = self._entries[line.entry]
-                if isinstance(entry, HunkHeader):
-                    self._headers.setdefault(entry.hunk, i)
-            self._index_lost()
+            self._index = index_lines(self._lines, self._entries, self._entry_hunk, self._lost)
             if anchor is not None:
-                self.cursor = self._line_of_entry(anchor)
+                self.cursor = line_of_entry(self._lines, anchor)
         super().refresh_rows()
-
-    def _index_lost(self) -> None:
-        """Where the lost lines are on screen: each run's first line, each hunk's first one."""
-        self._lost_starts = []
-        self._first_lost = {}
-        before = False
-        for i, line in enumerate(self._lines):
-            lost = self._line_lost(line)
-            hunk = self._line_hunk[i]
-            if lost and not before:
-                self._lost_starts.append(i)
-            if lost and hunk is not None:
-                self._first_lost.setdefault(hunk, i)
-            before = lost
-
-    def _line_lost(self, line: ScreenLine) -> bool:
-        entry = self._entries[line.entry]
-        if not isinstance(entry, RowRef) or not self._lost:
-            return False
-        if line.side is not None:
-            return entry.index in self._lost.get(line.side, ())
-        return any(entry.index in rows for rows in self._lost.values())
 
     def _wrap_width(self, width: int, inline: bool) -> int | None:
         if not self.wrap:
@@ -260,12 +228,6 @@ class HunkView(LineView):
     def _split_text_widths(self, width: int) -> dict[str, int]:
         return {side: max(1, w - self._gutter) for side, w in split_columns(width, self.show_base)}
 
-    def _line_of_entry(self, entry: int) -> int:
-        for i, line in enumerate(self._lines):
-            if line.entry >= entry:
-                return i
-        return max(0, len(self._lines) - 1)
-
     @property
     def cursor_entry(self) -> int | None:
         """The entry (``folds.py``) under the cursor."""
@@ -273,12 +235,11 @@ class HunkView(LineView):
 
     def opening_line(self, hunk: int) -> int | None:
         """Where ``go_to_hunk`` puts the cursor: the hunk's first lost line, else its header."""
-        first = self._first_lost.get(hunk)
-        return first if first is not None else self._headers.get(hunk)
+        return self._index.opening_line(hunk)
 
     def go_to_hunk(self, hunk: int) -> None:
         """Cursor on the hunk's first lost line (else its header), the header two lines from the top when both fit."""
-        index = self._headers.get(hunk)
+        index = self._index.headers.get(hunk)
         target = self.opening_line(hunk)
         if index is not None and target is not None:
             self.current = hunk
@@ -290,49 +251,64 @@ class HunkView(LineView):
 
     def action_next_lost(self) -> None:
         """The next run of lost lines in the file (wrapping around to the first)."""
-        if not self._lost_starts:
+        starts = self._index.lost_starts
+        if not starts:
             self.notify("The result lost no lines of this file.")
             return
-        later = [i for i in self._lost_starts if i > self.cursor]
+        later = [i for i in starts if i > self.cursor]
         if not later:
             self.notify("Back to the file's first lost line.")
-        self.move_cursor(later[0] if later else self._lost_starts[0], top_margin=2)
+        self.move_cursor(later[0] if later else starts[0], top_margin=2)
 
-    def _set_entries(self, entries: tuple[ViewEntry, ...]) -> None:
-        self._entries = entries
-        rows = self._layout.rows if self._layout else ()
-        self._entry_hunk = [
-            e.hunk if isinstance(e, HunkHeader) else rows[e.index].hunk if isinstance(e, RowRef) else None
-            for e in entries
-        ]
-        self._lines_key = None
-        self.refresh_rows()
+    # -- queries: what is where among the screen lines ----------------------------------------
 
-    def _layout_row(self, index: int) -> int | None:
-        if not self._lines or index >= len(self._lines):
-            return None
+    def line_at(self, index: int) -> ScreenLine:
+        """Screen line ``index``: its entry, side (inline) and wrapped piece."""
+        return self._lines[index]
+
+    def row_at(self, index: int) -> AlignedRow | None:
+        """The layout row screen line ``index`` shows (None on a hunk header or a fold)."""
         entry = self._entries[self._lines[index].entry]
-        if isinstance(entry, RowRef):
-            return entry.index
-        if isinstance(entry, Fold):
-            return entry.start
-        start, _end = self._layout.hunk_rows[entry.hunk] if self._layout else (0, 0)
-        return start
+        return self._layout.rows[entry.index] if isinstance(entry, RowRef) and self._layout else None
 
-    def _entry_for_row(self, row: int) -> int:
-        """The screen line showing layout row ``row`` (or the fold that hides it)."""
-        for i, entry in enumerate(self._entries):
-            if isinstance(entry, RowRef) and entry.index == row:
-                return self._line_of_entry(i)
-            if isinstance(entry, Fold) and entry.start <= row < entry.end:
-                return self._line_of_entry(i)
-        return 0
+    def hunk_at(self, index: int) -> int | None:
+        """The hunk screen line ``index`` belongs to (None: context or a fold)."""
+        return self._index.hunk_at(index)
+
+    def header_line_of(self, hunk: int) -> int | None:
+        """The screen line of ``hunk``'s header (None when the file shows no such hunk)."""
+        return self._index.headers.get(hunk)
+
+    @property
+    def hunks_shown(self) -> tuple[int, ...]:
+        """The hunks the file shows, top to bottom."""
+        return tuple(sorted(self._index.headers, key=self._index.headers.__getitem__))
+
+    def hunk_lines(self, hunk: int) -> range:
+        """The screen lines of ``hunk``, header included (empty when it is not shown)."""
+        return self._index.hunk_lines(hunk)
+
+    @property
+    def visible_lines(self) -> range:
+        """The screen lines in view now (under the column titles)."""
+        top = round(self.scroll_offset.y)
+        return range(top, min(self.row_count, top + self.page_height))
+
+    def hunk_on_screen(self, hunk: int, rows: int = 2) -> bool:
+        """Whether ``hunk``'s header, its first ``rows`` lines and the line it opens on are all in view."""
+        lines = self._index.hunk_lines(hunk)
+        if not lines:
+            return False
+        opening = self._index.opening_line(hunk)
+        last = max(lines.start + min(rows, len(lines) - 1), lines.start if opening is None else opening)
+        shown = self.visible_lines
+        return lines.start in shown and last in shown
 
     # -- the cursor (messages up) ------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
         super().watch_cursor(old, new)
-        hunk = self._line_hunk[new] if 0 <= new < len(self._line_hunk) else None
+        hunk = self._index.hunk_at(new)
         if hunk != self._cursor_hunk:
             self._cursor_hunk = hunk
             self.post_message(self.CursorMoved(self, hunk))
@@ -350,146 +326,35 @@ class HunkView(LineView):
         if event.chain == 2:
             self.action_toggle_fold()
 
-    # -- painting ----------------------------------------------------------------------------
+    # -- painting (``hunk_paint.py``) ----------------------------------------------------------
 
     @property
     def row_count(self) -> int:
         return len(self._lines)
 
     def row_key(self, index: int) -> tuple[object, ...]:
-        current = self._line_hunk[index] == self.current and self.current is not None
+        current = self._index.hunk_at(index) == self.current and self.current is not None
         return (self.show_base, current, self._lines_key)
 
     def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
         line = self._lines[index]
         entry = self._entries[line.entry]
-        current = self.current is not None and self._line_hunk[index] == self.current
+        current = self.current is not None and self._index.hunk_at(index) == self.current
         if isinstance(entry, HunkHeader):
-            return self._header(entry.hunk, width, palette, current, at_cursor)
+            return header_line(entry.hunk, self._titles.get(entry.hunk), width, palette, current, at_cursor)
         if isinstance(entry, Fold):
-            return self._fold(entry, width, palette, at_cursor)
+            return fold_line(entry, width, palette, at_cursor)
         assert self._layout is not None
         row = self._layout.rows[entry.index]
+        paint = Paint(palette, self._gutter, self._syntax, self._lost, self.show_base, self.wrap, self.x_offset)
         if self._lines_key is not None and self._lines_key[3]:
-            return self._inline_row(row, line, width, palette, current, at_cursor, entry.index)
-        return self._row(row, width, palette, current, at_cursor, line.part, entry.index)
+            return inline_row(paint, row, line, width, current, at_cursor, entry.index)
+        return split_row(paint, row, width, current, at_cursor, line.part, entry.index)
 
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
-        if self.inline:
-            parts = [(" " * (self._gutter + 1), palette.header)]
-            for k, side in enumerate(("base", "dev", "main") if self.show_base else ("dev", "main")):
-                parts.append(("   " if k else "", palette.header))
-                parts.append((f"{_INLINE_TAG[side].strip()} = {self._sides.get(side, side)}",
-                              combine(palette.header, palette.hue[side])))
-            parts.append(("   inline (i: side by side)", palette.header))
-            return label_segments(parts, width, palette.header)
-        segments = [Segment(" ", palette.header)]
-        for k, (side, column_width) in enumerate(self._columns(width)):
-            if k:
-                segments.append(Segment("│", combine(palette.header, palette.separator.without_color)))
-            title = " " * self._gutter + self._sides.get(side, side)
-            segments.extend(label_segments([(title, combine(palette.header, palette.hue[side]))], column_width, palette.header))
-        return segments
+        return column_titles(self._sides, width, palette, self._gutter, self.show_base, self.inline)
 
-    def _marker(self, palette: Palette, current: bool, at_cursor: bool) -> Segment:
-        if at_cursor:
-            return Segment("▶", combine(palette.text, palette.cursor))
-        if current:
-            return Segment("▌", palette.bar)
-        return Segment(" ", palette.text)
-
-    def _columns(self, width: int) -> list[tuple[str, int]]:
-        return split_columns(width, self.show_base)
-
-    def _row(self, row: AlignedRow, width: int, palette: Palette, current: bool, at_cursor: bool,
-             part: int, index: int) -> list[Segment]:
-        segments = [self._marker(palette, current, at_cursor and part == 0)]
-        columns = self._columns(width)
-        for k, (side, column_width) in enumerate(columns):
-            if k:
-                segments.append(Segment("│", palette.separator))
-            cell: Cell | None = getattr(row, side)
-            lost = index in self._lost.get(side, ())
-            segments.extend(self._cell(row, side, cell, column_width, palette, at_cursor, part, lost=lost))
-        return segments
-
-    def _inline_row(self, row: AlignedRow, line: ScreenLine, width: int, palette: Palette, current: bool,
-                    at_cursor: bool, index: int) -> list[Segment]:
-        """One side's line (or a line both sides agree on) across the whole width, tagged d/m/b."""
-        side = line.side
-        shared = shared_cell(row) if side is None else None
-        cell_side = side if side is not None else (shared[0] if shared else "dev")
-        cell = getattr(row, cell_side)
-        tag_style = combine(palette.muted, palette.hue[side]) if side is not None else palette.muted
-        segments = [self._marker(palette, current, at_cursor and line.part == 0),
-                    Segment(_INLINE_TAG[side] if line.part == 0 else "  ", tag_style)]
-        lost = side is not None and index in self._lost.get(side, ())
-        segments.extend(self._cell(row, cell_side, cell, max(0, width - 3), palette, at_cursor, line.part,
-                                   inline=side is None, lost=lost))
-        return segments
-
-    def _cell(self, row: AlignedRow, side: str, cell: Cell | None, width: int, palette: Palette,
-              at_cursor: bool, part: int = 0, inline: bool = False, lost: bool = False) -> list[Segment]:
-        segments = self._cell_segments(row, side, cell, width, palette, at_cursor, part, inline)
-        if not lost or not segments or len(segments[0].text) < 2:
-            return segments
-        number, *rest = segments
-        words = palette.word[side].bgcolor
-        tinted = [s if s.style is not None and s.style.bgcolor == words else Segment(s.text, combine(s.style, palette.lost))
-                  for s in rest]
-        return [Segment(number.text[:-1], number.style), Segment(LOST, combine(number.style, palette.lost_mark)), *tinted]
-
-    def _cell_segments(self, row: AlignedRow, side: str, cell: Cell | None, width: int, palette: Palette,
-                       at_cursor: bool, part: int, inline: bool) -> list[Segment]:
-        gutter = min(self._gutter, max(0, width - 1))
-        if cell is None:
-            return [Segment(" " * width, palette.filler)]
-        tinted = not inline and (row.region is Region.HUNK or side in _CLEAN_TONE.get(row.region, ()))
-        if row.region is Region.HUNK and side == "base":
-            tinted = bool(cell.vs_base)
-        style = combine(palette.text, palette.line[side]) if tinted else palette.text
-        number_style = combine(palette.muted, palette.cursor) if at_cursor else (
-            combine(palette.muted, palette.line[side]) if tinted else palette.muted
-        )
-        if row.region is Region.SAME:
-            words: tuple[tuple[int, int], ...] = ()
-        elif side == "base":
-            words = cell.vs_base
-        else:
-            words = cell.vs_base if self.show_base else cell.vs_other
-        syntax = self._syntax.get(side, {}).get(cell.no - 1, ())
-        word_style = palette.word[side] if tinted else None
-        if not self.wrap:
-            return [
-                number_segment(cell.no, gutter, number_style),
-                *text_segments(cell.text, width - gutter, palette, style, words, word_style, syntax, self.x_offset),
-            ]
-        room = max(1, width - gutter)
-        start, stop = part * room, (part + 1) * room
-        if start >= len(cell.text) and part:
-            return [number_segment(None, gutter, number_style), Segment(" " * (width - gutter), style)]
-        return [
-            number_segment(cell.no if part == 0 else None, gutter, number_style),
-            *text_segments(cell.text[start:stop], width - gutter, palette, style, cut_spans(words, start, stop),
-                           word_style, cut_kinds(syntax, start, stop)),
-        ]
-
-    def _header(self, hunk: int, width: int, palette: Palette, current: bool, at_cursor: bool) -> list[Segment]:
-        title = self._titles.get(hunk)
-        base = palette.header_current if current else palette.header
-        if title is None:
-            return label_segments([(f" hunk {hunk + 1}", base)], width, base)
-        risk_style = combine(base, Style(color=palette.risk[title.level].color, bold=True)) if not current else base
-        mark = "▶" if at_cursor else ("▌" if current else " ")
-        flag = f"{MARKED} " if title.marked else f"{DECIDED} " if title.decided else ""
-        marked_style = combine(base, Style(color=palette.risk[Level.HIGH].color, bold=True)) if not current else base
-        parts = [
-            (f"{mark}hunk {title.number}/{title.total}  ", base),
-            (f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}", risk_style),
-            (f"  ·  {title.taken}  ·  ", base),
-            (flag + title.decision, marked_style if title.marked else base),
-        ]
-        return label_segments(parts, width, base)
+    # -- panning -------------------------------------------------------------------------------
 
     def action_scroll_text(self, step: int) -> None:
         """→ jumps to the first difference of the cursor's line when it is out of sight, else shifts."""
@@ -506,38 +371,6 @@ class HunkView(LineView):
         """Where the text must start so the cursor line's (or hunk's) first difference shows, if hidden."""
         if self._layout is None or self.cursor_entry is None:
             return None
-        entry = self._entries[self.cursor_entry]
-        if isinstance(entry, RowRef):
-            rows = [self._layout.rows[entry.index]]
-        elif isinstance(entry, HunkHeader) and entry.hunk in self._layout.hunk_rows:
-            start, end = self._layout.hunk_rows[entry.hunk]
-            rows = list(self._layout.rows[start:end])
-        else:
-            return None
-        firsts = [f for f in (first_difference(row, self.show_base) for row in rows) if f is not None]
-        if not firsts:
-            return None
         width = self.scrollable_content_region.width
-        room = (width - 3 if self.inline else min(w for _s, w in self._columns(width))) - self._gutter - 2
-        first = min(firsts)
-        if self.x_offset <= first < self.x_offset + max(1, room):
-            return None
-        return max(0, first - 8)
-
-    def _fold(self, fold: Fold, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
-        style = combine(palette.fold, palette.cursor) if at_cursor else palette.fold
-        if isinstance(fold, BothDeleted):
-            text = f"{'▶' if at_cursor else ' '} ⋯ {plural(fold.end - fold.start, 'base line')} deleted on both sides  (a shows the base)"
-            return label_segments([(text, style)], width, style)
-        changes = []
-        if fold.dev_changes:
-            changes.append(f"{plural(fold.dev_changes, 'clean change')} from dev")
-        if fold.main_changes:
-            changes.append(f"{fold.main_changes} from main")
-        if fold.both_changes:
-            changes.append(f"{fold.both_changes} made on both sides")
-        detail = ", ".join(changes) if changes else "the same on both sides"
-        style = combine(palette.fold, palette.cursor) if at_cursor else palette.fold
-        text = f"{'▶' if at_cursor else ' '} ⋯ {fold.lines} lines: {detail}  (enter shows them, z shows all)"
-        return label_segments([(text, style)], width, style)
-
+        room = (width - 3 if self.inline else min(w for _s, w in split_columns(width, self.show_base))) - self._gutter - 2
+        return hidden_difference(self._layout, self._entries[self.cursor_entry], self.show_base, self.x_offset, room)

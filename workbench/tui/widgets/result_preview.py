@@ -48,6 +48,15 @@ class ResultPreview(LineView):
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh_rows()
 
+    @property
+    def lines(self) -> tuple[PreviewLine, ...]:
+        """The result's lines as shown (empty: the hunk is empty in the result)."""
+        return self._lines
+
+    @property
+    def caption(self) -> str:
+        return self._caption
+
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
         return label_segments([(f" {self._caption}", combine(palette.header, palette.hue["result"]))], width, palette.header)
 

@@ -35,6 +35,11 @@ class TextView(LineView):
         self._wrap()
         self.refresh_rows()
 
+    @property
+    def text(self) -> Text:
+        """What the view shows (tests and the screen read it)."""
+        return self._text
+
     def _wrap(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._wrapped_at:
