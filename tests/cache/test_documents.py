@@ -147,3 +147,17 @@ def test_a_merge_commit_at_head_has_the_identity_pygit2_reads(sample_merge_commi
     repo = GitRepo.open(sample_merge_commit.path)
     assert (found.repo, found.gitdir) == (str(repo.workdir), repo.gitdir)
     assert _verified_inputs(repo, SyncRequest(repo=sample_merge_commit.path), found) is not None
+
+
+def test_a_bare_clone_and_a_linked_work_tree_have_the_identity_pygit2_reads(sample_merge_commit: SampleSync,
+                                                                           tmp_path: Path) -> None:
+    """A bare repository has no top level (its git directory names it); a linked work tree has its own git dir."""
+    bare = tmp_path / "bare.git"
+    RepoBuilder.open(sample_merge_commit.path).git("clone", "-q", "--bare", str(sample_merge_commit.path), str(bare))
+    linked = tmp_path / "linked"
+    RepoBuilder.open(bare).git("worktree", "add", "-q", "--detach", str(linked), sample_merge_commit.merge)
+    for path, rev in ((bare, sample_merge_commit.merge), (linked, None)):
+        found = identify_sync(path, rev, None, None, None)
+        repo = GitRepo.open(path)
+        assert found is not None and (found.repo, found.gitdir) == (str(repo.workdir or repo.gitdir), repo.gitdir)
+        assert _verified_inputs(repo, SyncRequest(repo=path, rev=rev), found) is not None
