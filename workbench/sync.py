@@ -1,7 +1,7 @@
 """The one call front ends make: open a repository and analyse its sync.
 
-Heavy modules (the engine, the stages) are imported only when an analysis is
-computed: a cached one costs little more than opening the repository.
+Heavy modules (the engine, the stages, pygit2) are imported only when they
+are needed: a cached document costs a few small git commands and one read.
 """
 
 from __future__ import annotations
@@ -13,17 +13,18 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.analysis.policy.presets import PRESETS
 from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
-from workbench.git.repo import GitRepo
+from workbench.git.identity import SyncIdentity, identify_sync
 from workbench.git.runner import git_version
-from workbench.git.snapshot import locate_sync
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
+    from workbench.git.repo import GitRepo
 
 _YOUNG_THRESHOLD = 50_000
 """Allocations between young collections while an analysis is computed (Python's default: 700)."""
@@ -77,36 +78,62 @@ def open_sync(
     (its result is the work tree) is always computed.  A cached analysis
     arrives whole: ``progress`` hears nothing.
     """
+    from workbench.git.repo import GitRepo
+
     repo = GitRepo.open(request.repo)
-    inputs = _cache_inputs(repo, request) if request.cache else None
-    return repo, _analysis(repo, request, inputs, progress)
+    return repo, _analysis(repo, request, _verified_inputs(repo, request, _identity(request)), progress)
 
 
-def analysis_json(request: SyncRequest) -> str:
-    """The sync's ``workbench.analysis/1`` document as compact JSON text, cached as text.
+def sync_document(
+    request: SyncRequest,
+    kind: str,
+    make: Callable[[GitRepo, SyncAnalysis], str],
+    *,
+    options: dict[str, object] | None = None,
+    modes: tuple[str, ...] = ("merge-commit", "preview"),
+) -> str:
+    """``make(repo, analysis)`` for the sync ``request`` names, cached as text under ``kind`` and ``options``.
 
-    What ``analyze --json`` prints: a warm run reads it back without loading
-    the analysis at all.
+    What ``analyze --json`` and ``report`` print: a warm run reads the text
+    back without opening the repository with pygit2 or loading the analysis
+    (importing them alone takes longer than git's own merge).  Only while
+    the repository keeps no journal of the app (whose decisions ``make`` may
+    read) and the sync's mode is one of ``modes`` (a document that reads the
+    work tree, e.g. a preview's acknowledgements, is not a function of the key).
     """
+    identity = _identity(request)
+    inputs = _inputs(identity, request) if identity is not None else None
+    key = None
+    if identity is not None and inputs is not None and identity.mode in modes and not _keeps_journals(identity.gitdir):
+        key = cache_key(kind, {**inputs, "document": options or {}})
+    cache = _cache()
+    if key is not None and (found := cache.get(key)) is not None:
+        try:
+            return bytes(found).decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            pass  # damaged beyond the checksum's reach: computed again
+    from workbench.git.repo import GitRepo
+
     repo = GitRepo.open(request.repo)
-    inputs = _cache_inputs(repo, request) if request.cache else None
-    if inputs is None:
-        return _to_json(_analysis(repo, request, None, None))
-    cache, key = _cache(), cache_key("analysis-json", inputs)
-    found = cache.get(key)
-    if found is not None and (cached := bytes(found)).isascii():
-        return cached.decode("ascii")
-    text = _to_json(_analysis(repo, request, inputs, None))
-    cache.put(key, text.encode("ascii"))
+    verified = _verified_inputs(repo, request, identity)
+    text = make(repo, _analysis(repo, request, verified, None))
+    if key is not None and verified is not None:
+        cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
 
 
-def _to_json(analysis: SyncAnalysis) -> str:
-    import json
+JOURNAL_DIR = ("workbench", "journal")
+JOURNAL_SUFFIX = ".jsonl"
+"""Where under the git directory the app keeps its journals, one file per situation with this suffix
+(``resolve.journal`` owns both; a test ties them to it).  Lock files beside them hold no decisions."""
 
-    from workbench.analysis.serialize import analysis_to_json
 
-    return json.dumps(analysis_to_json(analysis))
+def _keeps_journals(gitdir: Path) -> bool:
+    """Whether the app keeps any journal in the repository (without importing the journal's model)."""
+    try:
+        return any(name.endswith(JOURNAL_SUFFIX) for name in os.listdir(gitdir.joinpath(*JOURNAL_DIR)))
+    except OSError:
+        return False
 
 
 def _cache() -> DiskCache:
@@ -188,13 +215,34 @@ def _rare_collections() -> Iterator[None]:
                 gc.set_threshold(*_saved_threshold)
 
 
-def _cache_key(repo: GitRepo, request: SyncRequest) -> str | None:
-    """The key of ``request``'s cached analysis, or None when it is not cached."""
-    inputs = _cache_inputs(repo, request)
-    return cache_key("analysis", inputs) if inputs is not None else None
+def _identity(request: SyncRequest) -> SyncIdentity | None:
+    """The sync's identity from the git binary when the cache is in use and the sync is between fixed commits."""
+    if not request.cache:
+        return None
+    return identify_sync(request.repo, request.rev, request.dev, request.main, request.result)
 
 
-def _cache_inputs(repo: GitRepo, request: SyncRequest) -> dict[str, object] | None:
+def _verified_inputs(repo: GitRepo, request: SyncRequest, identity: SyncIdentity | None) -> dict[str, object] | None:
+    """The key's inputs for ``identity``, when the opened repository reads the request exactly as git did.
+
+    The analysis is computed from what pygit2 reads; an identity git reads
+    otherwise (a revision libgit2 resolves elsewhere, replace refs libgit2
+    does not follow) is never cached, so a warm run never serves another sync.
+    """
+    if identity is None:
+        return None
+    from workbench.git.snapshot import locate_sync
+
+    mode, dev, main, merge = locate_sync(repo, request.rev, request.dev, request.main)
+    result = repo.resolve(request.result) if request.result is not None else merge
+    seen = (mode, dev, main, merge, result, str(repo.workdir or repo.gitdir), repo.gitdir)
+    if seen != (identity.mode, identity.dev, identity.main, identity.merge, identity.result, identity.repo,
+                identity.gitdir):
+        return None
+    return _inputs(identity, request)
+
+
+def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] | None:
     """What the analysis ``request`` names is a function of, or None when it must not be cached.
 
     Everything the analysis reads is in it: the commits (content-addressed),
@@ -202,13 +250,9 @@ def _cache_inputs(repo: GitRepo, request: SyncRequest) -> dict[str, object] | No
     the policy (a policy file by its bytes), git's version and the settings
     outside any commit that change git's merge (``cache_key`` adds the
     tool's version and source).  A merge in progress reads the work tree
-    and the index, which change under the same commit ids, so it has none.
-    An unreadable policy file gets None (loading the policy reports it);
-    other bad input raises the error the uncached path would.
+    and the index, which change under the same commit ids, so it has no
+    identity.  An unreadable policy file gets None (loading the policy reports it).
     """
-    mode, dev, main, merge = locate_sync(repo, request.rev, request.dev, request.main)
-    if mode == "in-progress" or (request.result is not None and mode != "merge-commit"):
-        return None
     policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
     if request.policy is not None and request.policy not in PRESETS:
         try:
@@ -217,15 +261,15 @@ def _cache_inputs(repo: GitRepo, request: SyncRequest) -> dict[str, object] | No
         except OSError:
             return None
     return {
-        "mode": mode,
-        "dev": dev,
-        "main": main,
-        "merge": merge,
-        "result": repo.resolve(request.result) if request.result is not None else merge,
-        "repo": str(repo.workdir or repo.gitdir),
+        "mode": identity.mode,
+        "dev": identity.dev,
+        "main": identity.main,
+        "merge": identity.merge,
+        "result": identity.result,
+        "repo": identity.repo,
         "paths": sorted(request.paths) if request.paths is not None else None,
         "policy": policy,
         "git": list(git_version()),
-        "settings": repo.settings_digest(),
+        "settings": identity.settings,
         "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
     }

@@ -11,7 +11,7 @@ For each, interleaved runs of three commands, medians of BENCH_RUNS (default 5):
   * warm: `analyze --json` with the cache primed once (a private XDG_CACHE_HOME);
   * git: `git merge-tree --write-tree DEV MAIN`, git's own merge of the same sync;
 and `report --format json` warm (the review report after `analyze` or `open`).
-BENCH_BEFORE=DIR adds `analyze --json` of another checkout's ``workbench`` package
+BENCH_BEFORE=DIR adds warm `analyze --json` and `report --format json` of another checkout's ``workbench`` package
 (e.g. `git archive BASE workbench | tar -x -C DIR`), for before/after in one run.
 Printed: wall and CPU seconds (user + system, the process and the git it runs),
 each as a ratio to merge-tree's, and peak RSS.  On a shared machine the wall
@@ -84,6 +84,9 @@ def compare(label: str, repo: Path, rev_args: list[str], dev: str, main: str, ru
         if before:
             commands["before: analyze --json"] = [
                 "env", f"PYTHONPATH={before}", *workbench, "analyze", "--json", "--repo", str(repo), *rev_args
+            ]
+            commands["before: report --format json"] = [
+                "env", f"PYTHONPATH={before}", *workbench, "report", "--format", "json", "--repo", str(repo), *rev_args
             ]
         timed(commands["warm analyze --json"], repo, env)  # primes the cache (and the page cache)
         timed(commands["warm report --format json"], repo, env)

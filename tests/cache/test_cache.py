@@ -16,7 +16,13 @@ from workbench.cache.store import MAGIC
 from workbench.cli import main
 from workbench.git.repo import GitRepo
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest, _cache_inputs, _cache_key, open_sync
+from workbench.sync import SyncRequest, _identity, _verified_inputs, open_sync
+
+
+def _cache_key(repo: GitRepo, request: SyncRequest, kind: str = "analysis") -> str | None:
+    """The key the CLI stores ``request``'s analysis under (None: not cached)."""
+    inputs = _verified_inputs(repo, request, _identity(request))
+    return cache_key(kind, inputs) if inputs is not None else None
 
 
 def _analyze(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -40,9 +46,10 @@ def test_a_warm_run_prints_exactly_the_cold_runs_json(
     assert _entries(isolated_cache) == entries
     assert _analyze(capsys, "--repo", str(sample_merge_commit.path), "--no-cache") == cold
     # The analysis entry alone (the JSON text gone) gives the same document too.
-    json_key = cache_key("analysis-json", _cache_inputs(GitRepo.open(sample_merge_commit.path), SyncRequest(
-        repo=sample_merge_commit.path)) or {})
-    DiskCache(isolated_cache / "analyses").path(json_key).unlink()
+    inputs = _verified_inputs(GitRepo.open(sample_merge_commit.path), request := SyncRequest(
+        repo=sample_merge_commit.path), _identity(request))
+    assert inputs is not None
+    DiskCache(isolated_cache / "analyses").path(cache_key("analyze-json", {**inputs, "document": {}})).unlink()
     assert _analyze(capsys, "--repo", str(sample_merge_commit.path)) == cold
 
 

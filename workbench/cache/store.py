@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -83,6 +82,8 @@ class DiskCache:
         """
         try:
             self.root.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only a write needs it: a warm run reads
+
             fd, tmp = tempfile.mkstemp(prefix=_TEMP, dir=self.root)
         except OSError:
             return False

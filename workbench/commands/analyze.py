@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from workbench.commands import add_sync_options, sync_request
 
 if TYPE_CHECKING:
-    from workbench.sync import SyncRequest
+    from workbench.analysis.model import SyncAnalysis
+    from workbench.git.repo import GitRepo
 
 HELP = "print the sync analysis (a table, or --json)"
 
@@ -23,34 +24,27 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from workbench.sync import analysis_json, open_sync
+    from workbench.sync import open_sync, sync_document
 
     pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)
-    if args.json and request.result is None and not _has_journal(request):
-        # Nothing the app decided, and no commit after the merge, can change the document
-        # (``with_provenance`` would leave it as it is): the cached JSON text serves as it is.
-        text = analysis_json(request)
+    if args.json:
+        text = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
         sys.stdout.write((json.dumps(json.loads(text), indent=pretty) if pretty else text) + "\n")
         return 0
+    from workbench.analyze_view import print_analysis
     from workbench.resolve.provenance import with_provenance
 
     repo, analysis = open_sync(request)
-    analysis = with_provenance(repo, analysis)  # files the app decided keep their evidence and say so
-    if args.json:
-        from workbench.analysis.serialize import analysis_to_json
-
-        sys.stdout.write(json.dumps(analysis_to_json(analysis), indent=pretty) + "\n")
-    else:
-        from workbench.analyze_view import print_analysis
-
-        print_analysis(analysis, show_all=args.all)
+    print_analysis(with_provenance(repo, analysis), show_all=args.all)  # files the app decided keep their evidence
     return 0
 
 
-def _has_journal(request: SyncRequest) -> bool:
-    """Whether the repository keeps any decision journal (whose written files would change the analysis)."""
-    from workbench.git.repo import GitRepo
-    from workbench.resolve.journal import journals_exist
+def _document(repo: GitRepo, analysis: SyncAnalysis) -> str:
+    """The ``workbench.analysis/1`` document as compact JSON, files the app decided with their evidence."""
+    import json
 
-    return journals_exist(GitRepo.open(request.repo).gitdir)
+    from workbench.analysis.serialize import analysis_to_json
+    from workbench.resolve.provenance import with_provenance
+
+    return json.dumps(analysis_to_json(with_provenance(repo, analysis)))

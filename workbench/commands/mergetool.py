@@ -22,7 +22,6 @@ import os
 import shlex
 import sys
 import threading
-from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     # Bad input is a one-line error before the screen is taken over; reading it is cheap.
     given = read_mergetool(args.base, args.local, args.remote, args.merged, args.policy)
     # The analysis (the merge's history, risk and audit for this path) runs while Textual loads.
+    from concurrent.futures import Future  # here, not at start: every command's start imports this module
+
     analysis: Future[tuple[GitRepo, SyncAnalysis]] = Future()
 
     def analyse() -> None:

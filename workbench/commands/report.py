@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from workbench.commands import add_sync_options, sync_request
+
+if TYPE_CHECKING:
+    from workbench.analysis.model import SyncAnalysis
+    from workbench.git.repo import GitRepo
+    from workbench.report import Report
 
 HELP = "report on the sync for its PR (md), bots (json), a terminal (text) or CI (github)"
 
@@ -27,23 +33,64 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+CACHED_FORMATS = ("md", "json", "github")
+"""Formats whose text depends on nothing but the sync (``text`` follows the terminal and its settings)."""
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from workbench.analysis.model import Level
-    from workbench.report import make_report, write_report
     from workbench.streams import stop_writing
-    from workbench.sync import open_sync
+    from workbench.sync import open_sync, sync_document
 
-    repo, analysis = open_sync(sync_request(args))
-    result = repo.resolve(args.result) if args.result else None
-    fail_on = Level(args.fail_on) if args.fail_on else None
-    report = make_report(repo, analysis, result=result, fail_on=fail_on)
-    status = 1 if report.gate is not None and report.gate.failed else 0
+    request = sync_request(args)
     try:
-        write_report(report, args.format, sys.stdout)
+        if args.format in CACHED_FORMATS:
+            # The exit status (the gate's verdict) is the document's first line.  Acknowledgements come from
+            # the result commit for a merge commit only (a preview reads the work tree's): only those are cached.
+            document = sync_document(
+                request,
+                "report",
+                lambda repo, analysis: _document(repo, analysis, args),
+                options={"format": args.format, "fail_on": args.fail_on},
+                modes=("merge-commit",),
+            )
+            status_line, text = document.split("\n", 1)
+            status = int(status_line)
+            sys.stdout.write(text)
+        else:
+            from workbench.report import write_report
+
+            report = _report(*open_sync(request), args)
+            status = _status(report)
+            write_report(report, args.format, sys.stdout)  # straight to the terminal, which the text follows
         sys.stdout.flush()
     except BrokenPipeError:
         stop_writing()  # the reader (`| head`) stopped: the gate's verdict stands, said quietly
     return status
+
+
+def _document(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> str:
+    """The exit status on the first line, then the report's text."""
+    import io
+
+    from workbench.report import write_report
+
+    report = _report(repo, analysis, args)
+    out = io.StringIO()
+    write_report(report, args.format, out)
+    return f"{_status(report)}\n{out.getvalue()}"
+
+
+def _report(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> Report:
+    from workbench.analysis.model import Level
+    from workbench.report import make_report
+
+    result = repo.resolve(args.result) if args.result else None
+    fail_on = Level(args.fail_on) if args.fail_on else None
+    return make_report(repo, analysis, result=result, fail_on=fail_on)
+
+
+def _status(report: Report) -> int:
+    return 1 if report.gate is not None and report.gate.failed else 0
 

@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -47,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         return _list(args.json)
     if args.rev is None:
         raise WorkbenchError("name a sync to train on (see `workbench train --list`)")
+    import tempfile  # here: every command's start imports this module
+
     with tempfile.TemporaryDirectory(prefix="workbench-train-") as scratch:
         return _run(args, Path(scratch))
 

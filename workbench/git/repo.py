@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -324,39 +323,6 @@ class GitRepo:
         except (KeyError, pygit2.GitError):
             return None
         return str(value)
-
-    def settings_digest(self) -> str:
-        """SHA-256 of the settings outside any commit that can change what git merges.
-
-        Every configuration entry (all levels: merge drivers, conflict style,
-        rename limits, eol), the attributes files that are not in a tree
-        (``info/attributes``, ``core.attributesFile``), and what makes git see
-        other history under the same commit ids (replace refs, grafts, the
-        shallow boundary).  A cached analysis is keyed by it, so changing any
-        of them recomputes.
-        """
-        digest = hashlib.sha256()
-        try:
-            entries = sorted((entry.name, entry.value or "") for entry in self._repo.config)
-        except pygit2.GitError:
-            entries = []
-        for name, value in entries:
-            digest.update(f"{name}={value}\0".encode("utf-8", "surrogateescape"))
-        replaced = sorted(
-            f"{ref.name}={ref.target}" for ref in self._repo.references.iterator() if ref.name.startswith("refs/replace/")
-        )
-        for line in replaced:
-            digest.update(f"{line}\0".encode("utf-8", "surrogateescape"))
-        files = [self.common_dir / "info" / name for name in ("attributes", "grafts")] + [self.common_dir / "shallow"]
-        extra = self.config_value("core.attributesFile")
-        if extra:
-            files.append(Path(os.path.expanduser(extra)))
-        for path in files:
-            try:
-                digest.update(path.read_bytes())
-            except OSError:
-                digest.update(b"\0absent\0")
-        return digest.hexdigest()
 
     @property
     def raw(self) -> pygit2.Repository:

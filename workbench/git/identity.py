@@ -1,0 +1,157 @@
+"""What a sync between fixed commits is, told by the git binary alone (no pygit2).
+
+A cached analysis is found by its key: the commits, where the repository is,
+and the settings outside any commit that change git's merge.  Importing
+pygit2 alone takes longer than ``git merge-tree`` on a real sync, so the key
+is read here with a few small git commands, started at once and run side by
+side.  Anything unusual (a merge in progress, a revision spelled in a way
+git and libgit2 might read differently, an error) gives None: the caller
+opens the repository properly, which reports any error, and caches nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.git.runner import git_env, git_executable
+
+_PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
+"""Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class SyncIdentity:
+    """The fixed commits of a sync and the repository state its analysis is a function of."""
+
+    mode: str
+    """``merge-commit`` or ``preview`` (a merge in progress has no identity: its result is the work tree)."""
+    dev: str
+    main: str
+    merge: str | None
+    result: str | None
+    """The commit taken as the result (the merge, or ``--result``); None for a preview."""
+    repo: str
+    """The work tree, or the git directory of a bare repository."""
+    gitdir: Path
+    settings: str
+    """SHA-256 of the configuration, replace refs and the attribute, graft and shallow files."""
+
+
+def identify_sync(
+    path: str | os.PathLike[str] | None, rev: str | None, dev: str | None, main: str | None, result: str | None
+) -> SyncIdentity | None:
+    """The identity of the sync the arguments name, or None when it cannot be told cheaply and surely."""
+    cwd = Path(path) if path is not None else Path.cwd()
+    revs = _revisions(rev, dev, main, result)
+    if revs is None or not cwd.is_dir():
+        return None
+    try:
+        where, commits, config, replaced = _run_all(
+            cwd,
+            [
+                ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--path-format=absolute",
+                 "--git-common-dir", "--show-toplevel"],
+                ["rev-list", "--no-walk=unsorted", "--parents", "--end-of-options", *revs, "--"],
+                ["config", "--list", "-z"],
+                ["for-each-ref", "--format=%(refname)=%(objectname)", "refs/replace/"],
+            ],
+        )
+    except OSError:
+        return None
+    located = _location(where)
+    lines = _commit_lines(commits, len(revs))
+    if located is None or lines is None or config[0] != 0 or replaced[0] != 0:
+        return None
+    repo, gitdir, common = located
+    if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():
+        return None  # without a revision, the merge in progress is the sync
+    settings = _settings_digest(config[1], replaced[1], common)
+    if dev is not None:
+        return SyncIdentity("preview", lines[0][0], lines[1][0], None, None, repo, gitdir, settings)
+    merge, *parents = lines[0]
+    if len(parents) != 2:
+        return None
+    return SyncIdentity(
+        "merge-commit", parents[0], parents[1], merge, lines[1][0] if result is not None else merge, repo, gitdir,
+        settings,
+    )
+
+
+def _revisions(rev: str | None, dev: str | None, main: str | None, result: str | None) -> list[str] | None:
+    """The revisions to resolve (the merge or dev and main, then the result), or None when not plain."""
+    if (dev is None) != (main is None) or (dev is not None and (rev is not None or result is not None)):
+        return None
+    revs = [dev, main] if dev is not None and main is not None else [rev or "HEAD"]
+    if result is not None:
+        revs.append(result)
+    if not all(_PLAIN_REV.fullmatch(r) and ".." not in r for r in revs):
+        return None
+    return [f"{r}^{{commit}}" for r in revs]
+
+
+def _run_all(cwd: Path, commands: list[list[str]]) -> list[tuple[int, bytes]]:
+    """Run the git commands side by side in ``cwd``: (exit status, stdout) of each."""
+    exe, env = git_executable(), git_env()
+    procs = [
+        subprocess.Popen([exe, *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+        for args in commands
+    ]
+    out = []
+    for proc in procs:
+        stdout, _ = proc.communicate()
+        out.append((proc.returncode, stdout))
+    return out
+
+
+def _location(found: tuple[int, bytes]) -> tuple[str, Path, Path] | None:
+    """(work tree or git dir, git dir, common dir) from ``rev-parse``; a bare repository has no top level."""
+    status, stdout = found
+    lines = stdout.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) == 3 and lines[0] == "true":
+        return lines[1], Path(lines[1]), Path(lines[2])
+    if status != 0 or len(lines) != 4 or lines[0] != "false":
+        return None
+    return lines[3], Path(lines[1]), Path(lines[2])
+
+
+def _commit_lines(found: tuple[int, bytes], count: int) -> list[list[str]] | None:
+    """One ``commit parent...`` line per revision asked, or None (an unknown revision, a repeated commit)."""
+    status, stdout = found
+    lines = [line.split() for line in stdout.decode("ascii", "replace").splitlines()]
+    if status != 0 or len(lines) != count or not all(line and all(_SHA.fullmatch(s) for s in line) for line in lines):
+        return None
+    return lines
+
+
+def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
+    """SHA-256 of the settings outside any commit that can change what git merges.
+
+    Every configuration entry (all levels: merge drivers, conflict style,
+    rename limits, eol), the attributes files that are not in a tree
+    (``info/attributes``, ``core.attributesFile``), and what makes git see
+    other history under the same commit ids (replace refs, grafts, the
+    shallow boundary).
+    """
+    digest = hashlib.sha256()
+    entries = [entry for entry in config.split(b"\0") if entry]
+    for entry in sorted(entries):
+        digest.update(entry + b"\0")
+    for line in sorted(replaced.splitlines()):
+        digest.update(line + b"\0")
+    files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow"]
+    attributes = [entry.split(b"\n", 1)[1] for entry in entries if entry.lower().startswith(b"core.attributesfile\n")]
+    if attributes:  # the last one set wins, as in git
+        files.append(Path(os.path.expanduser(os.fsdecode(attributes[-1]))))
+    for path in files:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0absent\0")
+    return digest.hexdigest()
