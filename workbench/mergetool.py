@@ -36,7 +36,7 @@ from workbench.analysis.model import (
     Signal,
     SyncAnalysis,
 )
-from workbench.analysis.policy import load_policy
+from workbench.analysis.policy.rules import load_policy
 from workbench.analysis.xdiff import Algorithm, Favor, Level, coalesce_alnum, merge_lines, split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary

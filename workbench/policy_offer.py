@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.policy import preset
 from workbench.analysis.policy.presets import PRESETS
+from workbench.analysis.policy.rules import preset
 from workbench.git.repo import GitRepo
 
 _GLOB = set("*?[")

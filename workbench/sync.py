@@ -164,7 +164,7 @@ def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
 ) -> SyncAnalysis:
     from workbench.analysis.engine import analyze, outline
-    from workbench.analysis.policy import load_policy
+    from workbench.analysis.policy.rules import load_policy
     from workbench.git.repo_files import RepoFiles, read_policy_config
     from workbench.git.snapshot import load_sync
 

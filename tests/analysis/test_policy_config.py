@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.policy import KEEP_DEV, OVERRIDE_FROM_MAIN, load_policy, parse_policy, preset
 from workbench.analysis.policy.glob import compile_glob
+from workbench.analysis.policy.rules import KEEP_DEV, OVERRIDE_FROM_MAIN, load_policy, parse_policy, preset
 from workbench.cli import main
 from workbench.errors import WorkbenchError
 from workbench.sample import RepoBuilder

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.analysis.policy import parse_policy
 from workbench.analysis.policy.glob import compile_glob
+from workbench.analysis.policy.rules import parse_policy
 from workbench.cli import main
 from workbench.errors import WorkbenchError
 from workbench.sample import RepoBuilder

@@ -23,7 +23,7 @@ from workbench.analysis.api import clear_caches
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import ApiMismatch, SyncAnalysis
 from workbench.analysis.pipeline import DEFAULT_STAGES
-from workbench.analysis.policy import preset
+from workbench.analysis.policy.rules import preset
 from workbench.analysis.stages.apply_policy import apply_policy
 from workbench.analysis.stages.audit_api import audit_api
 from workbench.analysis.stages.context import AnalysisContext

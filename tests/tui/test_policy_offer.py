@@ -8,7 +8,7 @@ from pathlib import Path
 from pilot_tools import drive, settle
 from textual.pilot import Pilot
 
-from workbench.analysis.policy import preset
+from workbench.analysis.policy.rules import preset
 from workbench.policy_offer import fitting_preset
 from workbench.sample import RepoBuilder
 from workbench.sync import SyncRequest, open_sync

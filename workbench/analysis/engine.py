@@ -27,7 +27,7 @@ from workbench.analysis.model import (
     SyncAnalysis,
 )
 from workbench.analysis.pipeline import DEFAULT_STAGES, run_stages
-from workbench.analysis.policy import Policy
+from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
 from workbench.analysis.stages.context import AnalysisContext, Stage

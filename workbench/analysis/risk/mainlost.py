@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.analysis.model import Hunk, Signal
-from workbench.analysis.policy import KEEP_DEV
+from workbench.analysis.policy.rules import KEEP_DEV
 from workbench.analysis.risk.drops import (
     COLLATERAL_WEIGHT,
     CONTESTED_WEIGHT,

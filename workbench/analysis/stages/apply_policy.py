@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass, replace
 
 from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SyncAnalysis, Taken
-from workbench.analysis.policy import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
+from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
 from workbench.analysis.policy.uv import uv_source_findings
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.stages.context import AnalysisContext

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from workbench.analysis.blame import LineChanges, LineMapper
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.policy import Policy
+from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import RepoFiles
 from workbench.git.types import CommitLookup, ReadBlob, SyncSnapshot
 
