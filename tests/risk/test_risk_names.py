@@ -19,8 +19,8 @@ from workbench.analysis.python.scope import (
     python_facts,
 )
 from workbench.analysis.readers import Trees, git_blob_id
+from workbench.analysis.risk.dangling import dangling, orphaned
 from workbench.analysis.risk.importers import find_importers
-from workbench.analysis.risk.names import dangling, orphaned
 
 
 def _src(text: str) -> bytes:

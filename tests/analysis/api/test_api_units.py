@@ -6,8 +6,8 @@ import pytest
 
 from workbench.analysis.api.calls import Arguments, bind, check_call
 from workbench.analysis.api.index import ParamKind, module_index
-from workbench.analysis.api.names import undefined_uses
 from workbench.analysis.api.symbols import interface
+from workbench.analysis.api.undefined import undefined_uses
 from workbench.analysis.python.parse import parse
 from workbench.analysis.readers import git_blob_id
 

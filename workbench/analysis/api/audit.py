@@ -19,14 +19,14 @@ from typing import Final
 
 from tree_sitter import Node
 
+from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.calls import Arguments, Problem, check_call
 from workbench.analysis.api.findings import Findings, rename_hint, shas
 from workbench.analysis.api.history import History, Key, shape
 from workbench.analysis.api.index import Import, ModuleIndex
-from workbench.analysis.api.names import undefined_uses
 from workbench.analysis.api.refs import Reference, references
-from workbench.analysis.api.resolve import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
+from workbench.analysis.api.undefined import undefined_uses
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
 from workbench.analysis.model import MismatchKind, SyncAnalysis, Whose
 from workbench.analysis.python.parse import parse

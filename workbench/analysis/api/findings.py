@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.analysis.api.binding import Workspace
 from workbench.analysis.api.history import Change, History, Key, close_name, members, shape
 from workbench.analysis.api.index import ModuleIndex
-from workbench.analysis.api.resolve import Workspace
 from workbench.analysis.api.view import OTHER, FileView
 from workbench.analysis.model import ApiMismatch, Hunk, MismatchKind, SyncAnalysis, Taken, Whose
 from workbench.git.types import CommitLookup

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from workbench.analysis.api.binding import MISSING, Workspace
 from workbench.analysis.api.receivers import receiver_types
-from workbench.analysis.api.resolve import MISSING, Workspace
 from workbench.analysis.api.symbols import Surface, interface, top_level_names
 from workbench.analysis.api.view import SIDES, FileView, imported_modules
 from workbench.analysis.python.builtin_names import BUILTINS

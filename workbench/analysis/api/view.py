@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from workbench.analysis.api.binding import Workspace
 from workbench.analysis.api.index import package_of
-from workbench.analysis.api.resolve import Workspace
 from workbench.analysis.model import FileAnalysis, Hunk, Taken, Whose
 
 SIDES: tuple[Whose, ...] = ("main", "dev")

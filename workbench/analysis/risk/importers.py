@@ -18,8 +18,8 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workbench.analysis.api.binding import module_name
 from workbench.analysis.api.index import module_index
-from workbench.analysis.api.resolve import module_name
 from workbench.analysis.model import Importer
 from workbench.analysis.readers import Trees
 

@@ -13,8 +13,8 @@ import shlex
 from dataclasses import replace
 from typing import Final
 
+from workbench.analysis.api.binding import module_name
 from workbench.analysis.api.index import module_index
-from workbench.analysis.api.resolve import module_name
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis, Verdict
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.stages.context import AnalysisContext

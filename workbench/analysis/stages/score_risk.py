@@ -24,6 +24,7 @@ from workbench.analysis.risk.chain import (
     squash_counterpart,
 )
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.dangling import FileNames
 from workbench.analysis.risk.drops import (
     Dropped,
     comment_only,
@@ -44,7 +45,6 @@ from workbench.analysis.risk.mainlost import (
     main_only,
     main_only_lines_dropped,
 )
-from workbench.analysis.risk.names import FileNames
 from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.xdiff import split_lines
