@@ -74,3 +74,23 @@ def test_nothing_missing_nothing_listed(builder: RepoBuilder) -> None:
     builder.write("b.py", "B = 1\n")
     builder.commit("b (#2)")
     assert open_sync(SyncRequest(repo=builder.path, dev="dev", main="main"))[1].deleted_files == ()
+
+
+def test_a_relative_import_from_a_sibling_package_is_found(builder: RepoBuilder) -> None:
+    """``from ..legacy import model`` names neither ``legacy.model`` nor ``pkg.legacy``: the deleted-files audit
+    still parses it (it says "restore" only when something imports the file)."""
+    builder.write("pkg/__init__.py", "").write("pkg/legacy/__init__.py", "").write("pkg/legacy/model.py", "M = 1\n")
+    builder.write("pkg/train/__init__.py", "").commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.delete("pkg/legacy/model.py").commit("[dev] Drop the legacy model (#11)")
+    builder.checkout("main")
+    builder.write("pkg/legacy/model.py", "M = 2\n")
+    builder.write("pkg/train/loop.py", "from ..legacy import model\n\nRUN = model.M\n").commit("Main's loop (#21)")
+    start_sync(builder, "main2dev/sync", dev="dev", main="main")
+    merge = finish_sync(builder, "main2dev/sync", main="main")
+    builder.git("rm", "-q", "pkg/legacy/model.py")
+    builder.commit("A careless fix")
+    found = _deleted(open_sync(SyncRequest(repo=builder.path, rev=merge, result="HEAD"))[1])
+    model = found["pkg/legacy/model.py"]
+    assert [(i.path, i.line) for i in model.importers] == [("pkg/train/loop.py", 1)]
+    assert model.verdict == "restore-file"

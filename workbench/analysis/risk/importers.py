@@ -1,9 +1,8 @@
 """Which files of the merge result import a module one side deleted, and on which line.
 
-The deleted-files audit answers this for the files main has and the result
-lacks (``SyncAnalysis.deleted_files``), and its answer is reused.  For the
-others (main deleted the file) the same reader and the same import index
-are used, with a narrower search: the audit greps the module's last name
+The deleted-files audit asks it ``thorough``ly for the files main has and
+the result lacks (``SyncAnalysis.deleted_files``), and its answer is reused.
+For the others (main deleted the file) the search is narrower: the audit greps the module's last name
 (``model`` matches most of Megatron-LM), here one ``git grep`` looks for what
 an import from elsewhere must name (``legacy.model``, or the package
 ``megatron.legacy`` with the name) and one looks for the bare name only in
@@ -60,15 +59,23 @@ class _Target:
         return any(part.encode() in text for part in self.wide())
 
 
-def find_importers(paths: Sequence[str], trees: Trees, conflicted: Sequence[str]) -> dict[str, tuple[Importer, ...]]:
+def find_importers(
+    paths: Sequence[str], trees: Trees, conflicted: Sequence[str], thorough: bool = False
+) -> dict[str, tuple[Importer, ...]]:
     """For each ``.py`` path, the lines of the result that import it (two searches for all of them).
 
     ``conflicted``: the analysis' paths, whose result the analysis holds (``trees`` reads it from there).
+    ``thorough`` (the deleted-files audit, whose verdict is "restore it"): every file naming the module's
+    last name is parsed, so even a relative import from a sibling package (``from ..legacy import model``)
+    is found.
     """
     targets = [_Target(path, module_name(path)) for path in paths]
     targets = [t for t in targets if t.module]
     if not targets:
         return {path: () for path in paths}
+    if thorough:
+        candidates = set(trees.files.grep("result", *sorted({t.tail for t in targets})))
+        return _parsed(paths, targets, trees, candidates, thorough=True)
     wide = sorted({word for t in targets for word in t.wide()})
     candidates = set(trees.files.grep("result", *wide))
     near = [t for t in targets if t.parent]
@@ -77,11 +84,21 @@ def find_importers(paths: Sequence[str], trees: Trees, conflicted: Sequence[str]
         tails = sorted({t.tail for t in near})
         candidates.update(trees.files.grep("result", *tails, under=folders) if folders else ())
     candidates.update(path for path in conflicted if path.endswith(".py"))
+    return _parsed(paths, targets, trees, candidates)
+
+
+def _parsed(
+    paths: Sequence[str], targets: list[_Target], trees: Trees, candidates: set[str], thorough: bool = False
+) -> dict[str, tuple[Importer, ...]]:
+    """The candidates' parsed imports of the targets, per target path (``thorough``: every candidate is
+    parsed, not only those whose text names the module the way an import from elsewhere must)."""
     by_module = {t.module: t.path for t in targets}
     found: dict[str, list[Importer]] = {path: [] for path in paths}
     for candidate in sorted(candidates):
         blob, text = trees.blob_id("result", candidate), trees.read("result", candidate)
-        if blob is None or text is None or not any(t.may_import(candidate, text) for t in targets):
+        if blob is None or text is None:
+            continue
+        if not thorough and not any(t.may_import(candidate, text) for t in targets):
             continue
         for found_import in module_index(candidate, blob, text).all_imports:
             for module in found_import.targets:

@@ -13,10 +13,9 @@ import shlex
 from dataclasses import replace
 from typing import Final
 
-from workbench.analysis.api.binding import module_name
-from workbench.analysis.api.index import module_index
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis, Verdict
 from workbench.analysis.readers import RepoFiles, Trees
+from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.git.types import CommitLookup
 
@@ -35,10 +34,9 @@ def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalys
         return analysis
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries)
-    found = tuple(
-        _deleted(path, trees, files, analysis, context.commit)
-        for path in _missing(files, trees, entries, context.paths)
-    )
+    missing = _missing(files, trees, entries, context.paths)
+    users = find_importers([p for p in missing if p.endswith(".py")], trees, [], thorough=True)
+    found = tuple(_deleted(path, trees, files, analysis, context.commit, users.get(path, ())) for path in missing)
     updated = tuple(_flag(entry, found) for entry in analysis.files)
     return replace(analysis, deleted_files=found, files=updated)
 
@@ -55,29 +53,11 @@ def _missing(
     return sorted(p for p in paths if trees.blob_id("main", p) is not None and not trees.present("result", p))
 
 
-def importers(path: str, trees: Trees) -> tuple[Importer, ...]:
-    """Lines of the result that import the module at ``path`` (Python files only)."""
-    if not path.endswith(".py"):
-        return ()
-    dotted = module_name(path)
-    word = dotted.rsplit(".", 1)[-1]
-    if not word:
-        return ()
-    found: list[Importer] = []
-    for candidate in trees.files.grep("result", word):
-        blob, data = trees.blob_id("result", candidate), trees.read("result", candidate)
-        if candidate == path or blob is None or data is None:
-            continue
-        index = module_index(candidate, blob, data)
-        lines = sorted({imp.line for imp in index.all_imports if dotted in imp.targets})
-        found.extend(Importer(candidate, line) for line in lines)
-    return tuple(found)
-
-
-def _deleted(path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: CommitLookup) -> DeletedFile:
+def _deleted(
+    path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: CommitLookup, users: tuple[Importer, ...]
+) -> DeletedFile:
     in_base = trees.blob_id("base", path) is not None
     dev_present = trees.blob_id("dev", path) is not None
-    users = importers(path, trees)
     sha = files.deletion(path) if in_base and not dev_present else None
     deleted_by: Commit | None = commit(sha) if sha else None
     restore = f"git checkout {analysis.main} -- {shlex.quote(path)}"
