@@ -28,7 +28,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from workbench.analysis.model import Mode, SyncAnalysis
 from workbench.resolve.events import Event
@@ -98,8 +98,27 @@ class Claim:
     fd: int | None = None
 
 
+class EventLog(Protocol):
+    """Where a workspace keeps its session's events: the repository's journal, or a trainee's progress file."""
+
+    situation: Situation | None
+    where: str
+
+    def exists(self) -> bool: ...
+
+    def load(self) -> list[Event]: ...
+
+    def header(self) -> dict[str, Any]: ...
+
+    def claim(self) -> str | None:
+        """Why events cannot be appended here (another process holds the log), or None."""
+        ...
+
+    def append(self, event: Event) -> None: ...
+
+
 class Journal:
-    """Append-only event log for one situation."""
+    """Append-only event log for one situation (an ``EventLog``)."""
 
     def __init__(self, path: Path, situation: Situation | None = None, where: str = "") -> None:
         self.path = path

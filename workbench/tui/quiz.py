@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from pathlib import Path
+from typing import Any
 
 from workbench.analysis.model import Commit, Level, SyncAnalysis
 from workbench.analysis.training import AnswerKey, Grade, QuizHunk, grade, normalise_choice, risky_subset
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, FileChoice
-from workbench.resolve.journal import Journal
+from workbench.resolve.journal import Situation
 from workbench.resolve.session import Session
 from workbench.sync import LoadProgress
 from workbench.training import Progress, load_answer_key, load_progress, save_progress
@@ -136,13 +136,18 @@ class Quiz:
         return normalise_choice(answer) == quiz.shipped
 
 
-class QuizJournal(Journal):
-    """Session events go to the trainee's progress file, not into the repository."""
+class QuizJournal:
+    """Session events go to the trainee's progress file, not into the repository (an ``EventLog``)."""
+
+    situation: Situation | None = None
+    where = ""
 
     def __init__(self, quiz: Quiz) -> None:
-        super().__init__(Path(os.devnull))
         self.quiz = quiz
         self.session: Session | None = None
+
+    def header(self) -> dict[str, Any]:
+        return {}
 
     def claim(self) -> str | None:
         return None  # the trainee's progress file is theirs alone: nothing to lock

@@ -20,7 +20,7 @@ from workbench.git.repo import GitRepo
 from workbench.mergetool import NO_HISTORY
 from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_iso, record_ack, who_am_i, worktree_acks
 from workbench.resolve.events import Event, Field, FileChoice
-from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.journal import EventLog, Journal, Situation
 from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
@@ -40,7 +40,7 @@ class Position:
 class Workspace:
     """One sync opened for deciding: what the app's screens act on."""
 
-    def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: Journal, session: Session,
+    def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: EventLog, session: Session,
                  unsaved: str | None = None) -> None:
         self.repo = repo
         self.analysis = analysis
