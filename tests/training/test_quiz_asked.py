@@ -158,3 +158,18 @@ def test_the_counter_the_rows_and_n_p_follow_the_asked_hunks(mixed: Exercise) ->
         assert screen.ws.session.undecided() == 2, "hunks 0 and 2 are still undecided, and not asked"
 
     _drive(_app(mixed), script)
+
+
+def test_a_quiz_never_offers_or_claims_a_write(mixed: Exercise) -> None:
+    """A quiz writes nothing: no ``w Write`` in the footer, and a decided hunk is "decided", never "written"."""
+    from workbench.tui.widgets.result_preview import ResultPreview
+
+    async def script(pilot: Pilot, screen: QuizScreen) -> None:
+        shown = {b.action for b in screen.BINDINGS if not isinstance(b, tuple) and b.show}
+        assert "write" not in shown and "take_main" in shown
+        await pilot.press("m")
+        await pilot.pause()
+        caption = screen.query_one(ResultPreview).caption
+        assert "nothing is written here" in caption and "(written)" not in caption, caption
+
+    _drive(_app(mixed), script)

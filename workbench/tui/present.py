@@ -112,6 +112,18 @@ def _taken_title(entry: FileAnalysis, hunk: Hunk) -> str:
     return ("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken]
 
 
+def _written_state(ws: Workspace, path: str) -> str:
+    """Where a hunk's decision stands: to be written, written, or nothing to write (and never "written" where
+    nothing can be: a quiz, a preview)."""
+    if not ws.writes:
+        return "decided; nothing is written here"
+    if ws.session.is_dirty(path):
+        return "decided, not yet written"
+    if ws.session.was_written(path):
+        return "written"
+    return "decided; the file already holds it: nothing to write"
+
+
 def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLine, ...], str]:
     """The current hunk's result lines, each tinted by its origin; and a caption."""
     entry = ws.entry(path)
@@ -131,9 +143,7 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
     if index in ws.session.marked_hunks(path):
         caption = f"result of hunk {index + 1}: {MARKED_WORD} (remove them before writing: e edits again)"
     elif decision is not None:
-        caption = f"result of hunk {index + 1}: {decision_word(decision)} (decided, not yet written)"
-        if not ws.session.is_dirty(path):
-            caption = f"result of hunk {index + 1}: {decision_word(decision)} (written)"
+        caption = f"result of hunk {index + 1}: {decision_word(decision)} ({_written_state(ws, path)})"
     elif choice is not None:
         caption = f"result of hunk {index + 1}: {FILE_CHOICE_WORD[choice]}"
     elif entry.status is FileStatus.CONFLICTED:
@@ -388,6 +398,8 @@ def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) 
     dirty = session.is_dirty(path)
     if choice is None:
         caption = "Result: undecided (d keeps dev's file, m takes main's, x deletes it)"
+    elif not ws.writes:
+        caption = f"Result: {FILE_CHOICE_WORD[choice]} (decided; nothing is written here)"
     elif dirty:
         caption = f"Result: {FILE_CHOICE_WORD[choice]} (decided, not yet written)"
     elif session.was_written(path):

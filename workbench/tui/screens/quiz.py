@@ -8,6 +8,8 @@ are made (``QuizWorkspace``'s journal is the trainee's progress file).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -74,7 +76,9 @@ class ScoreScreen(TextScreen):
 class QuizScreen(MainScreen):
     """Decide a replayed sync hunk by hunk, then compare with what shipped."""
 
-    BINDINGS = [*MainScreen.BINDINGS, *bindings(Scope.QUIZ)]
+    BINDINGS = [*(replace(b, show=False) if isinstance(b, Binding) and b.action == "write" else b
+                  for b in MainScreen.BINDINGS), *bindings(Scope.QUIZ)]
+    """A quiz writes nothing: ``w`` says so, but the footer does not offer it."""
 
     def after_load(self) -> None:
         ws = self.quiz_ws
