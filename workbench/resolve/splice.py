@@ -91,14 +91,15 @@ Replacement = tuple[int, int, bytes]
 
 def edit_replacements(edits: Sequence[Hunk], decisions: Sequence[Decision | None]) -> list[Replacement]:
     """Where each decided edit hunk sits in the result and what replaces it there."""
-    out: list[Replacement] = []
-    for hunk, decision in zip(edits, decisions, strict=True):
-        if decision is None:
-            continue
-        if hunk.result is None:
-            raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
-        out.append((hunk.result.start - 1, hunk.result.end, edit_text(hunk, decision)))
-    return out
+    return [_replacement(hunk, edit_text(hunk, decision))
+            for hunk, decision in zip(edits, decisions, strict=True) if decision is not None]
+
+
+def _replacement(hunk: Hunk, text: bytes) -> Replacement:
+    """``text`` in place of the result lines the hunk holds."""
+    if hunk.result is None:
+        raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
+    return hunk.result.start - 1, hunk.result.end, text
 
 
 def _terminated(data: bytes, cr: bool) -> bytes:
@@ -157,16 +158,13 @@ def splice_result(
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
     lines = split_lines(result)
-    edits: list[tuple[int, int, bytes]] = list(extra)
+    edits: list[Replacement] = list(extra)
     for k, (hunk, decision) in enumerate(zip(hunks, decisions, strict=True)):
         if decision is None:
             continue
-        if hunk.result is None:
-            raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
         chunk = merge.conflicts[k]
         cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
-        text = chosen_text(hunk.dev_text, hunk.main_text, decision, cr)
-        edits.append((hunk.result.start - 1, hunk.result.end, text))
+        edits.append(_replacement(hunk, chosen_text(hunk.dev_text, hunk.main_text, decision, cr)))
     return _apply(lines, edits)
 
 
@@ -210,7 +208,7 @@ def splice_conflicted(
             f"{found.problem}: take main or dev for the whole file (M/D) to write git's own text, "
             "or resolve it in an editor"
         )
-    edits: list[tuple[int, int, bytes]] = []
+    edits: list[Replacement] = []
     conflicts = merge.conflicts
     for (lo, hi), decision, chunk in zip(found.spans, decisions, conflicts, strict=True):
         if decision is None:
@@ -240,7 +238,7 @@ def _located(result: bytes, merge: MergeResult) -> Located | None:
     return found
 
 
-def _apply(lines: Sequence[bytes], edits: list[tuple[int, int, bytes]]) -> bytes:
+def _apply(lines: Sequence[bytes], edits: list[Replacement]) -> bytes:
     """Replace lines [start, end) by each edit's text; a text ending mid-line before more lines gets a newline."""
     crlf_file = _uses_crlf(lines)
     out: list[bytes] = []
