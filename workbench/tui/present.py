@@ -121,7 +121,7 @@ def _written_state(ws: Workspace, path: str) -> str:
         return "decided, not yet written"
     if ws.session.was_written(path):
         return "written"
-    return "decided; the file already holds it: nothing to write"
+    return "the work tree already holds it: nothing to write"
 
 
 def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLine, ...], str]:
@@ -398,14 +398,8 @@ def file_choice_preview(ws: Workspace, path: str, sides: tuple[SideFacts, ...]) 
     dirty = session.is_dirty(path)
     if choice is None:
         caption = "Result: undecided (d keeps dev's file, m takes main's, x deletes it)"
-    elif not ws.writes:
-        caption = f"Result: {FILE_CHOICE_WORD[choice]} (decided; nothing is written here)"
-    elif dirty:
-        caption = f"Result: {FILE_CHOICE_WORD[choice]} (decided, not yet written)"
-    elif session.was_written(path):
-        caption = f"Result: {FILE_CHOICE_WORD[choice]} (written)"
     else:
-        caption = f"Result: {FILE_CHOICE_WORD[choice]} (the work tree already holds it: nothing to write)"
+        caption = f"Result: {FILE_CHOICE_WORD[choice]} ({_written_state(ws, path)})"
     facts = {f.label: f for f in sides}
     disk = session.disk_oid(path)
     lines = [PreviewLine(None, f"work tree now: {_blob_words(disk, facts)}", _blob_tone(disk, facts))]
