@@ -47,4 +47,3 @@ _._type  # noqa: B018, F821
 
 # resolve.journal's own test for journal state; the CLI's warm path asks sync._keeps_journals instead (no
 # import of the journal's model).  Left for the resolve owner to keep or delete.
-_.journals_exist  # noqa: B018, F821

@@ -13,7 +13,6 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.analysis.policy.presets import PRESETS
@@ -21,6 +20,7 @@ from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
 from workbench.git.identity import SyncIdentity, identify_sync
 from workbench.git.runner import git_version
+from workbench.resolve.journal_files import keeps_journals
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
@@ -104,7 +104,7 @@ def sync_document(
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None
     key = None
-    if identity is not None and inputs is not None and identity.mode in modes and not _keeps_journals(identity.gitdir):
+    if identity is not None and inputs is not None and identity.mode in modes and not keeps_journals(identity.gitdir):
         key = cache_key(kind, {**inputs, "document": options or {}})
     cache = _cache()
     if key is not None and (found := cache.get(key)) is not None:
@@ -120,20 +120,6 @@ def sync_document(
     if key is not None and verified is not None:
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
-
-
-JOURNAL_DIR = ("workbench", "journal")
-JOURNAL_SUFFIX = ".jsonl"
-"""Where under the git directory the app keeps its journals, one file per situation with this suffix
-(``resolve.journal`` owns both; a test ties them to it).  Lock files beside them hold no decisions."""
-
-
-def _keeps_journals(gitdir: Path) -> bool:
-    """Whether the app keeps any journal in the repository (without importing the journal's model)."""
-    try:
-        return any(name.endswith(JOURNAL_SUFFIX) for name in os.listdir(gitdir.joinpath(*JOURNAL_DIR)))
-    except OSError:
-        return False
 
 
 def _cache() -> DiskCache:

@@ -20,9 +20,10 @@ from workbench.cli import main
 from workbench.git.identity import identify_sync
 from workbench.git.repo import GitRepo
 from workbench.resolve.journal import Journal, Situation
+from workbench.resolve.journal_files import JOURNAL_DIR, JOURNAL_SUFFIX
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import JOURNAL_DIR, JOURNAL_SUFFIX, SyncRequest, _identity, _verified_inputs, open_sync
+from workbench.sync import SyncRequest, _identity, _verified_inputs, open_sync
 from workbench.tui.workspace import Workspace
 
 
@@ -100,7 +101,8 @@ def test_a_journal_keeps_the_document_from_being_served(sample_merge_commit: Sam
 
 
 def test_the_journal_location_is_the_journals_own(sample_merge_commit: SampleSync) -> None:
-    """sync.py tells a journal from its lock file without importing resolve.journal: the same names."""
+    """sync.py tells a journal from its lock file through journal_files, without importing resolve.journal:
+    the journal really lives under those names."""
     repo, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path))
     journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))
     assert journal.path.parent == repo.gitdir.joinpath(*JOURNAL_DIR)

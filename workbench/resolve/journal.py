@@ -32,17 +32,9 @@ from typing import Any, Protocol
 
 from workbench.analysis.model import Mode, SyncAnalysis
 from workbench.resolve.events import Event
+from workbench.resolve.journal_files import JOURNAL_DIR, JOURNAL_SUFFIX
 
-JOURNAL_DIR = ("workbench", "journal")
 HEADER_KEY = "situation"
-
-
-def journals_exist(gitdir: str | os.PathLike[str]) -> bool:
-    """Whether any situation of this repository has a journal (cheap: one directory listing)."""
-    try:
-        return any(Path(gitdir, *JOURNAL_DIR).iterdir())
-    except OSError:
-        return False
 """The key of the first line's object (events have ``op`` instead)."""
 
 
@@ -72,7 +64,7 @@ class Situation:
 
     @property
     def file_name(self) -> str:
-        return "-".join((self.kind.value, *(sha[:16] for sha in self.commits))) + ".jsonl"
+        return "-".join((self.kind.value, *(sha[:16] for sha in self.commits))) + JOURNAL_SUFFIX
 
     def describe(self) -> str:
         """In words, for "resumed decisions made ... in <this>"."""
