@@ -37,12 +37,12 @@ NARROW_SHOTS: list[tuple[str, str | None, tuple[str, ...], tuple[int, int]]] = [
 
 async def _shoot(repo: Path, name: str, start_file: str | None, theme: str | None, keys: tuple[str, ...],
                  size: tuple[int, int] = SIZE) -> None:
-    from workbench.sync import SyncRequest
+    from workbench.services.sync import SyncRequest
+    from workbench.services.workspace import Workspace
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.config import Config
     from workbench.tui.screens.main import MainScreen
     from workbench.tui.themes import builtin_theme_dir, load_themes
-    from workbench.tui.workspace import Workspace
 
     app = WorkbenchApp(lambda report: Workspace.open(SyncRequest(repo=repo), report), Config(), load_themes(builtin_theme_dir()),
                        theme=theme, start_file=start_file)
@@ -81,7 +81,7 @@ QUIZ_SHOTS: list[tuple[str, tuple[str, ...]]] = [
 
 
 async def _shoot_quiz(name: str, keys: tuple[str, ...]) -> None:
-    from workbench.training import build_sample_exercise
+    from workbench.services.exercises import build_sample_exercise
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.config import Config
     from workbench.tui.quiz import open_quiz

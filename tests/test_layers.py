@@ -46,7 +46,7 @@ def test_textual_only_in_the_ui_package() -> None:
 
 
 def test_analysis_depends_only_downward() -> None:
-    forbidden = ("workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.sync")
+    forbidden = ("workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.services")
     offenders = {
         str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
         for path in _modules("analysis")
@@ -57,7 +57,7 @@ def test_analysis_depends_only_downward() -> None:
 def test_git_layer_depends_on_nothing_above_it() -> None:
     forbidden = (
         "workbench.analysis", "workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands",
-        "workbench.sync",
+        "workbench.services",
     )
     offenders = {
         str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
@@ -107,7 +107,7 @@ def test_nothing_resets_checks_out_or_cleans_the_users_repository() -> None:
 
 def test_the_cache_serves_the_service_layer_only() -> None:
     """workbench/cache/ stores what sync.py computes; it reaches no front end, no resolve, no sync."""
-    forbidden = ("workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.sync")
+    forbidden = ("workbench.resolve", "workbench.tui", "workbench.report", "workbench.cli", "workbench.commands", "workbench.services")
     offenders = {
         str(path.relative_to(PACKAGE)): sorted(n for n in _imports(path) if n.startswith(forbidden))
         for path in _modules("cache")
@@ -118,4 +118,4 @@ def test_the_cache_serves_the_service_layer_only() -> None:
         for path in PACKAGE.rglob("*.py")
         if path.relative_to(PACKAGE).parts[0] != "cache" and any(n.startswith("workbench.cache") for n in _imports(path))
     )
-    assert users == ["sync.py"]
+    assert users == ["services/sync.py"]

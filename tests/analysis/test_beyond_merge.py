@@ -15,7 +15,7 @@ from workbench.analysis.display.layout import merge_layout, with_edits
 from workbench.analysis.model import FileStatus, HunkKind, Level, Taken
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 CLEAN = "pkg/clean.py"
 CONFLICT = "pkg/conflict.py"

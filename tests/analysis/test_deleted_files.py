@@ -6,7 +6,7 @@ from workbench.analysis.model import DeletedFile, SyncAnalysis
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def _deleted(analysis: SyncAnalysis) -> dict[str, DeletedFile]:

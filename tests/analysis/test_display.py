@@ -16,7 +16,7 @@ from workbench.analysis.display.text import display_text, word_changes
 from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.xdiff import split_lines
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_display_text_neutralises_terminal_controls() -> None:

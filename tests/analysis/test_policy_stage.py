@@ -10,7 +10,7 @@ from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
 from workbench.sample.policy import CODEOWNERS, DOCKERFILE, PYPROJECT, TRAINING, UV_LOCK
 from workbench.sample.scenarios import policy_files
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def _analyze(path: object, policy: str | None = "megatron", **request: str) -> SyncAnalysis:

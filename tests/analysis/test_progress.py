@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workbench.sample import SampleSync
-from workbench.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
 
 def test_outline_then_files_then_every_stage(sample_in_progress: SampleSync) -> None:

@@ -49,9 +49,9 @@ def main() -> int:
     if role is None:
         return _parent(repo)
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="workbench-bench-config-")
-    from workbench.sync import SyncRequest
+    from workbench.services.sync import SyncRequest
+    from workbench.services.workspace import Workspace
     from workbench.tui.launch import start_loading
-    from workbench.tui.workspace import Workspace
 
     git = float(os.environ[_GIT_SECONDS])
     request = SyncRequest(repo=repo, rev=SYNC)
@@ -130,7 +130,7 @@ async def _hunk_moves(load) -> tuple[list[float], list[float]]:  # noqa: ANN001
     handled (Pilot's own idle sleeps left out); cpu: process time for a real
     key press through Textual's key handling, plus the paint.
     """
-    from workbench.tui.workspace import Position
+    from workbench.services.workspace import Position
 
     app = _app(load, FILE)
     wall: list[float] = []

@@ -16,7 +16,7 @@ from workbench.cache.store import MAGIC
 from workbench.cli import main
 from workbench.git.repo import GitRepo
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest, _identity, _verified_inputs, open_sync
+from workbench.services.sync import SyncRequest, _identity, _verified_inputs, open_sync
 
 
 def _cache_key(repo: GitRepo, request: SyncRequest, kind: str = "analysis") -> str | None:

@@ -23,8 +23,8 @@ from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.journal_files import JOURNAL_DIR, JOURNAL_SUFFIX
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest, _identity, _verified_inputs, open_sync
-from workbench.tui.workspace import Workspace
+from workbench.services.sync import SyncRequest, _identity, _verified_inputs, open_sync
+from workbench.services.workspace import Workspace
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

@@ -8,11 +8,11 @@ import pytest
 
 from workbench.analysis.model import Mode, Taken
 from workbench.errors import WorkbenchError
-from workbench.mergetool import load_mergetool
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
+from workbench.services.mergetool_file import load_mergetool
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 

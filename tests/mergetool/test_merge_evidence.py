@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from workbench.analysis.model import FileAnalysis, Level, Mode, SyncAnalysis
-from workbench.mergetool import NO_HISTORY, load_mergetool
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sample.truth import Pathology
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.mergetool_file import NO_HISTORY, load_mergetool
+from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 Template = Callable[[str], SampleSync]

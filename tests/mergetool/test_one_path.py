@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 LIB = "def helper(x):\n    return x\n\n\ndef scale(x):\n    return 2 * x\n"
 

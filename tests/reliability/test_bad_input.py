@@ -159,9 +159,9 @@ def test_demo_on_a_file_the_sample_lacks_leaves_no_sample_behind(tmp_path: Path)
 
 
 def test_the_file_check_lets_a_file_of_the_sync_through(sample_in_progress: SampleSync) -> None:
-    from workbench.sync import SyncRequest
+    from workbench.services.sync import SyncRequest
+    from workbench.services.workspace import Workspace
     from workbench.tui.launch import require_file
-    from workbench.tui.workspace import Workspace
 
     workspace = Workspace.open(SyncRequest(repo=sample_in_progress.path))
     path = workspace.files[-1].path

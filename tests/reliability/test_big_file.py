@@ -8,7 +8,7 @@ import pytest
 
 from workbench.analysis.model import Taken
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 @pytest.mark.slow

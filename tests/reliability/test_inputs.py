@@ -15,7 +15,7 @@ from odd_repos import HOSTILE_PATH, age_git_dir, every_conflict_kind, git_dir_ti
 
 from workbench.analysis.model import ConflictKind, FileStatus, Taken
 from workbench.analysis.xdiff import Favor
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

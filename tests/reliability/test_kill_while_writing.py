@@ -14,7 +14,7 @@ from workbench.analysis.xdiff import Favor
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 _WRITER = """
 import sys
@@ -24,7 +24,7 @@ from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import write_file
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 repo, analysis = open_sync(SyncRequest(repo=sys.argv[1]))
 journal = Journal.for_situation(repo.gitdir, Situation.of(analysis))

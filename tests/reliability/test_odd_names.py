@@ -16,7 +16,7 @@ import pytest
 
 from workbench.analysis.model import FileStatus, Taken
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 NAMES = ['"quoted".txt', "ends in cr\r", "new\nline.txt", "sp ace.txt", os.fsdecode(b"caf\xe9 latin-1.txt")]
 

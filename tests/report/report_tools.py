@@ -20,7 +20,7 @@ from workbench.git.repo import GitRepo
 from workbench.report.model import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
 from workbench.sample import RepoBuilder, SampleSync, Scenario
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def git(sync: Scenario, *args: str) -> bytes:

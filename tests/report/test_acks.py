@@ -18,7 +18,7 @@ from workbench.analysis.model import LineRange
 from workbench.cli import main
 from workbench.resolve.acks import ACKS_PATH, Ack, fingerprint, parse_acks, record_ack
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -110,7 +110,7 @@ def test_an_invalid_acks_file_is_named(sample_merge_commit: SampleSync, capsys: 
 
 
 def test_the_app_acknowledges_only_in_the_prs_work_tree(sample_merge_commit: SampleSync) -> None:
-    from workbench.tui.workspace import Workspace
+    from workbench.services.workspace import Workspace
 
     ws = Workspace.open(SyncRequest(repo=sample_merge_commit.path))
     entry = next(f for f in ws.files if f.hunks and f.hunks[0].taken.value == "main")

@@ -14,7 +14,7 @@ from workbench.report.escape import md_prose
 from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
 from workbench.sample.builder import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_identifiers_in_backticks_stay_code_and_the_rest_stays_literal() -> None:

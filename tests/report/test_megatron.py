@@ -12,7 +12,7 @@ from workbench.report import Report, make_report
 from workbench.report.github import render_github
 from workbench.report.markdown import LIMIT, render_markdown
 from workbench.report.phrases import SECTIONS
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 pytestmark = pytest.mark.skipif(not os.environ.get("MEGATRON_GIT"), reason="MEGATRON_GIT is not set")
 

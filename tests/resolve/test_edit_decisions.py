@@ -24,7 +24,7 @@ from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 CLEAN = "pkg/clean.py"
 CONFLICT = "pkg/conflict.py"

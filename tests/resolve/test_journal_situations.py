@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 from workbench.analysis.model import Mode
-from workbench.mergetool import load_mergetool
 from workbench.report.decisions import load_decisions
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest
-from workbench.tui.workspace import Workspace
+from workbench.services.mergetool_file import load_mergetool
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 
 BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
 DEV = BASE.replace("line_2 = 2\n", "DEV_A = 1\n").replace("line_9 = 9\n", "DEV_B = 1\n")

@@ -19,9 +19,9 @@ from workbench.analysis.model import FileStatus, Level, Mode
 from workbench.cli import main
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.glyphs import status_letters
-from workbench.tui.workspace import Workspace
 
 Template = Callable[[str], SampleSync]
 
@@ -96,7 +96,7 @@ def test_a_later_local_merge_does_not_claim_the_bots_merge_commit(sample_templat
     """Writes made after a merge commit was made cannot explain it."""
     from workbench.resolve.events import Event, Op
     from workbench.resolve.provenance import restore
-    from workbench.sync import open_sync
+    from workbench.services.sync import open_sync
 
     sample = sample_template("merge-commit")
     _, analysis = open_sync(SyncRequest(repo=sample.path, rev=sample.merge))

@@ -9,7 +9,7 @@ from workbench.resolve.events import Event, FileChoice, Op
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from workbench.resolve.session import Session, SessionError
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_disk_oid_is_the_loaded_result_then_what_was_written(sample_in_progress: SampleSync) -> None:

@@ -19,7 +19,7 @@ from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
 DEV = BASE.replace("line_5 = 5\n", "DEV = 1\n")

@@ -24,7 +24,7 @@ from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, splice_merge
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 WORDS = ["alpha", "beta", "gamma", "}", "", "x = 1", "def f():", "    pass", "# note"]
 

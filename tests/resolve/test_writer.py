@@ -13,7 +13,7 @@ from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, conflict_markers, write_file
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def _session(sample: SampleSync) -> tuple[GitRepo, Session]:

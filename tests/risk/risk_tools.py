@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, Hunk, Signal, SyncAnalysis
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 
 def analyze_preview(path: Path | str, dev: str = "dev", main: str = "main") -> SyncAnalysis:

@@ -17,7 +17,7 @@ from workbench.analysis.risk.evidence import Blobs
 from workbench.analysis.risk.script_index import holding, replaces_near, side_lines
 from workbench.analysis.risk.text import contains_block
 from workbench.sample import RepoBuilder
-from workbench.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
 
 @st.composite

@@ -19,14 +19,14 @@ from terminal import TMUX, WORKBENCH, Terminal
 from textual.pilot import Pilot
 
 from workbench.git.repo import GitRepo
-from workbench.training import build_sample_exercise, load_progress, progress_path
+from workbench.services.exercises import build_sample_exercise, load_progress, progress_path
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
 from workbench.tui.quiz import QuizWorkspace, open_quiz
 from workbench.tui.screens.quiz import QuizScreen, RevealScreen, ScoreScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
-from workbench.tui.workspace import Workspace
 
 SIZE = (150, 42)
 TRAINEE = "ana"

@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from workbench.analysis.model import Level
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
@@ -28,7 +29,6 @@ from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Workspace
 
 MIXED = "pkg/mixed.py"
 QUIET = "pkg/quiet.py"

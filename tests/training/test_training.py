@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.training import grade, normalise_choice, parse_answers
+from workbench.analysis.answer_key import grade, normalise_choice, parse_answers
 from workbench.sample import RepoBuilder
-from workbench.training import (
+from workbench.services.exercises import (
     Progress,
     build_sample_exercise,
     load_answer_key,

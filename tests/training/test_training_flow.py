@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from workbench.analysis.answer_key import AnswerKey, Caveat, QuizHunk, _caveat, grade, grade_json, risky_subset
 from workbench.analysis.model import ApiMismatch, Hunk, Level, LineRange, Taken
-from workbench.analysis.training import AnswerKey, Caveat, QuizHunk, _caveat, grade, grade_json, risky_subset
-from workbench.sync import LoadProgress
-from workbench.training import build_sample_exercise, load_progress
+from workbench.services.exercises import build_sample_exercise, load_progress
+from workbench.services.sync import LoadProgress
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.palette import build_palette

@@ -13,13 +13,13 @@ import pytest
 from textual.theme import Theme
 
 from workbench.sample import SampleSync
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
-from workbench.tui.workspace import Workspace
 
 
 @pytest.fixture(scope="session")

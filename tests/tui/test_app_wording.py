@@ -11,10 +11,11 @@ from pilot_tools import drive, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.analysis.model import Mode
-from workbench.mergetool import load_mergetool
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest
-from workbench.training import build_sample_exercise
+from workbench.services.exercises import build_sample_exercise
+from workbench.services.mergetool_file import load_mergetool
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.present import sync_title, write_summary
 from workbench.tui.quiz import open_quiz
@@ -24,7 +25,6 @@ from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Workspace
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,12 @@ from textual.pilot import Pilot
 
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Workspace
 
 CLEAN = "pkg/clean.py"
 CONFLICT = "pkg/conflict.py"

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
+from workbench.services.workspace import Position
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.moves import Bulk, Scope, bulk_targets, next_undecided
@@ -20,7 +21,6 @@ from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.file_rows import shorten_path
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.path_bar import PathBar
-from workbench.tui.workspace import Position
 
 MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"

@@ -26,7 +26,8 @@ from textual.widgets import Input
 
 from workbench.resolve.acks import matched, worktree_acks
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.base_rows import BothDeleted
 from workbench.tui.screens.confirm import ConfirmScreen
@@ -36,7 +37,6 @@ from workbench.tui.screens.prompt import PromptScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
 

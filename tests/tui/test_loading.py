@@ -22,14 +22,14 @@ from textual.widgets import ContentSwitcher, ProgressBar
 
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileHistory, FileStatus, Mode, Side, SyncAnalysis
 from workbench.sample import SampleSync
-from workbench.sync import LoadProgress, SyncRequest
+from workbench.services.sync import LoadProgress, SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import ProgressRelay, Report, Throttle, describe, fraction
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
-from workbench.tui.workspace import Workspace
 
 SIZE = (160, 45)
 PRESS_SECONDS = 15.0

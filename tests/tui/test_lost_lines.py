@@ -9,12 +9,12 @@ from pilot_tools import drive, main_screen, settle
 from textual.pilot import Pilot
 
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.glyphs import LOST
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
 PATH = "pkg/loader.py"

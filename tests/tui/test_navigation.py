@@ -20,7 +20,8 @@ from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
+from workbench.services.workspace import Position, Workspace, file_level
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
 from workbench.tui.glyphs import RISK_LETTER
@@ -31,7 +32,6 @@ from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Position, Workspace, file_level
 
 MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"

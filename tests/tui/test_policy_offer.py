@@ -9,13 +9,13 @@ from pilot_tools import drive, settle
 from textual.pilot import Pilot
 
 from workbench.analysis.policy.rules import preset
-from workbench.policy_offer import fitting_preset
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.policy_offer import fitting_preset
+from workbench.services.sync import SyncRequest, open_sync
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
-from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
 

@@ -12,12 +12,12 @@ from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.sample.structure import RMS_NORM
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Position, Workspace
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import status_letters, status_words
 from workbench.tui.present import outline_row
 from workbench.tui.syntax import MAX_LINES, python_spans
-from workbench.tui.workspace import Position, Workspace
 
 LAYER = "megatron/core/transformer/transformer_layer.py"
 

@@ -10,10 +10,10 @@ from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.sample import RepoBuilder
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Workspace
 
 MakeApp = Callable[..., WorkbenchApp]
 BASE = "".join(f"line_{i} = {i}\n" for i in range(12))

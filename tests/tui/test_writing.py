@@ -11,12 +11,12 @@ from textual.pilot import Pilot
 
 from workbench.resolve.events import FileChoice
 from workbench.sample import SampleSync
+from workbench.services.workspace import Position
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.result_preview import ResultPreview
-from workbench.tui.workspace import Position
 
 MakeApp = Callable[..., WorkbenchApp]
 OPTIMIZER = "megatron/core/optimizer/distrib_optimizer.py"

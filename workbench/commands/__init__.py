@@ -22,7 +22,7 @@ def add_sync_options(parser: argparse.ArgumentParser) -> None:
 
 def sync_request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, imported lazily
     """The SyncRequest the shared options describe."""
-    from workbench.sync import SyncRequest
+    from workbench.services.sync import SyncRequest
 
     return SyncRequest(
         repo=args.repo, rev=args.rev, dev=args.dev, main=args.main, result=args.result, policy=args.policy,

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from workbench.analysis.model import HunkKind
     from workbench.errors import WorkbenchError
     from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
-    from workbench.sync import open_sync
+    from workbench.services.sync import open_sync
     from workbench.textsafe import visible
 
     if not args.reason.strip():

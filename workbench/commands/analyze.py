@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from workbench.sync import open_sync, sync_document
+    from workbench.services.sync import open_sync, sync_document
 
     pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)

@@ -24,8 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.demo import build_demo, shared_demo
-    from workbench.sync import SyncRequest
+    from workbench.services.demo_repo import build_demo, shared_demo
+    from workbench.services.sync import SyncRequest
 
     if not args.print_only:
         from workbench.tui.launch import load_settings
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     request = SyncRequest(repo=path)
     if args.print_only:
         from workbench.analyze_view import print_analysis
-        from workbench.sync import open_sync
+        from workbench.services.sync import open_sync
 
         _repo, analysis = open_sync(request)
         print_analysis(analysis, show_all=True)

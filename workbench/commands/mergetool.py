@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
     from workbench.git.repo import GitRepo
-    from workbench.tui.workspace import Workspace
+    from workbench.services.workspace import Workspace
 
 HELP = "resolve one conflicted file for git mergetool (BASE LOCAL REMOTE MERGED)"
 
@@ -53,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.mergetool import analyse_mergetool, read_mergetool
+    from workbench.services.mergetool_file import analyse_mergetool, read_mergetool
 
     given_files = [args.base, args.local, args.remote, args.merged]
     if args.install:
@@ -80,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
 
     threading.Thread(target=analyse, name="workbench-mergetool", daemon=True).start()
 
+    from workbench.services.workspace import Workspace
     from workbench.tui.launch import run_app
     from workbench.tui.loading import Report
-    from workbench.tui.workspace import Workspace
 
     opened: list[Workspace] = []
 

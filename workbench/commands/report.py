@@ -40,8 +40,8 @@ CACHED_FORMATS = ("md", "json", "github")
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from workbench.services.sync import open_sync, sync_document
     from workbench.streams import stop_writing
-    from workbench.sync import open_sync, sync_document
 
     request = sync_request(args)
     try:

@@ -56,7 +56,7 @@ def _run(args: argparse.Namespace, scratch: Path) -> int:
     quiz = args.answers is None and not args.answer_key
     trainee = args.trainee or os.environ.get("USER") or "trainee"
     if quiz:
-        from workbench.training import load_progress
+        from workbench.services.exercises import load_progress
 
         load_progress(trainee)  # a damaged progress file is a one-line error before any work or screen
     repo_path, merge, result = _exercise(args, scratch)
@@ -65,11 +65,11 @@ def _run(args: argparse.Namespace, scratch: Path) -> int:
 
         title = _title(args.rev, merge) + (" · risky hunks" if args.risky else "")
         return run_quiz(repo_path, merge, result, trainee, title, policy=args.policy, risky=args.risky)
-    from workbench.training import load_answer_key
+    from workbench.services.exercises import load_answer_key
 
     repo, _analysis, key = load_answer_key(repo_path, merge, result, args.policy)
     if args.risky:
-        from workbench.analysis.training import risky_subset
+        from workbench.analysis.answer_key import risky_subset
 
         key = risky_subset(key)
     if args.answers is not None:
@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace, scratch: Path) -> int:
 
 def _title(rev: str, merge: str) -> str:
     """How the quiz names its exercise."""
-    from workbench.training import catalog
+    from workbench.services.exercises import catalog
 
     for entry in catalog():
         if entry.id == rev:
@@ -90,7 +90,7 @@ def _title(rev: str, merge: str) -> str:
 def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str, str]:
     """(repository, merge, shipped result); sample exercises are built in ``scratch``."""
     from workbench.git.repo import GitRepo
-    from workbench.training import build_sample_exercise, find_catalog, names_exercise, resolve_exercise
+    from workbench.services.exercises import build_sample_exercise, find_catalog, names_exercise, resolve_exercise
 
     if args.rev.startswith("sample:"):
         path, merge, result = build_sample_exercise(args.rev.split(":", 1)[1], scratch / "repo")
@@ -108,7 +108,7 @@ def _exercise(args: argparse.Namespace, scratch: Path) -> tuple[str | None, str,
 
 
 def _list(as_json: bool) -> int:
-    from workbench.training import SAMPLE_EXERCISES, catalog
+    from workbench.services.exercises import SAMPLE_EXERCISES, catalog
 
     samples = [{"id": f"sample:{n}", "level": level, "title": title} for n, level, title in SAMPLE_EXERCISES]
     real = [
@@ -130,7 +130,7 @@ def _list(as_json: bool) -> int:
 
 
 def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
-    from workbench.analysis.training import answer_key_json, summary
+    from workbench.analysis.answer_key import answer_key_json, summary
     from workbench.textsafe import visible
     from workbench.wording import plural
 
@@ -152,7 +152,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
 
 
 def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
-    from workbench.analysis.training import grade, grade_json, parse_answers
+    from workbench.analysis.answer_key import grade, grade_json, parse_answers
     from workbench.configfile import read_config_text
     from workbench.textsafe import visible
     from workbench.wording import plural

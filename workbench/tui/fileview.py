@@ -16,8 +16,8 @@ from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.resolve.session import SessionError
+from workbench.services.workspace import Workspace
 from workbench.tui.syntax import SyntaxSpans, highlighter_for
-from workbench.tui.workspace import Workspace
 
 
 @dataclass(frozen=True, slots=True)

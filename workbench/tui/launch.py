@@ -16,16 +16,16 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
-from workbench.sync import SyncRequest
+from workbench.services.sync import SyncRequest
 from workbench.tui.loading import ProgressRelay, Report
 from workbench.wording import plural
 
 if TYPE_CHECKING:
     from textual.theme import Theme
 
+    from workbench.services.workspace import Workspace
     from workbench.tui.config import Config
     from workbench.tui.screens.main import MainScreen
-    from workbench.tui.workspace import Workspace
 
 
 def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | None = None) -> int:
@@ -66,7 +66,7 @@ def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
     screen is.  The thread is a daemon: a bad setting found meanwhile exits
     at once instead of waiting for the analysis.
     """
-    from workbench.tui.workspace import Workspace
+    from workbench.services.workspace import Workspace
 
     relay = ProgressRelay(hold=HOLD_OUTLINE)
     future: Future[Workspace] = Future()

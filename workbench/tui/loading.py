@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from workbench.sync import LoadProgress
+from workbench.services.sync import LoadProgress
 
 Report = Callable[[LoadProgress], None]
 """Hears how far loading got (called from the loading thread)."""

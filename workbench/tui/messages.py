@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from workbench.sync import LoadProgress
+from workbench.services.sync import LoadProgress
+from workbench.services.workspace import Workspace
 from workbench.tui.fileview import BothDiffs, FileView
-from workbench.tui.workspace import Workspace
 
 
 @dataclass

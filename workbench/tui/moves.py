@@ -12,7 +12,7 @@ from enum import Enum
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
-from workbench.tui.workspace import Position, Workspace
+from workbench.services.workspace import Position, Workspace
 from workbench.wording import plural
 
 

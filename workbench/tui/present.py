@@ -18,6 +18,7 @@ from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, Hun
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import WriteCheck
+from workbench.services.workspace import Workspace, file_level
 from workbench.textsafe import visible
 from workbench.tui.fileview import SideFacts
 from workbench.tui.glyphs import (
@@ -39,7 +40,6 @@ from workbench.tui.palette import Palette
 from workbench.tui.widgets.file_list import FileRow, Totals
 from workbench.tui.widgets.hunk_view import HunkTitle
 from workbench.tui.widgets.result_preview import PreviewLine
-from workbench.tui.workspace import Workspace, file_level
 from workbench.wording import plural
 
 MODE_WORD = {

@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
+from workbench.analysis.answer_key import AnswerKey, Grade, QuizHunk, grade, normalise_choice, risky_subset
 from workbench.analysis.model import Commit, Level, SyncAnalysis
-from workbench.analysis.training import AnswerKey, Grade, QuizHunk, grade, normalise_choice, risky_subset
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Situation
 from workbench.resolve.session import Session
-from workbench.sync import LoadProgress
-from workbench.training import Progress, load_answer_key, load_progress, save_progress
-from workbench.tui.workspace import Position, Workspace
+from workbench.services.exercises import Progress, load_answer_key, load_progress, save_progress
+from workbench.services.sync import LoadProgress
+from workbench.services.workspace import Position, Workspace
 
 _FILE_ANSWER = {FileChoice.KEEP_DEV: "dev", FileChoice.TAKE_MAIN: "main", FileChoice.DELETE: "other"}
 

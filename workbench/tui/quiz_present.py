@@ -12,9 +12,9 @@ from dataclasses import replace
 from rich.style import Style
 from rich.text import Text
 
+from workbench.analysis.answer_key import Caveat, Grade, Miss, QuizHunk
 from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, FileAnalysis, Level
-from workbench.analysis.training import Caveat, Grade, Miss, QuizHunk
 from workbench.textsafe import visible
 from workbench.tui import present
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD, short_sha

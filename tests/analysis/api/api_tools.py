@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from workbench.analysis.model import ApiMismatch, SyncAnalysis
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 Files = Mapping[str, str | None]
 """Path -> text (dedented); None deletes the file."""

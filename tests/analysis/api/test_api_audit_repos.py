@@ -7,7 +7,7 @@ from api_tools import bot_merge, findings, history, preview
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
 from workbench.sample.scenarios import renamed_callee
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 OFFLOAD = """
     class Interface:

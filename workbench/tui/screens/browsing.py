@@ -13,6 +13,7 @@ from textual import on, work
 from textual.widgets import ContentSwitcher
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
+from workbench.services.workspace import Position
 from workbench.tui import present
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.fileview import prepare_commit_diff, prepare_diffs
@@ -26,7 +27,6 @@ from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Position
 
 
 class BrowsingScreen(DecidingScreen):

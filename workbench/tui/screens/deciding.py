@@ -33,9 +33,9 @@ from workbench.tui.screens.noting import NotingScreen
 EDIT_KEYS = "R (keep the result) and G (restore git's merge)"
 
 if TYPE_CHECKING:
+    from workbench.services.workspace import Position, Workspace
     from workbench.tui.config import Config
     from workbench.tui.fileview import FileView
-    from workbench.tui.workspace import Position, Workspace
 
 
 class DecidingScreen(NotingScreen):

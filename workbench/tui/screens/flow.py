@@ -17,8 +17,9 @@ from rich.text import Text
 from textual import work
 
 from workbench.analysis.model import Level
-from workbench.policy_offer import PresetFit, fitting_preset
 from workbench.resolve.splice import Choice
+from workbench.services.policy_offer import PresetFit, fitting_preset
+from workbench.services.workspace import Position, Workspace
 from workbench.textsafe import visible
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady
@@ -31,7 +32,6 @@ from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_lines import Layout
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.workspace import Position, Workspace
 
 
 class FlowScreen(BrowsingScreen):

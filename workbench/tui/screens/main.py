@@ -25,8 +25,9 @@ from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.analysis.model import FileAnalysis
 from workbench.errors import WorkbenchError
-from workbench.mergetool import NO_HISTORY
-from workbench.sync import LoadProgress
+from workbench.services.mergetool_file import NO_HISTORY
+from workbench.services.sync import LoadProgress
+from workbench.services.workspace import Position, Workspace
 from workbench.tui import present
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
@@ -46,7 +47,6 @@ from workbench.tui.widgets.path_bar import PathBar
 from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.widgets.why_panel import WhyPanel
-from workbench.tui.workspace import Position, Workspace
 
 Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""

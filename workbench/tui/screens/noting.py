@@ -21,8 +21,8 @@ from workbench.textsafe import visible
 from workbench.tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
+    from workbench.services.workspace import Workspace
     from workbench.tui.fileview import FileView
-    from workbench.tui.workspace import Workspace
 
 
 class NotingScreen(Screen[None]):

@@ -43,7 +43,7 @@ from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
 from workbench.git.types import REDIFF_SHIFTED_SINCE
-from workbench.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
 NO_HISTORY = "no-history"

@@ -18,14 +18,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from workbench.analysis.answer_key import AnswerKey, build_answer_key
 from workbench.analysis.blame import LineMapper, attribute
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.training import AnswerKey, build_answer_key
 from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.git.history import side_history
 from workbench.git.repo import GitRepo
-from workbench.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
 SAMPLE_EXERCISES = (
     ("squash-chain-main-ahead", "easy", "Main squashed dev's feature and improved it: is main's side right?"),

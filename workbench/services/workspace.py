@@ -17,7 +17,6 @@ from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, L
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
-from workbench.mergetool import NO_HISTORY
 from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_iso, record_ack, who_am_i, worktree_acks
 from workbench.resolve.events import Event, Field, FileChoice
 from workbench.resolve.journal import EventLog, Journal, Situation
@@ -25,7 +24,8 @@ from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
-from workbench.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.mergetool_file import NO_HISTORY
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 from workbench.wording import plural
 
 

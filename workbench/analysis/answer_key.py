@@ -18,7 +18,7 @@ from typing import Any
 from workbench.analysis.model import ApiMismatch, Hunk, Level, Signal, SyncAnalysis, Taken
 
 ANSWER_KEY_SCHEMA = "workbench.answer-key/1"
-GRADE_SCHEMA = "workbench.training-grade/1"
+GRADE_SCHEMA = "workbench.services.exercises-grade/1"
 SHIPPED = ("main", "dev", "both", "other")
 
 # What a trainee may answer, folded onto the four shipped values.
