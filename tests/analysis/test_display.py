@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from workbench.analysis.display.align import align3
 from workbench.analysis.display.folds import Fold, HunkHeader, RowRef, fold_layout
 from workbench.analysis.display.layout import Region, merge_layout
-from workbench.analysis.display.text import display_text, word_changes
+from workbench.analysis.display.safe_text import display_text
 from workbench.analysis.display.unified import DiffKind, unified_rows
+from workbench.analysis.display.word_diff import word_changes
 from workbench.analysis.xdiff import split_lines
 from workbench.sample import SampleSync
 from workbench.services.sync import SyncRequest, open_sync

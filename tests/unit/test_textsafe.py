@@ -6,6 +6,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
+from workbench.analysis.display.safe_text import display_text
 from workbench.textsafe import decode, markup_safe, visible
 
 
@@ -40,3 +41,10 @@ def test_markup_is_not_interpreted() -> None:
 def test_decode_never_fails() -> None:
     assert decode("café".encode()) == "café"
     assert decode(b"caf\xe9") == "café"
+
+
+def test_view_rows_spell_controls_as_visible_does() -> None:
+    """A file line in a view and the same text in a path or message read alike (one escaping, not two)."""
+    for code in [*range(0x00, 0x09), *range(0x0B, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+        text = f"a{chr(code)}b"
+        assert display_text(text.encode()) == visible(text), hex(code)

@@ -1,8 +1,7 @@
-"""Display strings and word-level changes: the text every row of every view is made of.
+"""Word-level changes inside a changed line: the highlighted spans of every view's rows.
 
-Texts are display strings: decoded, without line terminators, tabs expanded,
-control characters spelled out so none reaches a terminal.  The word-level
-refinement inside a changed line uses difflib, which is plenty for one line.
+The texts compared are display strings (``safe_text.display_text``).  The
+refinement uses difflib, which is plenty for one line.
 """
 
 from __future__ import annotations
@@ -14,31 +13,9 @@ from difflib import SequenceMatcher
 Span = tuple[int, int]
 """A 0-based half-open character range of a display text."""
 
-TAB_SIZE = 4
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _WORD = re.compile(r"\w+|\s+|[^\w\s]")
 _WORD_DIFF_LIMIT = 2000
 """Lines longer than this are marked changed as a whole (difflib is quadratic)."""
-
-
-def _spell(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def display_text(line: bytes) -> str:
-    """One line as it may be shown: decoded, unterminated, tabs expanded, controls spelled out."""
-    if line.endswith(b"\n"):
-        line = line[:-1]
-    if line.endswith(b"\r"):
-        line = line[:-1]
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:
-        text = line.decode("latin-1")
-    if "\t" in text:
-        text = text.expandtabs(TAB_SIZE)
-    return _CONTROL.sub(_spell, text)
 
 
 def word_changes(a: str, b: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
