@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from workbench.analysis.risk.text import is_data
+from workbench.analysis.risk.line_compare import is_data
 from workbench.analysis.risk.twins import title_key
 from workbench.sample import RepoBuilder
 

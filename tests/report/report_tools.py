@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.model import RecordedDecision, Report, build_report
+from workbench.report.document import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
 from workbench.sample import RepoBuilder, SampleSync, Scenario
 from workbench.services.sync import SyncRequest, open_sync

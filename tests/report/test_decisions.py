@@ -13,7 +13,7 @@ from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 from workbench.sample.structure import IMAGE
 
 

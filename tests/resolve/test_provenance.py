@@ -113,7 +113,7 @@ def test_a_fix_commit_after_the_merge_says_so(sample_template: Template, tmp_pat
     dest = tmp_path / "repo"
     shutil.copytree(source.path, dest, symlinks=True)
     b = RepoBuilder.open(dest)
-    from workbench.sample.drops import SPECS
+    from workbench.sample.dropped_lines import SPECS
 
     b.write(SPECS, b.read(SPECS, source.dev)).commit("fix: restore dev's qk_l2_norm")
     assert main(["analyze", str(source.merge), "--repo", str(dest), "--result", "HEAD", "--json"]) == 0

@@ -6,8 +6,8 @@ from risk_tools import analyze_preview, analyze_repo, only_file
 
 from workbench.analysis.model import Level, LineRange, Taken
 from workbench.analysis.serialize import hunk_to_json
+from workbench.report.document import build_report
 from workbench.report.markdown import render_markdown
-from workbench.report.model import build_report
 from workbench.sample import RepoBuilder
 
 PATH = "pkg/loader.py"

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.analysis.risk.evidence import Blobs
+from workbench.analysis.risk.line_compare import contains_block
 from workbench.analysis.risk.script_index import holding, replaces_near, side_lines
-from workbench.analysis.risk.text import contains_block
 from workbench.sample import RepoBuilder
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 

@@ -7,7 +7,7 @@ import pytest
 from workbench.analysis.model import Commit, Level, Signal, Taken
 from workbench.analysis.risk.combine import HIGH, MEDIUM, file_risk, hunk_risk, level_of
 from workbench.analysis.risk.evidence import labels
-from workbench.analysis.risk.text import contains_block, is_data, shorten
+from workbench.analysis.risk.line_compare import contains_block, is_data, shorten
 from workbench.analysis.risk.twins import counterpart, title_key
 
 DATA = b"def f(x):\n\n        return   x + 1\n    pass\nz = f(2)\n"

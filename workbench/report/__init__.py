@@ -12,11 +12,11 @@ from typing import TextIO
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
+from workbench.report.document import RecordedDecision, Report, build_report, is_open
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
 from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
-from workbench.report.model import RecordedDecision, Report, build_report, is_open
 from workbench.report.stats import LineStats, python_line_stats
 from workbench.report.text import print_text
 from workbench.resolve.provenance import with_provenance

@@ -13,8 +13,8 @@ from rich.console import Console
 from rich.text import Text
 
 from workbench.analysis.model import Level
+from workbench.report.document import Report, RiskyHunk
 from workbench.report.hunktext import hunk_diffs
-from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
     beyond_words,
