@@ -8,7 +8,7 @@ from rich.console import Console
 from risk_tools import analyze_preview
 
 from workbench.analysis.model import Signal, SyncAnalysis
-from workbench.analyze_view import print_analysis
+from workbench.report.listing import print_analysis
 from workbench.sample import RepoBuilder
 
 HOT, COLD = "pkg/hot.py", "pkg/cold.py"

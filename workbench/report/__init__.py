@@ -11,7 +11,6 @@ from typing import TextIO
 
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
 from workbench.report.document import RecordedDecision, Report, build_report, is_open
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
@@ -40,6 +39,10 @@ def make_report(
     repo: GitRepo, analysis: SyncAnalysis, *, result: str | None = None, fail_on: Level | None = None
 ) -> Report:
     """The report of an opened sync: line stats from git, decisions from the app's journal."""
+    # Here, not at the top: ``workbench analyze`` imports this package for its listing, and the
+    # decisions' readers bring tomlkit (~45 ms at every start) that only a report needs.
+    from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
+
     analysis = with_provenance(repo, analysis)
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)

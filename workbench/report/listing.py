@@ -1,5 +1,9 @@
 """``workbench analyze``: the analysis as a Rich listing, riskiest first.
 
+The report's terminal sibling: where ``report --format text`` (``text.py``)
+lays out a review document, this lists the analysis itself, in the same
+styles (``styles.py``).
+
 Files are listed by risk, then each file that has something to say shows
 its hunks, highest risk first, with every signal under the hunk: weight,
 kind and the sentence a reviewer reads.  Repository text (paths, messages
@@ -14,12 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Signal, SyncAnalysis
+from workbench.report.styles import LEVEL_MARK, LEVEL_STYLE, SEVERITY_STYLE, VERDICT_STYLE, weight_style
 from workbench.streams import pipe_console
 from workbench.textsafe import visible
 from workbench.wording import plural
-
-_LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
-_LEVEL_MARK = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}
 
 
 def ranked_files(analysis: SyncAnalysis) -> list[FileAnalysis]:
@@ -78,10 +80,6 @@ def print_analysis(analysis: SyncAnalysis, show_all: bool = False, console: Cons
                 console.print(_signal_line(found, "        "))
 
 
-_SEVERITY_STYLE = {"high": "bold red", "medium": "yellow", "info": "dim"}
-_VERDICT_STYLE = {"restore-file": "bold red", "check": "yellow", "leave-deleted": "green"}
-
-
 def _api_section(analysis: SyncAnalysis) -> Text | None:
     """API mismatches: where, what kind, and the sentence naming both sides."""
     if not analysis.api_mismatches:
@@ -108,7 +106,7 @@ def _policy_section(analysis: SyncAnalysis) -> Text | None:
         return None
     text = Text(f"\nPolicy {visible(report.name)} ({visible(report.source)}): {plural(len(report.findings), 'finding')}\n", style="bold")
     for finding in report.findings:
-        text.append(f"  {finding.severity:<6} ", style=_SEVERITY_STYLE.get(finding.severity, ""))
+        text.append(f"  {finding.severity:<6} ", style=SEVERITY_STYLE.get(finding.severity, ""))
         text.append(f"{visible(finding.path)}  {finding.kind}\n", style="bold")
         text.append(f"      {visible(finding.message)}\n")
     for note in report.notes:
@@ -122,7 +120,7 @@ def _deleted_section(analysis: SyncAnalysis) -> Text | None:
         return None
     text = Text(f"\nDeleted files ({len(analysis.deleted_files)})\n", style="bold")
     for deleted in analysis.deleted_files:
-        text.append(f"  {deleted.verdict:<13} ", style=_VERDICT_STYLE.get(deleted.verdict, ""))
+        text.append(f"  {deleted.verdict:<13} ", style=VERDICT_STYLE.get(deleted.verdict, ""))
         text.append(f"{visible(deleted.path)}\n", style="bold")
         text.append(f"      {visible(deleted.message)}\n")
     return text
@@ -149,7 +147,7 @@ def _summary(analysis: SyncAnalysis) -> Text:
 
 
 def _level_text(level: Level, risk: int) -> Text:
-    return Text(f"{_LEVEL_MARK[level]} {risk:3d}", style=_LEVEL_STYLE[level])
+    return Text(f"{LEVEL_MARK[level]} {risk:3d}", style=LEVEL_STYLE[level])
 
 
 def _hunk_line(hunk: Hunk) -> Text:
@@ -167,8 +165,7 @@ def _hunk_line(hunk: Hunk) -> Text:
 def _signal_line(found: Signal, indent: str) -> Text:
     """``+50 squash-counterpart: <sentence>``, the weight coloured by its direction."""
     text = Text(indent)
-    style = "red" if found.weight > 0 else "green" if found.weight < 0 else "dim"
-    text.append(f"{found.weight:+d} ", style=style)
+    text.append(f"{found.weight:+d} ", style=weight_style(found.weight))
     text.append(visible(found.kind), style="bold")
     text.append(": ")
     text.append(visible(found.message))
