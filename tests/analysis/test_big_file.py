@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Taken
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 
 @pytest.mark.slow
@@ -25,7 +25,7 @@ def test_fifty_megabytes_stay_exact(builder: RepoBuilder) -> None:
     main[500_000], main[1_200_000] = "main change\n", "main only\n"
     builder.write("big.txt", "".join(main)).commit("main (#3)")
     builder.checkout("dev").merge("main", "theirs")
-    _, analysis = open_sync(SyncRequest(repo=builder.path))
+    _, analysis = open_analysis(builder.path)
     (entry,) = analysis.files
     assert entry.exact is True
     (hunk,) = entry.hunks

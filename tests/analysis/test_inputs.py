@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from odd_repos import HOSTILE_PATH, age_git_dir, every_conflict_kind, git_dir_times, tree_digest
+from helpers.odd_repos import HOSTILE_PATH, age_git_dir, every_conflict_kind, git_dir_times, tree_digest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import ConflictKind, FileStatus, Taken
 from workbench.analysis.xdiff import Favor
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -30,7 +30,7 @@ def odd(tmp_path: Path):  # noqa: ANN201
 
 
 def test_every_kind_in_a_preview(odd) -> None:  # noqa: ANN001
-    _, analysis = open_sync(SyncRequest(repo=odd.path, dev="dev", main="main"))
+    _, analysis = open_analysis(odd.path, dev="dev", main="main")
     kinds = {f.path: f.kind for f in analysis.files}
     assert kinds["bin.dat"] is ConflictKind.BINARY
     assert kinds["link"] is ConflictKind.SYMLINK
@@ -45,7 +45,7 @@ def test_every_kind_in_a_preview(odd) -> None:  # noqa: ANN001
 
 def test_a_merge_in_progress_with_every_kind(odd) -> None:  # noqa: ANN001
     odd.merge("main", "theirs")
-    _, analysis = open_sync(SyncRequest(repo=odd.path))
+    _, analysis = open_analysis(odd.path)
     statuses = {f.path: f.status for f in analysis.files}
     assert statuses["md_dev.py"] is FileStatus.CONFLICTED
     assert statuses["subm"] is FileStatus.CONFLICTED
@@ -54,7 +54,7 @@ def test_a_merge_in_progress_with_every_kind(odd) -> None:  # noqa: ANN001
 
 def test_crlf_no_newline_empty_and_latin1_keep_their_bytes(odd) -> None:  # noqa: ANN001
     odd.merge("main", "theirs")
-    _, analysis = open_sync(SyncRequest(repo=odd.path))
+    _, analysis = open_analysis(odd.path)
     for path in ("crlf.py", "nonl.txt", "empty.txt", "latin.txt"):
         entry = analysis.file(path)
         assert entry is not None and entry.merge is not None
@@ -100,7 +100,7 @@ def test_file_directory_conflict_uses_the_name_git_gave_the_file(builder) -> Non
     builder.checkout("main").delete("y").write("y/f", "now a directory\n").commit("main (#3)")
     builder.checkout("dev").merge("main", "theirs")
     unmerged = set(__import__("workbench.git.repo", fromlist=["GitRepo"]).GitRepo.open(builder.path).index_unmerged())
-    _, analysis = open_sync(SyncRequest(repo=builder.path))
+    _, analysis = open_analysis(builder.path)
     (entry,) = [f for f in analysis.files if f.path.startswith("y~")]
     assert entry.path in unmerged and entry.status is FileStatus.CONFLICTED
     assert entry.dev.path == "y" and entry.history.dev, "dev's history of y is found"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from odd_repos import tree_digest
+from helpers.odd_repos import tree_digest
 
 from workbench.errors import WorkbenchError
 from workbench.sample import RepoBuilder, SampleSync

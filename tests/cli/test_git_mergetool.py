@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from terminal import TMUX, WORKBENCH, Terminal
+from helpers.terminal import TMUX, WORKBENCH, Terminal
 
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sample.truth import Pathology

@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import FileStatus, Taken
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def test_a_file_still_unmerged_in_the_index_is_listed(union_on_main: RepoBuilder
     assert union_on_main.merge("main") == 1
     assert b"<<<<<<<" in union_on_main.read("notes.txt")
     assert union_on_main.read(".gitattributes") == b"notes.txt merge=union\n", "main's attribute is in the work tree"
-    _, analysis = open_sync(SyncRequest(repo=union_on_main.path))
+    _, analysis = open_analysis(union_on_main.path)
     entry = analysis.file("notes.txt")
     assert entry is not None and entry.status is FileStatus.CONFLICTED
     assert [h.taken for h in entry.hunks] == [Taken.UNRESOLVED] and entry.exact is True
@@ -70,7 +70,7 @@ def test_an_attribute_dev_has_still_applies(builder: RepoBuilder) -> None:
     builder.write("plain.txt", "one\nmain\n").commit("main (#3)")
     builder.checkout("dev")
     assert builder.merge("main") == 1
-    _, analysis = open_sync(SyncRequest(repo=builder.path))
+    _, analysis = open_analysis(builder.path)
     assert [f.path for f in analysis.files] == ["plain.txt"]
 
 
@@ -82,7 +82,7 @@ def test_every_unmerged_index_path_is_listed_whatever_the_model_says(builder: Re
     builder.checkout("dev")
     assert builder.merge("main") == 1
     (builder.path / ".git" / "info" / "attributes").write_text("notes.txt merge=union\n")
-    _, analysis = open_sync(SyncRequest(repo=builder.path))
+    _, analysis = open_analysis(builder.path)
     entry = analysis.file("notes.txt")
     assert entry is not None and entry.status is FileStatus.CONFLICTED
     assert [h.taken for h in entry.hunks] == [Taken.UNRESOLVED]

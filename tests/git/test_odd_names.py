@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import FileStatus, Taken
 from workbench.sample import RepoBuilder
@@ -41,7 +42,7 @@ def odd_names(builder: RepoBuilder) -> RepoBuilder:
 
 def test_conflicted_odd_names_in_a_merge_in_progress(odd_names: RepoBuilder) -> None:
     assert odd_names.merge("main") == 1
-    _, analysis = open_sync(SyncRequest(repo=odd_names.path))
+    _, analysis = open_analysis(odd_names.path)
     assert sorted(f.path for f in analysis.files) == sorted(NAMES)
     for name in NAMES:
         entry = analysis.file(name)

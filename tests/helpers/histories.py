@@ -1,4 +1,4 @@
-"""Build a small dev/main history and analyse its sync, for the audit and policy tests."""
+"""Small dev/main histories (one commit a side) and the bot's merge of them, for the audit and policy tests."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from workbench.analysis.model import ApiMismatch, SyncAnalysis
+from helpers.syncs import analyze_repo
+from workbench.analysis.model import SyncAnalysis
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
-from workbench.services.sync import SyncRequest, open_sync
 
 Files = Mapping[str, str | None]
 """Path -> text (dedented); None deletes the file."""
@@ -49,20 +49,7 @@ def history(b: RepoBuilder, base: Files, dev: Files, main: Files,
     return Sync(base_sha, dev_sha, main_sha)
 
 
-def preview(b: RepoBuilder, policy: str | None = None) -> SyncAnalysis:
-    """What ``git merge main -X theirs`` onto dev gives, analysed."""
-    return open_sync(SyncRequest(repo=b.path, dev="dev", main="main", policy=policy))[1]
-
-
-def bot_merge(b: RepoBuilder, policy: str | None = None) -> SyncAnalysis:
+def bot_merge(b: RepoBuilder) -> SyncAnalysis:
     """The bot's finished ``-X theirs`` merge commit, analysed as REV."""
     start_sync(b, "main2dev/sync", dev="dev", main="main")
-    merge = finish_sync(b, "main2dev/sync", main="main")
-    return open_sync(SyncRequest(repo=b.path, rev=merge, policy=policy))[1]
-
-
-def findings(analysis: SyncAnalysis, kind: str | None = None, path: str | None = None) -> list[ApiMismatch]:
-    return [
-        f for f in analysis.api_mismatches
-        if (kind is None or f.kind == kind) and (path is None or f.path == path)
-    ]
+    return analyze_repo(b.path, finish_sync(b, "main2dev/sync", main="main"))

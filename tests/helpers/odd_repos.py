@@ -1,4 +1,4 @@
-"""Repositories with every odd thing git allows, for the reliability tests."""
+"""Repositories with every odd thing git allows, for the tests of odd input (command line, git reads, analysis)."""
 
 from __future__ import annotations
 

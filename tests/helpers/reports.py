@@ -1,4 +1,4 @@
-"""Helpers for the report tests: built syncs, and risk put on chosen hunks.
+"""Reports of built syncs with risk put on chosen hunks, and Markdown rendered as GitHub does.
 
 Risk levels come from ``with_risk`` so the report's tests do not depend on
 how the scorer weighs evidence.
@@ -11,16 +11,14 @@ import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from helpers.syncs import open_analysis
 from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis
-from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
 from workbench.sample import RepoBuilder, SampleSync, Scenario
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def git(sync: Scenario, *args: str) -> bytes:
@@ -38,10 +36,6 @@ def merged(b: RepoBuilder) -> SampleSync:
     base = b.git("merge-base", "HEAD^1", "HEAD^2").decode().strip()
     return SampleSync("hand-built", b.path, b.rev("HEAD^1"), b.rev("HEAD^2"), base, (), "merge-commit",
                       merge=b.rev("HEAD"))
-
-
-def open_analysis(path: Path, **request: str) -> tuple[GitRepo, SyncAnalysis]:
-    return open_sync(SyncRequest(repo=path, **request))
 
 
 def with_risk(

@@ -1,21 +1,8 @@
-"""Helpers for the risk tests: analyse a built repository and find hunks and signals."""
+"""Finding what a test checks in an analysis: a file, a hunk's signal kinds, a signal, API findings."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from workbench.analysis.model import FileAnalysis, Hunk, Signal, SyncAnalysis
-from workbench.services.sync import SyncRequest, open_sync
-
-
-def analyze_preview(path: Path | str, dev: str = "dev", main: str = "main") -> SyncAnalysis:
-    """What ``git merge MAIN -X theirs`` onto DEV would do, scored."""
-    return open_sync(SyncRequest(repo=path, dev=dev, main=main))[1]
-
-
-def analyze_repo(path: Path | str, rev: str | None = None) -> SyncAnalysis:
-    """A merge commit REV, or the merge in progress when REV is None."""
-    return open_sync(SyncRequest(repo=path, rev=rev))[1]
+from workbench.analysis.model import ApiMismatch, FileAnalysis, Hunk, Signal, SyncAnalysis
 
 
 def only_file(analysis: SyncAnalysis, path: str) -> FileAnalysis:
@@ -32,3 +19,11 @@ def signal(hunk: Hunk, kind: str) -> Signal:
     found = [s for s in hunk.signals if s.kind == kind]
     assert found, f"no {kind} on hunk {hunk.index}: {[(s.kind, s.message) for s in hunk.signals]}"
     return found[0]
+
+
+def findings(analysis: SyncAnalysis, kind: str | None = None, path: str | None = None) -> list[ApiMismatch]:
+    """The API mismatches of one kind and/or at one path."""
+    return [
+        f for f in analysis.api_mismatches
+        if (kind is None or f.kind == kind) and (path is None or f.path == path)
+    ]

@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from report_tools import git, report_for
+from helpers.reports import git, report_for
 
 from workbench.analysis.model import Level, Taken
 from workbench.cli import main

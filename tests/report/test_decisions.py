@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from report_tools import open_analysis
+from helpers.syncs import open_analysis
 
 from workbench.cli import main
 from workbench.resolve.events import FileChoice

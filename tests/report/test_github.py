@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from report_tools import merged, open_analysis, report_for
+from helpers.reports import merged, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
 from workbench.report.document import RecordedDecision, build_report

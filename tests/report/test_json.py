@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from report_tools import git, open_analysis, report_for
+from helpers.reports import git, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Level, PolicyFinding
 from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json

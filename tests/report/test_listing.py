@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from helpers.syncs import analyze_preview
 from rich.console import Console
-from risk_tools import analyze_preview
 
 from workbench.analysis.model import Signal, SyncAnalysis
 from workbench.report.listing import print_analysis

@@ -7,7 +7,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from report_tools import bare, git, git_run, html_sections, merged, open_analysis, render_html, report_for
+from helpers.reports import bare, git, git_run, html_sections, merged, render_html, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Importer, Level
 from workbench.report.document import RecordedDecision, build_report

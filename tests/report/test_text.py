@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_tools import report_for
+from helpers.reports import report_for
 
 from workbench.analysis.model import Level
 from workbench.report import write_report

@@ -9,12 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+from helpers.syncs import open_analysis
+
 from workbench.analysis.model import FileStatus
 from workbench.analysis.xdiff import Favor
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.sample import SampleSync
-from workbench.services.sync import SyncRequest, open_sync
 
 _WRITER = """
 import sys
@@ -45,7 +46,7 @@ while True:
 
 def test_kill_during_writes_leaves_whole_files_and_a_resumable_journal(sample_in_progress: SampleSync) -> None:
     root = sample_in_progress.path
-    _, before = open_sync(SyncRequest(repo=root))
+    _, before = open_analysis(root)
     written = [f for f in before.files if f.hunks and f.merge is not None and f.status is not FileStatus.CONFLICTED]
     allowed = {
         f.path: {f.result_bytes, f.merge.render(Favor.OURS), f.merge.render(Favor.THEIRS)}
@@ -60,7 +61,7 @@ def test_kill_during_writes_leaves_whole_files_and_a_resumable_journal(sample_in
 
     for path, contents in allowed.items():
         assert Path(root, path).read_bytes() in contents, f"{path} is half-written"
-    repo, after = open_sync(SyncRequest(repo=root))
+    repo, after = open_analysis(root)
     events = Journal.for_situation(repo.gitdir, Situation.of(after)).load()
     assert events, "decisions were journalled before the kill"
     session = Session(after, events, repo.read_blob)

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,6 @@ from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.display.word_diff import word_changes
 from workbench.analysis.xdiff import split_lines
 from workbench.sample import SampleSync
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_display_text_neutralises_terminal_controls() -> None:
@@ -43,7 +43,7 @@ def test_align3_pairs_replacements_on_the_base_line() -> None:
 
 
 def test_layout_of_every_sample_file_reproduces_both_sides(sample_in_progress: SampleSync) -> None:
-    _repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
+    _repo, analysis = open_analysis(sample_in_progress.path)
     checked = 0
     for entry in analysis.files:
         if entry.merge is None:
@@ -64,7 +64,7 @@ def test_layout_of_every_sample_file_reproduces_both_sides(sample_in_progress: S
 
 
 def test_folds_hide_only_rows_outside_hunks_and_expand_on_request(sample_in_progress: SampleSync) -> None:
-    _repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
+    _repo, analysis = open_analysis(sample_in_progress.path)
     entry = max((f for f in analysis.files if f.merge), key=lambda f: len(f.merge.ours))
     layout = merge_layout(entry.merge, entry.hunks)
     entries = fold_layout(layout, context=1)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import shlex
 
+from helpers.syncs import analyze
+
 from workbench.analysis.model import PolicyFinding, SyncAnalysis, Taken
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
 from workbench.sample.policy import CODEOWNERS, DOCKERFILE, PYPROJECT, TRAINING, UV_LOCK
 from workbench.sample.scenarios import policy_files
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def _analyze(path: object, policy: str | None = "megatron", **request: str) -> SyncAnalysis:
-    return open_sync(SyncRequest(repo=path, policy=policy, **request))[1]  # type: ignore[arg-type]
+    return analyze(path, policy=policy, **request)  # type: ignore[arg-type]
 
 
 def _by(analysis: SyncAnalysis, kind: str) -> dict[str, PolicyFinding]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from risk_tools import analyze_preview, analyze_repo, only_file
+from helpers.signals import only_file
+from helpers.syncs import analyze_preview, analyze_repo
 
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import FileAnalysis, Level, Signal, SyncAnalysis

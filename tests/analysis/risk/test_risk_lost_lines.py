@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from risk_tools import analyze_preview, analyze_repo, only_file
+from helpers.signals import only_file
+from helpers.syncs import analyze_preview, analyze_repo
 
 from workbench.analysis.model import Level, LineRange, Taken
 from workbench.analysis.serialize import hunk_to_json

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from risk_tools import analyze_preview, analyze_repo, kinds, only_file, signal
+from helpers.signals import kinds, only_file, signal
+from helpers.syncs import analyze_preview, analyze_repo
 
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken

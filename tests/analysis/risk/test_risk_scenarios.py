@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from risk_tools import analyze_preview, kinds, only_file, signal
+from helpers.signals import kinds, only_file, signal
+from helpers.syncs import analyze_preview
 
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.sample import Risk, Scenario, build_scenario
