@@ -1,7 +1,9 @@
 """Sync reports for the PR body, a CI check and the terminal (``workbench report``).
 
 ``make_report`` gathers a :class:`Report` from an opened sync;
-``render`` lays it out in one of :data:`FORMATS`.  Reports are read-only.
+``write_report`` lays it out in one of :data:`FORMATS`.  Reports are read-only.
+``listing.print_analysis`` is ``workbench analyze``'s listing of the analysis
+itself, in the text report's styles (``styles.py``).
 """
 
 from __future__ import annotations
