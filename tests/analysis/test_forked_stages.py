@@ -44,8 +44,21 @@ def test_the_forked_audit_gives_the_serial_analysis(
     assert answers == []
     monkeypatch.delenv(forked.JOBS_VARIABLE)
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert len(answers) == 1 and isinstance(answers[0], audit_api.AuditFindings)
-    assert answers[0].mismatches  # the sample's audit finds something: the child's answer is not empty
+    assert len(answers) == 1 and isinstance(answers[0], tuple)
+    audit, _risk = answers[0]
+    assert isinstance(audit, audit_api.AuditFindings)
+    assert audit.mismatches  # the sample's audit finds something: the child's answer is not empty
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 20_000])
+def test_claims_give_each_index_to_exactly_one_process(count: int) -> None:
+    claims = forked.Claims(count)
+    child = forked.Forked(lambda: [k for k in claims.take() if not os.sched_yield()])
+    mine = list(claims.take())
+    theirs = child.result()
+    claims.close()
+    assert theirs is not None
+    assert sorted(mine + theirs) == list(range(count))
 
 
 def test_a_child_that_fails_leaves_the_work_to_the_parent(

@@ -18,7 +18,7 @@ import pickle
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -91,3 +91,42 @@ def _child(work: Callable[[], T], write: int) -> None:  # pragma: no cover - run
         pass
     finally:
         os._exit(code)
+
+
+_RECORD = 4
+_MAX_RECORDS = 8192
+"""Records fit a pipe's buffer (64 KB on Linux) whole, so filling it never blocks."""
+
+
+class Claims:
+    """Indexes ``0..count-1`` shared out between this process and its forked children, first come first served.
+
+    A pipe made before the fork holds one fixed-size record per run of
+    indexes; whichever process reads a record owns those indexes (a read of
+    one whole record from a pipe is never split between readers).  A
+    process that finishes its other work early takes more of the rest.
+    """
+
+    def __init__(self, count: int) -> None:
+        self._step = max(1, -(-count // _MAX_RECORDS))
+        self._count = count
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        records = b"".join(start.to_bytes(_RECORD, "little") for start in range(0, count, self._step))
+        os.write(write, records)
+        os.close(write)
+
+    def take(self) -> Iterator[int]:
+        """The indexes this process claims, until none is left (each index goes to one process only)."""
+        while True:
+            try:
+                record = os.read(self._read, _RECORD)
+            except BlockingIOError:
+                return
+            if len(record) < _RECORD:
+                return
+            start = int.from_bytes(record, "little")
+            yield from range(start, min(start + self._step, self._count))
+
+    def close(self) -> None:
+        os.close(self._read)

@@ -7,17 +7,18 @@ audited), risk scoring reads all of them, edits are scored like conflicts,
 and the wording follows who resolved the sync last.
 
 ``run_default_stages`` runs them with the API audit in a forked child
-(``forked.py``) while this process finds the deleted files and risk's own
-evidence: the two read none of each other's output (risk only adds the
-audit's signal weights, folded in after), and together they are most of a
-cold analysis.  The answer is the same as running the stages in order.
+(``forked.py``) while this process computes risk's own evidence file by
+file; the child takes the files left when it is done.  The two read none
+of each other's output (risk only adds the audit's signal weights, folded
+in after), and together they are most of a cold analysis.  The answer is
+the same as running the stages in order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from workbench.analysis.forked import Forked, can_fork
+from workbench.analysis.forked import Claims, Forked, can_fork
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.stages.apply_policy import apply_policy
 from workbench.analysis.stages.audit_api import AuditFindings, audit_api, audit_findings, with_audit
@@ -25,7 +26,7 @@ from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.stages.find_deleted import deleted_files, find_deleted, with_deleted
 from workbench.analysis.stages.reword import reword
 from workbench.analysis.stages.score_edits import score_edits
-from workbench.analysis.stages.score_risk import fold_risk, risk_findings, score_risk
+from workbench.analysis.stages.score_risk import OwnRisk, RiskScorer, fold_risk, score_risk
 
 DEFAULT_STAGES: tuple[Stage, ...] = (apply_policy, audit_api, find_deleted, score_risk, score_edits, reword)
 """The stages every front end runs, in order."""
@@ -54,22 +55,45 @@ def run_default_stages(analysis: SyncAnalysis, context: AnalysisContext, report:
     report(apply_policy.__name__, 0, total)
     analysis = apply_policy(analysis, context)
     report(audit_api.__name__, 1, total)
-    policed = analysis
-    child: Forked[AuditFindings | None] = Forked(lambda: audit_findings(policed, context))
+    deleted = deleted_files(analysis, context)
+    unaudited = analysis if deleted is None else with_deleted(analysis, deleted)
+    claims = Claims(len(analysis.files))
     try:
-        deleted = deleted_files(analysis, context)
-        unaudited = analysis if deleted is None else with_deleted(analysis, deleted)
-        own = risk_findings(unaudited, context)
-    except BaseException:
-        child.cancel()
-        raise
-    found = child.result() or audit_findings(analysis, context)
-    analysis = analysis if found is None else with_audit(analysis, found)
+        audited, own = _audit_beside_risk(analysis, unaudited, context, claims)
+    finally:
+        claims.close()
     report(find_deleted.__name__, 2, total)
-    analysis = analysis if deleted is None else with_deleted(analysis, deleted)
+    analysis = audited if deleted is None else with_deleted(audited, deleted)
     report(score_risk.__name__, 3, total)
     analysis = fold_risk(analysis, own)
     for done, stage in enumerate(DEFAULT_STAGES[4:], start=4):
         report(stage.__name__, done, total)
         analysis = stage(analysis, context)
     return analysis
+
+
+def _audit_beside_risk(
+    policed: SyncAnalysis, unaudited: SyncAnalysis, context: AnalysisContext, claims: Claims
+) -> tuple[SyncAnalysis, list[OwnRisk]]:
+    """The audited analysis and risk's own findings on every file.
+
+    A forked child audits, then helps with the risk findings this process
+    has not claimed yet; whatever the child does not answer, this process computes.
+    """
+
+    def child_work() -> tuple[AuditFindings | None, dict[int, OwnRisk]]:
+        found = audit_findings(policed, context)
+        scorer = RiskScorer(unaudited, context)
+        return found, {k: scorer.file(k) for k in claims.take()}
+
+    child = Forked(child_work)
+    try:
+        scorer = RiskScorer(unaudited, context)
+        mine = {k: scorer.file(k) for k in claims.take()}
+    except BaseException:
+        child.cancel()
+        raise
+    answer = child.result()
+    found, theirs = answer if answer is not None else (audit_findings(policed, context), {})
+    own = [mine[k] if k in mine else theirs[k] if k in theirs else scorer.file(k) for k in range(len(policed.files))]
+    return (policed if found is None else with_audit(policed, found)), own

@@ -87,11 +87,25 @@ class OwnRisk:
 
 def risk_findings(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[OwnRisk, ...]:
     """The stage's own findings on every file of ``analysis``, in order."""
-    snapshot = context.snapshot
-    run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-    importers = _importers(analysis, context)
-    deleted = {d.path: d for d in analysis.deleted_files}
-    return tuple(_own_risk(f, context, run, analysis.mode, importers, deleted) for f in analysis.files)
+    scorer = RiskScorer(analysis, context)
+    return tuple(scorer.file(k) for k in range(len(analysis.files)))
+
+
+class RiskScorer:
+    """The stage's own findings file by file, in any order or process: each depends on its file alone
+    and on what every file shares (the commit order, the deleted files, their importers)."""
+
+    def __init__(self, analysis: SyncAnalysis, context: AnalysisContext) -> None:
+        snapshot = context.snapshot
+        self._analysis, self._context = analysis, context
+        self._run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
+        self._importers = _importers(analysis, context)
+        self._deleted = {d.path: d for d in analysis.deleted_files}
+
+    def file(self, index: int) -> OwnRisk:
+        """The findings on ``analysis.files[index]``."""
+        entry = self._analysis.files[index]
+        return _own_risk(entry, self._context, self._run, self._analysis.mode, self._importers, self._deleted)
 
 
 def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
