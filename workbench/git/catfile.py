@@ -19,6 +19,9 @@ from pathlib import Path
 from workbench.errors import WorkbenchError
 from workbench.git.runner import git_env, git_executable
 
+_INHERITED: list[subprocess.Popen[bytes]] = []
+"""The parent's cat-file processes, as a forked child found them: kept, never used or reaped."""
+
 
 class CatFile:
     """A ``git cat-file --batch`` process for one repository."""
@@ -50,7 +53,7 @@ class CatFile:
                 # A forked child (the analysis's concurrent stages): the process and its pipes
                 # serve the parent, which may be reading at this very moment; the child starts its own
                 # (and keeps the parent's object, whose collection would try to reap a process not its child).
-                self._inherited = self._proc
+                _INHERITED.append(self._proc)
                 self._start()
             stdin, stdout = self._proc.stdin, self._proc.stdout
             if stdin is None or stdout is None or self._proc.poll() is not None:
