@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,23 @@ def test_no_child_while_another_thread_runs(sample_merge_commit: SampleSync, mon
     monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
     monkeypatch.setattr(forked.os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     assert not forked.can_fork()
+
+
+def test_risk_findings_the_child_computes_fold_in_the_same(
+    sample_merge_commit: SampleSync, answers: list[object], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
+    serial = _analyze_json(capsys, sample_merge_commit.path)
+    monkeypatch.delenv(forked.JOBS_VARIABLE)
+    parent, score = os.getpid(), pipeline.RiskScorer.file
+
+    def slow_in_the_parent(self: pipeline.RiskScorer, index: int) -> object:
+        if os.getpid() == parent:
+            time.sleep(0.5)  # the child, done auditing, claims the files left
+        return score(self, index)
+
+    monkeypatch.setattr(pipeline.RiskScorer, "file", slow_in_the_parent)
+    assert _analyze_json(capsys, sample_merge_commit.path) == serial
+    (answer,) = answers
+    assert isinstance(answer, tuple) and answer[1]  # the child scored some files

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from workbench.analysis.forked import Claims, Forked, can_fork
-from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.model import DeletedFile, SyncAnalysis
 from workbench.analysis.stages.apply_policy import apply_policy
 from workbench.analysis.stages.audit_api import AuditFindings, audit_api, audit_findings, with_audit
 from workbench.analysis.stages.context import AnalysisContext, Stage
@@ -55,11 +55,9 @@ def run_default_stages(analysis: SyncAnalysis, context: AnalysisContext, report:
     report(apply_policy.__name__, 0, total)
     analysis = apply_policy(analysis, context)
     report(audit_api.__name__, 1, total)
-    deleted = deleted_files(analysis, context)
-    unaudited = analysis if deleted is None else with_deleted(analysis, deleted)
     claims = Claims(len(analysis.files))
     try:
-        audited, own = _audit_beside_risk(analysis, unaudited, context, claims)
+        audited, deleted, own = _audit_beside_risk(analysis, context, claims)
     finally:
         claims.close()
     report(find_deleted.__name__, 2, total)
@@ -73,27 +71,35 @@ def run_default_stages(analysis: SyncAnalysis, context: AnalysisContext, report:
 
 
 def _audit_beside_risk(
-    policed: SyncAnalysis, unaudited: SyncAnalysis, context: AnalysisContext, claims: Claims
-) -> tuple[SyncAnalysis, list[OwnRisk]]:
-    """The audited analysis and risk's own findings on every file.
+    policed: SyncAnalysis, context: AnalysisContext, claims: Claims
+) -> tuple[SyncAnalysis, tuple[DeletedFile, ...] | None, list[OwnRisk]]:
+    """The audited analysis, the deleted files, and risk's own findings on every file.
 
     A forked child audits, then helps with the risk findings this process
     has not claimed yet; whatever the child does not answer, this process computes.
     """
 
+    def scorer(deleted: tuple[DeletedFile, ...] | None) -> RiskScorer:
+        return RiskScorer(policed if deleted is None else with_deleted(policed, deleted), context)
+
     def child_work() -> tuple[AuditFindings | None, dict[int, OwnRisk]]:
         found = audit_findings(policed, context)
-        scorer = RiskScorer(unaudited, context)
-        return found, {k: scorer.file(k) for k in claims.take()}
+        helper: RiskScorer | None = None  # built only when files are left (its deleted files cost git runs)
+        share: dict[int, OwnRisk] = {}
+        for k in claims.take():
+            helper = helper or scorer(deleted_files(policed, context))
+            share[k] = helper.file(k)
+        return found, share
 
     child = Forked(child_work)
     try:
-        scorer = RiskScorer(unaudited, context)
-        mine = {k: scorer.file(k) for k in claims.take()}
+        deleted = deleted_files(policed, context)
+        mine_scorer = scorer(deleted)
+        mine = {k: mine_scorer.file(k) for k in claims.take()}
     except BaseException:
         child.cancel()
         raise
     answer = child.result()
     found, theirs = answer if answer is not None else (audit_findings(policed, context), {})
-    own = [mine[k] if k in mine else theirs[k] if k in theirs else scorer.file(k) for k in range(len(policed.files))]
-    return (policed if found is None else with_audit(policed, found)), own
+    own = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.file(k) for k in range(len(policed.files))]
+    return (policed if found is None else with_audit(policed, found)), deleted, own
