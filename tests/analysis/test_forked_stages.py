@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from workbench.analysis import forked, pipeline
 from workbench.analysis.stages import audit_api
+from workbench.analysis.stages.score_risk import RiskScorer
 from workbench.cli import main
 from workbench.sample import SampleSync
 
@@ -32,7 +34,7 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
     monkeypatch.setattr(forked.Forked, "result", recorded)
     monkeypatch.setattr(pipeline, "FORK_MIN_FILES", 1)
-    monkeypatch.setattr(forked.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     return seen
 
 
@@ -54,7 +56,7 @@ def test_the_forked_audit_gives_the_serial_analysis(
 @pytest.mark.parametrize("count", [0, 1, 5, 20_000])
 def test_claims_give_each_index_to_exactly_one_process(count: int) -> None:
     claims = forked.Claims(count)
-    child = forked.Forked(lambda: [k for k in claims.take() if not os.sched_yield()])
+    child = forked.Forked(lambda: list(claims.take()))
     mine = list(claims.take())
     theirs = child.result()
     claims.close()
@@ -68,26 +70,26 @@ def test_a_child_that_fails_leaves_the_work_to_the_parent(
 ) -> None:
     expected = _analyze_json(capsys, sample_merge_commit.path)
     parent = os.getpid()
-    audit = pipeline.audit_findings
+    audit = audit_api.audit_findings
 
     def dies_in_the_child(*args: object) -> object:
         if os.getpid() != parent:
             raise RuntimeError("the child fails")
         return audit(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "audit_findings", dies_in_the_child)
+    monkeypatch.setattr("workbench.analysis.pipeline.audit_findings", dies_in_the_child)
     answers.clear()
     assert _analyze_json(capsys, sample_merge_commit.path) == expected
     assert answers == [None]
 
 
 def test_no_child_while_another_thread_runs(sample_merge_commit: SampleSync, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(forked.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     assert forked.can_fork()
-    monkeypatch.setattr(forked.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
     assert not forked.can_fork()
-    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
-    monkeypatch.setattr(forked.os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     assert not forked.can_fork()
 
 
@@ -98,14 +100,14 @@ def test_risk_findings_the_child_computes_fold_in_the_same(
     monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
     serial = _analyze_json(capsys, sample_merge_commit.path)
     monkeypatch.delenv(forked.JOBS_VARIABLE)
-    parent, score = os.getpid(), pipeline.RiskScorer.file
+    parent, score = os.getpid(), RiskScorer.file
 
-    def slow_in_the_parent(self: pipeline.RiskScorer, index: int) -> object:
+    def slow_in_the_parent(self: RiskScorer, index: int) -> object:
         if os.getpid() == parent:
             time.sleep(0.5)  # the child, done auditing, claims the files left
         return score(self, index)
 
-    monkeypatch.setattr(pipeline.RiskScorer, "file", slow_in_the_parent)
+    monkeypatch.setattr(RiskScorer, "file", slow_in_the_parent)
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
     (answer,) = answers
     assert isinstance(answer, tuple) and answer[1]  # the child scored some files
