@@ -10,7 +10,6 @@ its hunks look at it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -89,8 +88,8 @@ class _LineIndex:
     def __init__(self, data: bytes) -> None:
         lines = filter(None, map(bytes.strip, data.translate(_TO_SPACE).split(b"\n")))
         text = b"\n".join(lines)
-        if b"  " in text:  # runs inside lines (the ends are stripped): rare, so one more pass only then
-            text = _RUNS.sub(b" ", text)
+        while b"  " in text:  # runs inside lines (the ends are stripped): short, each pass halves them
+            text = text.replace(b"  ", b" ")
         self._text = b"\n" + text + b"\n"
         self._asked = 0
         self._lines: list[bytes] = []
@@ -119,7 +118,6 @@ _SCANS = 8
 
 _TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
 """ASCII whitespace but the newline and the space (``bytes.split``'s set) made spaces, as ``norm`` treats them."""
-_RUNS = re.compile(rb"  +")
 
 
 @dataclass(frozen=True)
