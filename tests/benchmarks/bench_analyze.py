@@ -7,14 +7,16 @@ Two workloads:
     as the speed issue asks; building it takes minutes, so BENCH_LARGE_FILES=0 skips it
     and BENCH_LARGE_REPO=PATH reuses one built before, with its `dev` and `main` branches).
 For each, interleaved runs of three commands, medians of BENCH_RUNS (default 5):
-  * cold: `analyze --json --no-cache` (computes everything);
+  * cold: `analyze --json --no-cache` (computes everything; the API audit in a forked child
+    when two cores are free), and the same in one process (WORKBENCH_JOBS=1);
   * warm: `analyze --json` with the cache primed once (a private XDG_CACHE_HOME);
   * git: `git merge-tree --write-tree DEV MAIN`, git's own merge of the same sync;
 and `report --format json` warm (the review report after `analyze` or `open`).
-BENCH_BEFORE=DIR adds warm `analyze --json` and `report --format json` of another checkout's ``workbench`` package
+BENCH_BEFORE=DIR adds cold and warm `analyze --json` and `report --format json` of another checkout's ``workbench`` package
 (e.g. `git archive BASE workbench | tar -x -C DIR`), for before/after in one run.
 Printed: wall and CPU seconds (user + system, the process and the git it runs),
-each as a ratio to merge-tree's, and peak RSS.  On a shared machine the wall
+each as a ratio to merge-tree's, and peak RSS (of the largest process: the
+forked child shares most of its pages with the parent).  On a shared machine the wall
 ratio moves with the load (printed, from the load average); the CPU ratio much less.
 Not a test: run it by hand,
     MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/bench_analyze.py
@@ -77,11 +79,17 @@ def compare(label: str, repo: Path, rev_args: list[str], dev: str, main: str, ru
         commands = {
             "git merge-tree": ["git", "merge-tree", "--write-tree", dev, main],
             "cold analyze --json --no-cache": [*workbench, "analyze", "--json", "--no-cache", "--repo", str(repo), *rev_args],
+            "cold, one process (JOBS=1)": [
+                "env", "WORKBENCH_JOBS=1", *workbench, "analyze", "--json", "--no-cache", "--repo", str(repo), *rev_args
+            ],
             "warm analyze --json": [*workbench, "analyze", "--json", "--repo", str(repo), *rev_args],
             "warm report --format json": [*workbench, "report", "--format", "json", "--repo", str(repo), *rev_args],
         }
         before = os.environ.get("BENCH_BEFORE")
         if before:
+            commands["before: cold analyze --no-cache"] = [
+                "env", f"PYTHONPATH={before}", *workbench, "analyze", "--json", "--no-cache", "--repo", str(repo), *rev_args
+            ]
             commands["before: analyze --json"] = [
                 "env", f"PYTHONPATH={before}", *workbench, "analyze", "--json", "--repo", str(repo), *rev_args
             ]

@@ -26,7 +26,7 @@ from workbench.analysis.model import (
     Signal,
     SyncAnalysis,
 )
-from workbench.analysis.pipeline import DEFAULT_STAGES, run_stages
+from workbench.analysis.pipeline import run_default_stages, run_stages
 from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
@@ -89,9 +89,10 @@ def analyze(
     listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, mapper), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
-    chosen = DEFAULT_STAGES if stages is None else stages
-    for done, stage in enumerate(chosen):
-        report(stage.__name__, done, len(chosen))
+    if stages is None:
+        return run_default_stages(base, context, report)
+    for done, stage in enumerate(stages):
+        report(stage.__name__, done, len(stages))
         base = run_stages(base, context, (stage,))
     return base
 

@@ -66,12 +66,16 @@ class _TreeReader:
     """Blob ids of the wanted paths under a tree, memoised by subtree id.
 
     Consecutive commits share almost all subtrees, so only the directories a
-    commit changed are ever read again.
+    commit changed are ever read again.  Each blob id becomes one string
+    however many commits hold it, and the root's answer (new in every commit)
+    is not memoised: on a sync of 10,000 files and hundreds of commits, a
+    string per (commit, path) and a root table per commit took most of the memory.
     """
 
     def __init__(self, paths: tuple[str, ...]) -> None:
         self._trie = _build_trie(paths)
         self._memo: dict[tuple[str, int], dict[str, str | None]] = {}
+        self._names: dict[pygit2.Oid, str] = {}
 
     def read(self, tree: pygit2.Tree) -> dict[str, str | None]:
         return self._read(tree, self._trie)
@@ -88,13 +92,20 @@ class _TreeReader:
             except KeyError:
                 entry = None
             if isinstance(node, str):
-                out[node] = None if entry is None or isinstance(entry, pygit2.Tree) else str(entry.id)
+                out[node] = None if entry is None or isinstance(entry, pygit2.Tree) else self._name(entry.id)
             elif isinstance(entry, pygit2.Tree):
                 out.update(self._read(entry, node))
             else:
                 out.update(dict.fromkeys(_leaves(node)))
-        self._memo[key] = out
+        if trie is not self._trie:
+            self._memo[key] = out
         return out
+
+    def _name(self, oid: pygit2.Oid) -> str:
+        found = self._names.get(oid)
+        if found is None:
+            found = self._names[oid] = str(oid)
+        return found
 
 
 def _leaves(trie: _Trie) -> list[str]:

@@ -87,7 +87,8 @@ def resolution_diff(
     at_merge: dict[str, str | None] = {}
     merge_beyond = 0
     if merge is not None:
-        own = set(_tree_changes(repo, plain.tree, repo.tree_of(merge))) - own_conflicts
+        same = mode == "merge-commit" and auto is plain and result_commit == merge  # the diff made above
+        own = set(changed if same else _tree_changes(repo, plain.tree, repo.tree_of(merge))) - own_conflicts
         merge_beyond = len(own)
         if result_commit != merge:
             listed = [*own_conflicts, *(p.path for p in paths)]

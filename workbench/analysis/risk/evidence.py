@@ -68,34 +68,56 @@ class Blobs:
             return False
         found = self._blocks.get(oid)
         if found is None:
-            found = self._blocks[oid] = _LineIndex.of(self.read(oid))
+            found = self._blocks[oid] = _LineIndex(self.read(oid))
         return found.holds(wanted)
 
 
-@dataclass(frozen=True)
 class _LineIndex:
-    """A blob's non-blank lines, normalised, and where each one occurs."""
+    """A blob's non-blank lines, normalised, each between newlines: ``b"\\nline\\nline\\n"``.
 
-    lines: list[bytes]
-    where: dict[bytes, list[int]]
+    Built with a few C-level passes over the blob (whitespace to spaces,
+    split, strip, join) instead of a Python call per line: the blobs of a
+    file's versions hold hundreds of thousands of lines on a real sync.  The
+    first questions are answered by one C-speed search of that text; a blob
+    asked more often (a file with many hunks) gets a table of where each
+    line occurs, so a scan per hunk never makes scoring quadratic in a file's hunks.
+    """
 
-    @classmethod
-    def of(cls, data: bytes) -> _LineIndex:
-        lines = [n for n in map(norm, data.split(b"\n")) if n]
-        where: dict[bytes, list[int]] = {}
-        for at, line in enumerate(lines):
-            where.setdefault(line, []).append(at)
-        return cls(lines, where)
+    __slots__ = ("_asked", "_lines", "_text", "_where")
+
+    def __init__(self, data: bytes) -> None:
+        lines = filter(None, map(bytes.strip, data.translate(_TO_SPACE).split(b"\n")))
+        text = b"\n".join(lines)
+        while b"  " in text:  # runs inside lines (the ends are stripped): short, each pass halves them
+            text = text.replace(b"  ", b" ")
+        self._text = b"\n" + text + b"\n"
+        self._asked = 0
+        self._lines: list[bytes] = []
+        self._where: dict[bytes, list[int]] | None = None
 
     def holds(self, wanted: list[bytes]) -> bool:
-        """Whether ``wanted`` (normalised, non-blank) occurs as consecutive lines; anchored on its
-        rarest line, so a block of common lines (``)``, ``return x``) stays cheap."""
-        hits = [self.where.get(line, ()) for line in wanted]
+        """Whether ``wanted`` (normalised, non-blank) occurs as consecutive lines."""
+        self._asked += 1
+        if self._asked <= _SCANS:
+            return b"\n" + b"\n".join(wanted) + b"\n" in self._text  # the newlines keep a match to whole lines
+        if self._where is None:
+            self._lines = self._text[1:-1].split(b"\n") if len(self._text) > 2 else []
+            self._where = {}
+            for at, line in enumerate(self._lines):
+                self._where.setdefault(line, []).append(at)
+        # Anchored on the rarest wanted line, so a block of common lines (``)``, ``return x``) stays cheap.
+        hits = [self._where.get(line, ()) for line in wanted]
         offset = min(range(len(wanted)), key=lambda k: len(hits[k]))
         n = len(wanted)
-        return any(
-            at >= offset and self.lines[at - offset:at - offset + n] == wanted for at in hits[offset]
-        )
+        return any(at >= offset and self._lines[at - offset:at - offset + n] == wanted for at in hits[offset])
+
+
+_SCANS = 8
+"""Questions a blob answers by scanning before it gets a table of its lines (about a scan's cost to build)."""
+
+
+_TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
+"""ASCII whitespace but the newline and the space (``bytes.split``'s set) made spaces, as ``norm`` treats them."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.definition_changes import History
@@ -20,19 +21,38 @@ a mismatch becomes high; see docs/api-audit.md."""
 
 def audit_api(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``api_mismatches`` and put a signal on each hunk (or file) that holds one."""
+    found = audit_findings(analysis, context)
+    return analysis if found is None else with_audit(analysis, found)
+
+
+@dataclass(frozen=True)
+class AuditFindings:
+    """What the audit found: plain data, so it can come back from another process (``pipeline.py``)."""
+
+    mismatches: tuple[ApiMismatch, ...]
+    notes: tuple[CalleeNote, ...]
+
+
+def audit_findings(analysis: SyncAnalysis, context: AnalysisContext) -> AuditFindings | None:
+    """The audit's findings, sorted (None: no whole-tree reader, nothing audited)."""
     files, policy = context.repo_files, context.policy
     if files is None:
-        return analysis
+        return None
     trees = Trees(files, {f.path: f for f in analysis.files})
     override = (lambda path: policy.override_rule(path) is not None) if policy is not None else (lambda path: False)
     auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
     auditor.run()
     findings = tuple(sorted(auditor.findings.mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
-    entries = tuple(_with_signals(entry, findings, auditor.findings.notes) for entry in analysis.files)
-    return replace(analysis, files=entries, api_mismatches=findings)
+    return AuditFindings(findings, tuple(auditor.findings.notes))
 
 
-def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes: list[CalleeNote]) -> FileAnalysis:
+def with_audit(analysis: SyncAnalysis, found: AuditFindings) -> SyncAnalysis:
+    """``analysis`` holding the audit's findings, with their signals on its hunks and files."""
+    entries = tuple(_with_signals(entry, found.mismatches, found.notes) for entry in analysis.files)
+    return replace(analysis, files=entries, api_mismatches=found.mismatches)
+
+
+def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes: Sequence[CalleeNote]) -> FileAnalysis:
     mine = [f for f in findings if f.path == entry.path]
     callee = [n for n in notes if n.path == entry.path]
     if not mine and not callee:

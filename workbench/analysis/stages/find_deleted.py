@@ -29,16 +29,28 @@ WEIGHT = 40
 
 def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``deleted_files`` (and flag conflicted ones the result still imports)."""
+    found = deleted_files(analysis, context)
+    return analysis if found is None else with_deleted(analysis, found)
+
+
+def deleted_files(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[DeletedFile, ...] | None:
+    """The files main has and the result lacks, each with a verdict (None: no whole-tree reader).
+
+    Reads the conflicted files' sides and the trees, never another stage's signals.
+    """
     files = context.repo_files
     if files is None:
-        return analysis
+        return None
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries)
     missing = _missing(files, trees, entries, context.paths)
     users = find_importers([p for p in missing if p.endswith(".py")], trees, [], thorough=True)
-    found = tuple(_deleted(path, trees, files, analysis, context.commit, users.get(path, ())) for path in missing)
-    updated = tuple(_flag(entry, found) for entry in analysis.files)
-    return replace(analysis, deleted_files=found, files=updated)
+    return tuple(_deleted(path, trees, files, analysis, context.commit, users.get(path, ())) for path in missing)
+
+
+def with_deleted(analysis: SyncAnalysis, found: tuple[DeletedFile, ...]) -> SyncAnalysis:
+    """``analysis`` holding ``found``, its conflicted files that the result still imports flagged."""
+    return replace(analysis, deleted_files=found, files=tuple(_flag(entry, found) for entry in analysis.files))
 
 
 def _missing(

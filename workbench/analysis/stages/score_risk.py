@@ -11,10 +11,21 @@ only repeated work per hunk is in memory.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from workbench.analysis.blame import attribute
-from workbench.analysis.model import DeletedFile, FileAnalysis, Hunk, Importer, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import (
+    DeletedFile,
+    FileAnalysis,
+    Hunk,
+    Importer,
+    LostLines,
+    Mode,
+    Signal,
+    SyncAnalysis,
+    Taken,
+)
 from workbench.analysis.readers import Trees
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD,
@@ -56,34 +67,78 @@ STILL_CONFLICTED = "still-conflicted"
 
 def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
     """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
-    snapshot = context.snapshot
-    run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-    importers = _importers(analysis, context)
-    deleted = {d.path: d for d in analysis.deleted_files}
-    return replace(
-        analysis,
-        files=tuple(_score_file(f, context, run, analysis.mode, importers, deleted) for f in analysis.files),
-    )
+    return fold_risk(analysis, risk_findings(analysis, context))
 
 
-def _score_file(
+@dataclass(frozen=True)
+class OwnRisk:
+    """This stage's own findings on one file, before the earlier stages' signals are folded in.
+
+    They read the file's hunks, merge and history and the deleted files,
+    never another stage's signals, so the pipeline may compute them while
+    the API audit runs in another process (``pipeline.py``).
+    """
+
+    hunks: tuple[tuple[tuple[Signal, ...], LostLines], ...] | None
+    """Per hunk: its signals and lost lines (None: the file's hunks get no evidence of their own)."""
+    signals: tuple[Signal, ...] = ()
+    """File-level signals of a file without hunks."""
+
+
+def risk_findings(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[OwnRisk, ...]:
+    """The stage's own findings on every file of ``analysis``, in order."""
+    scorer = RiskScorer(analysis, context)
+    return tuple(scorer.file(k) for k in range(len(analysis.files)))
+
+
+class RiskScorer:
+    """The stage's own findings file by file, in any order or process: each depends on its file alone
+    and on what every file shares (the commit order, the deleted files, their importers)."""
+
+    def __init__(self, analysis: SyncAnalysis, context: AnalysisContext) -> None:
+        snapshot = context.snapshot
+        self._analysis, self._context = analysis, context
+        self._run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
+        self._importers = _importers(analysis, context)
+        self._deleted = {d.path: d for d in analysis.deleted_files}
+
+    def file(self, index: int) -> OwnRisk:
+        """The findings on ``analysis.files[index]``."""
+        entry = self._analysis.files[index]
+        return _own_risk(entry, self._context, self._run, self._analysis.mode, self._importers, self._deleted)
+
+
+def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
+    """``analysis`` with each file's own findings added to the signals it has, and scored."""
+    return replace(analysis, files=tuple(_fold(f, own) for f, own in zip(analysis.files, found, strict=True)))
+
+
+def _own_risk(
     entry: FileAnalysis,
     context: AnalysisContext,
     run: RunCache,
     mode: Mode,
     importers: dict[str, tuple[Importer, ...]] | None,
     deleted: dict[str, DeletedFile],
-) -> FileAnalysis:
-    hunks = entry.hunks
-    signals = entry.signals
-    if hunks and entry.merge is not None:
-        hunks = _score_hunks(FileEvidence.build(entry, run), context)
-    elif hunks:
-        hunks = tuple(_scored(h, list(h.signals)) for h in hunks)
+) -> OwnRisk:
+    if entry.hunks and entry.merge is not None:
+        return OwnRisk(_score_hunks(FileEvidence.build(entry, run), context))
+    if entry.hunks:
+        return OwnRisk(None)
+    found = None if importers is None else importers.get(entry.path)
+    evidence = FileEvidence.build(entry, run)
+    return OwnRisk(None, tuple(file_signals(entry, evidence, mode, found, deleted.get(entry.path))))
+
+
+def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
+    if own.hunks is None:
+        hunks = tuple(_scored(h, list(h.signals)) for h in entry.hunks)
     else:
-        found = None if importers is None else importers.get(entry.path)
-        evidence = FileEvidence.build(entry, run)
-        signals = (*signals, *file_signals(entry, evidence, mode, found, deleted.get(entry.path)))
+        hunks = tuple(
+            replace(_scored(h, [*h.signals, *mine]), lost_lines=lost)
+            for h, (mine, lost) in zip(entry.hunks, own.hunks, strict=True)
+        )
+    signals = (*entry.signals, *own.signals)
     risk = file_risk((h.risk for h in hunks), signals)
     return replace(entry, hunks=hunks, signals=signals, risk=risk, level=level_of(risk))
 
@@ -115,7 +170,7 @@ def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:
     return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
 
 
-def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]:
+def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[tuple[tuple[Signal, ...], LostLines], ...]:
     merge = ev.file.merge
     assert merge is not None
     result = split_lines(ev.file.result_bytes) if ev.file.result_bytes is not None else None
@@ -129,9 +184,8 @@ def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[Hunk, ...]
     main_writers = _main_writers(ev, context, [n for lines, d in zip(main_alone, data, strict=True) if not d for n in lines])
     out = []
     for hunk, lost, alone, gone, d in zip(ev.file.hunks, dropped, main_alone, main_lost, data, strict=True):
-        found = [*hunk.signals, *_signals(hunk, lost, d, writers, ev, names_for)]
-        found += _main_signals(hunk, alone, d, main_writers, ev)
-        out.append(replace(_scored(hunk, found), lost_lines=lost_lines(lost.lines, gone, merge)))
+        found = [*_signals(hunk, lost, d, writers, ev, names_for), *_main_signals(hunk, alone, d, main_writers, ev)]
+        out.append((tuple(found), lost_lines(lost.lines, gone, merge)))
     return tuple(out)
 
 

@@ -1,0 +1,132 @@
+"""Work done in a forked child process while the parent does other work, the answer sent back pickled.
+
+Why fork, not a process pool: the work reads the whole analysis and the
+repository readers (a pool would pickle them to each worker); a forked
+child inherits them as they are, and only its answer (plain frozen data)
+crosses back.  Forking is only safe and worth it in a process that runs
+one thread (a thread holding a lock at the fork would leave the child
+stuck: the app's loader runs in a thread, so the app always stays serial),
+on a machine with a second core, and for work large enough to pay for the
+fork.  Anywhere else, and whenever the child fails for any reason, the
+caller computes the answer itself: the answer never depends on the path taken.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+JOBS_VARIABLE = "WORKBENCH_JOBS"
+"""Set to 1 to keep the analysis in one process (e.g. to compare timings)."""
+
+
+def can_fork() -> bool:
+    """Whether a child may run beside this process now: fork exists, one thread runs, two cores are ours."""
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return False
+    if os.environ.get(JOBS_VARIABLE, "").strip() == "1":
+        return False
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores >= 2
+
+
+class Forked(Generic[T]):
+    """A forked child computing ``work()``; ``result()`` is its answer, or None when it gave none."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
+            stream.flush()
+        read, write = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:  # pragma: no cover - the child's coverage is not collected
+            os.close(read)
+            _child(work, write)
+        os.close(write)
+        self._read: int | None = read
+
+    def result(self) -> T | None:
+        """The child's answer (waits for it); None when it failed, was killed or sent nothing readable."""
+        if self._read is None:
+            return None
+        with os.fdopen(self._read, "rb") as source:
+            self._read = None
+            payload = source.read()
+        _, status = os.waitpid(self._pid, 0)
+        if not payload or os.waitstatus_to_exitcode(status) != 0:
+            return None
+        try:
+            return pickle.loads(payload)  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001 - an unreadable answer is no answer: the caller computes it
+            return None
+
+    def cancel(self) -> None:
+        """Stop the child and reap it (the parent failed and no longer wants the answer)."""
+        if self._read is None:
+            return
+        os.close(self._read)
+        self._read = None
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self._pid, 0)
+
+
+def _child(work: Callable[[], T], write: int) -> None:  # pragma: no cover - runs in the child
+    """Compute, send, and leave without running the parent's exit handlers or finalizers."""
+    code = 1
+    try:
+        payload = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write, "wb") as sink:
+            sink.write(payload)
+        code = 0
+    except BaseException:  # noqa: BLE001, S110 - the parent computes the answer itself (and reports any error)
+        pass
+    finally:
+        os._exit(code)
+
+
+_RECORD = 4
+_MAX_RECORDS = 8192
+"""Records fit a pipe's buffer (64 KB on Linux) whole, so filling it never blocks."""
+
+
+class Claims:
+    """Indexes ``0..count-1`` shared out between this process and its forked children, first come first served.
+
+    A pipe made before the fork holds one fixed-size record per run of
+    indexes; whichever process reads a record owns those indexes (a read of
+    one whole record from a pipe is never split between readers).  A
+    process that finishes its other work early takes more of the rest.
+    """
+
+    def __init__(self, count: int) -> None:
+        self._step = max(1, -(-count // _MAX_RECORDS))
+        self._count = count
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        records = b"".join(start.to_bytes(_RECORD, "little") for start in range(0, count, self._step))
+        os.write(write, records)
+        os.close(write)
+
+    def take(self) -> Iterator[int]:
+        """The indexes this process claims, until none is left (each index goes to one process only)."""
+        while True:
+            try:
+                record = os.read(self._read, _RECORD)
+            except BlockingIOError:
+                return
+            if len(record) < _RECORD:
+                return
+            start = int.from_bytes(record, "little")
+            yield from range(start, min(start + self._step, self._count))
+
+    def close(self) -> None:
+        os.close(self._read)
