@@ -169,7 +169,7 @@ def _signal_line(found: Signal, indent: str) -> Text:
     text = Text(indent)
     style = "red" if found.weight > 0 else "green" if found.weight < 0 else "dim"
     text.append(f"{found.weight:+d} ", style=style)
-    text.append(visible(found.kind), style="bold")
+    text.append(found.kind.value, style="bold")
     text.append(": ")
     text.append(visible(found.message))
     return text

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis
+from workbench.analysis.model import Hunk, Level, Signal, SignalKind, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.model import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
@@ -62,7 +62,7 @@ def _marked(path: str, hunk: Hunk, marks: Mapping[tuple[str, int], tuple[Level, 
         return replace(hunk, level=Level.LOW, risk=0, signals=())
     level, reasons = marks[(path, hunk.index)]
     risk = {Level.HIGH: 90, Level.MEDIUM: 50, Level.LOW: 10}[level]
-    signals = tuple(Signal("test", reason, hunk.dev_commits, 10) for reason in reasons)
+    signals = tuple(Signal(SignalKind.MAIN_AHEAD, reason, hunk.dev_commits, 10) for reason in reasons)
     return replace(hunk, level=level, risk=risk, signals=signals)
 
 

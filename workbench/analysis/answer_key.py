@@ -276,7 +276,7 @@ def _quiz_json(quiz: QuizHunk) -> dict[str, Any]:
         "main_commits": list(hunk.main_commits),
         "risk": hunk.risk,
         "level": hunk.level.value,
-        "signals": [{"kind": s.kind, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
+        "signals": [{"kind": s.kind.value, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
         "caveat": quiz.caveat.value if quiz.caveat else None,
         "caveat_detail": quiz.caveat_detail,
     }

@@ -132,6 +132,45 @@ class Level(str, Enum):
         return {"low": 0, "medium": 1, "high": 2}[self.value]
 
 
+class SignalKind(str, Enum):
+    """What a piece of risk evidence says (``signals[].kind`` in JSON); each stage gives its own a weight."""
+
+    # the risk stage, on conflict hunks and whole files (docs/risk.md)
+    OLDER_DEV_STATE = "older-dev-state"
+    SQUASH_COUNTERPART = "squash-counterpart"
+    MAIN_AHEAD = "main-ahead"
+    DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
+    MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
+    MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"
+    DEV_REMOVED_INTENTIONALLY = "dev-removed-intentionally"
+    POLICY_KEEPS_DEV = "policy-keeps-dev"
+    MAIN_DELETED_FILE = "main-deleted-file"
+    DEV_DELETED_FILE = "dev-deleted-file"
+    BINARY_CHANGED_BOTH = "binary-changed-both"
+    RESULT_HAS_DEV = "result-has-dev"
+    STILL_CONFLICTED = "still-conflicted"
+    # edits beyond git's merge
+    RESOLUTION_DROPPED_DEV = "resolution-dropped-dev"
+    RESOLUTION_DROPPED_MAIN = "resolution-dropped-main"
+    # the API audit and the deleted-files audit
+    API_MISMATCH = "api-mismatch"
+    API_MISMATCH_CALLEE = "api-mismatch-callee"
+    DELETED_IMPORTED = "deleted-imported"
+    # the sync policy
+    POLICY_KEEP_DEV = "policy-keep-dev"
+    POLICY_COUPLED = "policy-coupled"
+    POLICY_UV_SOURCE = "policy-uv-source"
+    POLICY_UV_REVISION = "policy-uv-revision"
+    POLICY_OVERRIDE = "policy-override"
+    POLICY_OVERRIDE_DIVERGED = "policy-override-diverged"
+    POLICY_NOTE = "policy-note"
+    # warnings without weight
+    MODEL_MISMATCH = "model-mismatch"
+    """The hunks do not re-create what git wrote for the file (never silent)."""
+    NO_HISTORY = "no-history"
+    """git mergetool passed three versions and no repository history could be read."""
+
+
 @dataclass(frozen=True, slots=True)
 class LineRange:
     """1-based inclusive line range; ``end == start - 1`` when empty."""
@@ -169,7 +208,7 @@ class LineRange:
 class Signal:
     """One piece of risk evidence on a hunk, in a sentence, with its commits."""
 
-    kind: str
+    kind: SignalKind
     message: str
     commits: tuple[str, ...] = ()
     weight: int = 0

@@ -113,7 +113,7 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
 
 def signal_to_json(signal: Signal) -> dict[str, Any]:
     return {
-        "kind": signal.kind,
+        "kind": signal.kind.value,
         "message": signal.message,
         "commits": list(signal.commits),
         "weight": signal.weight,

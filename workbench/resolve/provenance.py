@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from workbench.analysis.model import FileAnalysis, Hunk, Level, Mode, Signal, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Hunk, Level, Mode, Signal, SignalKind, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, Op
 from workbench.resolve.journal import Journal, Situation
@@ -36,7 +36,7 @@ def evidence_json(entry: FileAnalysis) -> str:
 
 
 def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
-    return [risk, level.value, [[s.kind, s.message, list(s.commits), s.weight] for s in signals]]
+    return [risk, level.value, [[s.kind.value, s.message, list(s.commits), s.weight] for s in signals]]
 
 
 def _unpack(data: list[object]) -> Evidence:
@@ -44,7 +44,7 @@ def _unpack(data: list[object]) -> Evidence:
     if not isinstance(risk, int) or not isinstance(signals, list):
         raise TypeError("evidence is not [risk, level, signals]")
     return risk, str(level), tuple(
-        Signal(str(kind), str(message), tuple(str(c) for c in commits), int(weight))
+        Signal(SignalKind(kind), str(message), tuple(str(c) for c in commits), int(weight))
         for kind, message, commits, weight in signals
     )
 
