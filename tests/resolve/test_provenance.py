@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.model import FileStatus, Level, Mode, SignalKind
+from workbench.analysis.model import Decider, FileStatus, Level, Mode, SignalKind
 from workbench.cli import main
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
@@ -135,7 +135,7 @@ def test_restored_evidence_names_its_signals_by_kind_and_an_unknown_kind_is_not_
     entry = next(f for f in analysis.files if f.result_present and any(h.signals for h in f.hunks))
     written = Event(Op.WRITTEN, path=entry.path, oid=entry.result_oid, at=10.0, evidence=evidence_json(entry))
     restored = restore(analysis, [written]).file(entry.path)
-    assert restored is not None and restored.decided_by == "app"
+    assert restored is not None and restored.decided_by is Decider.APP
     kinds = [s.kind for h in restored.hunks for s in h.signals]
     assert kinds and all(type(kind) is SignalKind for kind in kinds), kinds
 

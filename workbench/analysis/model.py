@@ -29,6 +29,10 @@ MismatchKind = Literal["missing-import", "missing-attribute", "arity", "unknown-
 Verdict = Literal["restore-file", "leave-deleted", "check"]
 """What to do with a file main has and the result lacks."""
 PolicyRule = Literal["keep-dev", "override-from-main", "coupled", "note"]
+PolicyKind = Literal[
+    "main-text-in-keep-dev", "keep-dev-absent", "override-not-main", "coupled-split", "uv-source-missing", "uv-source-revision"
+]
+"""What a policy finding found."""
 Severity = Literal["high", "medium", "info"]
 """How much a policy finding matters (the closed sets above are JSON strings, hence Literal, not Enum)."""
 
@@ -118,6 +122,22 @@ class Resolver(str, Enum):
     """Every conflict holds what ``-X theirs`` writes, and nothing git merged cleanly changed."""
     RESOLUTION = "resolution"
     """The bot or a person resolved them (or the merge is still being resolved)."""
+
+
+class Decider(str, Enum):
+    """Who settled a file's content (``decided_by`` in JSON)."""
+
+    APP = "app"
+    """The workbench wrote what the result holds (its journal says so)."""
+    FIX_COMMIT = "fix commit"
+    """A commit after the merge changed the file (the result is a later commit)."""
+    THEIRS = "-X theirs"
+    """Main's file as the strategy left it."""
+    HAND = "hand"
+    """Any other resolution: a person, or the bot's own."""
+
+
+_SETTLED_BY_STATUS = {FileStatus.THEIRS_RESOLVED: Decider.THEIRS, FileStatus.HAND_RESOLVED: Decider.HAND}
 
 
 class Level(str, Enum):
@@ -311,20 +331,20 @@ class FileAnalysis:
     """True when the hunk model re-renders git's conflicted blob byte for byte."""
     result_mode: int | None = None
     """The result's file mode (100644, 100755, 120000, 160000), None when absent."""
-    decided_by: str | None = None
-    """``app`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
-    evidence and risk they had when decided), ``fix commit`` when a commit after the merge changed the file
+    decided_by: Decider | None = None
+    """``APP`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
+    evidence and risk they had when decided), ``FIX_COMMIT`` when a commit after the merge changed the file
     (the result is a later commit), else None: see ``settled_by``."""
     decided_at: float | None = None
     """When the workbench wrote it (Unix time), with ``decided_by``."""
 
     @property
-    def settled_by(self) -> str | None:
-        """Who settled the file: ``app``, ``-X theirs`` (main's file as the strategy left it), ``hand`` (any
-        other resolution: a person, or a fix commit), or None while it is still conflicted."""
+    def settled_by(self) -> Decider | None:
+        """Who settled the file: ``decided_by``, else ``-X theirs`` or ``hand`` by its status, or None while it
+        is still conflicted."""
         if self.decided_by:
             return self.decided_by
-        return {FileStatus.THEIRS_RESOLVED: "-X theirs", FileStatus.HAND_RESOLVED: "hand"}.get(self.status)
+        return _SETTLED_BY_STATUS.get(self.status)
 
     edits: tuple[Hunk, ...] = ()
     """Regions outside git's conflicts where the result differs from git's
@@ -427,7 +447,7 @@ class PolicyFinding:
 
     path: str
     rule: PolicyRule
-    kind: str
+    kind: PolicyKind
     """What was found, e.g. ``main-text-in-keep-dev``, ``coupled-split``, ``uv-source-missing``."""
     message: str
     severity: Severity = "high"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from enum import Enum
 from typing import Any
 
 from workbench.analysis.model import (
@@ -80,10 +81,14 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         },
         "exact": entry.exact,
         "messages": list(entry.messages),
-        "decided_by": entry.settled_by,
+        "decided_by": _value(entry.settled_by),
         "decided_at": _iso(entry.decided_at),
         "changed_after_merge": entry.later,
     }
+
+
+def _value(member: Enum | None) -> Any:
+    return member.value if member is not None else None
 
 
 def _iso(at: float | None) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from workbench.analysis.model import FileAnalysis, SyncAnalysis
+from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.model import RecordedDecision
 from workbench.resolve.acks import matched, sync_acks
@@ -36,7 +36,7 @@ def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
     if merged is None:
         return ()
     journal, _made = merged
-    settled = {f.path for f in analysis.files if f.decided_by == "app"}
+    settled = {f.path for f in analysis.files if f.decided_by is Decider.APP}
     have = {(d.path, d.index) for d in known}
     return tuple(d for d in recorded_decisions(Session(analysis, journal.load()))
                  if d.path in settled and (d.path, d.index) not in have and d.choice is not None)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from workbench.analysis.model import (
     Commit,
     ConflictKind,
+    Decider,
     DeletedFile,
     FileAnalysis,
     FileStatus,
@@ -57,7 +58,7 @@ class RecordedDecision:
     deletes: bool = False
     """A whole-file choice that leaves no file: ``delete``, or the side of a modify/delete
     conflict that deleted it (main's side of a file main deleted)."""
-    decided_by: str = "app"
+    decided_by: Literal["app", "ack"] = "app"
     """Who decided: ``app`` (saved in the app's journal) or ``ack`` (acknowledged in ``.workbench/acks.toml``)."""
     reason: str = ""
     """An acknowledgement's reason."""
@@ -122,7 +123,7 @@ class FileEvent:
     """A file the sync deleted from dev, brought back although dev had deleted it, or left open."""
 
     path: str
-    event: str
+    event: Literal["deleted", "restored", "unresolved"]
     """``deleted``, ``restored`` or ``unresolved`` (a modify/delete conflict still in the index)."""
     reason: str
 
@@ -328,7 +329,7 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
 
 
 def _taken(entry: FileAnalysis, resolver: Resolver) -> TakenFile | None:
-    if entry.decided_by == "app" and _holds_main(entry):
+    if entry.decided_by is Decider.APP and _holds_main(entry):
         reason = "decided in the app"
     elif entry.status is FileStatus.THEIRS_RESOLVED:
         reason = "-X theirs" if resolver is Resolver.THEIRS else "the resolution took main's text"

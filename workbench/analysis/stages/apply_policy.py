@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SignalKind, SyncAnalysis, Taken
 from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
@@ -32,6 +33,9 @@ WEIGHTS = {
 _SEVERITY_SIGNAL = {KEEP_DEV: SignalKind.POLICY_KEEP_DEV, COUPLED: SignalKind.POLICY_COUPLED, "uv": SignalKind.POLICY_UV_SOURCE}
 
 
+Holds = Literal["dev", "main", "absent", "mix"]
+
+
 @dataclass(frozen=True)
 class _State:
     """A path's blob on each side and in the result (None: absent)."""
@@ -41,7 +45,7 @@ class _State:
     result: str | None
 
     @property
-    def holds(self) -> str:
+    def holds(self) -> Holds:
         """``dev``, ``main``, ``absent`` or ``mix``: what the result holds."""
         if self.result == self.dev:
             return "dev"
@@ -136,7 +140,7 @@ class _Evaluation:
         if state.dev is None:
             what = "dev does not have this file, the result does"
         found.insert(0, PolicyFinding(
-            path, KEEP_DEV, "main-text-in-keep-dev" if state.holds in ("main", "mix") else f"keep-dev-{state.holds}",
+            path, KEEP_DEV, "main-text-in-keep-dev" if state.holds in ("main", "mix") else "keep-dev-absent",
             f"{path} must keep dev's version ({rule.source}), but {what}. Fix: {fix}",
             "high", fix, rule.source,
         ))
