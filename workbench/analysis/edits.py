@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, HunkKind, LineRange, Taken
-from workbench.analysis.xdiff import Algorithm, Favor, MergeChunk, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
+from workbench.analysis.xdiff import Algorithm, ChunkMode, Favor, MergeChunk, MergeResult, diff_lines, split_lines
 
 Script = Sequence[tuple[int, int, int, int]]
 
@@ -46,12 +45,12 @@ def segments(merge: MergeResult) -> list[Segment]:
         if gap > 0:
             out.append(Segment(a, gap, (b, gap), (o, gap), (t, gap), True))
             a += gap
-        if ch.mode == CONFLICT or ch.mode == THEIRS_ONLY:
+        if ch.mode is ChunkMode.CONFLICT or ch.mode is ChunkMode.THEIRS_ONLY:
             count = ch.chg2
         else:  # dev's clean change, or the same change on both sides
             count = ch.chg1
         out.append(
-            Segment(a, count, (ch.i0, ch.chg0), (ch.i1, ch.chg1), (ch.i2, ch.chg2), False, ch.mode == CONFLICT)
+            Segment(a, count, (ch.i0, ch.chg0), (ch.i1, ch.chg1), (ch.i2, ch.chg2), False, ch.mode is ChunkMode.CONFLICT)
         )
         a += count
         o, b, t = ch.i1 + ch.chg1, ch.i0 + ch.chg0, ch.i2 + ch.chg2
@@ -64,10 +63,10 @@ def segments(merge: MergeResult) -> list[Segment]:
 def _chunks(merge: MergeResult) -> list[MergeChunk]:
     """The merge's chunks; a merge where one side kept the base is the other side's script."""
     if merge.whole == "theirs":
-        return [MergeChunk(THEIRS_ONLY, i, c, i, c, j, d) for i, c, j, d in merge.theirs_script]
+        return [MergeChunk(ChunkMode.THEIRS_ONLY, i, c, i, c, j, d) for i, c, j, d in merge.theirs_script]
     if merge.whole == "ours":
-        return [MergeChunk(OURS_ONLY, i, c, j, d, i, c) for i, c, j, d in merge.ours_script]
-    return [ch for ch in merge.chunks if ch.mode in (CONFLICT, OURS_ONLY, THEIRS_ONLY, IDENTICAL)]
+        return [MergeChunk(ChunkMode.OURS_ONLY, i, c, j, d, i, c) for i, c, j, d in merge.ours_script]
+    return list(merge.chunks)
 
 
 def edit_hunks(

@@ -12,8 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.xdiff import Algorithm, Change, Favor, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.result import CONFLICT
+from workbench.analysis.xdiff import Algorithm, Change, ChunkMode, Favor, MergeResult, diff_lines, split_lines
 
 MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
 SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")
@@ -36,13 +35,13 @@ def theirs_layout(merge: MergeResult) -> tuple[list[bytes], list[Span]]:
     line = 0
     pos = 0
     for chunk in merge.chunks:
-        if chunk.mode == CONFLICT:
+        if chunk.mode is ChunkMode.CONFLICT:
             line += chunk.i1 - pos
             spans.append(Span(line, chunk.chg2))
             line += chunk.chg2
-        elif chunk.mode in (1, 2):
+        elif chunk.mode is ChunkMode.OURS_ONLY or chunk.mode is ChunkMode.THEIRS_ONLY:
             line += chunk.i1 - pos
-            line += chunk.chg1 if chunk.mode == 1 else chunk.chg2
+            line += chunk.chg1 if chunk.mode is ChunkMode.OURS_ONLY else chunk.chg2
         else:
             continue
         pos = chunk.i1 + chunk.chg1

@@ -22,6 +22,7 @@ from __future__ import annotations
 from workbench.analysis.xdiff.diff import Algorithm, Change, diff_lines
 from workbench.analysis.xdiff.lines import split_lines
 from workbench.analysis.xdiff.merge import (
+    ChunkMode,
     Favor,
     Level,
     MergeChunk,
@@ -34,6 +35,7 @@ from workbench.analysis.xdiff.merge import (
 __all__ = [
     "Algorithm",
     "Change",
+    "ChunkMode",
     "Favor",
     "Level",
     "MergeChunk",
