@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.xdiff import Algorithm, Change, ChunkMode, Favor, MergeResult, diff_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeResult, diff_lines, split_lines
 
 MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
 SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")
@@ -70,7 +70,7 @@ def place_spans(
     for k, span in enumerate(spans):
         material = own[k] if own is not None else set()
 
-        def absorbs(change: Change, material: set[bytes] = material) -> bool:
+        def absorbs(change: Edit, material: set[bytes] = material) -> bool:
             inserted = result_lines[change.i2 : change.i2 + change.chg2]
             return all(line in material or MARKER.match(line) or SEPARATOR.match(line) for line in inserted)
 
@@ -80,7 +80,7 @@ def place_spans(
     return placed
 
 
-def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
+def _map_start(script: Sequence[Edit], pos: int, absorbs: Callable[[Edit], bool]) -> int:
     """Result index for the start of a span, widened over edits that belong to it."""
     shift = 0
     for change in script:
@@ -94,7 +94,7 @@ def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], b
     return pos + shift
 
 
-def _map_end(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
+def _map_end(script: Sequence[Edit], pos: int, absorbs: Callable[[Edit], bool]) -> int:
     """Result index for the (exclusive) end of a span, widened likewise."""
     shift = 0
     for change in script:

@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-Script = tuple[tuple[int, int, int, int], ...]
-"""An edit script: 0-based (i1, chg1, i2, chg2) runs, old -> new."""
+
+class Edit(NamedTuple):
+    """One run of an edit script: lines ``a[i1:i1+chg1]`` become ``b[i2:i2+chg2]`` (0-based).
+
+    A tuple, so hot loops keep unpacking it (``for i1, chg1, i2, chg2 in script``) at tuple speed."""
+
+    i1: int
+    chg1: int
+    i2: int
+    chg2: int
+
+
+Script = tuple[Edit, ...]
+"""An edit script, old -> new, first run to last."""
 
 ReadBlob = Callable[[str], bytes]
 """Reads a blob by id (blobs never change, so callers may treat it as pure)."""

@@ -13,7 +13,7 @@ from enum import Enum
 from workbench.analysis.display.align import align3
 from workbench.analysis.display.text import Span, display_text, word_changes
 from workbench.analysis.model import Hunk
-from workbench.analysis.xdiff import ChunkMode, MergeResult
+from workbench.analysis.xdiff import ChunkMode, Edit, MergeResult
 
 
 class Region(str, Enum):
@@ -156,7 +156,7 @@ def _in_edit(row: AlignedRow, edit: Hunk) -> bool:
                for cell, span in ((row.base, edit.base), (row.dev, edit.dev), (row.main, edit.main)))
 
 
-def _unchanged(script: Sequence[tuple[int, int, int, int]], n_base: int, n_side: int) -> dict[int, int]:
+def _unchanged(script: Sequence[Edit], n_base: int, n_side: int) -> dict[int, int]:
     """Side line -> base line for every line a base->side edit script leaves alone."""
     out: dict[int, int] = {}
     b = s = 0

@@ -28,7 +28,7 @@ from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.script_index import holding, replaces_near
 from workbench.analysis.risk.text import content_lines, norm, shorten
-from workbench.analysis.xdiff import MergeResult
+from workbench.analysis.xdiff import MergeResult, Script
 
 CONTESTED_WEIGHT = 35
 """Dev's replacement of lines main replaced too: the sides disagreed, and main's
@@ -47,7 +47,6 @@ DATA_WEIGHT = 5
 """Only values (golden numbers, lock entries) or comments were dropped."""
 REMOVED_WEIGHT = -50
 
-Script = tuple[tuple[int, int, int, int], ...]
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from workbench.analysis.xdiff.result import (
     Style,
     needs_cr,
 )
+from workbench.git.types import Edit
 
 __all__ = ["ChunkMode", "Favor", "Level", "MergeChunk", "MergeResult", "Style", "coalesce_alnum", "merge_lines", "needs_cr"]
 
@@ -55,7 +56,7 @@ def merge_lines(
     level: Level = Level.ZEALOUS,
     style: Style = Style.MERGE,
     rediff_shifted: bool = False,
-    scripts: tuple[Sequence[tuple[int, int, int, int]], Sequence[tuple[int, int, int, int]]] | None = None,
+    scripts: tuple[Sequence[Edit], Sequence[Edit]] | None = None,
 ) -> MergeResult:
     """Merge ``ours`` and ``theirs`` against ``base`` exactly as xdl_merge does.
 
@@ -140,8 +141,8 @@ def _append(
 
 
 def _combine(
-    script1: list[tuple[int, int, int, int]],
-    script2: list[tuple[int, int, int, int]],
+    script1: list[Edit],
+    script2: list[Edit],
     ours: Sequence[bytes],
     theirs: Sequence[bytes],
     n_base: int,
@@ -275,8 +276,8 @@ def _simplify_non_conflicts(
 
 def _assign_piece_bases(
     merges: list[_Merge],
-    script1: list[tuple[int, int, int, int]],
-    script2: list[tuple[int, int, int, int]],
+    script1: list[Edit],
+    script2: list[Edit],
     n_base: int,
 ) -> None:
     """Give refined conflict pieces the base lines between their anchors.
@@ -297,13 +298,13 @@ def _assign_piece_bases(
 
 
 def _base_gap(
-    script: list[tuple[int, int, int, int]], lo: int, hi: int, n_base: int
+    script: list[Edit], lo: int, hi: int, n_base: int
 ) -> tuple[int, int]:
     """Base range between the unchanged postimage lines around [lo, hi)."""
     return _base_after_anchor(script, lo), _base_before_anchor(script, hi, n_base)
 
 
-def _base_after_anchor(script: list[tuple[int, int, int, int]], pos: int) -> int:
+def _base_after_anchor(script: list[Edit], pos: int) -> int:
     """Base index right after the last unchanged postimage line before ``pos``."""
     starts = [entry[2] for entry in script]
     k = bisect_right(starts, pos - 1) - 1
@@ -315,7 +316,7 @@ def _base_after_anchor(script: list[tuple[int, int, int, int]], pos: int) -> int
     return pos - ((p_i2 + p_chg2) - (b_i1 + b_chg1))
 
 
-def _base_before_anchor(script: list[tuple[int, int, int, int]], pos: int, n_base: int) -> int:
+def _base_before_anchor(script: list[Edit], pos: int, n_base: int) -> int:
     """Base index of the first unchanged postimage line at or after ``pos``."""
     starts = [entry[2] for entry in script]
     k = bisect_right(starts, pos) - 1

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
+from workbench.git.types import Script
+
 
 class Level(IntEnum):
     """How hard xdiff tries to shrink conflicts (git merge: ZEALOUS)."""
@@ -78,8 +80,8 @@ class MergeResult:
     style: Style = Style.MERGE
     whole: str | None = None
     """'ours' or 'theirs' when one side did not change the base at all."""
-    ours_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
-    theirs_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
+    ours_script: Script = field(default=(), repr=False)
+    theirs_script: Script = field(default=(), repr=False)
 
     @property
     def conflicts(self) -> tuple[MergeChunk, ...]:
