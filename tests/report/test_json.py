@@ -9,7 +9,7 @@ import pytest
 from report_tools import git, open_analysis, report_for
 
 from workbench.analysis.model import DeletedFile, Level, PolicyFinding
-from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
+from workbench.analysis.serialize import analysis_to_json, commit_to_json, deleted_file_to_json, finding_to_json, hunk_to_json
 from workbench.cli import main
 from workbench.report.jsonout import SCHEMA, report_to_json
 from workbench.report.model import RecordedDecision
@@ -60,9 +60,9 @@ def validate(doc: dict[str, Any], names: tuple[set[str], set[str]]) -> None:
             assert set(commit) == commit_names
         assert set(risky["text"]) == {"base", "dev", "main", "result"}
     for finding in doc["policy_findings"]:
-        assert set(finding) == set(PolicyFinding("p", "r", "k", "m").to_json())
+        assert set(finding) == set(finding_to_json(PolicyFinding("p", "keep-dev", "coupled-split", "m")))
     for deleted in doc["deleted_files"]:
-        assert set(deleted) == set(DeletedFile("p", "0", True, False, "check", "m").to_json())
+        assert set(deleted) == set(deleted_file_to_json(DeletedFile("p", "0", True, False, "check", "m")))
     if doc["gate"] is not None:
         _check(doc["gate"], GATE, "gate")
 

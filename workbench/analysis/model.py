@@ -388,20 +388,6 @@ class ApiMismatch:
     hunk: int | None = None
     """Index of the hunk holding the caller, when one does."""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "line": self.line,
-            "symbol": self.symbol,
-            "kind": self.kind,
-            "message": self.message,
-            "side": self.side,
-            "callee_path": self.callee_path,
-            "callee_line": self.callee_line,
-            "commits": list(self.commits),
-            "hunk": self.hunk,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Importer:
@@ -426,20 +412,6 @@ class DeletedFile:
     deleted_by: Commit | None = None
     """The dev commit that deleted it, when dev did."""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "main_oid": self.main_oid,
-            "in_base": self.in_base,
-            "dev_present": self.dev_present,
-            "verdict": self.verdict,
-            "message": self.message,
-            "importers": [{"path": i.path, "line": i.line} for i in self.importers],
-            "deleted_by": None
-            if self.deleted_by is None
-            else {"sha": self.deleted_by.sha, "subject": self.deleted_by.subject, "pr": self.deleted_by.pr},
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class PolicyFinding:
@@ -456,17 +428,6 @@ class PolicyFinding:
     source: str = ""
     """Where the rule is written (``.workbench.toml:4``, ``preset megatron``)."""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "rule": self.rule,
-            "kind": self.kind,
-            "message": self.message,
-            "severity": self.severity,
-            "fix": self.fix,
-            "source": self.source,
-        }
-
 
 @dataclass(frozen=True)
 class PolicyReport:
@@ -476,14 +437,6 @@ class PolicyReport:
     source: str
     findings: tuple[PolicyFinding, ...] = ()
     notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "source": self.source,
-            "findings": [f.to_json() for f in self.findings],
-            "notes": list(self.notes),
-        }
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from workbench.analysis.model import (
     SyncAnalysis,
     Taken,
 )
+from workbench.analysis.serialize import mismatch_to_json
 from workbench.report.stats import LineStats
 
 OVERRIDE_FROM_MAIN = "override-from-main"
@@ -224,7 +225,7 @@ def build_report(
         stats=stats,
         risky=_risky_hunks(analysis, lookup),
         taken=tuple(t for t in (_taken(f, analysis.resolver) for f in sorted(analysis.files, key=_by_path)) if t),
-        api_mismatches=tuple(_plain(m) for m in analysis.api_mismatches),
+        api_mismatches=tuple(mismatch_to_json(m) for m in analysis.api_mismatches),
         file_events=_file_events(analysis),
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
@@ -371,9 +372,3 @@ def _file_events(analysis: SyncAnalysis) -> tuple[FileEvent, ...]:
             found.append(FileEvent(entry.path, "deleted", f"{who}; the result drops dev's"))
     return tuple(found)
 
-
-def _plain(value: Any) -> dict[str, Any]:
-    """API findings serialise themselves (``to_json``), as in ``workbench.analysis/1``."""
-    to_json = getattr(value, "to_json", None)
-    data = to_json() if callable(to_json) else value
-    return data if isinstance(data, dict) else {"message": str(data)}
