@@ -93,7 +93,7 @@ def resolution_diff(
             listed = [*own_conflicts, *(p.path for p in paths)]
             at_merge = {path: _blob(repo, merge, path) for path in listed}
     return ResolutionDiff(
-        auto.tree, auto_dev, auto_base, newer is not None, _with_scripts(repo, paths), at_merge, merge_beyond
+        auto.tree, auto_dev, auto_base, _with_scripts(repo, paths), at_merge, merge_beyond
     )
 
 

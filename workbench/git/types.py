@@ -71,7 +71,6 @@ class ConflictEntry:
     messages: tuple[MergeMessage, ...] = ()
     merged_oid: str | None = None
     """The blob git wrote for the path (with conflict markers), if any."""
-    merged_mode: int | None = None
 
 
 @dataclass(frozen=True)
@@ -199,14 +198,13 @@ class ResolutionDiff:
     """Where the result differs from git's automatic merge of dev and main, path by path.
 
     ``dev`` is the dev the automatic merge used: the sync's own, or the newer
-    dev a PR branch merged after the sync merge (``newer_dev`` True), so dev's
-    later work is not taken for the resolution's.
+    dev a PR branch merged after the sync merge, so dev's later work is not
+    taken for the resolution's.
     """
 
     tree: str
     dev: str
     base: str
-    newer_dev: bool
     paths: tuple[ResolvedPath, ...]
     at_merge: dict[str, str | None] = field(default_factory=dict, repr=False)
     """When the result is a later commit than the sync merge: each listed path's
