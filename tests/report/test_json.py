@@ -13,6 +13,7 @@ from workbench.analysis.serialize import analysis_to_json, commit_to_json, delet
 from workbench.cli import main
 from workbench.report.jsonout import SCHEMA, report_to_json
 from workbench.report.model import RecordedDecision
+from workbench.resolve.splice import Choice
 from workbench.sample import SampleSync
 from workbench.sample.drops import SPECS
 from workbench.sample.policy import CODEOWNERS
@@ -91,7 +92,7 @@ def test_the_cli_writes_a_valid_document(bot_merge: SampleSync, capsys: pytest.C
 
 def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     marks = {(SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is gone",))}
-    decisions = [RecordedDecision(SPECS, 0, "dev", "restored by hand")]
+    decisions = [RecordedDecision(SPECS, 0, Choice.DEV, "restored by hand")]
     doc = json.loads(json.dumps(report_to_json(report_for(bot_merge, marks, decisions, Level.HIGH))))
     validate(doc, analyze_names(bot_merge))
     [risky] = doc["risky_hunks"]

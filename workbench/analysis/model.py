@@ -245,7 +245,7 @@ class LostLines:
     dev: tuple[LineRange, ...] = ()
     main: tuple[LineRange, ...] = ()
 
-    def side(self, name: str) -> tuple[LineRange, ...]:
+    def side(self, name: Whose) -> tuple[LineRange, ...]:
         """``dev`` or ``main``'s ranges."""
         return self.dev if name == "dev" else self.main
 

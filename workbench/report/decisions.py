@@ -59,14 +59,14 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         path = entry.path
         choice = session.file_choice(path)
         if choice is not None or notes.get((path, None)):
-            found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
+            found.append(RecordedDecision(path, None, choice, notes.get((path, None), ""),
                                           deletes=choice is not None and _leaves_no_file(entry, choice),
                                           at=_iso(session.decided_at(path, None))))
         for hunk in entry.all_hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
-                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note,
+                found.append(RecordedDecision(path, hunk.index, decision.choice if decision else None, note,
                                               at=_iso(session.decided_at(path, hunk.index))))
     return tuple(found)
 

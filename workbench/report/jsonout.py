@@ -86,7 +86,7 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
     return {
         "path": decision.path,
         "index": decision.index,
-        "choice": decision.choice,
+        "choice": decision.choice.value if decision.choice is not None else None,
         "disposition": decision.disposition,
         "note": decision.note,
         "decided_by": decision.decided_by,

@@ -29,20 +29,22 @@ from workbench.analysis.model import (
 )
 from workbench.analysis.serialize import mismatch_to_json
 from workbench.report.stats import LineStats
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
 
 OVERRIDE_FROM_MAIN = "override-from-main"
 
-_DISPOSITION = {
-    "main": "kept main",
-    "dev": "restored dev",
-    "both": "spliced",
-    "both-main-first": "spliced",
-    "custom": "edited",
-    "result": "kept the result",
-    "merged": "restored git's merge",
-    "take-main": "kept main",
-    "keep-dev": "restored dev",
-    "delete": "deleted",
+_DISPOSITION: dict[Choice | FileChoice, str] = {
+    Choice.MAIN: "kept main",
+    Choice.DEV: "restored dev",
+    Choice.BOTH: "spliced",
+    Choice.BOTH_MAIN_FIRST: "spliced",
+    Choice.CUSTOM: "edited",
+    Choice.RESULT: "kept the result",
+    Choice.MERGED: "restored git's merge",
+    FileChoice.TAKE_MAIN: "kept main",
+    FileChoice.KEEP_DEV: "restored dev",
+    FileChoice.DELETE: "deleted",
 }
 
 
@@ -52,9 +54,8 @@ class RecordedDecision:
 
     path: str
     index: int | None
-    choice: str | None
-    """A hunk's main, dev, both, both-main-first, custom, result or merged (``resolve.splice.Choice``), a
-    file's keep-dev, take-main or delete (``resolve.events.FileChoice``); None: only a note."""
+    choice: Choice | FileChoice | None
+    """A hunk's choice, or a whole file's; None: only a note."""
     note: str = ""
     deletes: bool = False
     """A whole-file choice that leaves no file: ``delete``, or the side of a modify/delete
@@ -75,7 +76,7 @@ class RecordedDecision:
             return "undecided"
         if self.deletes:
             return "deleted"
-        return _DISPOSITION.get(self.choice, self.choice)
+        return _DISPOSITION[self.choice]
 
 
 @dataclass(frozen=True)

@@ -324,7 +324,7 @@ class Workspace:
         hunk = self.hunk(path, index)
         choice = self._kept_choice(path, index)
         assert choice is not None
-        ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
+        ack = Ack(path, fingerprint(path, hunk), choice, reason, who_am_i(self.repo), now_iso())
         record_ack(self.repo.workdir, ack)
         self.acks[(path, index)] = ack
         return ack

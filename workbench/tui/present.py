@@ -260,7 +260,7 @@ def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
     ack = ws.acks.get((path, index))
     if ack is not None:
         text.append("Acknowledged for CI", style="bold")
-        text.append(f" (keep {visible(ack.decision)}) by {visible(ack.who)}: {visible(ack.reason)}\n")
+        text.append(f" (keep {ack.decision.value}) by {visible(ack.who)}: {visible(ack.reason)}\n")
 
 
 def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import Literal
 
 from workbench.git.types import Script
 
@@ -78,7 +79,7 @@ class MergeResult:
     theirs: tuple[bytes, ...]
     chunks: tuple[MergeChunk, ...]
     style: Style = Style.MERGE
-    whole: str | None = None
+    whole: Literal["ours", "theirs"] | None = None
     """'ours' or 'theirs' when one side did not change the base at all."""
     ours_script: Script = field(default=(), repr=False)
     theirs_script: Script = field(default=(), repr=False)
