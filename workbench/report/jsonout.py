@@ -18,7 +18,7 @@ from workbench.analysis.serialize import (
     policy_to_json,
     summary_to_json,
 )
-from workbench.report.model import RecordedDecision, Report, RiskyHunk
+from workbench.report.document import RecordedDecision, Report, RiskyHunk
 from workbench.textsafe import decode
 
 SCHEMA = "workbench.report/1"

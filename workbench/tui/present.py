@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.display.text import display_text
+from workbench.analysis.display.safe_text import display_text
 from workbench.analysis.model import Commit, Decider, FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal, SignalKind
 from workbench.analysis.risk.chain import MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
-from workbench.analysis.risk.text import shorten
+from workbench.analysis.risk.line_compare import shorten
 
 IMPORTED_WEIGHT = 45
 """Main deleted a file dev changed, and the result still imports it: it fails at import time."""
