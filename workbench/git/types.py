@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 
 class Edit(NamedTuple):
@@ -20,6 +20,9 @@ class Edit(NamedTuple):
 
 Script = tuple[Edit, ...]
 """An edit script, old -> new, first run to last."""
+
+SyncMode = Literal["in-progress", "merge-commit", "preview"]
+"""Which situation a snapshot reads (the analysis' ``Mode`` has the same values, and git mergetool's)."""
 
 ReadBlob = Callable[[str], bytes]
 """Reads a blob by id (blobs never change, so callers may treat it as pure)."""
@@ -122,7 +125,7 @@ REDIFF_SHIFTED_SINCE = (2, 54, 0)
 class SyncSnapshot:
     """Facts about one sync, read from the repository."""
 
-    mode: str
+    mode: SyncMode
     dev: str
     main: str
     base: str | None
