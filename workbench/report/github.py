@@ -10,7 +10,9 @@ and deleted files are warnings, except files dev deleted on purpose
 
 from __future__ import annotations
 
-from workbench.analysis.model import Level, PolicyFinding
+from typing import Literal
+
+from workbench.analysis.model import Level, PolicyFinding, Severity
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.escape import workflow_data, workflow_property
 from workbench.report.phrases import (
@@ -23,7 +25,9 @@ from workbench.report.phrases import (
     summary_facts,
 )
 
-_POLICY_KIND = {"high": "error", "medium": "warning", "info": "notice"}
+Annotation = Literal["error", "warning", "notice"]
+"""A workflow command's level (how GitHub shows the annotation)."""
+_POLICY_KIND: dict[Severity, Annotation] = {"high": "error", "medium": "warning", "info": "notice"}
 LEAVE_DELETED = "leave-deleted"
 """The deleted-file audit's verdict for a file dev deleted on purpose: nothing to do."""
 
@@ -54,12 +58,13 @@ def _policy(finding: PolicyFinding) -> str:
     message = finding.message
     if finding.fix and finding.fix not in message:
         message += f"\nFix: {finding.fix}"
-    kind = _POLICY_KIND.get(finding.severity, "warning")
+    kind = _POLICY_KIND[finding.severity]
     return _command(kind, message, file=finding.path, title=f"sync policy: {finding.rule}")
 
 
 def _hunk(risky: RiskyHunk) -> str:
     hunk = risky.hunk
+    kind: Annotation
     if not risky.open:
         kind = "notice"
     else:
@@ -88,7 +93,7 @@ def _hunk(risky: RiskyHunk) -> str:
 
 
 def _command(
-    kind: str,
+    kind: Annotation,
     message: str,
     *,
     file: str | None = None,
