@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from workbench.analysis.model import (
+    ApiMismatch,
     Commit,
     ConflictKind,
     Decider,
@@ -27,7 +28,6 @@ from workbench.analysis.model import (
     SyncAnalysis,
     Taken,
 )
-from workbench.analysis.serialize import mismatch_to_json
 from workbench.report.stats import LineStats
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
@@ -161,7 +161,7 @@ class Report:
     risky: tuple[RiskyHunk, ...]
     """High first, then medium; by risk, then path and hunk order."""
     taken: tuple[TakenFile, ...]
-    api_mismatches: tuple[dict[str, Any], ...]
+    api_mismatches: tuple[ApiMismatch, ...]
     file_events: tuple[FileEvent, ...]
     decisions: tuple[RecordedDecision, ...]
     gate: Gate | None = None
@@ -226,7 +226,7 @@ def build_report(
         stats=stats,
         risky=_risky_hunks(analysis, lookup),
         taken=tuple(t for t in (_taken(f, analysis.resolver) for f in sorted(analysis.files, key=_by_path)) if t),
-        api_mismatches=tuple(mismatch_to_json(m) for m in analysis.api_mismatches),
+        api_mismatches=analysis.api_mismatches,
         file_events=_file_events(analysis),
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,

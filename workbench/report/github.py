@@ -19,7 +19,6 @@ from workbench.report.phrases import (
     commit_label,
     decided_where,
     decision_label,
-    finding_text,
     gate_sentence,
     hunk_facts,
     summary_facts,
@@ -35,9 +34,8 @@ LEAVE_DELETED = "leave-deleted"
 def render_github(report: Report) -> str:
     lines = [_hunk(r) for r in report.risky]
     lines += [_policy(f) for f in report.policy_findings]
-    for finding in report.api_mismatches:
-        path, line, message = finding_text(finding)
-        lines.append(_command("warning", message, file=path, line=line, title="API mismatch"))
+    for mismatch in report.api_mismatches:
+        lines.append(_command("warning", mismatch.message, file=mismatch.path, line=mismatch.line, title="API mismatch"))
     lines += [
         _command("notice" if d.verdict == LEAVE_DELETED else "warning", d.message, file=d.path,
                  title=f"file deleted: {d.verdict}")

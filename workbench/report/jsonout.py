@@ -15,6 +15,7 @@ from workbench.analysis.serialize import (
     deleted_file_to_json,
     finding_to_json,
     hunk_to_json,
+    mismatch_to_json,
     policy_to_json,
     summary_to_json,
 )
@@ -47,7 +48,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
         ],
         "policy": policy_to_json(analysis.policy) if analysis.policy is not None else None,
         "policy_findings": [finding_to_json(f) for f in report.policy_findings],
-        "api_mismatches": list(report.api_mismatches),
+        "api_mismatches": [mismatch_to_json(m) for m in report.api_mismatches],
         "deleted_files": [deleted_file_to_json(d) for d in report.deleted_files],
         "file_events": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
         "beyond_merge": [
