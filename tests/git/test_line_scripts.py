@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_xdiff_against_git import edited, texts
 
-from workbench.analysis.xdiff import Algorithm, diff_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, Edit, diff_lines, merge_lines, split_lines
 from workbench.git.line_scripts import histogram_scripts
 from workbench.git.repo import GitRepo
 
@@ -37,4 +37,19 @@ def test_batched_scripts_match_python(tmp_path: Path, data: st.DataObject) -> No
     scripts = histogram_scripts(repo, pairs)
     for (old, new), script in zip(pairs_text, scripts, strict=True):
         expected = diff_lines(split_lines(old or b""), split_lines(new), Algorithm.HISTOGRAM)
-        assert script == tuple((c.i1, c.chg1, c.i2, c.chg2) for c in expected)
+        assert script == expected
+
+
+def test_every_source_of_an_edit_script_gives_edit_runs(tmp_path: Path) -> None:
+    """git's diff-tree, libgit2's patch, xdiff's diff and the merge's own scripts: one record, by field name."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    repo = GitRepo.open(tmp_path)
+    old, new = b"a\nb\nc\nd\n", b"a\nB\nc\nd\ne\n"
+    old_oid, new_oid = _store(tmp_path, old), _store(tmp_path, new)
+    expected = (Edit(1, 1, 1, 1), Edit(4, 0, 4, 1))
+    (batched,) = histogram_scripts(repo, [(old_oid, new_oid)])
+    merged = merge_lines(split_lines(old), split_lines(new), split_lines(b"a\nb\nc\nD\n"))
+    for script in (batched, repo.line_changes(old_oid, new_oid), diff_lines(split_lines(old), split_lines(new)),
+                   merged.ours_script):
+        assert script == expected and all(type(run) is Edit for run in script)
+    assert [(run.i2, run.chg2) for run in expected] == [(1, 1), (4, 1)]

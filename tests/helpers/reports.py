@@ -15,7 +15,7 @@ from dataclasses import replace
 from markdown_it import MarkdownIt
 
 from helpers.syncs import open_analysis
-from workbench.analysis.model import Hunk, Level, Signal, SyncAnalysis
+from workbench.analysis.model import Hunk, Level, Signal, SignalKind, SyncAnalysis
 from workbench.report.document import RecordedDecision, Report, build_report
 from workbench.report.stats import python_line_stats
 from workbench.sample import RepoBuilder, SampleSync, Scenario
@@ -56,7 +56,7 @@ def _marked(path: str, hunk: Hunk, marks: Mapping[tuple[str, int], tuple[Level, 
         return replace(hunk, level=Level.LOW, risk=0, signals=())
     level, reasons = marks[(path, hunk.index)]
     risk = {Level.HIGH: 90, Level.MEDIUM: 50, Level.LOW: 10}[level]
-    signals = tuple(Signal("test", reason, hunk.dev_commits, 10) for reason in reasons)
+    signals = tuple(Signal(SignalKind.MAIN_AHEAD, reason, hunk.dev_commits, 10) for reason in reasons)
     return replace(hunk, level=level, risk=risk, signals=signals)
 
 

@@ -18,6 +18,7 @@ from helpers.syncs import open_analysis
 from workbench.analysis.model import LineRange
 from workbench.cli import main
 from workbench.resolve.acks import ACKS_PATH, Ack, fingerprint, parse_acks, record_ack
+from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.sync import SyncRequest
 
@@ -77,12 +78,14 @@ def test_record_ack_keeps_a_hand_edited_file_and_replaces_the_same_hunk(tmp_path
     target.parent.mkdir()
     target.write_text("# reviewed by the sync rotation\n\n[[ack]]\npath = \"a.py\"\nhunk = \"f1\"\n"
                       "decision = \"main\"\nreason = \"first\"  # see #12\n")
-    record_ack(tmp_path, Ack("b.py", "f2", "dev", "second", "Ada <ada@example.com>", "2026-01-01T00:00:00Z"))
-    record_ack(tmp_path, Ack("a.py", "f1", "dev", "changed my mind", "Ada <ada@example.com>"))
+    record_ack(tmp_path, Ack("b.py", "f2", Choice.DEV, "second", "Ada <ada@example.com>", "2026-01-01T00:00:00Z"))
+    record_ack(tmp_path, Ack("a.py", "f1", Choice.DEV, "changed my mind", "Ada <ada@example.com>"))
     text = target.read_text()
     assert text.startswith("# reviewed by the sync rotation\n")
     acks = parse_acks(text)
     assert [(a.path, a.decision, a.reason) for a in acks] == [("b.py", "dev", "second"), ("a.py", "dev", "changed my mind")]
+    assert all(type(a.decision) is Choice for a in acks), "the file's string read back as the closed set's member"
+    assert 'decision = "dev"' in text
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -11,6 +11,8 @@ from helpers.reports import git, report_for
 from workbench.analysis.model import Level, Taken
 from workbench.cli import main
 from workbench.report.document import RecordedDecision, is_open
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.dropped_lines import SPECS
@@ -89,7 +91,7 @@ def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
     assert [(o.path, o.index) for o in report_for(bot_merge, marks, (), Level.MEDIUM).gate.open] == [
         (SPECS, 0), (CALLER, 1)
     ]
-    decided = [RecordedDecision(SPECS, 0, "main"), RecordedDecision(CALLER, None, "dev")]
+    decided = [RecordedDecision(SPECS, 0, Choice.MAIN), RecordedDecision(CALLER, None, FileChoice.KEEP_DEV)]
     gate = report_for(bot_merge, marks, decided, Level.MEDIUM).gate
     assert gate is not None and not gate.failed
     assert report_for(bot_merge, marks, (), Level.HIGH).gate.open[0].path == SPECS

@@ -12,6 +12,7 @@ from helpers.syncs import open_analysis
 from workbench.analysis.model import Level
 from workbench.report.document import RecordedDecision, build_report
 from workbench.report.github import render_github
+from workbench.resolve.splice import Choice
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
@@ -59,7 +60,7 @@ def test_one_annotation_per_finding(bot_merge: SampleSync) -> None:
         (CALLER, 1): (Level.MEDIUM, ("group_commit was renamed on dev",)),
         (CALLER, 0): (Level.HIGH, ("CudaGraphScope no longer exists on dev",)),
     }
-    decisions = [RecordedDecision(CALLER, 0, "dev", "restored dev's import")]
+    decisions = [RecordedDecision(CALLER, 0, Choice.DEV, "restored dev's import")]
     report = report_for(bot_merge, marks, decisions, Level.MEDIUM)
     start = {(r.path, r.hunk.index): str(r.hunk.result.start) for r in report.risky if r.hunk.result}
     annotations, other = parse(render_github(report))

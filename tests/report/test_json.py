@@ -10,10 +10,11 @@ from helpers.reports import git, report_for
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Level, PolicyFinding
-from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
+from workbench.analysis.serialize import analysis_to_json, commit_to_json, deleted_file_to_json, finding_to_json, hunk_to_json
 from workbench.cli import main
 from workbench.report.document import RecordedDecision
 from workbench.report.jsonout import SCHEMA, report_to_json
+from workbench.resolve.splice import Choice
 from workbench.sample import SampleSync
 from workbench.sample.dropped_lines import SPECS
 from workbench.sample.policy import CODEOWNERS
@@ -61,9 +62,9 @@ def validate(doc: dict[str, Any], names: tuple[set[str], set[str]]) -> None:
             assert set(commit) == commit_names
         assert set(risky["text"]) == {"base", "dev", "main", "result"}
     for finding in doc["policy_findings"]:
-        assert set(finding) == set(PolicyFinding("p", "r", "k", "m").to_json())
+        assert set(finding) == set(finding_to_json(PolicyFinding("p", "keep-dev", "coupled-split", "m")))
     for deleted in doc["deleted_files"]:
-        assert set(deleted) == set(DeletedFile("p", "0", True, False, "check", "m").to_json())
+        assert set(deleted) == set(deleted_file_to_json(DeletedFile("p", "0", True, False, "check", "m")))
     if doc["gate"] is not None:
         _check(doc["gate"], GATE, "gate")
 
@@ -92,7 +93,7 @@ def test_the_cli_writes_a_valid_document(bot_merge: SampleSync, capsys: pytest.C
 
 def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     marks = {(SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is gone",))}
-    decisions = [RecordedDecision(SPECS, 0, "dev", "restored by hand")]
+    decisions = [RecordedDecision(SPECS, 0, Choice.DEV, "restored by hand")]
     doc = json.loads(json.dumps(report_to_json(report_for(bot_merge, marks, decisions, Level.HIGH))))
     validate(doc, analyze_names(bot_merge))
     [risky] = doc["risky_hunks"]

@@ -7,7 +7,7 @@ from dataclasses import replace
 from helpers.syncs import analyze_preview
 from rich.console import Console
 
-from workbench.analysis.model import Signal, SyncAnalysis
+from workbench.analysis.model import Signal, SignalKind, SyncAnalysis
 from workbench.report.listing import print_analysis
 from workbench.sample import RepoBuilder
 
@@ -62,7 +62,7 @@ def test_signal_text_is_shown_literally(builder: RepoBuilder) -> None:
     analysis = _two_files(builder)
     entry = analysis.file(HOT)
     assert entry is not None
-    evil = Signal("policy-keep-dev", "[bold red]boom[/] \x1b[2J from \u202eevil", (), 40)
+    evil = Signal(SignalKind.POLICY_KEEP_DEV, "[bold red]boom[/] \x1b[2J from \u202eevil", (), 40)
     hunk = replace(entry.hunks[0], signals=(evil, *entry.hunks[0].signals))
     patched = replace(entry, hunks=(hunk,), signals=(evil,))
     out = _render(replace(analysis, files=(patched,)))

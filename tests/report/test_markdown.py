@@ -14,6 +14,8 @@ from workbench.analysis.model import DeletedFile, Importer, Level
 from workbench.report.document import RecordedDecision, build_report
 from workbench.report.markdown import render_markdown
 from workbench.report.phrases import SECTIONS, lines
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
@@ -138,9 +140,9 @@ def test_deleted_files_from_the_audit_come_first(bot_merge: SampleSync) -> None:
 
 def test_decisions_with_their_disposition_and_note(bot_merge: SampleSync) -> None:
     decisions = [
-        RecordedDecision(SPECS, 0, "dev", note="keeps #121's `qk_l2_norm` (ask @ada)"),
-        RecordedDecision(CODEOWNERS, None, "main"),
-        RecordedDecision(CALLER, 1, "custom"),
+        RecordedDecision(SPECS, 0, Choice.DEV, note="keeps #121's `qk_l2_norm` (ask @ada)"),
+        RecordedDecision(CODEOWNERS, None, FileChoice.TAKE_MAIN),
+        RecordedDecision(CALLER, 1, Choice.CUSTOM),
     ]
     marks = {(SPECS, 0): (Level.HIGH, ("dropped dev line",))}
     markdown = render_markdown(report_for(bot_merge, marks, decisions))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers.syncs import open_analysis
 
-from workbench.analysis.model import FileStatus, Level, Mode
+from workbench.analysis.model import Decider, FileStatus, Level, Mode, SignalKind
 from workbench.cli import main
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
@@ -120,3 +120,27 @@ def test_a_fix_commit_after_the_merge_says_so(sample_template: Template, tmp_pat
     files = {f["path"]: f for f in json.loads(capsys.readouterr().out)["files"]}
     assert files[SPECS]["decided_by"] == "fix commit"
     assert {f["decided_by"] for p, f in files.items() if p != SPECS} <= {"-X theirs", "hand", None}
+
+
+def test_restored_evidence_names_its_signals_by_kind_and_an_unknown_kind_is_not_restored(
+    sample_template: Template,
+) -> None:
+    """The journal stores each signal's kind as its JSON string; reading it back gives the closed set's member."""
+    from workbench.resolve.events import Event, Op
+    from workbench.resolve.provenance import evidence_json, restore
+    from workbench.services.sync import open_sync
+
+    sample = sample_template("merge-commit")
+    _, analysis = open_sync(SyncRequest(repo=sample.path, rev=sample.merge))
+    entry = next(f for f in analysis.files if f.result_present and any(h.signals for h in f.hunks))
+    written = Event(Op.WRITTEN, path=entry.path, oid=entry.result_oid, at=10.0, evidence=evidence_json(entry))
+    restored = restore(analysis, [written]).file(entry.path)
+    assert restored is not None and restored.decided_by is Decider.APP
+    kinds = [s.kind for h in restored.hunks for s in h.signals]
+    assert kinds and all(type(kind) is SignalKind for kind in kinds), kinds
+
+    hunk = next(h for h in entry.hunks if h.signals)
+    forged = evidence_json(entry).replace(f'"{hunk.signals[0].kind.value}"', '"no-such-signal"')
+    unknown = restore(analysis, [replace(written, evidence=forged)]).file(entry.path)
+    assert unknown is not None and unknown.decided_by == "app", "still the app's decision"
+    assert all(type(s.kind) is SignalKind for h in unknown.hunks for s in h.signals), "no foreign kind restored"

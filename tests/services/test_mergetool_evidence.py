@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.model import FileAnalysis, Level, Mode, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Level, Mode, SignalKind, SyncAnalysis
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.sample.truth import Pathology
-from workbench.services.mergetool_file import NO_HISTORY, load_mergetool
+from workbench.services.mergetool_file import load_mergetool
 from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
@@ -161,7 +161,7 @@ def test_without_a_merge_in_progress_the_three_versions_are_all_and_it_says_so(p
     assert len(entry.hunks) == 1 and entry.history.dev == entry.history.main == ()
     assert entry.hunks[0].result is not None and entry.hunks[0].dev_commits == ()
     (note,) = entry.signals
-    assert note.kind == NO_HISTORY and note.weight == 0
+    assert note.kind == SignalKind.NO_HISTORY and note.weight == 0
     assert note.message.startswith("no history: not a merge in progress")
 
 
@@ -170,5 +170,5 @@ def test_files_that_are_not_mergeds_stages_fall_back(merging: SampleSync) -> Non
     (entry,) = _mergetool(merging.path, path, swap=True).files
     assert entry.history.dev == () and all(not h.signals for h in entry.hunks)
     (note,) = entry.signals
-    assert note.kind == NO_HISTORY
+    assert note.kind == SignalKind.NO_HISTORY
     assert note.message.startswith("no history: LOCAL differs from MERGED's stage 2 in the merge in progress")

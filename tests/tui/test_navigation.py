@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets._toast import Toast
 
 from workbench.analysis.display.folds import Fold
-from workbench.analysis.model import Level, Signal
+from workbench.analysis.model import Level, Signal, SignalKind
 from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
@@ -169,7 +169,8 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
     def load() -> Workspace:
         repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
         entry = analysis.file(LAYER)
-        signal = Signal("test", "Dev refined this after main squashed [bold]#141[/bold] \x1b[2J", entry.hunks[0].dev_commits, 90)
+        signal = Signal(SignalKind.MAIN_AHEAD, "Dev refined this after main squashed [bold]#141[/bold] \x1b[2J",
+                        entry.hunks[0].dev_commits, 90)
         hunks = (replace(entry.hunks[0], level=Level.HIGH, risk=99, signals=(signal,)), *entry.hunks[1:])
         files = tuple(replace(f, hunks=hunks) if f.path == LAYER else f for f in analysis.files)
         return Workspace.load(repo, replace(analysis, files=files))

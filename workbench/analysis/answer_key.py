@@ -13,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, get_args
 
 from workbench.analysis.model import ApiMismatch, Hunk, Level, Signal, SyncAnalysis, Taken
 
 ANSWER_KEY_SCHEMA = "workbench.answer-key/1"
 GRADE_SCHEMA = "workbench.services.exercises-grade/1"
-SHIPPED = ("main", "dev", "both", "other")
+Shipped = Literal["main", "dev", "both", "other"]
+"""What the shipped result holds in a hunk, and what a trainee's answer comes to."""
+SHIPPED: tuple[Shipped, ...] = get_args(Shipped)
 
 # What a trainee may answer, folded onto the four shipped values.
-_CHOICES = {
+_CHOICES: dict[str, Shipped] = {
     "main": "main",
     "dev": "dev",
     "both": "both",
@@ -33,7 +35,7 @@ _CHOICES = {
 }
 
 
-def normalise_choice(choice: str) -> str:
+def normalise_choice(choice: str) -> Shipped:
     """A trainee's answer as one of main/dev/both/other; ValueError if unknown."""
     try:
         return _CHOICES[choice.strip().lower()]
@@ -57,7 +59,7 @@ class QuizHunk:
     path: str
     index: int
     hunk: Hunk
-    shipped: str
+    shipped: Shipped
     evidence: tuple[str, ...]
     """Commits after the sync merge that wrote the shipped text (fix commits)."""
     shipped_text: tuple[bytes, ...] = ()
@@ -97,11 +99,12 @@ class AnswerKey:
         return None
 
 
-def shipped_value(hunk: Hunk) -> str:
+def shipped_value(hunk: Hunk) -> Shipped:
     """main/dev/both/other for what the shipped result holds in the hunk."""
-    if hunk.taken in (Taken.MAIN, Taken.DEV, Taken.BOTH):
-        return str(hunk.taken.value)
-    return "other"
+    return _SHIPPED_TAKEN.get(hunk.taken, "other")
+
+
+_SHIPPED_TAKEN: dict[Taken, Shipped] = {Taken.MAIN: "main", Taken.DEV: "dev", Taken.BOTH: "both"}
 
 
 def build_answer_key(
@@ -165,7 +168,7 @@ class Miss:
     """A hunk the trainee answered differently from what shipped."""
 
     quiz: QuizHunk
-    answered: str
+    answered: Shipped
 
     @property
     def costly(self) -> bool:
@@ -276,7 +279,7 @@ def _quiz_json(quiz: QuizHunk) -> dict[str, Any]:
         "main_commits": list(hunk.main_commits),
         "risk": hunk.risk,
         "level": hunk.level.value,
-        "signals": [{"kind": s.kind, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
+        "signals": [{"kind": s.kind.value, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
         "caveat": quiz.caveat.value if quiz.caveat else None,
         "caveat_detail": quiz.caveat_detail,
     }
@@ -306,7 +309,7 @@ def grade_json(result: Grade) -> dict[str, Any]:
 
 def summary(key: AnswerKey) -> dict[str, int]:
     """How many hunks shipped as each value, and how many risky ones changed."""
-    counts = {value: 0 for value in SHIPPED}
+    counts: dict[str, int] = {value: 0 for value in SHIPPED}
     for quiz in key.hunks:
         counts[quiz.shipped] += 1
     counts["changed_after_sync"] = sum(1 for q in key.hunks if q.changed_after_sync)

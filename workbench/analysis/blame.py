@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from workbench.analysis.model import Hunk, Side
-from workbench.analysis.xdiff import MergeResult
+from workbench.analysis.xdiff import Edit, MergeResult, Script
 from workbench.git.types import SideHistory, SyncSnapshot
 
 
@@ -34,7 +34,7 @@ def touching_commits(history: SideHistory, path: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-LineChanges = Callable[[str, str], Sequence[tuple[int, int, int, int]]]
+LineChanges = Callable[[str, str], Sequence[Edit]]
 
 
 class LineMapper:
@@ -63,7 +63,7 @@ class _Alignment:
 
     __slots__ = ("_ends", "_runs", "_shifts")
 
-    def __init__(self, runs: Sequence[tuple[int, int, int, int]]) -> None:
+    def __init__(self, runs: Sequence[Edit]) -> None:
         self._runs = runs
         self._ends = [i2 + chg2 for _, _, i2, chg2 in runs]
         self._shifts = [(i2 + chg2) - (i1 + chg1) for i1, chg1, i2, chg2 in runs]
@@ -176,7 +176,7 @@ def attribute_hunks(
 
 
 def _changed_lines(
-    script: tuple[tuple[int, int, int, int], ...], spans: list[tuple[int, int]]
+    script: Script, spans: list[tuple[int, int]]
 ) -> list[int]:
     """Lines inside ``spans`` that the base->side script marks as changed."""
     changed: set[int] = set()

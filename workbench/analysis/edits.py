@@ -17,10 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, HunkKind, LineRange, Taken
-from workbench.analysis.xdiff import Algorithm, Favor, MergeChunk, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
-
-Script = Sequence[tuple[int, int, int, int]]
+from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeChunk, MergeResult, diff_lines, split_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +43,12 @@ def segments(merge: MergeResult) -> list[Segment]:
         if gap > 0:
             out.append(Segment(a, gap, (b, gap), (o, gap), (t, gap), True))
             a += gap
-        if ch.mode == CONFLICT or ch.mode == THEIRS_ONLY:
+        if ch.mode is ChunkMode.CONFLICT or ch.mode is ChunkMode.THEIRS_ONLY:
             count = ch.chg2
         else:  # dev's clean change, or the same change on both sides
             count = ch.chg1
         out.append(
-            Segment(a, count, (ch.i0, ch.chg0), (ch.i1, ch.chg1), (ch.i2, ch.chg2), False, ch.mode == CONFLICT)
+            Segment(a, count, (ch.i0, ch.chg0), (ch.i1, ch.chg1), (ch.i2, ch.chg2), False, ch.mode is ChunkMode.CONFLICT)
         )
         a += count
         o, b, t = ch.i1 + ch.chg1, ch.i0 + ch.chg0, ch.i2 + ch.chg2
@@ -64,16 +61,16 @@ def segments(merge: MergeResult) -> list[Segment]:
 def _chunks(merge: MergeResult) -> list[MergeChunk]:
     """The merge's chunks; a merge where one side kept the base is the other side's script."""
     if merge.whole == "theirs":
-        return [MergeChunk(THEIRS_ONLY, i, c, i, c, j, d) for i, c, j, d in merge.theirs_script]
+        return [MergeChunk(ChunkMode.THEIRS_ONLY, i, c, i, c, j, d) for i, c, j, d in merge.theirs_script]
     if merge.whole == "ours":
-        return [MergeChunk(OURS_ONLY, i, c, j, d, i, c) for i, c, j, d in merge.ours_script]
-    return [ch for ch in merge.chunks if ch.mode in (CONFLICT, OURS_ONLY, THEIRS_ONLY, IDENTICAL)]
+        return [MergeChunk(ChunkMode.OURS_ONLY, i, c, j, d, i, c) for i, c, j, d in merge.ours_script]
+    return list(merge.chunks)
 
 
 def edit_hunks(
     merge: MergeResult,
     result: bytes | None,
-    script: Script | None = None,
+    script: Sequence[Edit] | None = None,
     taken_in_result: Sequence[LineRange] = (),
     first_index: int = 0,
 ) -> tuple[Hunk, ...]:
@@ -91,20 +88,20 @@ def edit_hunks(
     if sum(s.count for s in segs) != len(rendered):
         return (whole_file_hunk(merge, lines, first_index, None),)
     if script is not None:
-        changes = [(c[0], c[1], c[2], c[3]) for c in script]
+        changes = list(script)
     else:
         changes = _between_conflicts(rendered, lines, segs, taken_in_result)
     regions = _widen(changes, segs, taken_in_result)
     return tuple(_hunk(merge, segs, rendered, lines, region, first_index + k) for k, region in enumerate(regions))
 
 
-def _diff(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
-    return [(c.i1, c.chg1, c.i2, c.chg2) for c in diff_lines(a, b, Algorithm.HISTOGRAM)]
+def _diff(a: list[bytes], b: list[bytes]) -> list[Edit]:
+    return list(diff_lines(a, b, Algorithm.HISTOGRAM))
 
 
 def _between_conflicts(
     rendered: list[bytes], lines: list[bytes], segs: list[Segment], held: Sequence[LineRange]
-) -> list[tuple[int, int, int, int]]:
+) -> list[Edit]:
     """The changes from ``rendered`` to ``lines``, diffing only the text between conflicts.
 
     When each conflict's place in the result is known (``held``, in order),
@@ -114,7 +111,7 @@ def _between_conflicts(
     conflicts = [s for s in segs if s.conflict]
     if len(conflicts) != len(held) or not held:
         return _diff(rendered, lines)
-    out: list[tuple[int, int, int, int]] = []
+    out: list[Edit] = []
     a, r = 0, 0
     for seg, rng in zip([*conflicts, None], [*held, None], strict=False):
         a_end = seg.at if seg is not None else len(rendered)
@@ -122,7 +119,7 @@ def _between_conflicts(
         if r_end < r:
             return _diff(rendered, lines)
         if rendered[a:a_end] != lines[r:r_end]:
-            out += [(i1 + a, c1, i2 + r, c2) for i1, c1, i2, c2 in _diff(rendered[a:a_end], lines[r:r_end])]
+            out += [Edit(i1 + a, c1, i2 + r, c2) for i1, c1, i2, c2 in _diff(rendered[a:a_end], lines[r:r_end])]
         if seg is not None and rng is not None:
             a, r = seg.at + seg.count, rng.end
     return out
@@ -136,7 +133,7 @@ class _Region:
     r1: int
 
 
-def _widen(changes: Sequence[tuple[int, ...]], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
+def _widen(changes: Sequence[Edit], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
     """Each change widened to whole chunks; overlapping ones joined; conflicts' own changes dropped."""
     regions: list[_Region] = []
     for i1, chg1, i2, chg2 in changes:

@@ -24,6 +24,7 @@ from workbench.analysis.model import (
     Mode,
     Side,
     Signal,
+    SignalKind,
     SyncAnalysis,
 )
 from workbench.analysis.pipeline import run_default_stages, run_stages
@@ -258,10 +259,6 @@ EXACT_WARNING = ("the hunks shown do not re-create the conflicted text git wrote
                  "check them against the file before deciding")
 
 
-MISMATCH = "model-mismatch"
-"""The kind of the file-wide signal saying the hunks do not match what git wrote (never silent, no weight)."""
-
-
 def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile) -> tuple[Signal, ...]:
     """File-wide warnings: the model does not match git's merge, or the conflict text in the work tree."""
     found: list[str] = []
@@ -272,7 +269,7 @@ def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile)
         if located is not None and located.problem is not None:
             found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
                          "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
-    return tuple(Signal(MISMATCH, text) for text in found)
+    return tuple(Signal(SignalKind.MODEL_MISMATCH, text) for text in found)
 
 
 def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:

@@ -29,6 +29,10 @@ MismatchKind = Literal["missing-import", "missing-attribute", "arity", "unknown-
 Verdict = Literal["restore-file", "leave-deleted", "check"]
 """What to do with a file main has and the result lacks."""
 PolicyRule = Literal["keep-dev", "override-from-main", "coupled", "note"]
+PolicyKind = Literal[
+    "main-text-in-keep-dev", "keep-dev-absent", "override-not-main", "coupled-split", "uv-source-missing", "uv-source-revision"
+]
+"""What a policy finding found."""
 Severity = Literal["high", "medium", "info"]
 """How much a policy finding matters (the closed sets above are JSON strings, hence Literal, not Enum)."""
 
@@ -120,6 +124,22 @@ class Resolver(str, Enum):
     """The bot or a person resolved them (or the merge is still being resolved)."""
 
 
+class Decider(str, Enum):
+    """Who settled a file's content (``decided_by`` in JSON)."""
+
+    APP = "app"
+    """The workbench wrote what the result holds (its journal says so)."""
+    FIX_COMMIT = "fix commit"
+    """A commit after the merge changed the file (the result is a later commit)."""
+    THEIRS = "-X theirs"
+    """Main's file as the strategy left it."""
+    HAND = "hand"
+    """Any other resolution: a person, or the bot's own."""
+
+
+_SETTLED_BY_STATUS = {FileStatus.THEIRS_RESOLVED: Decider.THEIRS, FileStatus.HAND_RESOLVED: Decider.HAND}
+
+
 class Level(str, Enum):
     """Risk level; ``rank`` orders them."""
 
@@ -130,6 +150,45 @@ class Level(str, Enum):
     @property
     def rank(self) -> int:
         return {"low": 0, "medium": 1, "high": 2}[self.value]
+
+
+class SignalKind(str, Enum):
+    """What a piece of risk evidence says (``signals[].kind`` in JSON); each stage gives its own a weight."""
+
+    # the risk stage, on conflict hunks and whole files (docs/risk.md)
+    OLDER_DEV_STATE = "older-dev-state"
+    SQUASH_COUNTERPART = "squash-counterpart"
+    MAIN_AHEAD = "main-ahead"
+    DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
+    MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
+    MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"
+    DEV_REMOVED_INTENTIONALLY = "dev-removed-intentionally"
+    POLICY_KEEPS_DEV = "policy-keeps-dev"
+    MAIN_DELETED_FILE = "main-deleted-file"
+    DEV_DELETED_FILE = "dev-deleted-file"
+    BINARY_CHANGED_BOTH = "binary-changed-both"
+    RESULT_HAS_DEV = "result-has-dev"
+    STILL_CONFLICTED = "still-conflicted"
+    # edits beyond git's merge
+    RESOLUTION_DROPPED_DEV = "resolution-dropped-dev"
+    RESOLUTION_DROPPED_MAIN = "resolution-dropped-main"
+    # the API audit and the deleted-files audit
+    API_MISMATCH = "api-mismatch"
+    API_MISMATCH_CALLEE = "api-mismatch-callee"
+    DELETED_IMPORTED = "deleted-imported"
+    # the sync policy
+    POLICY_KEEP_DEV = "policy-keep-dev"
+    POLICY_COUPLED = "policy-coupled"
+    POLICY_UV_SOURCE = "policy-uv-source"
+    POLICY_UV_REVISION = "policy-uv-revision"
+    POLICY_OVERRIDE = "policy-override"
+    POLICY_OVERRIDE_DIVERGED = "policy-override-diverged"
+    POLICY_NOTE = "policy-note"
+    # warnings without weight
+    MODEL_MISMATCH = "model-mismatch"
+    """The hunks do not re-create what git wrote for the file (never silent)."""
+    NO_HISTORY = "no-history"
+    """git mergetool passed three versions and no repository history could be read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +228,7 @@ class LineRange:
 class Signal:
     """One piece of risk evidence on a hunk, in a sentence, with its commits."""
 
-    kind: str
+    kind: SignalKind
     message: str
     commits: tuple[str, ...] = ()
     weight: int = 0
@@ -186,7 +245,7 @@ class LostLines:
     dev: tuple[LineRange, ...] = ()
     main: tuple[LineRange, ...] = ()
 
-    def side(self, name: str) -> tuple[LineRange, ...]:
+    def side(self, name: Whose) -> tuple[LineRange, ...]:
         """``dev`` or ``main``'s ranges."""
         return self.dev if name == "dev" else self.main
 
@@ -272,20 +331,20 @@ class FileAnalysis:
     """True when the hunk model re-renders git's conflicted blob byte for byte."""
     result_mode: int | None = None
     """The result's file mode (100644, 100755, 120000, 160000), None when absent."""
-    decided_by: str | None = None
-    """``app`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
-    evidence and risk they had when decided), ``fix commit`` when a commit after the merge changed the file
+    decided_by: Decider | None = None
+    """``APP`` when the workbench wrote what the result holds (its journal says so; the hunks then carry the
+    evidence and risk they had when decided), ``FIX_COMMIT`` when a commit after the merge changed the file
     (the result is a later commit), else None: see ``settled_by``."""
     decided_at: float | None = None
     """When the workbench wrote it (Unix time), with ``decided_by``."""
 
     @property
-    def settled_by(self) -> str | None:
-        """Who settled the file: ``app``, ``-X theirs`` (main's file as the strategy left it), ``hand`` (any
-        other resolution: a person, or a fix commit), or None while it is still conflicted."""
+    def settled_by(self) -> Decider | None:
+        """Who settled the file: ``decided_by``, else ``-X theirs`` or ``hand`` by its status, or None while it
+        is still conflicted."""
         if self.decided_by:
             return self.decided_by
-        return {FileStatus.THEIRS_RESOLVED: "-X theirs", FileStatus.HAND_RESOLVED: "hand"}.get(self.status)
+        return _SETTLED_BY_STATUS.get(self.status)
 
     edits: tuple[Hunk, ...] = ()
     """Regions outside git's conflicts where the result differs from git's
@@ -329,20 +388,6 @@ class ApiMismatch:
     hunk: int | None = None
     """Index of the hunk holding the caller, when one does."""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "line": self.line,
-            "symbol": self.symbol,
-            "kind": self.kind,
-            "message": self.message,
-            "side": self.side,
-            "callee_path": self.callee_path,
-            "callee_line": self.callee_line,
-            "commits": list(self.commits),
-            "hunk": self.hunk,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Importer:
@@ -367,20 +412,6 @@ class DeletedFile:
     deleted_by: Commit | None = None
     """The dev commit that deleted it, when dev did."""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "main_oid": self.main_oid,
-            "in_base": self.in_base,
-            "dev_present": self.dev_present,
-            "verdict": self.verdict,
-            "message": self.message,
-            "importers": [{"path": i.path, "line": i.line} for i in self.importers],
-            "deleted_by": None
-            if self.deleted_by is None
-            else {"sha": self.deleted_by.sha, "subject": self.deleted_by.subject, "pr": self.deleted_by.pr},
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class PolicyFinding:
@@ -388,7 +419,7 @@ class PolicyFinding:
 
     path: str
     rule: PolicyRule
-    kind: str
+    kind: PolicyKind
     """What was found, e.g. ``main-text-in-keep-dev``, ``coupled-split``, ``uv-source-missing``."""
     message: str
     severity: Severity = "high"
@@ -396,17 +427,6 @@ class PolicyFinding:
     """A command that fixes it, when one does (``git checkout DEV -- FILE``)."""
     source: str = ""
     """Where the rule is written (``.workbench.toml:4``, ``preset megatron``)."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": self.path,
-            "rule": self.rule,
-            "kind": self.kind,
-            "message": self.message,
-            "severity": self.severity,
-            "fix": self.fix,
-            "source": self.source,
-        }
 
 
 @dataclass(frozen=True)
@@ -417,14 +437,6 @@ class PolicyReport:
     source: str
     findings: tuple[PolicyFinding, ...] = ()
     notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "source": self.source,
-            "findings": [f.to_json() for f in self.findings],
-            "notes": list(self.notes),
-        }
 
 
 @dataclass(frozen=True)

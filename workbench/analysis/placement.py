@@ -12,8 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.xdiff import Algorithm, Change, Favor, MergeResult, diff_lines, split_lines
-from workbench.analysis.xdiff.result import CONFLICT
+from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeResult, diff_lines, split_lines
 
 MARKER = re.compile(rb"^(<{7}|>{7})( |\r?\n|$)")
 SEPARATOR = re.compile(rb"^(={7}|\|{7})( |\r?\n|$)")
@@ -36,13 +35,13 @@ def theirs_layout(merge: MergeResult) -> tuple[list[bytes], list[Span]]:
     line = 0
     pos = 0
     for chunk in merge.chunks:
-        if chunk.mode == CONFLICT:
+        if chunk.mode is ChunkMode.CONFLICT:
             line += chunk.i1 - pos
             spans.append(Span(line, chunk.chg2))
             line += chunk.chg2
-        elif chunk.mode in (1, 2):
+        elif chunk.mode is ChunkMode.OURS_ONLY or chunk.mode is ChunkMode.THEIRS_ONLY:
             line += chunk.i1 - pos
-            line += chunk.chg1 if chunk.mode == 1 else chunk.chg2
+            line += chunk.chg1 if chunk.mode is ChunkMode.OURS_ONLY else chunk.chg2
         else:
             continue
         pos = chunk.i1 + chunk.chg1
@@ -71,7 +70,7 @@ def place_spans(
     for k, span in enumerate(spans):
         material = own[k] if own is not None else set()
 
-        def absorbs(change: Change, material: set[bytes] = material) -> bool:
+        def absorbs(change: Edit, material: set[bytes] = material) -> bool:
             inserted = result_lines[change.i2 : change.i2 + change.chg2]
             return all(line in material or MARKER.match(line) or SEPARATOR.match(line) for line in inserted)
 
@@ -81,7 +80,7 @@ def place_spans(
     return placed
 
 
-def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
+def _map_start(script: Sequence[Edit], pos: int, absorbs: Callable[[Edit], bool]) -> int:
     """Result index for the start of a span, widened over edits that belong to it."""
     shift = 0
     for change in script:
@@ -95,7 +94,7 @@ def _map_start(script: Sequence[Change], pos: int, absorbs: Callable[[Change], b
     return pos + shift
 
 
-def _map_end(script: Sequence[Change], pos: int, absorbs: Callable[[Change], bool]) -> int:
+def _map_end(script: Sequence[Edit], pos: int, absorbs: Callable[[Edit], bool]) -> int:
     """Result index for the (exclusive) end of a span, widened likewise."""
     shift = 0
     for change in script:

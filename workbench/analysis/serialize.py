@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import time
+from enum import Enum
 from typing import Any
 
 from workbench.analysis.model import (
     SCHEMA,
+    ApiMismatch,
     Commit,
+    DeletedFile,
     FileAnalysis,
     Hunk,
     LineRange,
+    PolicyFinding,
+    PolicyReport,
     Signal,
     SyncAnalysis,
 )
@@ -26,11 +31,11 @@ def analysis_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "base": analysis.base,
         "merge": analysis.merge,
         "files": [file_to_json(f) for f in analysis.files],
-        "api_mismatches": [_plain(m) for m in analysis.api_mismatches],
+        "api_mismatches": [mismatch_to_json(m) for m in analysis.api_mismatches],
         "summary": summary_to_json(analysis),
         "git_version": analysis.git_version,
-        "deleted_files": [d.to_json() for d in analysis.deleted_files],
-        "policy": analysis.policy.to_json() if analysis.policy is not None else None,
+        "deleted_files": [deleted_file_to_json(d) for d in analysis.deleted_files],
+        "policy": policy_to_json(analysis.policy) if analysis.policy is not None else None,
         "resolver": analysis.resolver.value,
     }
 
@@ -80,10 +85,14 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         },
         "exact": entry.exact,
         "messages": list(entry.messages),
-        "decided_by": entry.settled_by,
+        "decided_by": _value(entry.settled_by),
         "decided_at": _iso(entry.decided_at),
         "changed_after_merge": entry.later,
     }
+
+
+def _value(member: Enum | None) -> Any:
+    return member.value if member is not None else None
 
 
 def _iso(at: float | None) -> str | None:
@@ -113,7 +122,7 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
 
 def signal_to_json(signal: Signal) -> dict[str, Any]:
     return {
-        "kind": signal.kind,
+        "kind": signal.kind.value,
         "message": signal.message,
         "commits": list(signal.commits),
         "weight": signal.weight,
@@ -145,7 +154,51 @@ def _count(values: Any) -> dict[str, int]:
     return out
 
 
-def _plain(value: Any) -> Any:
-    """Findings from later stages serialise themselves (``to_json``) or are plain."""
-    to_json = getattr(value, "to_json", None)
-    return to_json() if callable(to_json) else value
+def mismatch_to_json(mismatch: ApiMismatch) -> dict[str, Any]:
+    return {
+        "path": mismatch.path,
+        "line": mismatch.line,
+        "symbol": mismatch.symbol,
+        "kind": mismatch.kind,
+        "message": mismatch.message,
+        "side": mismatch.side,
+        "callee_path": mismatch.callee_path,
+        "callee_line": mismatch.callee_line,
+        "commits": list(mismatch.commits),
+        "hunk": mismatch.hunk,
+    }
+
+
+def deleted_file_to_json(deleted: DeletedFile) -> dict[str, Any]:
+    by = deleted.deleted_by
+    return {
+        "path": deleted.path,
+        "main_oid": deleted.main_oid,
+        "in_base": deleted.in_base,
+        "dev_present": deleted.dev_present,
+        "verdict": deleted.verdict,
+        "message": deleted.message,
+        "importers": [{"path": i.path, "line": i.line} for i in deleted.importers],
+        "deleted_by": None if by is None else {"sha": by.sha, "subject": by.subject, "pr": by.pr},
+    }
+
+
+def finding_to_json(finding: PolicyFinding) -> dict[str, Any]:
+    return {
+        "path": finding.path,
+        "rule": finding.rule,
+        "kind": finding.kind,
+        "message": finding.message,
+        "severity": finding.severity,
+        "fix": finding.fix,
+        "source": finding.source,
+    }
+
+
+def policy_to_json(policy: PolicyReport) -> dict[str, Any]:
+    return {
+        "name": policy.name,
+        "source": policy.source,
+        "findings": [finding_to_json(f) for f in policy.findings],
+        "notes": list(policy.notes),
+    }

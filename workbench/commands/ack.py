@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from workbench.analysis.model import HunkKind
     from workbench.errors import WorkbenchError
     from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
+    from workbench.resolve.splice import Choice
     from workbench.services.sync import open_sync
     from workbench.textsafe import visible
 
@@ -48,11 +49,11 @@ def run(args: argparse.Namespace) -> int:
     if args.decision in ("result", "merged") and hunk.kind is not HunkKind.EDIT:
         raise WorkbenchError(f"hunk {args.hunk} of {args.file} is one of git's conflicts: "
                              f"--decision {args.decision} is for edits outside them")
-    decision = args.decision or (choice.value if (choice := held_choice(hunk)) else None)
+    decision = Choice(args.decision) if args.decision else held_choice(hunk)
     if decision is None:
         raise WorkbenchError(f"hunk {args.hunk} of {args.file} is still conflicted: decide it, or give --decision")
     ack = Ack(entry.path, fingerprint(entry.path, hunk), decision, args.reason.strip(), who_am_i(repo), now_iso())
     target = record_ack(repo.workdir, ack)
     print(f"acknowledged hunk {args.hunk} of {visible(entry.path)} ({hunk.level.value} risk {hunk.risk}): "
-          f"keep {decision}. Commit {visible(str(target.relative_to(repo.workdir)))} with the PR.")
+          f"keep {decision.value}. Commit {visible(str(target.relative_to(repo.workdir)))} with the PR.")
     return 0

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.git.runner import git_env, git_executable
+from workbench.git.types import SyncMode
 
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
@@ -29,7 +30,7 @@ _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 class SyncIdentity:
     """The fixed commits of a sync and the repository state its analysis is a function of."""
 
-    mode: str
+    mode: SyncMode
     """``merge-commit`` or ``preview`` (a merge in progress has no identity: its result is the work tree)."""
     dev: str
     main: str

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import Script
+from workbench.git.types import Edit, Script
 
 _SECTION = re.compile(rb"^diff --git a/f(\d+) b/f\d+$", re.M)
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
@@ -61,13 +61,13 @@ def _parse(out: bytes, count: int) -> list[Script]:
     sections = list(_SECTION.finditer(out))
     for n, section in enumerate(sections):
         end = sections[n + 1].start() if n + 1 < len(sections) else len(out)
-        script = []
+        script: list[Edit] = []
         for m in _HUNK.finditer(out, section.end(), end):
             old_start, new_start = int(m[1]), int(m[3])
             old_count = int(m[2]) if m[2] is not None else 1
             new_count = int(m[4]) if m[4] is not None else 1
             script.append(
-                (
+                Edit(
                     old_start - 1 if old_count else old_start,
                     old_count,
                     new_start - 1 if new_count else new_start,

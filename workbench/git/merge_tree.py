@@ -102,7 +102,6 @@ def _with_merged_blobs(repo: GitRepo, result: MergeTreeResult) -> MergeTreeResul
                 entry.theirs,
                 entry.messages,
                 merged_oid=found[0] if found else None,
-                merged_mode=found[1] if found else None,
             )
         )
     return MergeTreeResult(result.tree, result.clean, tuple(entries), result.messages)

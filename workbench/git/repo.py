@@ -17,7 +17,7 @@ from workbench.errors import WorkbenchError
 from workbench.git.catfile import CatFile
 from workbench.git.content import decode
 from workbench.git.quarantine import Quarantine, unquote_alternate
-from workbench.git.types import CommitInfo
+from workbench.git.types import CommitInfo, Edit, Script
 
 _PR = re.compile(r"\(#(\d+)\)")
 
@@ -212,8 +212,8 @@ class GitRepo:
         for data in contents:
             self._pinned[self.hash_bytes(data)] = data
 
-    def line_changes(self, old: str, new: str) -> tuple[tuple[int, int, int, int], ...]:
-        """libgit2's line diff of two blobs as 0-based (i1, chg1, i2, chg2) runs.
+    def line_changes(self, old: str, new: str) -> Script:
+        """libgit2's line diff of two blobs as an edit script.
 
         Used where a plausible alignment is enough (blame); git-exact merges
         use the analysis layer's own xdiff.
@@ -225,7 +225,7 @@ class GitRepo:
             context_lines=0,
         )
         return tuple(
-            (
+            Edit(
                 h.old_start if h.old_lines == 0 else h.old_start - 1,
                 h.old_lines,
                 h.new_start if h.new_lines == 0 else h.new_start - 1,

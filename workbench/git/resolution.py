@@ -20,7 +20,7 @@ from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import MergeTreeResult, ResolutionDiff, ResolvedPath, ResultFile
+from workbench.git.types import MergeTreeResult, ResolutionDiff, ResolvedPath, ResultFile, SyncMode
 from workbench.git.worktree_read import clean_contents
 
 _NULL = "0" * 40
@@ -29,7 +29,7 @@ _BLOBS = (0o100644, 0o100755)
 
 def resolution_diff(
     repo: GitRepo,
-    mode: str,
+    mode: SyncMode,
     dev: str,
     main: str,
     base: str,
@@ -94,7 +94,7 @@ def resolution_diff(
             listed = [*own_conflicts, *(p.path for p in paths)]
             at_merge = {path: _blob(repo, merge, path) for path in listed}
     return ResolutionDiff(
-        auto.tree, auto_dev, auto_base, newer is not None, _with_scripts(repo, paths), at_merge, merge_beyond
+        auto.tree, auto_dev, auto_base, _with_scripts(repo, paths), at_merge, merge_beyond
     )
 
 

@@ -23,13 +23,13 @@ from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.resolution import resolution_diff
 from workbench.git.runner import git_version
-from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncSnapshot
+from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncMode, SyncSnapshot
 from workbench.git.worktree_read import clean_contents
 
 
 def locate_sync(
     repo: GitRepo, rev: str | None, dev: str | None, main: str | None
-) -> tuple[str, str, str, str | None]:
+) -> tuple[SyncMode, str, str, str | None]:
     """(mode, dev, main, merge) for the arguments, or a one-line error."""
     if dev is not None or main is not None:
         if dev is None or main is None:
@@ -164,7 +164,7 @@ _SIDE_COPY = re.compile(r"^(?P<path>.+)~(?P<sha>[0-9a-f]{40})$")
 
 
 def _name_side_copies(
-    repo: GitRepo, plain: MergeTreeResult, mode: str, dev: str, main: str, result_commit: str | None
+    repo: GitRepo, plain: MergeTreeResult, mode: SyncMode, dev: str, main: str, result_commit: str | None
 ) -> MergeTreeResult:
     """Give a file moved aside by a file/directory conflict the name the merge used.
 
@@ -268,7 +268,7 @@ def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Scri
 
 
 def _read_results(
-    repo: GitRepo, mode: str, plain: MergeTreeResult, result_commit: str | None
+    repo: GitRepo, mode: SyncMode, plain: MergeTreeResult, result_commit: str | None
 ) -> dict[str, ResultFile]:
     results: dict[str, ResultFile] = {}
     if mode == "preview":

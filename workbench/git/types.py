@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
-Script = tuple[tuple[int, int, int, int], ...]
-"""An edit script: 0-based (i1, chg1, i2, chg2) runs, old -> new."""
+
+class Edit(NamedTuple):
+    """One run of an edit script: lines ``a[i1:i1+chg1]`` become ``b[i2:i2+chg2]`` (0-based).
+
+    A tuple, so hot loops keep unpacking it (``for i1, chg1, i2, chg2 in script``) at tuple speed."""
+
+    i1: int
+    chg1: int
+    i2: int
+    chg2: int
+
+
+Script = tuple[Edit, ...]
+"""An edit script, old -> new, first run to last."""
+
+SyncMode = Literal["in-progress", "merge-commit", "preview"]
+"""Which situation a snapshot reads (the analysis' ``Mode`` has the same values, and git mergetool's)."""
 
 ReadBlob = Callable[[str], bytes]
 """Reads a blob by id (blobs never change, so callers may treat it as pure)."""
@@ -58,7 +74,6 @@ class ConflictEntry:
     messages: tuple[MergeMessage, ...] = ()
     merged_oid: str | None = None
     """The blob git wrote for the path (with conflict markers), if any."""
-    merged_mode: int | None = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +125,7 @@ REDIFF_SHIFTED_SINCE = (2, 54, 0)
 class SyncSnapshot:
     """Facts about one sync, read from the repository."""
 
-    mode: str
+    mode: SyncMode
     dev: str
     main: str
     base: str | None
@@ -186,14 +201,13 @@ class ResolutionDiff:
     """Where the result differs from git's automatic merge of dev and main, path by path.
 
     ``dev`` is the dev the automatic merge used: the sync's own, or the newer
-    dev a PR branch merged after the sync merge (``newer_dev`` True), so dev's
-    later work is not taken for the resolution's.
+    dev a PR branch merged after the sync merge, so dev's later work is not
+    taken for the resolution's.
     """
 
     tree: str
     dev: str
     base: str
-    newer_dev: bool
     paths: tuple[ResolvedPath, ...]
     at_merge: dict[str, str | None] = field(default_factory=dict, repr=False)
     """When the result is a later commit than the sync merge: each listed path's

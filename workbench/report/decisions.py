@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from workbench.analysis.model import FileAnalysis, SyncAnalysis
+from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision
 from workbench.resolve.acks import matched, sync_acks
@@ -36,7 +36,7 @@ def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
     if merged is None:
         return ()
     journal, _made = merged
-    settled = {f.path for f in analysis.files if f.decided_by == "app"}
+    settled = {f.path for f in analysis.files if f.decided_by is Decider.APP}
     have = {(d.path, d.index) for d in known}
     return tuple(d for d in recorded_decisions(Session(analysis, journal.load()))
                  if d.path in settled and (d.path, d.index) not in have and d.choice is not None)
@@ -59,14 +59,14 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         path = entry.path
         choice = session.file_choice(path)
         if choice is not None or notes.get((path, None)):
-            found.append(RecordedDecision(path, None, choice.value if choice else None, notes.get((path, None), ""),
+            found.append(RecordedDecision(path, None, choice, notes.get((path, None), ""),
                                           deletes=choice is not None and _leaves_no_file(entry, choice),
                                           at=_iso(session.decided_at(path, None))))
         for hunk in entry.all_hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
-                found.append(RecordedDecision(path, hunk.index, decision.choice.value if decision else None, note,
+                found.append(RecordedDecision(path, hunk.index, decision.choice if decision else None, note,
                                               at=_iso(session.decided_at(path, hunk.index))))
     return tuple(found)
 

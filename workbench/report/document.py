@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from workbench.analysis.model import (
+    ApiMismatch,
     Commit,
     ConflictKind,
+    Decider,
     DeletedFile,
     FileAnalysis,
     FileStatus,
@@ -27,20 +29,22 @@ from workbench.analysis.model import (
     Taken,
 )
 from workbench.report.stats import LineStats
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
 
 OVERRIDE_FROM_MAIN = "override-from-main"
 
-_DISPOSITION = {
-    "main": "kept main",
-    "dev": "restored dev",
-    "both": "spliced",
-    "both-main-first": "spliced",
-    "custom": "edited",
-    "result": "kept the result",
-    "merged": "restored git's merge",
-    "take-main": "kept main",
-    "keep-dev": "restored dev",
-    "delete": "deleted",
+_DISPOSITION: dict[Choice | FileChoice, str] = {
+    Choice.MAIN: "kept main",
+    Choice.DEV: "restored dev",
+    Choice.BOTH: "spliced",
+    Choice.BOTH_MAIN_FIRST: "spliced",
+    Choice.CUSTOM: "edited",
+    Choice.RESULT: "kept the result",
+    Choice.MERGED: "restored git's merge",
+    FileChoice.TAKE_MAIN: "kept main",
+    FileChoice.KEEP_DEV: "restored dev",
+    FileChoice.DELETE: "deleted",
 }
 
 
@@ -50,14 +54,13 @@ class RecordedDecision:
 
     path: str
     index: int | None
-    choice: str | None
-    """A hunk's main, dev, both, both-main-first, custom, result or merged (``resolve.splice.Choice``), a
-    file's keep-dev, take-main or delete (``resolve.events.FileChoice``); None: only a note."""
+    choice: Choice | FileChoice | None
+    """A hunk's choice, or a whole file's; None: only a note."""
     note: str = ""
     deletes: bool = False
     """A whole-file choice that leaves no file: ``delete``, or the side of a modify/delete
     conflict that deleted it (main's side of a file main deleted)."""
-    decided_by: str = "app"
+    decided_by: Literal["app", "ack"] = "app"
     """Who decided: ``app`` (saved in the app's journal) or ``ack`` (acknowledged in ``.workbench/acks.toml``)."""
     reason: str = ""
     """An acknowledgement's reason."""
@@ -73,7 +76,7 @@ class RecordedDecision:
             return "undecided"
         if self.deletes:
             return "deleted"
-        return _DISPOSITION.get(self.choice, self.choice)
+        return _DISPOSITION[self.choice]
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ class FileEvent:
     """A file the sync deleted from dev, brought back although dev had deleted it, or left open."""
 
     path: str
-    event: str
+    event: Literal["deleted", "restored", "unresolved"]
     """``deleted``, ``restored`` or ``unresolved`` (a modify/delete conflict still in the index)."""
     reason: str
 
@@ -158,7 +161,7 @@ class Report:
     risky: tuple[RiskyHunk, ...]
     """High first, then medium; by risk, then path and hunk order."""
     taken: tuple[TakenFile, ...]
-    api_mismatches: tuple[dict[str, Any], ...]
+    api_mismatches: tuple[ApiMismatch, ...]
     file_events: tuple[FileEvent, ...]
     decisions: tuple[RecordedDecision, ...]
     gate: Gate | None = None
@@ -223,7 +226,7 @@ def build_report(
         stats=stats,
         risky=_risky_hunks(analysis, lookup),
         taken=tuple(t for t in (_taken(f, analysis.resolver) for f in sorted(analysis.files, key=_by_path)) if t),
-        api_mismatches=tuple(_plain(m) for m in analysis.api_mismatches),
+        api_mismatches=analysis.api_mismatches,
         file_events=_file_events(analysis),
         decisions=recorded,
         gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
@@ -328,7 +331,7 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
 
 
 def _taken(entry: FileAnalysis, resolver: Resolver) -> TakenFile | None:
-    if entry.decided_by == "app" and _holds_main(entry):
+    if entry.decided_by is Decider.APP and _holds_main(entry):
         reason = "decided in the app"
     elif entry.status is FileStatus.THEIRS_RESOLVED:
         reason = "-X theirs" if resolver is Resolver.THEIRS else "the resolution took main's text"
@@ -370,9 +373,3 @@ def _file_events(analysis: SyncAnalysis) -> tuple[FileEvent, ...]:
             found.append(FileEvent(entry.path, "deleted", f"{who}; the result drops dev's"))
     return tuple(found)
 
-
-def _plain(value: Any) -> dict[str, Any]:
-    """API findings serialise themselves (``to_json``), as in ``workbench.analysis/1``."""
-    to_json = getattr(value, "to_json", None)
-    data = to_json() if callable(to_json) else value
-    return data if isinstance(data, dict) else {"message": str(data)}

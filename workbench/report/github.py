@@ -10,20 +10,23 @@ and deleted files are warnings, except files dev deleted on purpose
 
 from __future__ import annotations
 
-from workbench.analysis.model import Level, PolicyFinding
+from typing import Literal
+
+from workbench.analysis.model import Level, PolicyFinding, Severity
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.escape import workflow_data, workflow_property
 from workbench.report.phrases import (
     commit_label,
     decided_where,
     decision_label,
-    finding_text,
     gate_sentence,
     hunk_facts,
     summary_facts,
 )
 
-_POLICY_KIND = {"high": "error", "medium": "warning", "info": "notice"}
+Annotation = Literal["error", "warning", "notice"]
+"""A workflow command's level (how GitHub shows the annotation)."""
+_POLICY_KIND: dict[Severity, Annotation] = {"high": "error", "medium": "warning", "info": "notice"}
 LEAVE_DELETED = "leave-deleted"
 """The deleted-file audit's verdict for a file dev deleted on purpose: nothing to do."""
 
@@ -31,9 +34,8 @@ LEAVE_DELETED = "leave-deleted"
 def render_github(report: Report) -> str:
     lines = [_hunk(r) for r in report.risky]
     lines += [_policy(f) for f in report.policy_findings]
-    for finding in report.api_mismatches:
-        path, line, message = finding_text(finding)
-        lines.append(_command("warning", message, file=path, line=line, title="API mismatch"))
+    for mismatch in report.api_mismatches:
+        lines.append(_command("warning", mismatch.message, file=mismatch.path, line=mismatch.line, title="API mismatch"))
     lines += [
         _command("notice" if d.verdict == LEAVE_DELETED else "warning", d.message, file=d.path,
                  title=f"file deleted: {d.verdict}")
@@ -54,12 +56,13 @@ def _policy(finding: PolicyFinding) -> str:
     message = finding.message
     if finding.fix and finding.fix not in message:
         message += f"\nFix: {finding.fix}"
-    kind = _POLICY_KIND.get(finding.severity, "warning")
+    kind = _POLICY_KIND[finding.severity]
     return _command(kind, message, file=finding.path, title=f"sync policy: {finding.rule}")
 
 
 def _hunk(risky: RiskyHunk) -> str:
     hunk = risky.hunk
+    kind: Annotation
     if not risky.open:
         kind = "notice"
     else:
@@ -88,7 +91,7 @@ def _hunk(risky: RiskyHunk) -> str:
 
 
 def _command(
-    kind: str,
+    kind: Annotation,
     message: str,
     *,
     file: str | None = None,

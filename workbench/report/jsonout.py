@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.analysis.model import SCHEMA as ANALYSIS_SCHEMA
-from workbench.analysis.serialize import commit_to_json, hunk_to_json, summary_to_json
+from workbench.analysis.serialize import (
+    commit_to_json,
+    deleted_file_to_json,
+    finding_to_json,
+    hunk_to_json,
+    mismatch_to_json,
+    policy_to_json,
+    summary_to_json,
+)
 from workbench.report.document import RecordedDecision, Report, RiskyHunk
 from workbench.textsafe import decode
 
@@ -22,7 +30,8 @@ def report_to_json(report: Report) -> dict[str, Any]:
     summary = summary_to_json(analysis)
     summary["theirs_hunks"] = report.theirs_hunks
     summary["resolver"] = analysis.resolver.value
-    summary["python_lines"] = report.stats.to_json() if report.stats else None
+    stats = report.stats
+    summary["python_lines"] = {"added": stats.added, "deleted": stats.deleted, "files": stats.files} if stats else None
     return {
         "schema": SCHEMA,
         "analysis_schema": ANALYSIS_SCHEMA,
@@ -37,10 +46,10 @@ def report_to_json(report: Report) -> dict[str, Any]:
             {"path": t.path, "status": t.status.value, "policy": t.policy, "hunks": t.hunks, "reason": t.reason}
             for t in report.taken
         ],
-        "policy": analysis.policy.to_json() if analysis.policy is not None else None,
-        "policy_findings": [f.to_json() for f in report.policy_findings],
-        "api_mismatches": list(report.api_mismatches),
-        "deleted_files": [d.to_json() for d in report.deleted_files],
+        "policy": policy_to_json(analysis.policy) if analysis.policy is not None else None,
+        "policy_findings": [finding_to_json(f) for f in report.policy_findings],
+        "api_mismatches": [mismatch_to_json(m) for m in report.api_mismatches],
+        "deleted_files": [deleted_file_to_json(d) for d in report.deleted_files],
         "file_events": [{"path": e.path, "event": e.event, "reason": e.reason} for e in report.file_events],
         "beyond_merge": [
             {"path": b.path, "status": b.status.value, "edits": b.edits, "high": b.high, "medium": b.medium,
@@ -78,7 +87,7 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
     return {
         "path": decision.path,
         "index": decision.index,
-        "choice": decision.choice,
+        "choice": decision.choice.value if decision.choice is not None else None,
         "disposition": decision.disposition,
         "note": decision.note,
         "decided_by": decision.decided_by,

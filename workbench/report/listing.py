@@ -166,7 +166,7 @@ def _signal_line(found: Signal, indent: str) -> Text:
     """``+50 squash-counterpart: <sentence>``, the weight coloured by its direction."""
     text = Text(indent)
     text.append(f"{found.weight:+d} ", style=weight_style(found.weight))
-    text.append(visible(found.kind), style="bold")
+    text.append(found.kind.value, style="bold")
     text.append(": ")
     text.append(visible(found.message))
     return text

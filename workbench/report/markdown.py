@@ -20,10 +20,10 @@ from workbench.report.phrases import (
     decided_where,
     decision_label,
     deleted_words,
-    finding_text,
     gate_sentence,
     hunk_facts,
     location,
+    mismatch_place,
     no_policy_findings,
     policy_words,
     summary_facts,
@@ -146,10 +146,8 @@ def _policy(report: Report) -> list[str]:
 
 def _api(report: Report) -> list[str]:
     out = []
-    for finding in report.api_mismatches:
-        path, line, message = finding_text(finding)
-        where = code_span(f"{path}:{line}" if line else path) + ": " if path else ""
-        out.append(f"- {where}{md_prose(message)}")
+    for mismatch in report.api_mismatches:
+        out.append(f"- {code_span(mismatch_place(mismatch))}: {md_prose(mismatch.message)}")
     return out
 
 

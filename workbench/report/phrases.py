@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
+from workbench.analysis.model import ApiMismatch, Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
 from workbench.report.document import BeyondFile, RecordedDecision, Report, TakenFile
 from workbench.report.stats import LineStats
 from workbench.wording import plural
@@ -191,18 +191,9 @@ def decided_where(decision: RecordedDecision) -> str:
     return "acknowledged in .workbench/acks.toml" if decision.decided_by == "ack" else "decided in the app"
 
 
-def finding_text(finding: dict[str, object]) -> tuple[str | None, int | None, str]:
-    """(path, line, sentence) of an API finding, whatever its stage put in it."""
-    path = finding.get("path") or finding.get("file")
-    line = finding.get("line")
-    message = finding.get("message") or finding.get("detail") or ", ".join(
-        f"{k}={v}" for k, v in finding.items() if k not in ("path", "file", "line")
-    )
-    return (
-        str(path) if path is not None else None,
-        line if isinstance(line, int) else None,
-        str(message),
-    )
+def mismatch_place(mismatch: ApiMismatch) -> str:
+    """``path:line`` of an API mismatch (the path alone when it names no line)."""
+    return f"{mismatch.path}:{mismatch.line}" if mismatch.line else mismatch.path
 
 
 def tool_version() -> str:

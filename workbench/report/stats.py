@@ -29,9 +29,6 @@ class LineStats:
     deleted: int
     files: int
 
-    def to_json(self) -> dict[str, int]:
-        return {"added": self.added, "deleted": self.deleted, "files": self.files}
-
 
 def python_line_stats(repo: GitRepo, analysis: SyncAnalysis, result: str | None = None) -> LineStats:
     """Sum ``--numstat`` over every ``.py`` file; ``result`` overrides the merge commit."""

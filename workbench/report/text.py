@@ -13,7 +13,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
-from workbench.analysis.model import Level
+from workbench.analysis.model import ApiMismatch, Level
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.hunktext import hunk_diffs
 from workbench.report.phrases import (
@@ -23,10 +23,10 @@ from workbench.report.phrases import (
     decided_where,
     decision_label,
     deleted_words,
-    finding_text,
     gate_sentence,
     hunk_facts,
     location,
+    mismatch_place,
     no_policy_findings,
     policy_words,
     summary_facts,
@@ -103,11 +103,8 @@ def _policy(report: Report) -> list[Text]:
     return items or [Text(visible(no_policy_findings(report)), style="dim")]
 
 
-def _api(finding: dict[str, object]) -> Text:
-    path, line, message = finding_text(finding)
-    if path is None:
-        return Text("  " + visible(message))
-    return _item(f"{path}:{line}" if line else path, message)
+def _api(mismatch: ApiMismatch) -> Text:
+    return _item(mismatch_place(mismatch), mismatch.message)
 
 
 def _decisions(report: Report) -> list[Text]:

@@ -49,8 +49,8 @@ class Ack:
     path: str
     hunk: str
     """The hunk's fingerprint (``fingerprint``)."""
-    decision: str
-    """What is kept: a ``Choice`` value (main, dev, both, both-main-first, custom; result, merged for edits)."""
+    decision: Choice
+    """What is kept (main, dev, both, both-main-first, custom; result, merged for edits)."""
     reason: str
     who: str
     at: str = ""
@@ -103,7 +103,8 @@ def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
             raise WorkbenchError(f"{where}: ack {number} lacks {', '.join(missing)}")
         if values["decision"] not in {c.value for c in Choice}:
             raise WorkbenchError(f"{where}: ack {number} has an unknown decision {values['decision']!r}")
-        acks.append(Ack(*(str(values[key] or "") for key in ("path", "hunk", "decision", "reason", "who", "at"))))
+        path, hunk, decision, reason, who, at = (str(values[key] or "") for key in ("path", "hunk", "decision", "reason", "who", "at"))
+        acks.append(Ack(path, hunk, Choice(decision), reason, who, at))
     return acks
 
 
@@ -176,7 +177,7 @@ def record_ack(root: Path, ack: Ack) -> Path:
     for key in ("path", "hunk", "decision", "reason", "who", "at"):
         value = getattr(ack, key)
         if value:
-            table.add(key, value)
+            table.add(key, value.value if isinstance(value, Choice) else value)
     entries.append(table)
     _atomic_write(target, tomlkit.dumps(document).encode("utf-8"))
     return target

@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from workbench.analysis.model import FileAnalysis, Hunk, Level, Mode, Signal, SyncAnalysis
+from workbench.analysis.model import Decider, FileAnalysis, Hunk, Level, Mode, Signal, SignalKind, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, Op
 from workbench.resolve.journal import Journal, Situation
@@ -36,7 +36,7 @@ def evidence_json(entry: FileAnalysis) -> str:
 
 
 def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
-    return [risk, level.value, [[s.kind, s.message, list(s.commits), s.weight] for s in signals]]
+    return [risk, level.value, [[s.kind.value, s.message, list(s.commits), s.weight] for s in signals]]
 
 
 def _unpack(data: list[object]) -> Evidence:
@@ -44,7 +44,7 @@ def _unpack(data: list[object]) -> Evidence:
     if not isinstance(risk, int) or not isinstance(signals, list):
         raise TypeError("evidence is not [risk, level, signals]")
     return risk, str(level), tuple(
-        Signal(str(kind), str(message), tuple(str(c) for c in commits), int(weight))
+        Signal(SignalKind(kind), str(message), tuple(str(c) for c in commits), int(weight))
         for kind, message, commits, weight in signals
     )
 
@@ -73,12 +73,12 @@ def _restored(entry: FileAnalysis, event: Event | None) -> FileAnalysis:
     except (ValueError, KeyError, TypeError):
         data = None
     if data is None or file_evidence is None or len(hunks) != len(entry.hunks):
-        return replace(entry, decided_by="app", decided_at=event.at)
+        return replace(entry, decided_by=Decider.APP, decided_at=event.at)
     risk, level, signals = file_evidence
     return replace(
         entry,
         hunks=tuple(_with(h, e) for h, e in zip(entry.hunks, hunks, strict=True)),
-        risk=risk, level=Level(level), signals=signals, decided_by="app", decided_at=event.at,
+        risk=risk, level=Level(level), signals=signals, decided_by=Decider.APP, decided_at=event.at,
     )
 
 
@@ -128,6 +128,6 @@ def _fix_commits(repo: GitRepo, analysis: SyncAnalysis) -> SyncAnalysis:
         if entry.decided_by is None:
             merged = repo.tree_entry(merge, entry.path)
             if (merged[0] if merged else None) != (entry.result_oid if entry.result_present else None):
-                entry = replace(entry, decided_by="fix commit")
+                entry = replace(entry, decided_by=Decider.FIX_COMMIT)
         files.append(entry)
     return replace(analysis, files=tuple(files))

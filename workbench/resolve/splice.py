@@ -22,8 +22,8 @@ from enum import Enum
 
 from workbench.analysis.conflict_map import Located, locate
 from workbench.analysis.model import Hunk
-from workbench.analysis.xdiff import MergeResult, split_lines
-from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, needs_cr
+from workbench.analysis.xdiff import ChunkMode, MergeResult, split_lines
+from workbench.analysis.xdiff.result import needs_cr
 
 
 class Choice(str, Enum):
@@ -125,10 +125,10 @@ def splice_merge(
     pos = 0
     k = 0
     for chunk in merge.chunks:
-        if chunk.mode == IDENTICAL:
+        if chunk.mode is ChunkMode.IDENTICAL:
             continue
         out.append(b"".join(merge.ours[pos : chunk.i1]))
-        if chunk.mode == CONFLICT:
+        if chunk.mode is ChunkMode.CONFLICT:
             decision = decisions[k]
             k += 1
             if decision is None:
@@ -138,7 +138,7 @@ def splice_merge(
                 dev = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
                 main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
                 out.append(chosen_text(dev, main, decision, cr))
-        elif chunk.mode == 1:
+        elif chunk.mode is ChunkMode.OURS_ONLY:
             out.append(b"".join(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]))
         else:
             out.append(b"".join(merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]))

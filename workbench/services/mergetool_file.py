@@ -34,6 +34,7 @@ from workbench.analysis.model import (
     Mode,
     Side,
     Signal,
+    SignalKind,
     SyncAnalysis,
 )
 from workbench.analysis.policy.rules import load_policy
@@ -46,8 +47,6 @@ from workbench.git.types import REDIFF_SHIFTED_SINCE
 from workbench.services.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
-NO_HISTORY = "no-history"
-"""The file-wide signal saying why a file has no history or risk evidence."""
 _ROLES = ("BASE", "LOCAL", "REMOTE")
 _STAGE = {"BASE": 1, "LOCAL": 2, "REMOTE": 3}
 
@@ -192,7 +191,7 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
         merge = coalesce_alnum(zealous)
         hunks = build_hunks(merge, result, unmerged=True)
     mode = 0o100755 if result is not None and os.access(root / relative, os.X_OK) else 0o100644
-    note = Signal(NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
+    note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
                   "(no commits, no risk evidence)")
     entry = FileAnalysis(
         path=relative,

@@ -20,6 +20,7 @@ from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
 from workbench.git.identity import SyncIdentity, identify_sync
 from workbench.git.runner import git_version
+from workbench.git.types import SyncMode
 from workbench.resolve.journal_files import keeps_journals
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def sync_document(
     make: Callable[[GitRepo, SyncAnalysis], str],
     *,
     options: dict[str, object] | None = None,
-    modes: tuple[str, ...] = ("merge-commit", "preview"),
+    modes: tuple[SyncMode, ...] = ("merge-commit", "preview"),
 ) -> str:
     """``make(repo, analysis)`` for the sync ``request`` names, cached as text under ``kind`` and ``options``.
 

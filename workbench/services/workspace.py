@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SignalKind, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
@@ -24,7 +24,6 @@ from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
-from workbench.services.mergetool_file import NO_HISTORY
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 from workbench.wording import plural
 
@@ -325,7 +324,7 @@ class Workspace:
         hunk = self.hunk(path, index)
         choice = self._kept_choice(path, index)
         assert choice is not None
-        ack = Ack(path, fingerprint(path, hunk), choice.value, reason, who_am_i(self.repo), now_iso())
+        ack = Ack(path, fingerprint(path, hunk), choice, reason, who_am_i(self.repo), now_iso())
         record_ack(self.repo.workdir, ack)
         self.acks[(path, index)] = ack
         return ack
@@ -341,7 +340,7 @@ class Workspace:
 
 def situation_of(repo: GitRepo, analysis: SyncAnalysis) -> Situation:
     """The journal's key: ``git mergetool`` on a file of a merge in progress shares that merge's journal."""
-    if analysis.mode is Mode.MERGETOOL and not any(s.kind == NO_HISTORY for f in analysis.files for s in f.signals):
+    if analysis.mode is Mode.MERGETOOL and not any(s.kind == SignalKind.NO_HISTORY for f in analysis.files for s in f.signals):
         heads, head = repo.merge_heads(), repo.head()
         if len(heads) == 1 and head is not None:
             return Situation.merging(head, heads[0])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Level, Taken
+from workbench.analysis.model import ConflictKind, Decider, FileAnalysis, FileStatus, Level, Taken
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 
@@ -116,7 +116,7 @@ APP_LETTER = "W"
 
 def status_letters(entry: FileAnalysis) -> str:
     """One status letter (W: written from your decisions), plus P when a sync-policy rule applies to the file."""
-    letter = APP_LETTER if entry.decided_by == "app" else STATUS_LETTER[shown_status(entry)]
+    letter = APP_LETTER if entry.decided_by is Decider.APP else STATUS_LETTER[shown_status(entry)]
     return letter + (POLICY_LETTER if entry.policy else " ")
 
 
@@ -131,9 +131,9 @@ def provisional_letters(entry: FileAnalysis) -> str:
 def status_words(entry: FileAnalysis) -> str:
     shown = shown_status(entry)
     words = STATUS_WORD[shown] + (", unresolved" if shown is not entry.status else "")
-    if entry.decided_by == "fix commit":
+    if entry.decided_by is Decider.FIX_COMMIT:
         words += ", changed by a fix commit after the merge"
-    if entry.decided_by == "app" and entry.decided_at:
+    if entry.decided_by is Decider.APP and entry.decided_at:
         words = time.strftime("decided in the app (written %Y-%m-%d %H:%M UTC)", time.gmtime(entry.decided_at))
     return f"{words}; policy: {entry.policy}" if entry.policy else words
 

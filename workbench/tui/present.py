@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.display.safe_text import display_text
-from workbench.analysis.model import Commit, FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import Commit, Decider, FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, Signal, SyncAnalysis, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import WriteCheck
@@ -109,7 +109,7 @@ def _taken_title(entry: FileAnalysis, hunk: Hunk) -> str:
     """What the header says the hunk holds; an edit says it lies outside git's conflicts and what changed."""
     if hunk.kind is HunkKind.EDIT:
         return f"edit outside git's conflicts: {EDIT_TAKEN_WORD.get(hunk.taken, TAKEN_WORD[hunk.taken])}"
-    return ("app " if entry.decided_by == "app" else "") + TAKEN_SHORT[hunk.taken]
+    return ("app " if entry.decided_by is Decider.APP else "") + TAKEN_SHORT[hunk.taken]
 
 
 def _written_state(ws: Workspace, path: str) -> str:
@@ -260,7 +260,7 @@ def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
     ack = ws.acks.get((path, index))
     if ack is not None:
         text.append("Acknowledged for CI", style="bold")
-        text.append(f" (keep {visible(ack.decision)}) by {visible(ack.who)}: {visible(ack.reason)}\n")
+        text.append(f" (keep {ack.decision.value}) by {visible(ack.who)}: {visible(ack.reason)}\n")
 
 
 def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:

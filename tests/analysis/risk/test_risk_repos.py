@@ -9,7 +9,7 @@ from helpers.signals import kinds, only_file, signal
 from helpers.syncs import analyze_preview, analyze_repo
 
 from workbench.analysis.engine import analyze
-from workbench.analysis.model import Level, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import Level, Signal, SignalKind, SyncAnalysis, Taken
 from workbench.analysis.risk.combine import spread
 from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.stages.score_risk import score_risk
@@ -306,15 +306,15 @@ def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder)
         files = []
         for entry in analysis.files:
             hunks = tuple(
-                replace(h, signals=(Signal("policy-take-main", "taken from main by policy", (), -80),))
+                replace(h, signals=(Signal(SignalKind.POLICY_OVERRIDE, "taken from main by policy", (), -80),))
                 for h in entry.hunks
             )
-            files.append(replace(entry, hunks=hunks, signals=(Signal("policy-note", "an override-list file", (), 70),)))
+            files.append(replace(entry, hunks=hunks, signals=(Signal(SignalKind.POLICY_NOTE, "an override-list file", (), 70),)))
         return replace(analysis, files=tuple(files))
 
     entry = only_file(_with_stage(str(builder.path), policy), PATH)
     (hunk,) = entry.hunks
-    assert kinds(hunk)[0] == "policy-take-main"
+    assert kinds(hunk)[0] == SignalKind.POLICY_OVERRIDE
     assert "squash-counterpart" in kinds(hunk)
     assert hunk.risk == spread(15 + sum(s.weight for s in hunk.signals)) == spread(15 - 80 + 50 + 35)
     assert only_file(analyze_preview(builder.path), PATH).hunks[0].risk == spread(15 + 50 + 35)

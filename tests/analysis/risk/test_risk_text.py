@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.analysis.model import Commit, Level, Signal, Taken
+from workbench.analysis.model import Commit, Level, Signal, SignalKind, Taken
 from workbench.analysis.risk.combine import HIGH, MEDIUM, file_risk, hunk_risk, level_of
 from workbench.analysis.risk.evidence import labels
 from workbench.analysis.risk.line_compare import contains_block, is_data, shorten
@@ -78,13 +78,13 @@ def test_labels_name_commits_by_pr_then_sha() -> None:
 
 def test_combiner_adds_weights_to_a_baseline_and_spreads_strong_evidence_below_100() -> None:
     assert hunk_risk(Taken.MAIN, []) == 15
-    assert hunk_risk(Taken.MAIN, [Signal("a", "", (), 35)]) == HIGH
-    assert hunk_risk(Taken.MAIN, [Signal("a", "", (), 50), Signal("b", "", (), 50)]) == 75
-    strengths = [hunk_risk(Taken.MAIN, [Signal("a", "", (), w)]) for w in (40, 60, 85, 120, 200, 400)]
+    assert hunk_risk(Taken.MAIN, [Signal(SignalKind.MAIN_AHEAD, "", (), 35)]) == HIGH
+    assert hunk_risk(Taken.MAIN, [Signal(SignalKind.MAIN_AHEAD, "", (), 50), Signal(SignalKind.SQUASH_COUNTERPART, "", (), 50)]) == 75
+    strengths = [hunk_risk(Taken.MAIN, [Signal(SignalKind.MAIN_AHEAD, "", (), w)]) for w in (40, 60, 85, 120, 200, 400)]
     assert strengths == sorted(set(strengths)) and strengths[-1] < 100  # more evidence ranks higher, no tie at 100
-    assert hunk_risk(Taken.DEV, [Signal("a", "", (), -30)]) == 0
+    assert hunk_risk(Taken.DEV, [Signal(SignalKind.MAIN_AHEAD, "", (), -30)]) == 0
     assert level_of(HIGH) is Level.HIGH and level_of(HIGH - 1) is Level.MEDIUM
     assert level_of(MEDIUM) is Level.MEDIUM and level_of(MEDIUM - 1) is Level.LOW
     assert file_risk([10, 40], []) == 40
-    assert file_risk([10, 40], [Signal("policy-keep-dev", "", (), 50)]) == 60
+    assert file_risk([10, 40], [Signal(SignalKind.POLICY_KEEP_DEV, "", (), 50)]) == 60
     assert file_risk([], []) == 0

@@ -10,6 +10,7 @@ reports what it cannot see.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final, Literal
 
 from tree_sitter import Node
 
@@ -23,14 +24,21 @@ ROOTS = ("", "src/")
 MAX_DEPTH = 8
 """Re-export hops and base classes followed before giving up (cycles, deep chains)."""
 
-MODULE, FUNCTION, CLASS, NAME, MISSING, UNKNOWN = "module", "function", "class", "name", "missing", "unknown"
+TargetKind = Literal["module", "function", "class", "name", "missing", "unknown"]
+"""What a name resolved to (``unknown``: the lookup gave up)."""
+MODULE: Final = "module"
+FUNCTION: Final = "function"
+CLASS: Final = "class"
+NAME: Final = "name"
+MISSING: Final = "missing"
+UNKNOWN: Final = "unknown"
 
 
 @dataclass(frozen=True)
 class Target:
     """What a name resolved to in one tree."""
 
-    kind: str
+    kind: TargetKind
     path: str | None = None
     """The module file holding the definition (or, when missing, the container)."""
     name: str = ""

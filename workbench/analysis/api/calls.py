@@ -8,6 +8,7 @@ site) is checked only as far as it can be; a callee with ``*args`` or
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from tree_sitter import Node
 
@@ -15,7 +16,8 @@ from workbench.analysis.api.index import Function, ParamKind
 from workbench.analysis.python.parse import text
 from workbench.wording import plural
 
-ARITY, UNKNOWN_KEYWORD = "arity", "unknown-keyword"
+ARITY: Final = "arity"
+UNKNOWN_KEYWORD: Final = "unknown-keyword"
 _POSITIONAL = (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL)
 
 
@@ -61,7 +63,7 @@ def arguments(node: Node) -> Arguments:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    kind: str
+    kind: Literal["arity", "unknown-keyword"]
     detail: str
     keyword: str | None = None
 

@@ -14,8 +14,7 @@ from workbench.analysis.display.align import align3
 from workbench.analysis.display.safe_text import display_text
 from workbench.analysis.display.word_diff import Span, word_changes
 from workbench.analysis.model import Hunk
-from workbench.analysis.xdiff import MergeResult
-from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY
+from workbench.analysis.xdiff import ChunkMode, Edit, MergeResult
 
 
 class Region(str, Enum):
@@ -31,6 +30,10 @@ class Region(str, Enum):
     """Both sides made the same change."""
     HUNK = "hunk"
     """Both sides changed it differently: a conflict of the plain merge."""
+
+
+_REGION = {ChunkMode.OURS_ONLY: Region.DEV, ChunkMode.THEIRS_ONLY: Region.MAIN, ChunkMode.IDENTICAL: Region.BOTH}
+"""The region of a clean chunk of the merge."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ def merge_layout(merge: MergeResult, hunks: Sequence[Hunk]) -> FileLayout:
     chunk's base lines (lines replaced on both sides share a row).  The
     merge's conflict chunks are the file's hunks, in order.
     """
-    conflicts = [c for c in merge.chunks if c.mode == CONFLICT]
+    conflicts = [c for c in merge.chunks if c.mode is ChunkMode.CONFLICT]
     if len(conflicts) != len(hunks):
         raise ValueError(f"{len(conflicts)} conflicts for {len(hunks)} hunks")
     if merge.whole is not None:
@@ -94,12 +97,12 @@ def merge_layout(merge: MergeResult, hunks: Sequence[Hunk]) -> FileLayout:
         main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
         origin = (chunk.i0, chunk.i1, chunk.i2)
         start = len(rows)
-        if chunk.mode == CONFLICT:
+        if chunk.mode is ChunkMode.CONFLICT:
             index = next(indices)
             rows.extend(align_rows(Region.HUNK, index, base, dev, main, origin))
             hunk_rows[index] = (start, len(rows))
         else:
-            region = {OURS_ONLY: Region.DEV, THEIRS_ONLY: Region.MAIN, IDENTICAL: Region.BOTH}.get(chunk.mode, Region.BOTH)
+            region = _REGION[chunk.mode]
             rows.extend(align_rows(region, None, base, dev, main, origin))
         d, m = chunk.i1 + chunk.chg1, chunk.i2 + chunk.chg2
     if len(merge.ours) - d != len(merge.theirs) - m:
@@ -154,7 +157,7 @@ def _in_edit(row: AlignedRow, edit: Hunk) -> bool:
                for cell, span in ((row.base, edit.base), (row.dev, edit.dev), (row.main, edit.main)))
 
 
-def _unchanged(script: Sequence[tuple[int, int, int, int]], n_base: int, n_side: int) -> dict[int, int]:
+def _unchanged(script: Sequence[Edit], n_base: int, n_side: int) -> dict[int, int]:
     """Side line -> base line for every line a base->side edit script leaves alone."""
     out: dict[int, int] = {}
     b = s = 0

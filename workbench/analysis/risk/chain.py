@@ -10,13 +10,9 @@ search), never git.
 
 from __future__ import annotations
 
-from workbench.analysis.model import Hunk, Signal, Taken
+from workbench.analysis.model import Hunk, Signal, SignalKind, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
 from workbench.analysis.risk.line_compare import contains_block, content_lines, weight_of
-
-OLDER_DEV_STATE = "older-dev-state"
-SQUASH_COUNTERPART = "squash-counterpart"
-MAIN_AHEAD = "main-ahead"
 
 OLDER_DEV_STATE_WEIGHT = 50
 SQUASH_COUNTERPART_WEIGHT = 50
@@ -59,7 +55,7 @@ def older_dev_state(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     verb = "built on them" if extended else "changed them"
     drops = "taking main's side would drop" if hunk.taken is Taken.UNRESOLVED else "-X theirs drops"
     return Signal(
-        OLDER_DEV_STATE,
+        SignalKind.OLDER_DEV_STATE,
         f"main's side is these lines as dev's {label(source)} left them; dev's {labels(later)} "
         f"{verb} afterwards, and {drops} {'that work' if len(later) == 1 else 'their work'}",
         (*dropped, state),
@@ -108,7 +104,7 @@ def squash_counterpart(hunk: Hunk, ev: FileEvidence, loses_code: bool) -> Signal
                 took = f"main's side here is from {label(main)}"
                 dropped = "would be dropped if main's side is taken"
             return Signal(
-                SQUASH_COUNTERPART,
+                SignalKind.SQUASH_COUNTERPART,
                 f"{took} (a squash of dev {label(twin)}); "
                 f"dev's {labels(later)} changed these lines afterwards and {dropped}",
                 (main.sha, twin.sha, *followups),
@@ -117,7 +113,7 @@ def squash_counterpart(hunk: Hunk, ev: FileEvidence, loses_code: bool) -> Signal
         if loses_code:
             return None
         return Signal(
-            MAIN_AHEAD,
+            SignalKind.MAIN_AHEAD,
             f"main's {label(main)} is a squash of dev {label(twin)}, and dev has not changed "
             "these lines since: main's side is the newer one",
             (main.sha, twin.sha),
@@ -137,7 +133,7 @@ def dev_text_in_main_history(hunk: Hunk, ev: FileEvidence) -> Signal | None:
         if blobs.has_block(ev.main.parent_blob(sha), hunk.dev_text):
             main = ev.commit(sha)
             return Signal(
-                MAIN_AHEAD,
+                SignalKind.MAIN_AHEAD,
                 f"main already had dev's text here, and main's {label(main)} changed it afterwards: "
                 "main's side is the newer one",
                 (sha,),

@@ -22,16 +22,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.model import Hunk, Signal, Taken
+from workbench.analysis.model import Hunk, Signal, SignalKind, Taken
 from workbench.analysis.risk.dangling import FileNames
 from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.script_index import holding, replaces_near
-from workbench.analysis.xdiff import MergeResult
-
-DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
-MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
+from workbench.analysis.xdiff import MergeResult, Script
 
 CONTESTED_WEIGHT = 35
 """Dev's replacement of lines main replaced too: the sides disagreed, and main's
@@ -50,7 +47,6 @@ DATA_WEIGHT = 5
 """Only values (golden numbers, lock entries) or comments were dropped."""
 REMOVED_WEIGHT = -50
 
-Script = tuple[tuple[int, int, int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -134,7 +130,7 @@ def dev_only_lines_dropped(
     code = [] if data else _code(dropped, hunk)
     if not code:
         return Signal(
-            DEV_ONLY_LINES_DROPPED,
+            SignalKind.DEV_ONLY_LINES_DROPPED,
             f"{lead}{what} of values or comments dev wrote here{source} {gone}, "
             f"e.g. \u201c{shorten(dropped.text[0])}\u201d",
             tuple(writers),
@@ -148,7 +144,7 @@ def dev_only_lines_dropped(
     if needed:
         weight += NAMES_BONUS
         message += "; " + needed
-    return Signal(DEV_ONLY_LINES_DROPPED, message, tuple(writers), weight)
+    return Signal(SignalKind.DEV_ONLY_LINES_DROPPED, message, tuple(writers), weight)
 
 
 def _code(dropped: Dropped, hunk: Hunk) -> list[tuple[int, bytes, bool]]:
@@ -213,15 +209,15 @@ def main_removed_intentionally(hunk: Hunk, dropped: Dropped, ev: FileEvidence, n
     subject = shorten(commits[0].subject, 70)
     if needed:
         message = f"main's {labels(commits)} deleted this code (\u201c{subject}\u201d), but the result still needs it"
-        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
+        return Signal(SignalKind.MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
     if not any(REMOVAL_WORDS.search(c.subject) for c in commits):
         message = (
             f"main's {labels(commits)} deleted this code while doing something else (\u201c{subject}\u201d): "
             "no sign it meant to drop dev's edits"
         )
-        return Signal(MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
+        return Signal(SignalKind.MAIN_REMOVED_INTENTIONALLY, message, tuple(deleters), 0)
     return Signal(
-        MAIN_REMOVED_INTENTIONALLY,
+        SignalKind.MAIN_REMOVED_INTENTIONALLY,
         f"main's {labels(commits)} deleted this code on purpose (\u201c{subject}\u201d); dev's edits to it {go} with it",
         tuple(deleters),
         REMOVED_WEIGHT,

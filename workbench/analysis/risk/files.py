@@ -16,14 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal
-from workbench.analysis.risk.chain import MAIN_AHEAD, MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE, OLDER_DEV_STATE_WEIGHT
+from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal, SignalKind
+from workbench.analysis.risk.chain import MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
 from workbench.analysis.risk.line_compare import shorten
-
-MAIN_DELETED_FILE = "main-deleted-file"
-DEV_DELETED_FILE = "dev-deleted-file"
-BINARY_CHANGED_BOTH = "binary-changed-both"
 
 IMPORTED_WEIGHT = 45
 """Main deleted a file dev changed, and the result still imports it: it fails at import time."""
@@ -123,7 +119,7 @@ def _main_deleted(ev: FileEvidence, state: str, importers: Importers) -> Signal:
         head += ", and the result keeps " + ("dev's version" if state == "dev" else "a copy")
         tail, weight = _users(importers), 0
     commits = ((deleter,) if deleter else ()) + tuple(c.sha for c in dev)
-    return Signal(MAIN_DELETED_FILE, head + tail, commits, weight)
+    return Signal(SignalKind.MAIN_DELETED_FILE, head + tail, commits, weight)
 
 
 def _dev_deleted(ev: FileEvidence, state: str, importers: Importers, audited: DeletedFile | None) -> Signal:
@@ -140,7 +136,7 @@ def _dev_deleted(ev: FileEvidence, state: str, importers: Importers, audited: De
             head += ", and the result has " + ("main's copy" if state == "main" else "the file") + " again"
         tail, weight = _users(importers), (0 if importers else RESURRECTED_WEIGHT)
     commits = ((deleter,) if deleter else ()) + tuple(c.sha for c in main)
-    return Signal(DEV_DELETED_FILE, head + tail, commits, weight)
+    return Signal(SignalKind.DEV_DELETED_FILE, head + tail, commits, weight)
 
 
 def describe(importers: Sequence[Importer], limit: int = 3) -> str:
@@ -169,7 +165,7 @@ def _binary(entry: FileAnalysis, ev: FileEvidence, state: str) -> list[Signal]:
         "absent": (" and the result lacks it", 0),
     }
     tail, weight = where[state]
-    found = [Signal(BINARY_CHANGED_BOTH, head + tail, tuple(c.sha for c in (*dev, *main)), weight)]
+    found = [Signal(SignalKind.BINARY_CHANGED_BOTH, head + tail, tuple(c.sha for c in (*dev, *main)), weight)]
     if state in ("pending", "main"):
         found.extend(s for s in (_binary_older_dev_state(entry, ev), _binary_main_ahead(entry, ev)) if s is not None)
     return found
@@ -183,7 +179,7 @@ def _binary_older_dev_state(entry: FileAnalysis, ev: FileEvidence) -> Signal | N
             if not later:
                 return None
             return Signal(
-                OLDER_DEV_STATE,
+                SignalKind.OLDER_DEV_STATE,
                 f"main's version is this file as dev's {label(ev.commit(version.commit))} left it; "
                 f"dev's {_some(later[::-1])} changed it afterwards, and main's version undoes that",
                 (*(c.sha for c in later), version.commit),
@@ -198,7 +194,7 @@ def _binary_main_ahead(entry: FileAnalysis, ev: FileEvidence) -> Signal | None:
         if version.blob == entry.dev.oid and at > 0:
             newer = ev.commit(ev.main.versions[at - 1].commit)
             return Signal(
-                MAIN_AHEAD,
+                SignalKind.MAIN_AHEAD,
                 f"main already had dev's version, and main's {label(newer)} changed it afterwards: "
                 "main's version is the newer one",
                 (newer.sha,),

@@ -15,12 +15,11 @@ from collections.abc import Callable, Iterable, Sequence
 from workbench.analysis.model import Hunk, LineRange, LostLines, Taken
 from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.script_index import side_lines
-from workbench.analysis.xdiff import MergeResult
+from workbench.analysis.xdiff import MergeResult, Script
 
 WINDOW = 20
 """Lines either side of a hunk where a side's line still counts as kept."""
 
-Script = tuple[tuple[int, int, int, int], ...]
 Key = Callable[[bytes], bytes]
 
 

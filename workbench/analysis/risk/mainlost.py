@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.model import Hunk, Signal
+from workbench.analysis.model import Hunk, Signal, SignalKind
 from workbench.analysis.policy.rules import KEEP_DEV
 from workbench.analysis.risk.drops import (
     COLLATERAL_WEIGHT,
@@ -32,9 +32,6 @@ from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import window
 from workbench.analysis.xdiff import MergeResult
 
-MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"
-DEV_REMOVED_INTENTIONALLY = "dev-removed-intentionally"
-KEEP_DEV_POLICY = "policy-keeps-dev"
 KEEP_DEV_WEIGHT = -50
 
 
@@ -57,7 +54,7 @@ def main_only_lines_dropped(
     code = [] if data else [n for n in lines if not comment_only(merge.theirs[n], hunk.base_text)]
     if not code:
         return Signal(
-            MAIN_ONLY_LINES_DROPPED,
+            SignalKind.MAIN_ONLY_LINES_DROPPED,
             f"{what} of values or comments main wrote here{source} {verb} not in the result, "
             f"e.g. \u201c{shorten(merge.theirs[lines[0]])}\u201d",
             tuple(writers),
@@ -67,7 +64,7 @@ def main_only_lines_dropped(
     weight = (COLLATERAL_WEIGHT if beside else CONTESTED_WEIGHT) + min(MAX_LINES_BONUS, PER_LINE * (len(code) - 1))
     how = "beside dev's change" if beside else "where dev changed the same lines"
     return Signal(
-        MAIN_ONLY_LINES_DROPPED,
+        SignalKind.MAIN_ONLY_LINES_DROPPED,
         f"{what} main wrote here{source}, {how}, {verb} not in the result, "
         f"e.g. \u201c{shorten(merge.theirs[code[0]])}\u201d",
         tuple(writers),
@@ -91,14 +88,14 @@ def dev_removed_intentionally(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     subject = shorten(commits[0].subject, 70)
     if not any(REMOVAL_WORDS.search(c.subject) for c in commits):
         return Signal(
-            DEV_REMOVED_INTENTIONALLY,
+            SignalKind.DEV_REMOVED_INTENTIONALLY,
             f"dev's {labels(commits)} deleted this code while doing something else (\u201c{subject}\u201d): "
             "no sign it meant to drop main's edits",
             tuple(deleters),
             0,
         )
     return Signal(
-        DEV_REMOVED_INTENTIONALLY,
+        SignalKind.DEV_REMOVED_INTENTIONALLY,
         f"dev's {labels(commits)} deleted this code on purpose (\u201c{subject}\u201d); main's edits to it go with it",
         tuple(deleters),
         REMOVED_WEIGHT,
@@ -110,7 +107,7 @@ def keep_dev_policy(ev: FileEvidence) -> Signal | None:
     if ev.file.policy != KEEP_DEV:
         return None
     return Signal(
-        KEEP_DEV_POLICY,
+        SignalKind.POLICY_KEEPS_DEV,
         "the sync policy keeps dev's version of this file: main's lines are left out on purpose",
         (),
         KEEP_DEV_WEIGHT,

@@ -1,6 +1,6 @@
 """Edit scripts looked up by line in logarithmic time, so scoring a file is not quadratic in its hunks.
 
-A script is ``((base start, base count, side start, side count), ...)`` in
+A script is a tuple of ``Edit`` runs (base start, base count, side start, side count) in
 file order: both the base ranges and the side ranges are sorted and do not
 overlap.  Scanning the whole script for every hunk (or every dropped line)
 made a file of 2,000 hunks cost millions of steps; a bisection over starts
@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
-Script = tuple[tuple[int, int, int, int], ...]
+from workbench.analysis.xdiff import Edit, Script
 
 _CACHED = 8
 _starts: OrderedDict[int, tuple[Script, list[int], list[int]]] = OrderedDict()
@@ -48,7 +48,7 @@ def side_lines(script: Script, lo: int, hi: int) -> list[int]:
     return found
 
 
-def holding(script: Script, line: int) -> tuple[int, int, int, int] | None:
+def holding(script: Script, line: int) -> Edit | None:
     """The entry whose side range holds 0-based ``line``, if any (only the last entry starting at or
     before it can: the ranges are disjoint)."""
     _, sides = _keys(script)

@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, replace
+from typing import Literal
 
-from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, Signal, SignalKind, SyncAnalysis, Taken
 from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
 from workbench.analysis.policy.uv import uv_source_findings
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.stages.context import AnalysisContext
 
 WEIGHTS = {
-    "policy-keep-dev": 60,
-    "policy-coupled": 30,
-    "policy-uv-source": 25,
-    "policy-uv-revision": 0,
-    "policy-override": -10,
-    "policy-override-diverged": 5,
-    "policy-note": 0,
+    SignalKind.POLICY_KEEP_DEV: 60,
+    SignalKind.POLICY_COUPLED: 30,
+    SignalKind.POLICY_UV_SOURCE: 25,
+    SignalKind.POLICY_UV_REVISION: 0,
+    SignalKind.POLICY_OVERRIDE: -10,
+    SignalKind.POLICY_OVERRIDE_DIVERGED: 5,
+    SignalKind.POLICY_NOTE: 0,
 }
 """On the 0..100 risk scale (high from 60); see docs/policy.md."""
-_SEVERITY_SIGNAL = {KEEP_DEV: "policy-keep-dev", COUPLED: "policy-coupled", "uv": "policy-uv-source"}
+_SEVERITY_SIGNAL = {KEEP_DEV: SignalKind.POLICY_KEEP_DEV, COUPLED: SignalKind.POLICY_COUPLED, "uv": SignalKind.POLICY_UV_SOURCE}
+
+
+Holds = Literal["dev", "main", "absent", "mix"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ class _State:
     result: str | None
 
     @property
-    def holds(self) -> str:
+    def holds(self) -> Holds:
         """``dev``, ``main``, ``absent`` or ``mix``: what the result holds."""
         if self.result == self.dev:
             return "dev"
@@ -136,7 +140,7 @@ class _Evaluation:
         if state.dev is None:
             what = "dev does not have this file, the result does"
         found.insert(0, PolicyFinding(
-            path, KEEP_DEV, "main-text-in-keep-dev" if state.holds in ("main", "mix") else f"keep-dev-{state.holds}",
+            path, KEEP_DEV, "main-text-in-keep-dev" if state.holds in ("main", "mix") else "keep-dev-absent",
             f"{path} must keep dev's version ({rule.source}), but {what}. Fix: {fix}",
             "high", fix, rule.source,
         ))
@@ -197,20 +201,21 @@ class _Evaluation:
         for finding in (f for f in findings if f.path == entry.path):
             kind = _SEVERITY_SIGNAL.get("uv" if finding.kind == "uv-source-missing" else finding.rule)
             if finding.kind == "uv-source-revision":
-                kind = "policy-uv-revision"
+                kind = SignalKind.POLICY_UV_REVISION
             if finding.rule == OVERRIDE_FROM_MAIN:
-                kind = "policy-override-diverged"
+                kind = SignalKind.POLICY_OVERRIDE_DIVERGED
             if kind is not None:
                 signals.append(Signal(kind, finding.message, (), WEIGHTS[kind]))
-        signals.extend(Signal("policy-note", text, (), WEIGHTS["policy-note"]) for text in self.policy.notes_for(entry.path))
+        note = SignalKind.POLICY_NOTE
+        signals.extend(Signal(note, text, (), WEIGHTS[note]) for text in self.policy.notes_for(entry.path))
         hunks = entry.hunks
         if name == OVERRIDE_FROM_MAIN:
             rule = self.policy.override_rule(entry.path)
             assert rule is not None
             intended = Signal(
-                "policy-override",
+                SignalKind.POLICY_OVERRIDE,
                 f"main's text is intended here: the file is on the override list ({rule.source})",
-                (), WEIGHTS["policy-override"],
+                (), WEIGHTS[SignalKind.POLICY_OVERRIDE],
             )
             hunks = tuple(replace(h, signals=h.signals + (intended,)) if h.taken is Taken.MAIN else h for h in hunks)
         return replace(entry, policy=name, signals=tuple(signals), hunks=hunks)

@@ -8,13 +8,11 @@ from dataclasses import dataclass, replace
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.definition_changes import History
 from workbench.analysis.api.findings import CalleeNote
-from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SyncAnalysis
+from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SignalKind, SyncAnalysis
 from workbench.analysis.readers import Trees
 from workbench.analysis.stages.context import AnalysisContext
 
-API_MISMATCH = "api-mismatch"
-API_MISMATCH_CALLEE = "api-mismatch-callee"
-WEIGHTS = {API_MISMATCH: 50, API_MISMATCH_CALLEE: 45}
+WEIGHTS = {SignalKind.API_MISMATCH: 50, SignalKind.API_MISMATCH_CALLEE: 45}
 """On the 0..100 risk scale (high from 60): a main-taken hunk (baseline 15) holding
 a mismatch becomes high; see docs/api-audit.md."""
 
@@ -60,7 +58,8 @@ def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes:
     by_hunk: dict[int, list[Signal]] = {}
     file_signals: list[Signal] = []
     for finding in mine:
-        signal = Signal(API_MISMATCH, f"line {finding.line}: {finding.message}", finding.commits, WEIGHTS[API_MISMATCH])
+        kind = SignalKind.API_MISMATCH
+        signal = Signal(kind, f"line {finding.line}: {finding.message}", finding.commits, WEIGHTS[kind])
         if finding.hunk is None:
             file_signals.append(signal)
         else:
@@ -70,7 +69,7 @@ def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes:
         if (note.hunk, note.message) not in seen:
             seen.add((note.hunk, note.message))
             by_hunk.setdefault(note.hunk, []).append(
-                Signal(API_MISMATCH_CALLEE, note.message, note.commits, WEIGHTS[API_MISMATCH_CALLEE])
+                Signal(SignalKind.API_MISMATCH_CALLEE, note.message, note.commits, WEIGHTS[SignalKind.API_MISMATCH_CALLEE])
             )
     hunks = tuple(
         replace(h, signals=h.signals + tuple(by_hunk[h.index])) if h.index in by_hunk else h for h in entry.hunks

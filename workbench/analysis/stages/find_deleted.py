@@ -13,7 +13,7 @@ import shlex
 from dataclasses import replace
 from typing import Final
 
-from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SyncAnalysis, Verdict
+from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SignalKind, SyncAnalysis, Verdict
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.stages.context import AnalysisContext
@@ -22,7 +22,6 @@ from workbench.git.types import CommitLookup
 RESTORE: Final = "restore-file"
 LEAVE: Final = "leave-deleted"
 CHECK: Final = "check"
-DELETED_IMPORTED = "deleted-imported"
 WEIGHT = 40
 """Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""
 
@@ -110,5 +109,5 @@ def _flag(entry: FileAnalysis, found: tuple[DeletedFile, ...]) -> FileAnalysis:
     hit = next((d for d in found if d.path == entry.path and d.verdict == RESTORE), None)
     if hit is None:
         return entry
-    signal = Signal(DELETED_IMPORTED, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), WEIGHT)
+    signal = Signal(SignalKind.DELETED_IMPORTED, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), WEIGHT)
     return replace(entry, signals=entry.signals + (signal,))

@@ -16,16 +16,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
-from workbench.analysis.risk.drops import DEV_ONLY_LINES_DROPPED
 from workbench.analysis.risk.line_compare import content_lines, is_data
-from workbench.analysis.risk.mainlost import MAIN_ONLY_LINES_DROPPED
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.stages.score_risk import score_risk
 
-RESULT_HAS_DEV = "result-has-dev"
-DROPPED = "resolution-dropped-{side}"
 CODE_WEIGHT = 50
 """Code one side wrote, merged cleanly by git, removed by the resolution."""
 PER_LINE = 2
@@ -36,7 +32,9 @@ OVERRIDE_WEIGHT = 15
 """When the risk stage's own loss signal already weighs the lost lines (with its
 evidence of intent), this says only that the resolution overrode git's clean
 merge: the same 15 a conflict starts from when ``-X theirs`` chose blindly."""
-_TWIN = {"dev": DEV_ONLY_LINES_DROPPED, "main": MAIN_ONLY_LINES_DROPPED}
+_TWIN = {"dev": SignalKind.DEV_ONLY_LINES_DROPPED, "main": SignalKind.MAIN_ONLY_LINES_DROPPED}
+"""The risk stage's loss signal for the same side's lines."""
+_DROPPED = {"dev": SignalKind.RESOLUTION_DROPPED_DEV, "main": SignalKind.RESOLUTION_DROPPED_MAIN}
 
 
 def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
@@ -72,7 +70,7 @@ def _folded(entry: FileAnalysis, scored: dict[tuple[str, int], Hunk]) -> FileAna
 
 def _rescored(hunk: Hunk) -> Hunk:
     assert hunk.kind is HunkKind.EDIT
-    signals = [s for s in hunk.signals if s.kind != RESULT_HAS_DEV]
+    signals = [s for s in hunk.signals if s.kind != SignalKind.RESULT_HAS_DEV]
     for side in ("dev", "main"):
         found = _dropped(hunk, side)
         if found is not None and any(s.kind == _TWIN[side] for s in signals):
@@ -101,4 +99,4 @@ def _dropped(hunk: Hunk, side: str) -> Signal | None:
         f"git merged {side}'s change here cleanly; the resolution dropped {what} of it{who}: "
         f"{lost[0].decode('utf-8', 'replace').strip()[:80]!r}"
     )
-    return Signal(DROPPED.format(side=side), message, tuple(commits), weight)
+    return Signal(_DROPPED[side], message, tuple(commits), weight)

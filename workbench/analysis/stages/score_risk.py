@@ -23,12 +23,12 @@ from workbench.analysis.model import (
     LostLines,
     Mode,
     Signal,
+    SignalKind,
     SyncAnalysis,
     Taken,
 )
 from workbench.analysis.readers import Trees
 from workbench.analysis.risk.chain import (
-    MAIN_AHEAD,
     MAIN_AHEAD_WEIGHT,
     dev_text_in_main_history,
     older_dev_state,
@@ -60,9 +60,7 @@ from workbench.analysis.risk.mainlost import (
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.xdiff import split_lines
 
-RESULT_HAS_DEV = "result-has-dev"
 RESULT_HAS_DEV_WEIGHT = -100
-STILL_CONFLICTED = "still-conflicted"
 
 
 def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
@@ -210,7 +208,7 @@ def _signals(
     hunk_writers = ev.dev.oldest_first([writers[n] for n in lost.lines if n in writers])[::-1]
     dropped = dev_only_lines_dropped(hunk, lost, hunk_writers, ev, names)
     if dropped is None:
-        if not any(s.kind == MAIN_AHEAD for s in found):
+        if not any(s.kind == SignalKind.MAIN_AHEAD for s in found):
             found += _present(_main_has_dev_lines(hunk, ev))
         return found
     if not any(s.weight > 0 for s in found):  # a squash chain outweighs main's deletion
@@ -251,7 +249,7 @@ def _main_signals(
         if hunk.taken in (Taken.DEV, Taken.BOTH):
             held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
             message = f"the result already holds {held} here (resolved by hand)"
-            return [Signal(RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+            return [Signal(SignalKind.RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
         return []
     hunk_writers = ev.main.oldest_first([writers[n] for n in alone if n in writers])[::-1]
     dropped = main_only_lines_dropped(hunk, alone, hunk_writers, merge, ev, data)
@@ -264,7 +262,7 @@ def _still_conflicted(hunk: Hunk) -> Signal | None:
     """A hunk with conflict markers has lost nothing yet; the other signals say what main's side would do."""
     if hunk.taken is not Taken.UNRESOLVED:
         return None
-    return Signal(STILL_CONFLICTED, "the hunk is still conflicted: nobody has chosen a side yet", (), 0)
+    return Signal(SignalKind.STILL_CONFLICTED, "the hunk is still conflicted: nobody has chosen a side yet", (), 0)
 
 
 def _present(*signals: Signal | None) -> list[Signal]:
@@ -293,7 +291,7 @@ def _main_has_dev_lines(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     if not own or hunk.taken is not Taken.MAIN or not own <= set(content_lines(hunk.main_text)):
         return None
     return Signal(
-        MAIN_AHEAD,
+        SignalKind.MAIN_AHEAD,
         f"main's side already has {'the line' if len(own) == 1 else f'all {len(own)} lines'} dev wrote here, and more",
         (),
         MAIN_AHEAD_WEIGHT,

@@ -13,15 +13,16 @@ Provenance: the algorithms here are those of git's ``xdiff/`` directory
 (LGPL-2.1-or-later); this subpackage is offered under the same licence.
 
 Public entry points:
-    diff_lines(a, b, algorithm)  -> tuple[Change, ...]
+    diff_lines(a, b, algorithm)  -> tuple[Edit, ...]
     merge_lines(base, ours, theirs, ...) -> MergeResult
 """
 
 from __future__ import annotations
 
-from workbench.analysis.xdiff.diff import Algorithm, Change, diff_lines
+from workbench.analysis.xdiff.diff import Algorithm, diff_lines
 from workbench.analysis.xdiff.lines import split_lines
 from workbench.analysis.xdiff.merge import (
+    ChunkMode,
     Favor,
     Level,
     MergeChunk,
@@ -30,14 +31,17 @@ from workbench.analysis.xdiff.merge import (
     coalesce_alnum,
     merge_lines,
 )
+from workbench.git.types import Edit, Script
 
 __all__ = [
     "Algorithm",
-    "Change",
+    "Edit",
+    "ChunkMode",
     "Favor",
     "Level",
     "MergeChunk",
     "MergeResult",
+    "Script",
     "Style",
     "coalesce_alnum",
     "diff_lines",

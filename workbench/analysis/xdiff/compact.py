@@ -12,6 +12,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from workbench.git.types import Edit
+
 Rediff = Callable[[int, int, int, int], None]
 
 
@@ -172,10 +174,10 @@ def _require(ok: bool) -> None:
         raise CompactionError("group sync broken")
 
 
-def build_script(rchg1: bytearray, rchg2: bytearray) -> list[tuple[int, int, int, int]]:
-    """Collect changed runs into (i1, chg1, i2, chg2) tuples, first to last."""
+def build_script(rchg1: bytearray, rchg2: bytearray) -> list[Edit]:
+    """Collect changed runs into an edit script, first to last."""
     n1, n2 = len(rchg1), len(rchg2)
-    script: list[tuple[int, int, int, int]] = []
+    script: list[Edit] = []
     i1, i2 = n1, n2
     while i1 >= 0 or i2 >= 0:
         if (i1 >= 1 and rchg1[i1 - 1]) or (i2 >= 1 and rchg2[i2 - 1]):
@@ -185,7 +187,7 @@ def build_script(rchg1: bytearray, rchg2: bytearray) -> list[tuple[int, int, int
             l2 = i2
             while i2 >= 1 and rchg2[i2 - 1]:
                 i2 -= 1
-            script.append((i1, l1 - i1, i2, l2 - i2))
+            script.append(Edit(i1, l1 - i1, i2, l2 - i2))
         i1 -= 1
         i2 -= 1
     script.reverse()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 
 from workbench.analysis.xdiff.compact import build_script, change_compact
 from workbench.analysis.xdiff.histogram import histogram_diff
 from workbench.analysis.xdiff.lines import classify
 from workbench.analysis.xdiff.myers import classic_diff
+from workbench.git.types import Edit
 
 
 class Algorithm(str, Enum):
@@ -19,22 +19,12 @@ class Algorithm(str, Enum):
     HISTOGRAM = "histogram"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Lines ``a[i1:i1+chg1]`` are replaced by ``b[i2:i2+chg2]`` (0-based)."""
-
-    i1: int
-    chg1: int
-    i2: int
-    chg2: int
-
-
 def diff_ids(
     ids1: Sequence[int],
     ids2: Sequence[int],
     algorithm: Algorithm,
     rediff_shifted: bool = False,
-) -> list[tuple[int, int, int, int]]:
+) -> list[Edit]:
     """Edit script over class ids; ``rediff_shifted`` mimics git >= 2.54."""
     if algorithm is Algorithm.HISTOGRAM:
         rchg1, rchg2 = histogram_diff(ids1, ids2)
@@ -73,8 +63,7 @@ def diff_lines(
     b: Sequence[bytes],
     algorithm: Algorithm = Algorithm.HISTOGRAM,
     rediff_shifted: bool = False,
-) -> tuple[Change, ...]:
+) -> tuple[Edit, ...]:
     """Git's edit script from lines ``a`` to lines ``b`` (no whitespace options)."""
     classes = classify(a, b)
-    script = diff_ids(classes.ids1, classes.ids2, algorithm, rediff_shifted)
-    return tuple(Change(*entry) for entry in script)
+    return tuple(diff_ids(classes.ids1, classes.ids2, algorithm, rediff_shifted))

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import Literal
+
+from workbench.git.types import Script
 
 
 class Level(IntEnum):
@@ -39,17 +42,26 @@ class Favor(IntEnum):
     UNION = 3
 
 
-CONFLICT, OURS_ONLY, THEIRS_ONLY, IDENTICAL = 0, 1, 2, 4
+class ChunkMode(IntEnum):
+    """What a merged region is, as xdiff codes it (bit 1: ours' text goes in, bit 2: theirs')."""
+
+    CONFLICT = 0
+    OURS_ONLY = 1
+    """Only ours changed the base here."""
+    THEIRS_ONLY = 2
+    """Only theirs changed the base here."""
+    IDENTICAL = 4
+    """Both sides made the same change."""
 
 
 @dataclass(frozen=True, slots=True)
 class MergeChunk:
-    """One changed region: ``mode`` 0 conflict, 1 ours changed, 2 theirs, 4 same.
+    """One changed region of the merge (``mode`` says whose change it is).
 
     ``i0/chg0`` index the base, ``i1/chg1`` ours, ``i2/chg2`` theirs (0-based).
     """
 
-    mode: int
+    mode: ChunkMode
     i0: int
     chg0: int
     i1: int
@@ -67,14 +79,14 @@ class MergeResult:
     theirs: tuple[bytes, ...]
     chunks: tuple[MergeChunk, ...]
     style: Style = Style.MERGE
-    whole: str | None = None
+    whole: Literal["ours", "theirs"] | None = None
     """'ours' or 'theirs' when one side did not change the base at all."""
-    ours_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
-    theirs_script: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)
+    ours_script: Script = field(default=(), repr=False)
+    theirs_script: Script = field(default=(), repr=False)
 
     @property
     def conflicts(self) -> tuple[MergeChunk, ...]:
-        return tuple(c for c in self.chunks if c.mode == CONFLICT)
+        return tuple(c for c in self.chunks if c.mode == ChunkMode.CONFLICT)
 
     def render(
         self,
@@ -90,8 +102,8 @@ class MergeResult:
         out: list[bytes] = []
         pos = 0
         for chunk in self.chunks:
-            mode = favor.value if (favor and chunk.mode == CONFLICT) else chunk.mode
-            if mode == CONFLICT:
+            mode = favor.value if (favor and chunk.mode == ChunkMode.CONFLICT) else chunk.mode
+            if mode == ChunkMode.CONFLICT:
                 out.append(_copy(self.ours, pos, chunk.i1 - pos))
                 out.append(self.conflict_block(chunk, labels, marker_size))
             elif mode & 3:

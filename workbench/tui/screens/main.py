@@ -23,9 +23,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
-from workbench.analysis.model import FileAnalysis
+from workbench.analysis.model import FileAnalysis, SignalKind
 from workbench.errors import WorkbenchError
-from workbench.services.mergetool_file import NO_HISTORY
 from workbench.services.sync import LoadProgress
 from workbench.services.workspace import Position, Workspace
 from workbench.tui import present
@@ -241,7 +240,7 @@ class MainScreen(FlowScreen):
         self.current = None
         self._expanded = frozenset()
         entry = self.ws.entry(path)
-        looked_up = not any(signal.kind == NO_HISTORY for signal in entry.signals)
+        looked_up = not any(signal.kind == SignalKind.NO_HISTORY for signal in entry.signals)
         self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set(), looked_up=looked_up)
         self.query_one(WhyPanel).show(present.why_text(self.ws, path, None, self.palette))
         self.query_one(ResultPreview).show((), "Result", "")

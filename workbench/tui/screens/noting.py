@@ -96,6 +96,6 @@ class NotingScreen(Screen[None]):
         except WorkbenchError as exc:
             self.notify(f"Not acknowledged: {visible(str(exc))}", severity="error", timeout=12)
             return
-        self.notify(f"Acknowledged hunk {index + 1} of {visible(path)} (keep {ack.decision}) in {ACKS_PATH}: "
+        self.notify(f"Acknowledged hunk {index + 1} of {visible(path)} (keep {ack.decision.value}) in {ACKS_PATH}: "
                     "commit it with the PR.")
         self.refresh_state({path})

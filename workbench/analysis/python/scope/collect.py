@@ -13,7 +13,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from workbench.analysis.python.scope.facts import Binding, NameFacts, Scope, Use
+from workbench.analysis.python.scope.facts import Binding, BindingKind, NameFacts, Scope, Use
 
 Keep = Callable[[int, int], bool]
 """Whether any line of interest falls in 0-based lines ``[first, last]``."""
@@ -52,7 +52,7 @@ class Collector(ABC):
         depth = min(len(inner), len(within))
         return inner[:depth] == within[:depth]
 
-    def bind(self, name: str, line: int, scope: Scope, kind: str) -> None:
+    def bind(self, name: str, line: int, scope: Scope, kind: BindingKind) -> None:
         if name in self.globals.get(scope, ()):
             scope = ()
         self.bindings.append(Binding(name, line, scope, kind))

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 Scope = tuple[str, ...]
 """A qualified scope: ``()`` the module, ``("Layer", "forward")`` a method."""
 
-IMPORT, PARAM, DEF, CLASS, ASSIGN = "import", "param", "def", "class", "assign"
+BindingKind = Literal["import", "param", "def", "class", "assign"]
+IMPORT: Final = "import"
+PARAM: Final = "param"
+DEF: Final = "def"
+CLASS: Final = "class"
+ASSIGN: Final = "assign"
 
 
 
@@ -20,7 +25,7 @@ class Binding:
     name: str
     line: int
     scope: Scope
-    kind: str
+    kind: BindingKind
 
 
 @dataclass(frozen=True, slots=True)
