@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from helpers.texts import edited, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_xdiff_against_git import edited, texts
 
 from workbench.analysis.xdiff import Algorithm, Edit, diff_lines, merge_lines, split_lines
 from workbench.git.line_scripts import histogram_scripts
