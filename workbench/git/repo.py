@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
-from collections import OrderedDict
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pygit2
 
 from workbench.errors import WorkbenchError
+from workbench.git.blob_cache import BlobCache
 from workbench.git.catfile import CatFile
-from workbench.git.content import decode
+from workbench.git.objects import commit_info, entry_at, walk_named, walk_tree
 from workbench.git.quarantine import Quarantine, unquote_alternate
 from workbench.git.types import CommitInfo, Edit, Script
-
-_PR = re.compile(r"\(#(\d+)\)")
-
-
-def parse_pr(subject: str) -> int | None:
-    """The PR number a squash subject ends with: ``Fix X (#4291)`` -> 4291."""
-    found = _PR.findall(subject)
-    return int(found[-1]) if found else None
 
 
 class GitRepo:
@@ -33,7 +23,7 @@ class GitRepo:
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
-        self._blobs = _BlobCache()
+        self._blobs = BlobCache()
         self._pinned: dict[str, bytes] = {}
         self._commit_cache: dict[str, CommitInfo] = {}
         self._quarantine: Quarantine | None = None
@@ -240,7 +230,7 @@ class GitRepo:
 
     def tree_entry(self, commit: str, path: str) -> tuple[str, int] | None:
         """(oid, mode) of ``path`` in ``commit``'s tree, or None when absent."""
-        return _entry(self._commit(commit).tree, path)
+        return entry_at(self._commit(commit).tree, path)
 
     def tree_of(self, commit: str) -> str:
         return str(self._commit(commit).tree_id)
@@ -249,26 +239,26 @@ class GitRepo:
         obj = self._repo.get(tree)
         if not isinstance(obj, pygit2.Tree):
             raise WorkbenchError(f"missing tree {tree[:10]}")
-        return _entry(obj, path)
+        return entry_at(obj, path)
 
     def tree_paths(self, tree: str) -> dict[str, tuple[str, int]]:
         """Every file in a tree: path -> (oid, mode)."""
         obj = self._repo.get(tree)
         out: dict[str, tuple[str, int]] = {}
         if isinstance(obj, pygit2.Tree):
-            _walk_tree(obj, "", out)
+            walk_tree(obj, "", out)
         return out
 
     def blobs_named(self, commit: str, name: str) -> list[tuple[str, str]]:
         """(path, blob id) of every regular file called ``name`` in ``commit``'s tree, sorted by path."""
         found: list[tuple[str, str]] = []
-        _walk_named(self._commit(commit).tree, "", name, found)
+        walk_named(self._commit(commit).tree, "", name, found)
         return sorted(found)
 
     def commit_info(self, sha: str) -> CommitInfo:
         info = self._commit_cache.get(sha)
         if info is None:
-            info = _commit_info(self._commit(sha))
+            info = commit_info(self._commit(sha))
             self._commit_cache[sha] = info
         return info
 
@@ -328,75 +318,6 @@ class GitRepo:
     def raw(self) -> pygit2.Repository:
         """For the git layer's own modules only."""
         return self._repo
-
-
-class _BlobCache:
-    """Recently read blobs, bounded by total size (history can be hundreds of MB)."""
-
-    def __init__(self, budget: int = 64 * 1024 * 1024) -> None:
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._size = 0
-        self._budget = budget
-
-    def get(self, oid: str) -> bytes | None:
-        data = self._items.get(oid)
-        if data is not None:
-            self._items.move_to_end(oid)
-        return data
-
-    def put(self, oid: str, data: bytes) -> None:
-        if oid in self._items or len(data) > self._budget // 4:
-            return
-        self._items[oid] = data
-        self._size += len(data)
-        while self._size > self._budget and self._items:
-            _, dropped = self._items.popitem(last=False)
-            self._size -= len(dropped)
-
-
-def _entry(tree: pygit2.Tree, path: str) -> tuple[str, int] | None:
-    try:
-        obj = tree[path]
-    except (KeyError, ValueError):
-        return None
-    return str(obj.id), int(obj.filemode)
-
-
-def _walk_tree(tree: pygit2.Tree, prefix: str, out: dict[str, tuple[str, int]]) -> None:
-    for obj in tree:
-        path = prefix + (obj.name or "")
-        if isinstance(obj, pygit2.Tree):
-            _walk_tree(obj, path + "/", out)
-        else:
-            out[path] = (str(obj.id), int(obj.filemode))
-
-
-def _walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, str]]) -> None:
-    for obj in tree:
-        if obj.name is None or obj.name in (".", "..") or "/" in obj.name:
-            continue  # a crafted tree; git would refuse to check it out
-        if isinstance(obj, pygit2.Tree):
-            _walk_named(obj, prefix + obj.name + "/", name, out)
-        elif obj.name == name and obj.filemode in (0o100644, 0o100755):
-            out.append((prefix + obj.name, str(obj.id)))
-
-
-def _commit_info(commit: pygit2.Commit) -> CommitInfo:
-    message = decode(commit.raw_message)
-    subject = message.split("\n", 1)[0].strip()
-    author = decode(commit.author.raw_name) if commit.author else ""
-    when = datetime.fromtimestamp(
-        commit.author.time, timezone(timedelta(minutes=commit.author.offset))
-    )
-    return CommitInfo(
-        sha=str(commit.id),
-        subject=subject,
-        author=author,
-        date=when.isoformat(),
-        pr=parse_pr(subject),
-        message=message[:4000],
-        parents=tuple(str(p) for p in commit.parent_ids),
-    )
 
 
 def shown_rev(rev: str) -> str:
