@@ -8,9 +8,23 @@ is ``(n, n - 1)``: an insertion before line n.  Texts are kept as bytes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Literal
 
+# The closed sets live in kinds.py; callers import them from here with the records (explicit re-exports).
+from workbench.analysis.kinds import ConflictKind as ConflictKind
+from workbench.analysis.kinds import Decider as Decider
+from workbench.analysis.kinds import FileStatus as FileStatus
+from workbench.analysis.kinds import HunkKind as HunkKind
+from workbench.analysis.kinds import Level as Level
+from workbench.analysis.kinds import MismatchKind as MismatchKind
+from workbench.analysis.kinds import Mode as Mode
+from workbench.analysis.kinds import PolicyKind as PolicyKind
+from workbench.analysis.kinds import PolicyRule as PolicyRule
+from workbench.analysis.kinds import Resolver as Resolver
+from workbench.analysis.kinds import Severity as Severity
+from workbench.analysis.kinds import SignalKind as SignalKind
+from workbench.analysis.kinds import Taken as Taken
+from workbench.analysis.kinds import Verdict as Verdict
+from workbench.analysis.kinds import Whose as Whose
 from workbench.analysis.xdiff import MergeResult
 from workbench.git.types import CommitInfo
 
@@ -23,172 +37,7 @@ ACKS_PATH = ".workbench/acks.toml"
 """The reviewers' acknowledgements, committed with the sync PR: the workbench's own record, never a change
 beyond git's merge to review."""
 
-Whose = Literal["dev", "main"]
-"""Which side's code (an API mismatch's caller)."""
-MismatchKind = Literal["missing-import", "missing-attribute", "arity", "unknown-keyword", "undefined-name"]
-Verdict = Literal["restore-file", "leave-deleted", "check"]
-"""What to do with a file main has and the result lacks."""
-PolicyRule = Literal["keep-dev", "override-from-main", "coupled", "note"]
-PolicyKind = Literal[
-    "main-text-in-keep-dev", "keep-dev-absent", "override-not-main", "coupled-split", "uv-source-missing", "uv-source-revision"
-]
-"""What a policy finding found."""
-Severity = Literal["high", "medium", "info"]
-"""How much a policy finding matters (the closed sets above are JSON strings, hence Literal, not Enum)."""
-
-
-class Mode(str, Enum):
-    """Which of the three situations is being analysed (or one file for git mergetool)."""
-
-    IN_PROGRESS = "in-progress"
-    MERGE_COMMIT = "merge-commit"
-    PREVIEW = "preview"
-    MERGETOOL = "mergetool"
-
-
-class FileStatus(str, Enum):
-    """What the sync did to a file that needed a look."""
-
-    CONFLICTED = "conflicted"
-    THEIRS_RESOLVED = "theirs-resolved"
-    HAND_RESOLVED = "hand-resolved"
-    MODIFY_DELETE = "modify-delete"
-    ADD_ADD = "add-add"
-    BINARY = "binary"
-    RESOLUTION_EDITED = "resolution-edited"
-    """git merged the file cleanly; the result changed lines of that merge."""
-    TOOK_DEV_FILE = "took-dev-file"
-    """git merged the file cleanly; the result is dev's whole file (main's changes dropped)."""
-    TOOK_MAIN_FILE = "took-main-file"
-    """git merged the file cleanly; the result is main's whole file (dev's changes dropped)."""
-    RESOLUTION_ADDED = "resolution-added"
-    """git's merge has no such file; the result added it."""
-    RESOLUTION_DELETED = "resolution-deleted"
-    """git's merge has the file; the result deleted it."""
-
-    @property
-    def beyond_merge(self) -> bool:
-        """A status only a change beyond git's own merge gets (git merged the path cleanly)."""
-        return self in _BEYOND
-
-
-class ConflictKind(str, Enum):
-    """The kind of conflict a plain merge reports for the path."""
-
-    CONTENT = "content"
-    ADD_ADD = "add-add"
-    MODIFY_DELETE = "modify-delete"
-    BINARY = "binary"
-    MODE = "mode"
-    SYMLINK = "symlink"
-    SUBMODULE = "submodule"
-    RENAME = "rename"
-    NONE = "none"
-    """No conflict: git merged the path cleanly and the result changed it."""
-
-
-_BEYOND = frozenset(
-    {
-        FileStatus.RESOLUTION_EDITED,
-        FileStatus.TOOK_DEV_FILE,
-        FileStatus.TOOK_MAIN_FILE,
-        FileStatus.RESOLUTION_ADDED,
-        FileStatus.RESOLUTION_DELETED,
-    }
-)
-
-
-class HunkKind(str, Enum):
-    """Where a hunk comes from: a conflict of git's merge, or an edit of what git merged cleanly."""
-
-    CONFLICT = "conflict"
-    EDIT = "edit"
-
-
-class Taken(str, Enum):
-    """Which side's text the result holds for a hunk."""
-
-    MAIN = "main"
-    DEV = "dev"
-    BOTH = "both"
-    OTHER = "other"
-    UNRESOLVED = "unresolved"
-
-
-class Resolver(str, Enum):
-    """Who decided the conflicts of the sync merge (``resolver.py`` tells)."""
-
-    THEIRS = "-X theirs"
-    """Every conflict holds what ``-X theirs`` writes, and nothing git merged cleanly changed."""
-    RESOLUTION = "resolution"
-    """The bot or a person resolved them (or the merge is still being resolved)."""
-
-
-class Decider(str, Enum):
-    """Who settled a file's content (``decided_by`` in JSON)."""
-
-    APP = "app"
-    """The workbench wrote what the result holds (its journal says so)."""
-    FIX_COMMIT = "fix commit"
-    """A commit after the merge changed the file (the result is a later commit)."""
-    THEIRS = "-X theirs"
-    """Main's file as the strategy left it."""
-    HAND = "hand"
-    """Any other resolution: a person, or the bot's own."""
-
-
 _SETTLED_BY_STATUS = {FileStatus.THEIRS_RESOLVED: Decider.THEIRS, FileStatus.HAND_RESOLVED: Decider.HAND}
-
-
-class Level(str, Enum):
-    """Risk level; ``rank`` orders them."""
-
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-
-    @property
-    def rank(self) -> int:
-        return {"low": 0, "medium": 1, "high": 2}[self.value]
-
-
-class SignalKind(str, Enum):
-    """What a piece of risk evidence says (``signals[].kind`` in JSON); each stage gives its own a weight."""
-
-    # the risk stage, on conflict hunks and whole files (docs/risk.md)
-    OLDER_DEV_STATE = "older-dev-state"
-    SQUASH_COUNTERPART = "squash-counterpart"
-    MAIN_AHEAD = "main-ahead"
-    DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"
-    MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
-    MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"
-    DEV_REMOVED_INTENTIONALLY = "dev-removed-intentionally"
-    POLICY_KEEPS_DEV = "policy-keeps-dev"
-    MAIN_DELETED_FILE = "main-deleted-file"
-    DEV_DELETED_FILE = "dev-deleted-file"
-    BINARY_CHANGED_BOTH = "binary-changed-both"
-    RESULT_HAS_DEV = "result-has-dev"
-    STILL_CONFLICTED = "still-conflicted"
-    # edits beyond git's merge
-    RESOLUTION_DROPPED_DEV = "resolution-dropped-dev"
-    RESOLUTION_DROPPED_MAIN = "resolution-dropped-main"
-    # the API audit and the deleted-files audit
-    API_MISMATCH = "api-mismatch"
-    API_MISMATCH_CALLEE = "api-mismatch-callee"
-    DELETED_IMPORTED = "deleted-imported"
-    # the sync policy
-    POLICY_KEEP_DEV = "policy-keep-dev"
-    POLICY_COUPLED = "policy-coupled"
-    POLICY_UV_SOURCE = "policy-uv-source"
-    POLICY_UV_REVISION = "policy-uv-revision"
-    POLICY_OVERRIDE = "policy-override"
-    POLICY_OVERRIDE_DIVERGED = "policy-override-diverged"
-    POLICY_NOTE = "policy-note"
-    # warnings without weight
-    MODEL_MISMATCH = "model-mismatch"
-    """The hunks do not re-create what git wrote for the file (never silent)."""
-    NO_HISTORY = "no-history"
-    """git mergetool passed three versions and no repository history could be read."""
 
 
 @dataclass(frozen=True, slots=True)
