@@ -213,6 +213,12 @@ class FileList(Vertical):
             self._query = ""
             self._rebuild()
 
+    def back_to_list(self) -> None:
+        """``esc``: focus the list; in the filter (or on a filtered list), clear the filter first."""
+        if self.filtering or (self.filtered and self.options.has_focus):
+            self.clear_filter()
+        self.options.focus()
+
     @property
     def filtering(self) -> bool:
         """The filter field has focus (keys type into it)."""
