@@ -21,21 +21,12 @@ async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
     while True:
         screen = pilot.app.screen
         if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None:
-            if screen.view.layout is None or (screen.current is not None and _on_current_hunk(screen)):
+            if screen.view.layout is None or screen.current_hunk_on_screen():
                 await pilot.pause()
                 return screen
         if time.monotonic() > deadline:
             raise TimeoutError("the workbench did not finish loading")
         await pilot.pause(0.02)
-
-
-def _on_current_hunk(screen: MainScreen) -> bool:
-    """The hunk view's cursor is where the current hunk opens (its first lost line, else its header): the
-    scroll deferred until layout has happened."""
-    from workbench.tui.widgets.hunk_view import HunkView
-
-    view = screen.query_one(HunkView)
-    return screen.current is not None and view.opening_line(screen.current) == view.cursor
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:

@@ -14,6 +14,7 @@ from workbench.resolve.events import FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
+from workbench.services.cursor import step
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
@@ -113,7 +114,7 @@ def test_write_stages_decided_files_during_a_merge(sample_in_progress: SampleSyn
         screen = main_screen(pilot)
         session = screen.ws.session
         await pilot.press("x")
-        screen._go(screen.ws.step(None, +1, (LAYER,)))
+        screen.go(step(screen.ws, None, +1, (LAYER,)))
         await settle(pilot)
         await pilot.press("D")
         await pilot.press("w")

@@ -137,9 +137,9 @@ def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuild
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert [a.value for a in dialog._answers] == ["quit", "cancel"]
-        assert "Nothing can be written yet" in str(dialog._question)
-        assert "x.py is still conflicted" in str(dialog._question)
+        assert [a.value for a in dialog.answers] == ["quit", "cancel"]
+        assert "Nothing can be written yet" in str(dialog.question)
+        assert "x.py is still conflicted" in str(dialog.question)
         await pilot.press("w")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen), "w is not an answer here"
@@ -300,7 +300,7 @@ def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: Sam
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         console = Console(width=200, record=True, file=io.StringIO())
-        console.print(help_screen._table())
+        console.print(help_screen.table())
         assert "Write a note on this hunk" in console.export_text()
 
     _run(app, script)

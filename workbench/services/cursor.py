@@ -96,6 +96,22 @@ class Cursor:
 
     # -- opening a file ----------------------------------------------------------------------
 
+    def first_file(self, start_file: str | None, moved: str | None, shown: tuple[str, ...]) -> str | None:
+        """The file to open once the analysis is complete, and the hunk it opens on (``pending``).
+
+        ``--file`` first, then the row the user moved to in the outline (``moved``, if the filter still
+        shows it), then where a resumed session stopped, else the first file ``shown``."""
+        ws = self.ws
+        start = start_file if start_file and any(f.path == start_file for f in ws.files) else None
+        if start is None and moved is not None and moved in shown:
+            start = moved
+        elif start is not None:
+            self.pending = opening_hunk(ws, start)
+        elif ws.resumed and (place := resume_place(ws)) is not None:
+            start = place.path  # where the user stopped, not the riskiest file
+            self.pending = place.hunk if place.hunk is not None else opening_hunk(ws, start)
+        return start or (shown[0] if shown else None)
+
     def open(self, path: str) -> None:
         """Start showing ``path``: nothing current until it is prepared; its folds closed."""
         self.path = path

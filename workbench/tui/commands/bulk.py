@@ -18,7 +18,7 @@ def bulk(host: Host) -> None:
         host.notify("Still analysing the sync: bulk moves wait until it is complete.")
         return
     text_file = cursor.path if cursor.shown is Shown.HUNKS else None
-    host.run_worker(_ask(host, ws, text_file), group="bulk", exclusive=True)
+    host.start(_ask(host, ws, text_file), group="bulk", exclusive=True)
 
 
 async def _ask(host: Host, ws: Workspace, text_file: str | None) -> None:

@@ -21,7 +21,7 @@ def edit(host: Host) -> None:
         return
     target = host.cursor.hunk_target()
     if target is not None:
-        host.run_worker(_edit(host, host.ws, *target), group="edit", exclusive=True)
+        host.start(_edit(host, host.ws, *target), group="edit", exclusive=True)
 
 
 async def _edit(host: Host, ws: Workspace, path: str, index: int) -> None:

@@ -7,7 +7,6 @@ from typing import Any, Protocol
 
 from textual.app import App
 from textual.notifications import SeverityLevel
-from textual.worker import Worker
 
 from workbench.services.cursor import Cursor
 from workbench.services.workspace import Position, Workspace
@@ -47,6 +46,6 @@ class Host(Protocol):
         """Show where an undo or redo acted."""
         ...
 
-    def run_worker(self, work: Coroutine[Any, Any, Any], name: str | None = "", group: str = "default",
-                   description: str = "", exit_on_error: bool = True, start: bool = True,
-                   exclusive: bool = False, thread: bool = False) -> Worker[Any]: ...
+    def start(self, work: Coroutine[Any, Any, object], group: str, exclusive: bool = False) -> None:
+        """Run a command that asks questions as a worker of the screen (``exclusive``: a new one cancels the old)."""
+        ...

@@ -24,7 +24,7 @@ def note(host: Host) -> None:
         return
     place = host.cursor.noted_place()
     if place is not None:
-        host.run_worker(_note(host, host.ws, *place), group="note", exclusive=True)
+        host.start(_note(host, host.ws, *place), group="note", exclusive=True)
 
 
 async def _note(host: Host, ws: Workspace, path: str, index: int | None) -> None:
@@ -52,7 +52,7 @@ def acknowledge(host: Host) -> None:
     if blocker is not None:
         host.notify(f"Not acknowledged: {visible(blocker)}", severity="warning", timeout=12)
         return
-    host.run_worker(_acknowledge(host, ws, *target), group="note", exclusive=True)
+    host.start(_acknowledge(host, ws, *target), group="note", exclusive=True)
 
 
 async def _acknowledge(host: Host, ws: Workspace, path: str, index: int) -> None:

@@ -26,7 +26,7 @@ def offer_policy(host: Host, reopen: Reopen) -> None:
         return
     fit = fitting_preset(ws.repo, ws.analysis)
     if fit is not None:
-        host.run_worker(_ask(host, fit, reopen), group="preset", exclusive=True)
+        host.start(_ask(host, fit, reopen), group="preset", exclusive=True)
 
 
 async def _ask(host: Host, fit: PresetFit, reopen: Reopen) -> None:

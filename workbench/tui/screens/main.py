@@ -14,8 +14,8 @@ carries a quiz (``screens/quiz.py`` adds its two keys).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -28,28 +28,20 @@ from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
-from workbench.services.cursor import Cursor, Shown, opening_hunk, resume_place
-from workbench.services.mergetool_file import NO_HISTORY
+from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import LoadProgress, SyncRequest
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.base_rows import collapse_base_only
-from workbench.tui.commands import deciding, editing, noting, preset, training
+from workbench.tui.commands import deciding, editing, moving, noting, preset, training, viewing
 from workbench.tui.commands.bulk import bulk
 from workbench.tui.commands.writing import Writing
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, prepare_commit_diff, prepare_diffs, prepare_file
-from workbench.tui.glyphs import short_sha
+from workbench.tui.fileview import FileView, prepare_file
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.loading import Report, Throttle, describe, fraction
+from workbench.tui.loading import Report, Throttle
 from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
-from workbench.tui.palette import Palette, theme_palette
-from workbench.tui.presentation.file_choice import file_choice_text
-from workbench.tui.presentation.file_list import file_row, outline_row, totals
-from workbench.tui.presentation.hunk_view import hunk_titles
-from workbench.tui.presentation.result_preview import file_choice_preview, preview_lines
-from workbench.tui.presentation.sync_bar import MODE_WORD, sync_title
-from workbench.tui.presentation.why_panel import why_text
-from workbench.tui.screens.commit_diff import CommitDiffScreen
+from workbench.tui.palette import Palette
+from workbench.tui.screens.panes import Panes
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_pair import DiffPair
 from workbench.tui.widgets.file_choice import FileChoicePanel
@@ -63,6 +55,15 @@ from workbench.tui.widgets.why_panel import WhyPanel
 
 Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
+
+
+def _keyed(command: Callable[..., object], *args: object) -> Callable[[MainScreen], None]:
+    """An action method that runs ``command(screen, *args)``: one line of the key table below."""
+
+    def action(screen: MainScreen) -> None:
+        command(screen, *args)
+
+    return action
 
 
 class MainScreen(Screen[None]):
@@ -84,15 +85,10 @@ class MainScreen(Screen[None]):
         self.view: FileView | None = None
         """The prepared rows of the file on screen (None while they are prepared)."""
         self.writing = Writing(self)
+        self.panes = Panes(self)
         self.zoomed = False
         self.loaded_at: float | None = None
         """Monotonic time the full analysis was on screen (benchmarks read it)."""
-        self.outline_at: float | None = None
-        """Monotonic time the outline's file list was on screen (benchmarks read it)."""
-        self._outline_files = 0
-        self._outline_mode: str | None = None
-        self.outline_first: str | None = None
-        """The row the outline opened on: a different highlight later means the user moved."""
         self._early_notice = 0.0
 
     # -- what tests and benchmarks read ------------------------------------------------------
@@ -119,7 +115,17 @@ class MainScreen(Screen[None]):
 
     @property
     def palette(self) -> Palette:
-        return theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
+        return self.panes.palette
+
+    @property
+    def outline_at(self) -> float | None:
+        """Monotonic time the outline's file list was on screen (benchmarks read it)."""
+        return self.panes.outline_at
+
+    @property
+    def outline_first(self) -> str | None:
+        """The row the outline opened on (a different highlight later means the user moved)."""
+        return self.panes.outline_first
 
     # -- layout and loading ------------------------------------------------------------------
 
@@ -167,62 +173,26 @@ class MainScreen(Screen[None]):
         self.post_message(WorkspaceLoaded(workspace, time.perf_counter() - start))
 
     def on_load_progressed(self, message: LoadProgressed) -> None:
-        """Show the outline at once, then how far the analysis got."""
-        if self.ws is not None:
-            return
-        progress = message.progress
-        files = self.query_one(FileList)
-        if progress.phase == "outline" and progress.analysis is not None:
-            outline = progress.analysis
-            rows = [outline_row(entry) for entry in sorted(outline.files, key=lambda f: f.path)]
-            self._outline_files = len(rows)
-            files.set_files(rows)
-            self.outline_first = rows[0].path if rows else None
-            self._outline_mode = MODE_WORD[outline.mode]
-            name = Path(outline.repo_path).name if outline.repo_path else ""
-            self.query_one(SyncBar).set_title(sync_title(outline, name, False), sync_title(outline, name, False, compact=True))
-            self.outline_at = time.monotonic()
-            self._placeholder("Computing hunks, history and risk. Browse and filter the files meanwhile; "
-                              "deciding starts when the analysis is complete.", loading=True)
-        done, total = fraction(progress, self._outline_files)
-        self.query_one("#load-progress", ProgressBar).update(total=total, progress=done)
-        note = describe(progress)
-        self.query_one(SyncBar).set_busy(f"loading: {note}")
-        if self._outline_mode is not None:
-            files.show_loading_note(note, self._outline_mode)
+        if self.ws is None:
+            self.panes.show_progress(message.progress)
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws = self.ws = message.workspace
         cursor = self.cursor = self._carried.carried_to(ws) if self._carried is not None else Cursor(ws)
         self.log.info(f"sync loaded in {message.seconds:.2f}s")
-        name = ws.repo.workdir.name if ws.repo.workdir else ws.repo.gitdir.name
-        bar = self.query_one(SyncBar)
-        bar.set_title(sync_title(ws.analysis, name, ws.resumed), sync_title(ws.analysis, name, ws.resumed, compact=True))
-        bar.set_busy("")
+        moved = self.panes.show_loaded(ws)  # the user's place in the outline is kept; else the riskiest file
         files = self.query_one(FileList)
-        # The user's place in the outline's list is kept; otherwise open on the riskiest file.
-        moved = files.highlighted_path if files.highlighted_path != self.outline_first else None
-        files.set_files([file_row(ws, entry) for entry in ws.files])
-        self._refresh_totals(ws)
         self.loaded_at = time.monotonic()
         if not ws.files:
-            self._placeholder("Nothing to review: the sync merged without conflicts.")
+            self.panes.placeholder("Nothing to review: the sync merged without conflicts.")
             return
         # launch() refuses a --file the sync lacks before this point (require_file).
-        start = self._start_file if self._start_file and any(f.path == self._start_file for f in ws.files) else None
-        if start is None and moved is not None and moved in files.shown_paths:
-            start = moved
-        elif start is not None:
-            cursor.pending = opening_hunk(ws, start)
-        elif ws.resumed and (place := resume_place(ws)) is not None:
-            start = place.path  # where the user stopped, not the riskiest file
-            cursor.pending = place.hunk if place.hunk is not None else opening_hunk(ws, start)
-        first = start or (files.shown_paths[0] if files.shown_paths else None)
+        first = cursor.first_file(self._start_file, moved, files.shown_paths)
         if first is not None:
             files.highlight(first)
             self.open_file(first)
         elif files.filtered:
-            self._placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
+            self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.resumed:
             self.notify(ws.resumed_words())
         self.tell_unsaved()
@@ -230,7 +200,7 @@ class MainScreen(Screen[None]):
         if ws.acks_problem:
             self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
         if ws.quiz is not None:
-            training.welcome(self, bar, ws, ws.quiz)
+            training.welcome(self, self.query_one(SyncBar), ws, ws.quiz)
 
     def _reopen(self, request: SyncRequest, name: str) -> None:
         """Analyse the sync again with another policy preset; the decisions are kept (they are journaled)."""
@@ -260,10 +230,9 @@ class MainScreen(Screen[None]):
                         "(the key was ignored).", severity="warning")
         return False
 
-    def _placeholder(self, words: str, loading: bool = False) -> None:
-        self.query_one("#placeholder-text", Static).update(Text(words))
-        self.query_one("#load-progress", ProgressBar).display = loading
-        self.query_one("#views", ContentSwitcher).current = "placeholder"
+    def start(self, work: Coroutine[Any, Any, object], group: str, exclusive: bool = False) -> None:
+        """Run a command that asks questions (a dialog to wait for) as a worker of this screen."""
+        self.run_worker(work, group=group, exclusive=exclusive)
 
     # -- opening files -----------------------------------------------------------------------
 
@@ -286,13 +255,8 @@ class MainScreen(Screen[None]):
         """Show a file: evidence now, rows when the worker has prepared them."""
         assert self.ws is not None and self.cursor is not None
         self.cursor.open(path)
-        self.query_one(PathBar).show(path)
         self.view = None
-        entry = self.ws.entry(path)
-        looked_up = not any(signal.kind == NO_HISTORY for signal in entry.signals)
-        self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set(), looked_up=looked_up)
-        self.query_one(WhyPanel).show(why_text(self.ws, path, None, self.palette))
-        self.query_one(ResultPreview).show((), "Result", "")
+        self.panes.show_opening(self.ws, path)
         self._prepare(path)
 
     @work(thread=True, exclusive=True, group="file")
@@ -308,24 +272,17 @@ class MainScreen(Screen[None]):
         if view.path != cursor.path:
             return
         self.view = view
-        switcher = self.query_one("#views", ContentSwitcher)
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
-            self.query_one(FileChoicePanel).show(file_choice_text(ws, view.path, view.sides, self.palette))
-            switcher.current = "choice"
-            self.query_one(ResultPreview).show(*file_choice_preview(ws, view.path, view.sides))
+            self.panes.show_whole_file(ws, view)
+            self.panes.centre_shows("choice")
             if cursor.take_pending():
                 self.query_one(FileChoicePanel).focus()
             return
-        hunks = self.query_one(HunkView)
-        analysis = ws.analysis
-        dev_word, main_word = analysis.labels
-        hunks.set_sides({"dev": f"{dev_word} {short_sha(analysis.dev)}", "main": f"{main_word} {short_sha(analysis.main)}",
-                         "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"})
-        hunks.show(view.layout, self._entries(), view.syntax, hunk_titles(ws, view.path), view.lost)
-        switcher.current = "diffs" if cursor.show_diffs else "hunks"
+        self.panes.show_hunks(ws, view, self.entries())
+        self.panes.centre_shows("diffs" if cursor.show_diffs else "hunks")
         if cursor.show_diffs:
-            self._prepare_diffs(view.path)
+            viewing.prepare(self, view.path)
         position = cursor.file_shown(view.path, Shown.HUNKS)
         focus = cursor.take_pending()
         self._show_current()
@@ -369,7 +326,7 @@ class MainScreen(Screen[None]):
             cursor.advance_after_go = False
             deciding.advance(self)
         if cursor.show_diffs and position.path == cursor.path:
-            self._diffs_to_hunk()
+            viewing.follow_hunk(self)
 
     def show_place(self, place: Position) -> None:
         """Show where an undo or redo acted: its hunk, or its file (the filter is cleared if it hides it)."""
@@ -388,32 +345,27 @@ class MainScreen(Screen[None]):
         if ws is None or cursor is None or cursor.path is None:
             return
         self.query_one(HunkView).set_current(cursor.current)
-        self._refresh_hunk_panels(ws, cursor.path, cursor.current)
+        self.panes.show_hunk(ws, cursor.path, cursor.current)
 
-    def _refresh_hunk_panels(self, ws: Workspace, path: str, hunk: int | None) -> None:
-        why = self.query_one(WhyPanel)
-        if hunk is None:
-            why.show(why_text(ws, path, None, self.palette))
-            return
-        lines, caption = preview_lines(ws, path, hunk)
-        self.query_one(ResultPreview).show(lines, caption, "the hunk is empty in the result")
-        why.show(why_text(ws, path, hunk, self.palette))
-        chosen = ws.hunk(path, hunk)
-        self.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))
+    def set_current(self, hunk: int) -> None:
+        """The hunk keys act on (where the hunk view's cursor went: j/k, a click)."""
+        if self.cursor is not None:
+            self.cursor.current = hunk
+            self._show_current()
 
     @on(HunkView.CursorMoved)
     def _cursor_moved(self, message: HunkView.CursorMoved) -> None:
-        if self.cursor is not None and message.hunk is not None and message.hunk != self.cursor.current:
-            self.cursor.current = message.hunk
-            self._show_current()
+        if message.hunk is not None and message.hunk != self.current:
+            self.set_current(message.hunk)
 
     @on(HunkView.FoldToggled)
     def _fold_toggled(self, message: HunkView.FoldToggled) -> None:
         if self.cursor is not None:
             self.cursor.open_fold(message.start)
-            self.query_one(HunkView).refold(self._entries())
+            self.query_one(HunkView).refold(self.entries())
 
-    def _entries(self) -> tuple[ViewEntry, ...]:
+    def entries(self) -> tuple[ViewEntry, ...]:
+        """The hunk view's rows for the file on screen: hunks with context, folds as the cursor has them."""
         assert self.view is not None and self.view.layout is not None and self.cursor is not None
         entries = fold_layout(self.view.layout, self.config.context, self.cursor.expanded, self.cursor.expand_all)
         return entries if self.query_one(HunkView).show_base else collapse_base_only(entries, self.view.layout)
@@ -425,25 +377,6 @@ class MainScreen(Screen[None]):
         if target:
             self.query_one(target).focus()
 
-    def _move(self, target: Position | None, otherwise: str) -> None:
-        if target is None:
-            self.notify(otherwise)
-        else:
-            self.go(target)
-
-    def _step(self, delta: int) -> None:
-        if self.cursor is not None:
-            self._move(self.cursor.step(delta, self.query_one(FileList).shown_paths),
-                       "That was the last hunk." if delta > 0 else "That was the first hunk.")
-
-    def _risky(self, delta: int) -> None:
-        if self.cursor is not None:
-            self._move(self.cursor.next_risky(delta), "No other undecided high-risk hunk in this sync.")
-
-    def _open_step(self, delta: int) -> None:
-        if self.cursor is not None:
-            self._move(self.cursor.next_open(delta), "Every hunk of this sync is decided.")
-
     # -- after a change ----------------------------------------------------------------------
 
     def refresh_state(self, paths: set[str] | None = None) -> None:
@@ -452,54 +385,17 @@ class MainScreen(Screen[None]):
         if ws is None or cursor is None:
             return
         self.tell_unsaved()
-        changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
-        self.query_one(FileList).update_rows([file_row(ws, entry) for entry in changed])
-        self._refresh_totals(ws)
-        path = cursor.path
-        if path is not None and (paths is None or path in paths) and self.view is not None:
-            if self.view.layout is not None:
-                self.query_one(HunkView).set_titles(hunk_titles(ws, path))
-                if cursor.current is not None:
-                    self._refresh_hunk_panels(ws, path, cursor.current)
-                if cursor.show_diffs:
-                    self._prepare_diffs(path)
-            else:
-                self.query_one(FileChoicePanel).show(file_choice_text(ws, path, self.view.sides, self.palette))
-                self.query_one(ResultPreview).show(*file_choice_preview(ws, path, self.view.sides))
+        if self.panes.redraw(ws, cursor, self.view, paths) and cursor.show_diffs and cursor.path is not None:
+            viewing.prepare(self, cursor.path)
         if ws.quiz is not None and paths is not None:
             training.after_change(self, ws, ws.quiz)
 
-    def _refresh_totals(self, ws: Workspace) -> None:
-        self.query_one(FileList).set_totals(totals(ws), MODE_WORD[ws.analysis.mode])
-
-    # -- the diffs ---------------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="diffs")
-    def _prepare_diffs(self, path: str) -> None:
-        assert self.ws is not None
-        self.post_message(DiffsReady(prepare_diffs(self.ws, path)))
-
     def on_diffs_ready(self, message: DiffsReady) -> None:
-        if message.diffs.path == self.path:
-            self.query_one(DiffPair).show(message.diffs)
-        self.call_after_refresh(self._diffs_to_hunk)
-
-    def _diffs_to_hunk(self) -> None:
-        """``v`` follows the current hunk: each diff opens where that hunk's lines are."""
-        hunk = self.cursor.current_hunk() if self.cursor is not None else None
-        if hunk is not None:
-            self.query_one(DiffPair).go_to_hunk(hunk)
+        viewing.show(self, message.diffs)
 
     @on(HistoryPanel.CommitChosen)
     def _commit_chosen(self, message: HistoryPanel.CommitChosen) -> None:
-        ws, path = self.ws, self.path
-        if ws is None or path is None:
-            return
-        entry = ws.entry(path)
-        side_path = (entry.dev if message.side == "dev" else entry.main).path or path
-        commit = ws.repo.commit_info(message.sha)
-        self.app.push_screen(CommitDiffScreen(commit, message.side, side_path,
-                                              lambda: prepare_commit_diff(ws, message.sha, side_path)))
+        viewing.show_commit(self, message.sha, message.side)
 
     # -- keys: one line each, to the cursor, a command, or the widget that owns them ----------
 
@@ -512,132 +408,38 @@ class MainScreen(Screen[None]):
     def request_quit(self) -> None:
         self.writing.quit()
 
-    def action_next_hunk(self) -> None:
-        self._step(+1)
-
-    def action_prev_hunk(self) -> None:
-        self._step(-1)
-
-    def action_next_risky(self) -> None:
-        self._risky(+1)
-
-    def action_prev_risky(self) -> None:
-        self._risky(-1)
-
-    def action_next_open(self) -> None:
-        self._open_step(+1)
-
-    def action_prev_open(self) -> None:
-        self._open_step(-1)
-
-    def action_take_main(self) -> None:
-        deciding.take_side(self, Choice.MAIN, FileChoice.TAKE_MAIN)
-
-    def action_take_dev(self) -> None:
-        deciding.take_side(self, Choice.DEV, FileChoice.KEEP_DEV)
-
-    def action_take_both(self) -> None:
-        deciding.decide(self, Choice.BOTH)
-
-    def action_take_both_main_first(self) -> None:
-        deciding.decide(self, Choice.BOTH_MAIN_FIRST)
-
-    def action_keep_result(self) -> None:
-        deciding.decide(self, Choice.RESULT)
-
-    def action_restore_merge(self) -> None:
-        deciding.restore_merge(self)
-
-    def action_file_main(self) -> None:
-        deciding.decide_file(self, Choice.MAIN, FileChoice.TAKE_MAIN)
-
-    def action_file_dev(self) -> None:
-        deciding.decide_file(self, Choice.DEV, FileChoice.KEEP_DEV)
-
-    def action_delete_file(self) -> None:
-        deciding.delete_file(self)
-
-    def action_undo(self) -> None:
-        deciding.undo_redo(self, redo=False)
-
-    def action_redo(self) -> None:
-        deciding.undo_redo(self, redo=True)
-
-    def action_edit(self) -> None:
-        editing.edit(self)
-
-    def action_note(self) -> None:
-        noting.note(self)
-
-    def action_acknowledge(self) -> None:
-        noting.acknowledge(self)
-
-    def action_bulk(self) -> None:
-        bulk(self)
-
-    def action_write(self) -> None:
-        self.writing.write()
-
-    def action_toggle_base(self) -> None:
-        hunks = self.query_one(HunkView)
-        hunks.set_show_base(not hunks.show_base)
-        if self.view is not None and self.view.layout is not None:
-            entries = self._entries()  # base-only rows: one line without the base, every row with it
-            if entries != hunks.entries:
-                hunks.refold(entries)
-
-    def action_toggle_context(self) -> None:
-        if self.cursor is not None and self.view is not None and self.view.layout is not None:
-            self.cursor.toggle_context()
-            self.query_one(HunkView).refold(self._entries())
-
-    def action_toggle_diffs(self) -> None:
-        if self.cursor is None or self.view is None or self.view.layout is None:
-            self.notify("Diffs are shown for text files with hunks.")
-            return
-        shown = self.cursor.toggle_diffs()
-        self.query_one("#views", ContentSwitcher).current = "diffs" if shown else "hunks"
-        if shown:
-            self._prepare_diffs(self.view.path)
-        self.focus_view()
-
-    def action_zoom(self) -> None:
-        """Hide (or show again) the file list and the Why/History panes."""
-        self.zoomed = not self.zoomed
-        files = self.query_one(FileList)
-        files.display = not self.zoomed
-        self.query_one(Centre).set_zoom(self.zoomed)
-        if self.zoomed and (files.has_focus or files.options.has_focus or self.focused is None):
-            self.focus_view()
-        self.notify("Zoomed: f shows the file list and the panes again." if self.zoomed else "Zoom off.")
-
-    def action_toggle_inline(self) -> None:
-        self.query_one(HunkView).toggle_inline()
-
-    def action_toggle_wrap(self) -> None:
-        self.query_one(HunkView).toggle_wrap()
-
-    def action_next_lost(self) -> None:
-        """g: the hunk view's next lost line (from any pane), the view focused to read it."""
-        if self.query_one("#views", ContentSwitcher).current == "hunks":
-            view = self.query_one(HunkView)
-            view.action_next_lost()
-            view.focus()
+    action_next_hunk = _keyed(lambda screen: moving.step(screen, +1, screen.query_one(FileList).shown_paths))
+    action_prev_hunk = _keyed(lambda screen: moving.step(screen, -1, screen.query_one(FileList).shown_paths))
+    action_next_risky = _keyed(moving.risky, +1)
+    action_prev_risky = _keyed(moving.risky, -1)
+    action_next_open = _keyed(moving.undecided, +1)
+    action_prev_open = _keyed(moving.undecided, -1)
+    action_take_main = _keyed(deciding.take_side, Choice.MAIN, FileChoice.TAKE_MAIN)
+    action_take_dev = _keyed(deciding.take_side, Choice.DEV, FileChoice.KEEP_DEV)
+    action_take_both = _keyed(deciding.decide, Choice.BOTH)
+    action_take_both_main_first = _keyed(deciding.decide, Choice.BOTH_MAIN_FIRST)
+    action_keep_result = _keyed(deciding.decide, Choice.RESULT)
+    action_restore_merge = _keyed(deciding.restore_merge)
+    action_file_main = _keyed(deciding.decide_file, Choice.MAIN, FileChoice.TAKE_MAIN)
+    action_file_dev = _keyed(deciding.decide_file, Choice.DEV, FileChoice.KEEP_DEV)
+    action_delete_file = _keyed(deciding.delete_file)
+    action_undo = _keyed(deciding.undo_redo, False)
+    action_redo = _keyed(deciding.undo_redo, True)
+    action_edit = _keyed(editing.edit)
+    action_note = _keyed(noting.note)
+    action_acknowledge = _keyed(noting.acknowledge)
+    action_bulk = _keyed(bulk)
+    action_write = _keyed(lambda screen: screen.writing.write())
+    action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
+    action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
+    action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())
+    action_focus_files = _keyed(lambda screen: screen.query_one(FileList).back_to_list())
+    action_focus_history = _keyed(lambda screen: screen.query_one(HistoryPanel).focus())
+    action_toggle_base = _keyed(viewing.toggle_base)
+    action_toggle_context = _keyed(viewing.toggle_context)
+    action_toggle_diffs = _keyed(viewing.toggle_diffs)
+    action_zoom = _keyed(viewing.zoom)
+    action_next_lost = _keyed(viewing.next_lost)
 
     def action_scroll_text(self, step: int) -> None:
-        """← →: shift the long lines of the hunk view (or of both diffs), whichever pane has focus."""
-        shown = self.query_one("#views", ContentSwitcher).current
-        if shown == "hunks":
-            self.query_one(HunkView).action_scroll_text(step)
-        elif shown == "diffs":
-            self.query_one(DiffPair).scroll_text(step)
-
-    def action_filter(self) -> None:
-        self.query_one(FileList).open_filter()
-
-    def action_focus_files(self) -> None:
-        """esc: back to the file list; in the filter (or on a filtered list), clear the filter."""
-        self.query_one(FileList).back_to_list()
-
-    def action_focus_history(self) -> None:
-        self.query_one(HistoryPanel).focus()
+        viewing.scroll_text(self, step)

@@ -26,7 +26,7 @@ class QuizScreen(MainScreen):
                   for b in MainScreen.BINDINGS), *bindings(Scope.QUIZ)]
 
     def action_reveal(self) -> None:
-        training.reveal(self, self.palette)
+        training.reveal(self, self.panes.palette)
 
     def action_score(self) -> None:
-        training.score(self, self.palette)
+        training.score(self, self.panes.palette)

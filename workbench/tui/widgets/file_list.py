@@ -184,6 +184,16 @@ class FileList(Vertical):
         return self._shown[index] if index is not None and 0 <= index < len(self._shown) else None
 
     @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file, in review order (whatever the filter hides)."""
+        return tuple(self._order)
+
+    @property
+    def filter_text(self) -> str:
+        """What the filter matches (lowered and stripped); "" when every file is shown."""
+        return self._query
+
+    @property
     def shown_paths(self) -> tuple[str, ...]:
         """The files the filter lets through, in order (what n/p walk)."""
         return tuple(self._shown)

@@ -80,6 +80,11 @@ class HistoryPanel(LineView):
         self.scroll_to(y=0, animate=False, immediate=True)
         self.mark(marked)
 
+    @property
+    def marked(self) -> frozenset[str]:
+        """The commits of the current hunk (their rows are marked)."""
+        return self._marked
+
     def mark(self, marked: set[str]) -> None:
         """Another hunk: mark its commits and bring the first into view."""
         self._marked = frozenset(marked)
