@@ -25,11 +25,10 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
-from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
 from workbench.services.cursor import Cursor, Shown
-from workbench.services.sync import LoadProgress, SyncRequest
+from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.commands import deciding, editing, moving, noting, preset, training, viewing
@@ -38,8 +37,8 @@ from workbench.tui.commands.writing import Writing
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.loading import Report, Throttle
-from workbench.tui.messages import DiffsReady, FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
+from workbench.tui.loading import Report
+from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
 from workbench.tui.screens.panes import Panes
 from workbench.tui.widgets.centre import Centre
@@ -157,20 +156,7 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
-        start = time.perf_counter()
-
-        def tell(progress: LoadProgress) -> None:
-            self.post_message(LoadProgressed(progress))
-
-        try:
-            workspace = self._load_workspace(Throttle(tell))
-        except WorkbenchError as exc:
-            self.post_message(LoadFailed(str(exc)))
-            return
-        except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
-            self.post_message(LoadFailed(f"internal error: {type(exc).__name__}: {exc}"))
-            return
-        self.post_message(WorkspaceLoaded(workspace, time.perf_counter() - start))
+        load_posting(self._load_workspace, self.post_message)
 
     def on_load_progressed(self, message: LoadProgressed) -> None:
         if self.ws is None:
