@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
 from workbench.services.cursor import Shown
@@ -18,7 +20,7 @@ def bulk(host: Host) -> None:
         host.notify("Still analysing the sync: bulk moves wait until it is complete.")
         return
     text_file = cursor.path if cursor.shown is Shown.HUNKS else None
-    host.start(_ask(host, ws, text_file), group="bulk", exclusive=True)
+    host.start(partial(_ask, host, ws, text_file), group="bulk", exclusive=True)
 
 
 async def _ask(host: Host, ws: Workspace, text_file: str | None) -> None:

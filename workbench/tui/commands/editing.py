@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import PurePosixPath
 
 from textual.app import SuspendNotSupported
@@ -21,7 +22,7 @@ def edit(host: Host) -> None:
         return
     target = host.cursor.hunk_target()
     if target is not None:
-        host.start(_edit(host, host.ws, *target), group="edit", exclusive=True)
+        host.start(partial(_edit, host, host.ws, *target), group="edit", exclusive=True)
 
 
 async def _edit(host: Host, ws: Workspace, path: str, index: int) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from textual.app import App
@@ -46,6 +46,7 @@ class Host(Protocol):
         """Show where an undo or redo acted."""
         ...
 
-    def start(self, work: Coroutine[Any, Any, object], group: str, exclusive: bool = False) -> None:
-        """Run a command that asks questions as a worker of the screen (``exclusive``: a new one cancels the old)."""
+    def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> object:
+        """Run a command that asks questions as a worker of the screen (``exclusive``: a new one cancels the old);
+        the coroutine is made when the worker starts, so a cancelled one leaves nothing unawaited."""
         ...

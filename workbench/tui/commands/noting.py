@@ -9,6 +9,8 @@ that ``report --fail-on`` honours.
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 
 from workbench.analysis.model import ACKS_PATH
@@ -24,7 +26,7 @@ def note(host: Host) -> None:
         return
     place = host.cursor.noted_place()
     if place is not None:
-        host.start(_note(host, host.ws, *place), group="note", exclusive=True)
+        host.start(partial(_note, host, host.ws, *place), group="note", exclusive=True)
 
 
 async def _note(host: Host, ws: Workspace, path: str, index: int | None) -> None:
@@ -52,7 +54,7 @@ def acknowledge(host: Host) -> None:
     if blocker is not None:
         host.notify(f"Not acknowledged: {visible(blocker)}", severity="warning", timeout=12)
         return
-    host.start(_acknowledge(host, ws, *target), group="note", exclusive=True)
+    host.start(partial(_acknowledge, host, ws, *target), group="note", exclusive=True)
 
 
 async def _acknowledge(host: Host, ws: Workspace, path: str, index: int) -> None:

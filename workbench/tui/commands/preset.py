@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from rich.text import Text
 
@@ -26,7 +27,7 @@ def offer_policy(host: Host, reopen: Reopen) -> None:
         return
     fit = fitting_preset(ws.repo, ws.analysis)
     if fit is not None:
-        host.start(_ask(host, fit, reopen), group="preset", exclusive=True)
+        host.start(partial(_ask, host, fit, reopen), group="preset", exclusive=True)
 
 
 async def _ask(host: Host, fit: PresetFit, reopen: Reopen) -> None:

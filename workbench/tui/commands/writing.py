@@ -36,7 +36,7 @@ class Writing:
         if self.lock.locked():
             self.host.notify("Already writing: one moment.")
             return
-        self.host.start(self.write_all(), group="write")
+        self.host.start(self.write_all, group="write")
 
     async def write_all(self) -> bool:
         """Write every file with unwritten decisions (after any write under way); True when none was left."""
@@ -105,7 +105,7 @@ class Writing:
     # -- quitting ------------------------------------------------------------------------------
 
     def quit(self) -> None:
-        self.host.start(self._quit(), group="quit")
+        self.host.start(self._quit, group="quit")
 
     async def _quit(self) -> None:
         if self.quitting:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -23,6 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.worker import Worker
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.resolve.events import FileChoice
@@ -216,9 +216,9 @@ class MainScreen(Screen[None]):
                         "(the key was ignored).", severity="warning")
         return False
 
-    def start(self, work: Coroutine[Any, Any, object], group: str, exclusive: bool = False) -> None:
+    def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
         """Run a command that asks questions (a dialog to wait for) as a worker of this screen."""
-        self.run_worker(work, group=group, exclusive=exclusive)
+        return self.run_worker(work, group=group, exclusive=exclusive)
 
     # -- opening files -----------------------------------------------------------------------
 
