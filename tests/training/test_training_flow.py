@@ -18,7 +18,7 @@ from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.palette import build_palette
-from workbench.tui.presentation.training import reveal_text, score_text
+from workbench.tui.presentation.text_page import reveal_text, score_text
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.widgets.file_list import FileList

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from workbench.analysis.model import Mode, SyncAnalysis
+from workbench.services.quiz import Quiz
 from workbench.textsafe import visible
 from workbench.tui.glyphs import (
     short_sha,
@@ -51,3 +52,12 @@ def sync_title(analysis: SyncAnalysis, repo_name: str, resumed: bool, compact: b
     if resumed:
         text.append(" · resumed earlier decisions", style="italic")
     return text
+
+
+def quiz_title(quiz: Quiz) -> Text:
+    """The top line of a quiz: the exercise, the trainee, and what to do."""
+    title = Text(no_wrap=True, overflow="ellipsis")
+    title.append(" workbench training ", style="bold reverse")
+    title.append(f" {visible(quiz.title)} · {visible(quiz.progress.trainee)} · replay of "
+                 f"{short_sha(quiz.key.merge)}: decide each hunk as if you were reviewing the bot's merge")
+    return title

@@ -1,4 +1,4 @@
-"""What a training quiz's reveal (r) and score (s) pages say, and its top line.
+"""What a training quiz's reveal (r) and score (s) pages say (shown by ``screens/text_page.py``).
 
 Repository text (paths, subjects, file lines) goes through ``visible`` (or
 ``display_text`` for file lines) into ``Text``, never into markup.
@@ -151,12 +151,3 @@ def _misses(text: Text, quiz: Quiz, misses: tuple[Miss, ...], palette: Palette) 
             _commits(text, (quiz.commits.get(sha) for sha in question.evidence), question.evidence, palette)
         elif question.shipped != "main" and quiz.amended:
             text.append("    (fixes folded into the merge commit)\n", style=Style(italic=True))
-
-
-def quiz_title(quiz: Quiz) -> Text:
-    """The top line of a quiz: the exercise, the trainee, and what to do."""
-    title = Text(no_wrap=True, overflow="ellipsis")
-    title.append(" workbench training ", style="bold reverse")
-    title.append(f" {visible(quiz.title)} · {visible(quiz.progress.trainee)} · replay of "
-                 f"{short_sha(quiz.key.merge)}: decide each hunk as if you were reviewing the bot's merge")
-    return title
