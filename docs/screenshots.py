@@ -82,9 +82,9 @@ QUIZ_SHOTS: list[tuple[str, tuple[str, ...]]] = [
 
 async def _shoot_quiz(name: str, keys: tuple[str, ...]) -> None:
     from workbench.services.exercises import build_sample_exercise
+    from workbench.services.workspace import Workspace
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.config import Config
-    from workbench.services.workspace import Workspace
     from workbench.tui.screens.quiz import QuizScreen
     from workbench.tui.themes import builtin_theme_dir, load_themes
 
