@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from textual import events
+from textual.notifications import Notification
 from textual.pilot import Pilot
 
 from workbench.tui.app import WorkbenchApp
@@ -70,7 +72,6 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
     """
     import unicodedata
 
-    from textual import events
     from textual.keys import _get_unicode_name_from_key
 
     try:
@@ -78,9 +79,7 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
     except KeyError:
         char = key if len(key) == 1 else None
     start = time.perf_counter()
-    driver = pilot.app._driver
-    assert driver is not None
-    driver.send_message(events.Key(key, char))
+    send_key(pilot, key, char)
     while not done():
         if time.perf_counter() - start > timeout:
             raise TimeoutError(f"the app did not act on {key!r}")
@@ -121,6 +120,19 @@ def main_screen(pilot: Pilot) -> MainScreen:
     return screen
 
 
+def notifications(pilot: Pilot) -> list[Notification]:
+    """Every notification so far (Textual keeps them in a private list: this is the one place that reads it)."""
+    return list(pilot.app._notifications)
+
+
 def toasts(pilot: Pilot) -> list[str]:
     """Every notification's text so far."""
-    return [n.message for n in pilot.app._notifications]
+    return [n.message for n in notifications(pilot)]
+
+
+def send_key(pilot: Pilot, key: str, char: str | None) -> None:
+    """Send a key as the terminal driver would, without waiting for the app to go idle (Textual's driver is
+    private: this is the one place that reaches it)."""
+    driver = pilot.app._driver
+    assert driver is not None
+    driver.send_message(events.Key(key, char))

@@ -6,7 +6,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.analysis.xdiff import split_lines
@@ -160,7 +160,7 @@ def test_a_syntax_error_blocks_the_write_with_a_message(sample_in_progress: Samp
         screen.refresh_state({LAYER})
         await pilot.press("w")
         await settle(pilot)
-        messages = [n.message for n in pilot.app._notifications]
+        messages = toasts(pilot)
         assert any("would not parse" in m and LAYER in m for m in messages), messages
         assert LAYER in screen.ws.session.dirty_paths()
 

@@ -18,9 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import main_screen, ready, screen_text, settle, toasts
+from pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
 from rich.console import Console
-from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -43,10 +42,8 @@ MakeApp = Callable[..., WorkbenchApp]
 
 async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
     """Send ``keys`` (characters, or key names) ``gap`` seconds apart, never waiting for the app to go idle."""
-    driver = pilot.app._driver
-    assert driver is not None
     for key in keys:
-        driver.send_message(events.Key(key, key if len(key) == 1 else None))
+        send_key(pilot, key, key if len(key) == 1 else None)
         await asyncio.sleep(gap)
     await asyncio.sleep(0.3)
     await pilot.pause()

@@ -179,18 +179,18 @@ class _Keys:
         self.files = files
         self.seconds: dict[str, list[float]] = {}
 
-    def _index(self) -> int:
+    def index(self) -> int:
         return self.files.options.cursor
 
     async def press(self, key: str, name: str | None = None) -> None:
         files, app = self.files, self.pilot.app
-        before = self._index()
+        before = self.index()
         query = files.filter_text
         checks: dict[str, Callable[[], bool]] = {
-            "j": lambda: self._index() == min(before + 1, len(files.shown_paths) - 1),
-            "k": lambda: self._index() == max(before - 1, 0),
-            "pagedown": lambda: self._index() > before or before == len(files.shown_paths) - 1,
-            "end": lambda: self._index() == len(files.shown_paths) - 1,
+            "j": lambda: self.index() == min(before + 1, len(files.shown_paths) - 1),
+            "k": lambda: self.index() == max(before - 1, 0),
+            "pagedown": lambda: self.index() > before or before == len(files.shown_paths) - 1,
+            "end": lambda: self.index() == len(files.shown_paths) - 1,
             "slash": lambda: files.filtering,
             "escape": lambda: not files.filtering,
             "backspace": lambda: files.filter_text == query[:-1].strip(),

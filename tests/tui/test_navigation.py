@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, notifications, settle, toasts
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.pilot import Pilot
@@ -160,7 +160,7 @@ def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress
             await pilot.press("d", "N")
             await settle(pilot)
         assert ws.session.undecided_high() == 0
-        assert any("No other undecided high-risk hunk" in n.message for n in pilot.app._notifications)
+        assert any("No other undecided high-risk hunk" in t for t in toasts(pilot))
 
     drive(app, script)
 
@@ -391,11 +391,11 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
         assert "\x1b" not in lines
         await pilot.press("D")
         await settle(pilot)
-        toasts = " ".join(Toast(n).render().plain for n in pilot.app._notifications)
+        toasts = " ".join(Toast(n).render().plain for n in notifications(pilot))
         assert path in toasts, "a toast naming the path shows it as typed"
         await pilot.press("w")
         await settle(pilot)
-        assert any("preview" in n.message for n in pilot.app._notifications), "a preview has nothing to write into"
+        assert any("preview" in t for t in toasts(pilot)), "a preview has nothing to write into"
 
     drive(app, script)
 
