@@ -2,7 +2,7 @@
 
 The screen composes the panes, loads the sync in a worker, and routes: keys
 to the ``Cursor`` (where the user is, ``services/cursor.py``), to the
-commands (``tui/commands/``: deciding, editing, notes, writing and quitting,
+actions (``tui/actions/``: deciding, editing, notes, writing and quitting,
 bulk moves) or to the widget that owns them; results down to the widgets,
 through the presenters (``tui/presentation/``).  Loading shows the sync's
 outline as soon as it is known, with a progress bar, and swaps in the full
@@ -30,10 +30,10 @@ from workbench.resolve.splice import Choice
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
+from workbench.tui.actions import deciding, editing, moving, noting, preset, training, viewing
+from workbench.tui.actions.bulk import bulk
+from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
-from workbench.tui.commands import deciding, editing, moving, noting, preset, training, viewing
-from workbench.tui.commands.bulk import bulk
-from workbench.tui.commands.writing import Writing
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
 from workbench.tui.keymap import Scope, bindings

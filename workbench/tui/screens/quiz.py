@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from textual.binding import Binding
 
-from workbench.tui.commands import training
+from workbench.tui.actions import training
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.screens.main import MainScreen
 

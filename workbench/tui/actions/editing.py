@@ -11,7 +11,7 @@ from workbench.resolve.markers import conflict_markers
 from workbench.resolve.splice import Choice, Decision
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import MARKED
 from workbench.tui.screens.edit import EditScreen

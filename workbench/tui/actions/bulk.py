@@ -9,7 +9,7 @@ from workbench.resolve.splice import Choice
 from workbench.services.cursor import Shown
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.moves import Bulk, Reach, apply_bulk, bulk_targets, count_words
 from workbench.tui.screens.bulk import BulkScreen
 

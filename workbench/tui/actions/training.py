@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from workbench.services.quiz import Quiz
 from workbench.services.workspace import Workspace
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.palette import Palette
 from workbench.tui.presentation.sync_bar import quiz_title
 from workbench.tui.presentation.text_page import reveal_text, score_text

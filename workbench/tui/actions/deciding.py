@@ -13,7 +13,7 @@ from workbench.analysis.model import FileStatus
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import EDIT_ONLY, Choice, Decision
 from workbench.textsafe import visible
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.glyphs import FILE_CHOICE_WORD
 
 EDIT_KEYS = "R (keep the result) and G (restore git's merge)"

@@ -15,7 +15,7 @@ from workbench.analysis.model import Mode
 from workbench.resolve.writer import Blocked
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.presentation.notices import quit_question, write_summary
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 

@@ -14,7 +14,7 @@ from workbench.tui.config import Config
 
 
 class Host(Protocol):
-    """The screen as commands see it: the open sync, the cursor, toasts, dialogs and redraws."""
+    """The screen as the actions see it: the open sync, the cursor, toasts, dialogs and redraws."""
 
     config: Config
 

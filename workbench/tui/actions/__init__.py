@@ -1,4 +1,4 @@
-"""The main screen's commands, one module per job: each acts on the workspace and the cursor through a ``Host``.
+"""What the main screen's keys do, one module per job: each acts on the workspace and the cursor through a ``Host``.
 
 The screen (``screens/main.py``) only binds keys to these and redraws; what a
 command says, asks and decides lives here, apart from the layout.  Commands

@@ -6,7 +6,7 @@ The cursor says where (``services/cursor.py``); this says so when there is nowhe
 from __future__ import annotations
 
 from workbench.services.workspace import Position
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 
 
 def _go(host: Host, target: Position | None, otherwise: str) -> None:

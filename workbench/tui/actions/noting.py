@@ -17,7 +17,7 @@ from workbench.analysis.model import ACKS_PATH
 from workbench.errors import WorkbenchError
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
-from workbench.tui.commands.host import Host
+from workbench.tui.actions.host import Host
 from workbench.tui.screens.prompt import PromptScreen
 
 
