@@ -8,14 +8,13 @@ the region, against ``git merge-tree``'s automatic merge.
 
 from __future__ import annotations
 
-from pathlib import Path
+from helpers.syncs import analyze_repo
 
 from workbench.analysis.display.folds import HunkHeader, fold_layout
 from workbench.analysis.display.layout import merge_layout, with_edits
 from workbench.analysis.model import FileStatus, HunkKind, Level, Taken
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 CLEAN = "pkg/clean.py"
 CONFLICT = "pkg/conflict.py"
@@ -46,10 +45,6 @@ MAIN_ADDITION = {5: "def f5():\n    return 5\n\n\ndef restore_offload(buffers):\
 DEV_CHANGE = {1: "def f1():\n    return compute_dev_value(1)\n"}
 
 
-def _analyze(path: Path, rev: str | None = None, result: str | None = None):  # noqa: ANN202
-    return open_sync(SyncRequest(repo=path, rev=rev, result=result))[1]
-
-
 def test_bot_keeping_devs_whole_file_drops_mains_clean_addition(builder: RepoBuilder) -> None:
     _sync(builder, DEV_CHANGE, MAIN_ADDITION)
     main_commit = builder.rev("main")
@@ -58,7 +53,7 @@ def test_bot_keeping_devs_whole_file_drops_mains_clean_addition(builder: RepoBui
     builder.git("add", "-A")
     merge = builder.commit("Merge main into dev (bot resolution)")
 
-    analysis = _analyze(builder.path, merge)
+    analysis = analyze_repo(builder.path, merge)
     entry = analysis.file(CLEAN)
     assert entry is not None and entry.status is FileStatus.TOOK_DEV_FILE
     assert entry.hunks == () and len(entry.edits) == 1
@@ -82,7 +77,7 @@ def test_merge_commit_reverting_a_clean_main_change_is_an_edit(builder: RepoBuil
     builder.write(CONFLICT, "value = 2\n").write(CLEAN, merged).git("add", "-A")
     merge = builder.commit("Merge main into dev")
 
-    entry = _analyze(builder.path, merge).file(CLEAN)
+    entry = analyze_repo(builder.path, merge).file(CLEAN)
     assert entry is not None and entry.status is FileStatus.RESOLUTION_EDITED
     (edit,) = entry.edits
     assert edit.taken is Taken.DEV
@@ -99,8 +94,8 @@ def test_commit_after_the_merge_taking_mains_copy_loses_devs_clean_change(builde
     builder.git("checkout", "main", "--", CLEAN)
     head = builder.commit("fix: take main's clean.py")
 
-    assert _analyze(builder.path, merge).file(CLEAN) is None  # git's merge itself is untouched
-    entry = _analyze(builder.path, merge, head).file(CLEAN)
+    assert analyze_repo(builder.path, merge).file(CLEAN) is None  # git's merge itself is untouched
+    entry = analyze_repo(builder.path, merge, result=head).file(CLEAN)
     assert entry is not None and entry.status is FileStatus.TOOK_MAIN_FILE
     (edit,) = entry.edits
     assert edit.taken is Taken.MAIN and dev_commit in edit.dev_commits
@@ -115,7 +110,7 @@ def test_users_edit_of_a_clean_region_during_a_merge_in_progress(builder: RepoBu
     merged = builder.read(CLEAN).decode()
     builder.write(CLEAN, merged.replace("return 3\n", "return 33  # tuned by hand\n"))
 
-    analysis = _analyze(builder.path)
+    analysis = analyze_repo(builder.path)
     assert analysis.file(CONFLICT) is not None
     entry = analysis.file(CLEAN)
     assert entry is not None and entry.status is FileStatus.RESOLUTION_EDITED
@@ -137,7 +132,7 @@ def test_edit_outside_a_conflict_in_a_conflicted_file(builder: RepoBuilder) -> N
     builder.write(CONFLICT, _with({0: "def f0():\n    return 'main'\n"})).git("add", "-A")
     merge = builder.commit("Merge main into dev")
 
-    entry = _analyze(builder.path, merge).file(CONFLICT)
+    entry = analyze_repo(builder.path, merge).file(CONFLICT)
     assert entry is not None and len(entry.hunks) == 1 and entry.hunks[0].kind is HunkKind.CONFLICT
     (edit,) = entry.edits
     assert edit.index == 1 and edit.taken is Taken.DEV
@@ -156,7 +151,7 @@ def test_newer_dev_merged_on_the_pr_branch_is_not_an_edit(builder: RepoBuilder) 
     builder.merge("dev", check=True)
     head = builder.rev("HEAD")
 
-    analysis = _analyze(builder.path, merge, head)
+    analysis = analyze_repo(builder.path, merge, result=head)
     assert analysis.file(CLEAN) is None, [(f.path, f.status) for f in analysis.files]
 
 
@@ -172,7 +167,7 @@ def test_the_layout_places_an_edit_hunk_on_the_merges_own_rows_after_the_conflic
     builder.write(CONFLICT, resolved.replace("return 6\n", "return 66\n")).git("add", "-A")
     merge = builder.commit("Merge main into dev")
 
-    entry = _analyze(builder.path, merge).file(CONFLICT)
+    entry = analyze_repo(builder.path, merge).file(CONFLICT)
     assert entry is not None and entry.merge is not None
     assert len(entry.hunks) == 1 and len(entry.edits) == 1
     plain = merge_layout(entry.merge, entry.hunks)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from helpers.syncs import analyze
+
 from workbench.analysis.model import DeletedFile, SyncAnalysis
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def _deleted(analysis: SyncAnalysis) -> dict[str, DeletedFile]:
@@ -40,7 +41,7 @@ def test_restore_an_imported_file_and_leave_one_dev_deleted(builder: RepoBuilder
     merge = finish_sync(builder, "main2dev/sync", main="main")
     builder.git("rm", "-q", "pkg/schedule.py", "pkg/legacy.py", "docs/notes.md")
     builder.commit("A careless fix")
-    found = _deleted(open_sync(SyncRequest(repo=builder.path, rev=merge, result="HEAD"))[1])
+    found = _deleted(analyze(builder.path, rev=merge, result="HEAD"))
     assert set(found) == {"pkg/schedule.py", "pkg/legacy.py", "docs/notes.md"}
     schedule = found["pkg/schedule.py"]
     assert schedule.verdict == "restore-file" and [(i.path, i.line) for i in schedule.importers] == [("pkg/runner.py", 2)]
@@ -55,7 +56,7 @@ def test_restore_an_imported_file_and_leave_one_dev_deleted(builder: RepoBuilder
 
 def test_a_plain_sync_lists_devs_deletions_in_json(builder: RepoBuilder) -> None:
     _history(builder)
-    analysis = open_sync(SyncRequest(repo=builder.path, dev="dev", main="main"))[1]
+    analysis = analyze(builder.path, dev="dev", main="main")
     doc = analysis_to_json(analysis)
     entries = {d["path"]: d for d in doc["deleted_files"]}
     assert doc["summary"]["deleted_files"] == len(entries)
@@ -73,7 +74,7 @@ def test_nothing_missing_nothing_listed(builder: RepoBuilder) -> None:
     builder.checkout("main")
     builder.write("b.py", "B = 1\n")
     builder.commit("b (#2)")
-    assert open_sync(SyncRequest(repo=builder.path, dev="dev", main="main"))[1].deleted_files == ()
+    assert analyze(builder.path, dev="dev", main="main").deleted_files == ()
 
 
 def test_a_relative_import_from_a_sibling_package_is_found(builder: RepoBuilder) -> None:
@@ -90,7 +91,7 @@ def test_a_relative_import_from_a_sibling_package_is_found(builder: RepoBuilder)
     merge = finish_sync(builder, "main2dev/sync", main="main")
     builder.git("rm", "-q", "pkg/legacy/model.py")
     builder.commit("A careless fix")
-    found = _deleted(open_sync(SyncRequest(repo=builder.path, rev=merge, result="HEAD"))[1])
+    found = _deleted(analyze(builder.path, rev=merge, result="HEAD"))
     model = found["pkg/legacy/model.py"]
     assert [(i.path, i.line) for i in model.importers] == [("pkg/train/loop.py", 1)]
     assert model.verdict == "restore-file"

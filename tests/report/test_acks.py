@@ -13,12 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import LineRange
 from workbench.cli import main
 from workbench.resolve.acks import ACKS_PATH, Ack, fingerprint, parse_acks, record_ack
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.services.sync import SyncRequest, open_sync
+from workbench.services.sync import SyncRequest
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -60,7 +61,7 @@ def test_acknowledged_hunks_pass_the_gate_and_the_report_says_why(
 
 
 def test_the_fingerprint_survives_line_shifts_and_not_a_text_change(sample_merge_commit: SampleSync) -> None:
-    _, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path))
+    _, analysis = open_analysis(sample_merge_commit.path)
     entry = next(f for f in analysis.files if f.hunks)
     hunk = entry.hunks[0]
     shifted = replace(hunk, base=LineRange(hunk.base.start + 40, hunk.base.end + 40),
@@ -91,7 +92,7 @@ def test_record_ack_keeps_a_hand_edited_file_and_replaces_the_same_hunk(tmp_path
 ])
 def test_bad_ack_input_is_one_line_and_exit_2(sample_merge_commit: SampleSync, capsys: pytest.CaptureFixture[str],
                                               args: list[str], words: str) -> None:
-    _, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path))
+    _, analysis = open_analysis(sample_merge_commit.path)
     path = next(f.path for f in analysis.files if f.hunks)
     full = ["ack", "--repo", str(sample_merge_commit.path), *([] if "--file" in args else ["--file", path]), *args]
     code, out, err = _cli(capsys, *full)

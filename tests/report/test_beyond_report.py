@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from report_tools import open_analysis
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level, Resolver
 from workbench.report import make_report

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from workbench.sample import RepoBuilder, SampleSync
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
 SCRIPTS = Path(sys.executable).parent

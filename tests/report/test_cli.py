@@ -6,14 +6,14 @@ import json
 from dataclasses import replace
 
 import pytest
-from report_tools import git, report_for
+from helpers.reports import git, report_for
 
 from workbench.analysis.model import Level, Taken
 from workbench.cli import main
-from workbench.report.model import RecordedDecision, is_open
+from workbench.report.document import RecordedDecision, is_open
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

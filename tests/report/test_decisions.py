@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from report_tools import open_analysis
+from helpers.syncs import open_analysis
 
 from workbench.cli import main
 from workbench.resolve.events import FileChoice
@@ -13,7 +13,7 @@ from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 from workbench.sample.structure import IMAGE
 
 

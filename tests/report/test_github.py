@@ -6,15 +6,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from report_tools import merged, open_analysis, report_for
+from helpers.reports import merged, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
+from workbench.report.document import RecordedDecision, build_report
 from workbench.report.github import render_github
-from workbench.report.model import RecordedDecision, build_report
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 from workbench.sample.structure import RMS_NORM, SHIM
 
 _COMMAND = re.compile(r"^::(error|warning|notice)(?: (.*?))?::(.*)$")

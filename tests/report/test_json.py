@@ -6,15 +6,16 @@ import json
 from typing import Any
 
 import pytest
-from report_tools import git, open_analysis, report_for
+from helpers.reports import git, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Level, PolicyFinding
 from workbench.analysis.serialize import analysis_to_json, commit_to_json, hunk_to_json
 from workbench.cli import main
+from workbench.report.document import RecordedDecision
 from workbench.report.jsonout import SCHEMA, report_to_json
-from workbench.report.model import RecordedDecision
 from workbench.sample import SampleSync
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import RMS_NORM, SHIM
 

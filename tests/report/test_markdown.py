@@ -7,16 +7,17 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from report_tools import bare, git, git_run, html_sections, merged, open_analysis, render_html, report_for
+from helpers.reports import bare, git, git_run, html_sections, merged, render_html, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Importer, Level
+from workbench.report.document import RecordedDecision, build_report
 from workbench.report.markdown import render_markdown
-from workbench.report.model import RecordedDecision, build_report
 from workbench.report.phrases import SECTIONS, lines
 from workbench.sample import SampleSync
 from workbench.sample.api import CALLER
 from workbench.sample.builder import RepoBuilder
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import IMAGE, RMS_NORM, SHIM
 

@@ -6,7 +6,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from report_tools import merged, render_html, report_for
+from helpers.reports import merged, render_html, report_for
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
 from workbench.report import make_report
@@ -14,7 +15,6 @@ from workbench.report.escape import md_prose
 from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
 from workbench.sample.builder import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_identifiers_in_backticks_stay_code_and_the_rest_stays_literal() -> None:
@@ -53,7 +53,7 @@ def test_commit_ids_link_to_the_forge(tmp_path: Path) -> None:
     assert "](https://" not in plain, "no remote: plain ids"
     assert "calls `f`" in plain, "the identifier keeps its code formatting"
     b.git("remote", "add", "origin", "git@github.com:owner/name.git")
-    repo, analysis = open_sync(SyncRequest(repo=b.path))
+    repo, analysis = open_analysis(b.path)
     report = make_report(repo, analysis)
     assert report.commit_url == "https://github.com/owner/name/commit/{sha}"
     linked = render_markdown(replace(report_for(sync, {("a.py", 0): (Level.HIGH, ("x",))}), commit_url=report.commit_url))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 
 import pytest
-from report_tools import html_sections, render_html
+from helpers.reports import html_sections, render_html
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
 from workbench.report import Report, make_report
 from workbench.report.github import render_github
 from workbench.report.markdown import LIMIT, render_markdown
 from workbench.report.phrases import SECTIONS
-from workbench.services.sync import SyncRequest, open_sync
 
 pytestmark = pytest.mark.skipif(not os.environ.get("MEGATRON_GIT"), reason="MEGATRON_GIT is not set")
 
@@ -22,7 +22,7 @@ SYNC_BRANCH_HEAD = "01b70a14cb"
 
 
 def _report(result: str | None = None) -> Report:
-    repo, analysis = open_sync(SyncRequest(repo=os.environ["MEGATRON_GIT"], rev=MERGE, result=result))
+    repo, analysis = open_analysis(os.environ["MEGATRON_GIT"], rev=MERGE, result=result)
     return make_report(repo, analysis, result=repo.resolve(result) if result else None, fail_on=Level.HIGH)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from report_tools import git, open_analysis
+from helpers.reports import git
+from helpers.syncs import open_analysis
 
 from workbench.git.numstat import NumstatEntry, parse_numstat
 from workbench.report.stats import LineStats, python_line_stats

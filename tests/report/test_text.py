@@ -15,14 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from report_tools import report_for
+from helpers.reports import report_for
 
 from workbench.analysis.model import Level
 from workbench.report import write_report
 from workbench.report.phrases import SECTIONS
 from workbench.sample import SampleSync
 from workbench.sample.builder import RepoBuilder
-from workbench.sample.drops import SPECS
+from workbench.sample.dropped_lines import SPECS
 
 ESCAPED_PATH = "pkg/\x1b[31mred\x1b[0m.py"
 

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from report_tools import open_analysis
+from helpers.syncs import open_analysis
 
 from workbench.cli import main
 from workbench.report.hunktext import MAX_LINES, hunk_diffs

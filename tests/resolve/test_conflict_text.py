@@ -7,17 +7,13 @@ chosen side (``git merge -X ours/theirs`` of the same commits).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from helpers.syncs import open_session
 
 from workbench.analysis.model import Taken
-from workbench.git.repo import GitRepo
-from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
 
@@ -38,13 +34,8 @@ def _git_merge(b: RepoBuilder, favour: str, path: str) -> bytes:
     return other.read(path)
 
 
-def _open(path: Path) -> tuple[GitRepo, Session]:
-    repo, analysis = open_sync(SyncRequest(repo=path))
-    return repo, Session(analysis, read_blob=repo.read_blob)
-
-
 def _decide_write(b: RepoBuilder, path: str, choice: Choice) -> bytes:
-    repo, session = _open(b.path)
+    repo, session = open_session(b.path)
     session.decide_file(path, choice)
     outcome = write_file(repo, session, path)
     assert outcome.written and outcome.staged, outcome.message
@@ -97,7 +88,7 @@ def test_a_larger_conflict_marker_size_is_read_as_a_conflict(builder: RepoBuilde
     _fork(builder, BASE, BASE.replace("line_5 = 5\n", "DEV = 1\n"), BASE.replace("line_5 = 5\n", "MAIN = 1\n"), "x.rst")
     builder.merge("main")
     assert b"<<<<<<<<<< HEAD\n" in builder.read("x.rst")
-    _repo, session = _open(builder.path)
+    _repo, session = open_session(builder.path)
     (entry,) = session.analysis.files
     assert entry.exact is True
     assert [h.taken for h in entry.hunks] == [Taken.UNRESOLVED]
@@ -120,7 +111,7 @@ def test_a_block_edited_by_hand_is_announced_and_written_only_whole(builder: Rep
     builder.merge("main")
     edited = builder.read("x.txt").replace(b"MAIN_A = 1\n", b"MAIN_A = 2\n")
     builder.write("x.txt", edited)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     (entry,) = session.analysis.files
     assert any("does not match the hunks" in s.message and "M/D" in s.message for s in entry.signals), entry.signals
     session.decide("x.txt", 0, Decision(Choice.DEV))

@@ -7,22 +7,16 @@ one choice everywhere is git's own ``--ours``/``--theirs`` of the same files.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+from helpers.git_reference import merge_file
+from helpers.texts import triples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
-
-from git_tools import merge_file  # noqa: E402
-from test_xdiff_against_git import triples  # noqa: E402
-
-from workbench.analysis.conflict_map import locate  # noqa: E402
-from workbench.analysis.hunks import build_hunks  # noqa: E402
-from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines  # noqa: E402
-from workbench.resolve.markers import conflict_markers  # noqa: E402
-from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, splice_conflicted, splice_merge  # noqa: E402
+from workbench.analysis.conflict_map import locate
+from workbench.analysis.hunks import build_hunks
+from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines
+from workbench.resolve.markers import conflict_markers
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, splice_conflicted, splice_merge
 
 STYLES = [(), ("--diff3",), ("--zdiff3",)]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

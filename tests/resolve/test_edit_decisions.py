@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,6 @@ from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 CLEAN = "pkg/clean.py"
 CONFLICT = "pkg/conflict.py"
@@ -74,7 +74,7 @@ def test_restoring_gits_merge_puts_mains_clean_change_back_and_keeps_the_conflic
     builder: RepoBuilder, tmp_path: Path
 ) -> None:
     merge = _conflict_and_reverted_main_change(builder)
-    repo, analysis = open_sync(SyncRequest(repo=builder.path, rev=merge))
+    repo, analysis = open_analysis(builder.path, rev=merge)
     entry = analysis.file(CLEAN)
     assert entry is not None and len(entry.hunks) == 1 and len(entry.edits) == 1
     edit = entry.edits[0]
@@ -103,7 +103,7 @@ def test_restoring_gits_merge_puts_mains_clean_change_back_and_keeps_the_conflic
 
 def test_edit_only_choices_are_refused_on_a_conflict(builder: RepoBuilder) -> None:
     merge = _conflict_and_reverted_main_change(builder)
-    _repo, analysis = open_sync(SyncRequest(repo=builder.path, rev=merge))
+    _repo, analysis = open_analysis(builder.path, rev=merge)
     session = Session(analysis)
     for choice in (Choice.MERGED, Choice.RESULT):
         with pytest.raises(SessionError, match="is a conflict"):
@@ -115,7 +115,7 @@ def test_keeping_an_edit_on_the_merge_commit_closes_the_gate(
     builder: RepoBuilder, capsys: pytest.CaptureFixture[str]
 ) -> None:
     merge = _conflict_and_reverted_main_change(builder)
-    repo, analysis = open_sync(SyncRequest(repo=builder.path, rev=merge))
+    repo, analysis = open_analysis(builder.path, rev=merge)
     edit = analysis.file(CLEAN).edits[0]  # type: ignore[union-attr]
     args = ["report", merge, "--repo", str(builder.path), "--format", "json", "--fail-on", "low"]
 
@@ -145,7 +145,7 @@ def test_restore_and_write_during_a_merge_in_progress_writes_and_stages_gits_mer
     assert builder.merge("main") == 1
     merged = builder.read(CLEAN)
     builder.write(CLEAN, merged.decode().replace("return fused(4)\n", "return 4\n"))
-    repo, analysis = open_sync(SyncRequest(repo=builder.path))
+    repo, analysis = open_analysis(builder.path)
     entry = analysis.file(CLEAN)
     assert entry is not None and entry.status is FileStatus.TOOK_DEV_FILE and not entry.hunks  # main's change undone
     session = Session(analysis)
@@ -163,7 +163,7 @@ def test_a_conflicted_file_in_progress_with_an_edit_outside_its_block(builder: R
     on_disk = builder.read(CLEAN)
     assert b"<<<<<<<" in on_disk
     builder.write(CLEAN, on_disk.decode().replace("return fused(4)\n", "return 4\n"))
-    repo, analysis = open_sync(SyncRequest(repo=builder.path))
+    repo, analysis = open_analysis(builder.path)
     entry = analysis.file(CLEAN)
     assert entry is not None and entry.status is FileStatus.CONFLICTED and len(entry.edits) == 1
     session = Session(analysis)
@@ -225,7 +225,7 @@ def sync_with_three_edits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ses
     resolved[8] = resolved[8] + "# added by the resolution\n"
     b.write(CLEAN, "".join(resolved))
     merge = b.commit("Merge main into dev (bot resolution)")
-    _repo, analysis = open_sync(SyncRequest(repo=b.path, rev=merge))
+    _repo, analysis = open_analysis(b.path, rev=merge)
     entry = analysis.file(CLEAN)
     assert entry is not None and entry.merge is not None and len(entry.edits) == 3, entry.edits
     theirs = _theirs_merge(b, CLEAN, tmp_path_factory.mktemp("theirs"))

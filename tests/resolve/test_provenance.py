@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.analysis.model import FileStatus, Level, Mode
 from workbench.cli import main
@@ -96,10 +97,9 @@ def test_a_later_local_merge_does_not_claim_the_bots_merge_commit(sample_templat
     """Writes made after a merge commit was made cannot explain it."""
     from workbench.resolve.events import Event, Op
     from workbench.resolve.provenance import restore
-    from workbench.services.sync import open_sync
 
     sample = sample_template("merge-commit")
-    _, analysis = open_sync(SyncRequest(repo=sample.path, rev=sample.merge))
+    _, analysis = open_analysis(sample.path, rev=sample.merge)
     assert analysis.mode is Mode.MERGE_COMMIT
     entry = next(f for f in analysis.files if f.result_present)
     late = Event(Op.WRITTEN, path=entry.path, oid=entry.result_oid, at=4_000_000_000.0)
@@ -113,7 +113,7 @@ def test_a_fix_commit_after_the_merge_says_so(sample_template: Template, tmp_pat
     dest = tmp_path / "repo"
     shutil.copytree(source.path, dest, symlinks=True)
     b = RepoBuilder.open(dest)
-    from workbench.sample.drops import SPECS
+    from workbench.sample.dropped_lines import SPECS
 
     b.write(SPECS, b.read(SPECS, source.dev)).commit("fix: restore dev's qk_l2_norm")
     assert main(["analyze", str(source.merge), "--repo", str(dest), "--result", "HEAD", "--json"]) == 0

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from helpers.syncs import open_session
 
 from workbench.analysis.model import FileStatus
 from workbench.resolve.events import Event, FileChoice, Op
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
-from workbench.services.sync import SyncRequest, open_sync
 
 
 @pytest.fixture
 def loaded(sample_in_progress: SampleSync) -> tuple[Session, object]:
-    repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
-    return Session(analysis, read_blob=repo.read_blob), repo
+    repo, session = open_session(sample_in_progress.path)
+    return session, repo
 
 
 def _text_file(session: Session, hunks: int = 1) -> str:

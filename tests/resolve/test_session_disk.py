@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.resolve.session import Session, SessionError
 from workbench.sample import SampleSync
-from workbench.services.sync import SyncRequest, open_sync
 
 
 def test_disk_oid_is_the_loaded_result_then_what_was_written(sample_in_progress: SampleSync) -> None:
-    repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
+    repo, analysis = open_analysis(sample_in_progress.path)
     session = Session(analysis, read_blob=repo.read_blob)
     entry = next(f for f in analysis.files if f.result_present)
     assert session.disk_oid(entry.path) == entry.result_oid

@@ -12,14 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_session
 
-from workbench.git.repo import GitRepo
 from workbench.resolve.events import FileChoice
-from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"line_{i} = {i}\n" for i in range(12))
 DEV = BASE.replace("line_5 = 5\n", "DEV = 1\n")
@@ -35,11 +33,6 @@ def _conflict(b: RepoBuilder, path: str = "x.py", base: str = BASE, dev: str = D
     return b
 
 
-def _open(path: Path) -> tuple[GitRepo, Session]:
-    repo, analysis = open_sync(SyncRequest(repo=path))
-    return repo, Session(analysis, read_blob=repo.read_blob)
-
-
 def _unmerged(path: Path) -> list[str]:
     out = subprocess.run(["git", "diff", "--name-only", "--diff-filter=U"], cwd=path, capture_output=True, check=True)
     return out.stdout.decode().split()
@@ -51,7 +44,7 @@ def _unmerged(path: Path) -> list[str]:
 def test_a_held_index_lock_writes_nothing_and_says_so(builder: RepoBuilder) -> None:
     _conflict(builder)
     before = builder.read("x.py")
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.DEV)
     Path(builder.path, ".git", "index.lock").touch()
     outcome = write_file(repo, session, "x.py")
@@ -71,7 +64,7 @@ def test_a_path_outside_the_sparse_checkout_cone_is_not_announced_as_staged(buil
     builder.git("sparse-checkout", "set", "in")
     builder.merge("main")
     assert _unmerged(builder.path) == ["out/x.py"]
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("out/x.py", Choice.DEV)
     outcome = write_file(repo, session, "out/x.py")
     assert not outcome.written and not outcome.staged and "sparse-checkout" in outcome.message, outcome.message
@@ -85,7 +78,7 @@ def test_a_private_file_stays_private(builder: RepoBuilder) -> None:
     _conflict(builder)
     target = Path(builder.path, "x.py")
     target.chmod(0o600)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.MAIN)
     assert write_file(repo, session, "x.py").written
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
@@ -107,7 +100,7 @@ def test_a_new_file_gets_the_umask(builder: RepoBuilder) -> None:
     builder.checkout("main").delete("gone.py").commit("main (#3)")
     builder.checkout("dev").merge("main")
     Path(builder.path, "gone.py").unlink()
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.choose_file("gone.py", FileChoice.KEEP_DEV)
     assert write_file(repo, session, "gone.py", overwrite_changed=True).written
     assert stat.S_IMODE(Path(builder.path, "gone.py").stat().st_mode) == 0o640
@@ -115,7 +108,7 @@ def test_a_new_file_gets_the_umask(builder: RepoBuilder) -> None:
 
 def test_an_executable_bit_set_while_the_app_is_open_is_asked_about(builder: RepoBuilder) -> None:
     _conflict(builder)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.DEV)
     target = Path(builder.path, "x.py")
     target.chmod(0o755)
@@ -131,7 +124,7 @@ def test_an_executable_bit_set_while_the_app_is_open_is_asked_about(builder: Rep
 def test_a_name_near_name_max_is_written(builder: RepoBuilder) -> None:
     name = "n" * 240 + ".py"
     _conflict(builder, name)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file(name, Choice.DEV)
     outcome = write_file(repo, session, name)
     assert outcome.written and outcome.staged, outcome.message
@@ -140,7 +133,7 @@ def test_a_name_near_name_max_is_written(builder: RepoBuilder) -> None:
 
 def test_a_directory_in_the_way_is_reported_not_raised(builder: RepoBuilder) -> None:
     _conflict(builder, "pkg/x.py")
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("pkg/x.py", Choice.DEV)
     Path(builder.path, "pkg", "x.py").unlink()
     Path(builder.path, "pkg").rmdir()
@@ -169,7 +162,7 @@ def test_no_space_left_keeps_the_file_and_the_decisions(small_fs: Path) -> None:
     builder = RepoBuilder.init(small_fs / "repo")
     _conflict(builder)
     before = builder.read("x.py")
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.DEV)
     filler = small_fs / "filler"
     with open(filler, "wb") as handle:
@@ -190,7 +183,7 @@ def test_a_read_only_file_system_keeps_the_file_and_the_decisions(small_fs: Path
     builder = RepoBuilder.init(small_fs / "repo")
     _conflict(builder)
     before = builder.read("x.py")
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.DEV)
     subprocess.run(["mount", "-o", "remount,ro", str(small_fs)], check=True)
     try:
@@ -212,7 +205,7 @@ def test_a_read_only_file_system_keeps_the_file_and_the_decisions(small_fs: Path
 )
 def test_an_expression_too_deep_for_ast_does_not_crash_the_write(builder: RepoBuilder, expression: str) -> None:
     _conflict(builder)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide("x.py", 0, Decision(Choice.CUSTOM, f"DEEP = {expression}\n".encode()))
     outcome = write_file(repo, session, "x.py")
     assert outcome.written and "too deeply nested to check" in outcome.message
@@ -223,7 +216,7 @@ NEW_SYNTAX = 'type Alias = int\n\n\ndef first[T](items: list[T]) -> T:\n    retu
 
 def test_python_newer_than_the_interpreter_is_written(builder: RepoBuilder) -> None:
     _conflict(builder, base=NEW_SYNTAX + BASE, dev=NEW_SYNTAX + DEV, main=NEW_SYNTAX + MAIN)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide_file("x.py", Choice.MAIN)
     outcome = write_file(repo, session, "x.py")
     assert outcome.written and outcome.staged, outcome.message
@@ -232,6 +225,6 @@ def test_python_newer_than_the_interpreter_is_written(builder: RepoBuilder) -> N
 
 def test_broken_python_is_still_refused(builder: RepoBuilder) -> None:
     _conflict(builder)
-    repo, session = _open(builder.path)
+    repo, session = open_session(builder.path)
     session.decide("x.py", 0, Decision(Choice.CUSTOM, b"def broken(:\n"))
     assert check_write(repo, session, "x.py").blocked is Blocked.SYNTAX

@@ -18,13 +18,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis
 
 from workbench.resolve.markers import any_markers
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, splice_merge
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.services.sync import SyncRequest, open_sync
 
 WORDS = ["alpha", "beta", "gamma", "}", "", "x = 1", "def f():", "    pass", "# note"]
 
@@ -109,7 +109,7 @@ def _soak(tmp_path: Path, seed: int, rounds: int) -> int:
         if made is None:
             continue
         b, size = made
-        repo, analysis = open_sync(SyncRequest(repo=b.path))
+        repo, analysis = open_analysis(b.path)
         session = Session(analysis, read_blob=repo.read_blob)
         paths = [f.path for f in analysis.files if f.hunks]
         expected = {"ours": _favoured(b, "ours", paths), "theirs": _favoured(b, "theirs", paths)}

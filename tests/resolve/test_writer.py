@@ -6,19 +6,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers.syncs import open_analysis, open_session
 
-from workbench.git.repo import GitRepo
 from workbench.resolve.events import FileChoice
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, conflict_markers, write_file
 from workbench.sample import SampleSync
-from workbench.services.sync import SyncRequest, open_sync
-
-
-def _session(sample: SampleSync) -> tuple[GitRepo, Session]:
-    repo, analysis = open_sync(SyncRequest(repo=sample.path))
-    return repo, Session(analysis, read_blob=repo.read_blob)
 
 
 def _py_with_hunks(session: Session) -> str:
@@ -26,7 +20,7 @@ def _py_with_hunks(session: Session) -> str:
 
 
 def test_write_and_stage_during_a_merge(sample_in_progress: SampleSync) -> None:
-    repo, session = _session(sample_in_progress)
+    repo, session = open_session(sample_in_progress.path)
     path = _py_with_hunks(session)
     session.decide_file(path, Choice.DEV)
     outcome = write_file(repo, session, path)
@@ -38,7 +32,7 @@ def test_write_and_stage_during_a_merge(sample_in_progress: SampleSync) -> None:
 
 
 def test_resolving_a_modify_delete_conflict_clears_the_index_stages(sample_in_progress: SampleSync) -> None:
-    repo, session = _session(sample_in_progress)
+    repo, session = open_session(sample_in_progress.path)
     unmerged = repo.index_unmerged()
     path = next(p for p in unmerged if p in {f.path for f in session.analysis.files})
     session.choose_file(path, FileChoice.DELETE)
@@ -49,7 +43,7 @@ def test_resolving_a_modify_delete_conflict_clears_the_index_stages(sample_in_pr
 
 
 def test_a_file_changed_behind_our_back_is_not_overwritten(sample_in_progress: SampleSync) -> None:
-    repo, session = _session(sample_in_progress)
+    repo, session = open_session(sample_in_progress.path)
     path = _py_with_hunks(session)
     session.decide_file(path, Choice.DEV)
     target = Path(sample_in_progress.path, path)
@@ -62,7 +56,7 @@ def test_a_file_changed_behind_our_back_is_not_overwritten(sample_in_progress: S
 
 
 def test_syntax_errors_and_markers_block_the_write(sample_in_progress: SampleSync) -> None:
-    repo, session = _session(sample_in_progress)
+    repo, session = open_session(sample_in_progress.path)
     path = _py_with_hunks(session)
     before = Path(sample_in_progress.path, path).read_bytes()
     session.decide(path, 0, Decision(Choice.CUSTOM, b"def broken(:\n"))
@@ -76,7 +70,7 @@ def test_syntax_errors_and_markers_block_the_write(sample_in_progress: SampleSyn
 
 
 def test_marked_hunks_are_the_edits_that_kept_markers(sample_in_progress: SampleSync) -> None:
-    _repo, session = _session(sample_in_progress)
+    _repo, session = open_session(sample_in_progress.path)
     path = next(f.path for f in session.analysis.files if len(f.hunks) >= 3 and f.merge)
     marked = b"<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"
     session.decide(path, 0, Decision(Choice.CUSTOM, marked))
@@ -93,7 +87,7 @@ def test_marked_hunks_are_the_edits_that_kept_markers(sample_in_progress: Sample
 
 
 def test_merge_commit_mode_writes_the_worktree_only(sample_merge_commit: SampleSync) -> None:
-    repo, session = _session(sample_merge_commit)
+    repo, session = open_session(sample_merge_commit.path)
     path = _py_with_hunks(session)
     staged_before = repo.index_entry(path)
     session.decide_file(path, Choice.DEV)
@@ -103,7 +97,7 @@ def test_merge_commit_mode_writes_the_worktree_only(sample_merge_commit: SampleS
 
 
 def test_paths_escaping_the_worktree_are_refused(sample_in_progress: SampleSync, tmp_path: Path) -> None:
-    repo, session = _session(sample_in_progress)
+    repo, session = open_session(sample_in_progress.path)
     path = _py_with_hunks(session)
     directory = Path(sample_in_progress.path, path).parent
     outside = tmp_path / "outside"
@@ -131,7 +125,7 @@ def test_conflict_marker_detection(text: bytes, found: bool) -> None:
 def test_a_model_git_does_not_confirm_is_written_only_as_a_whole_file(sample_merge_commit: SampleSync) -> None:
     """``exact`` false (the hunks do not re-create git's conflict text): no hunk-level splice is written, a
     whole-file choice (a side's own blob) still is."""
-    repo, analysis = open_sync(SyncRequest(repo=sample_merge_commit.path))
+    repo, analysis = open_analysis(sample_merge_commit.path)
     path = next(f.path for f in analysis.files if f.path.endswith(".py") and f.hunks and f.merge and f.exact)
     files = tuple(replace(f, exact=False) if f.path == path else f for f in analysis.files)
     session = Session(replace(analysis, files=files), read_blob=repo.read_blob)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from terminal import TMUX, WORKBENCH, Terminal
+from helpers.terminal import TMUX, WORKBENCH, Terminal
 from textual.pilot import Pilot
 
 from workbench.git.repo import GitRepo

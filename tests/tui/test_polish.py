@@ -91,7 +91,7 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
 def test_the_app_and_demo_print_count_the_same_decisions(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     from rich.console import Console
 
-    from workbench.analyze_view import print_analysis
+    from workbench.report.listing import print_analysis
 
     app = make_app(sample_in_progress)
 

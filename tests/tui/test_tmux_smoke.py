@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from terminal import TMUX, WORKBENCH, Terminal
+from helpers.terminal import TMUX, WORKBENCH, Terminal
 
 
 @pytest.mark.skipif(TMUX is None or WORKBENCH is None, reason="needs tmux and the installed workbench command")

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         text = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
         sys.stdout.write((json.dumps(json.loads(text), indent=pretty) if pretty else text) + "\n")
         return 0
-    from workbench.analyze_view import print_analysis
+    from workbench.report.listing import print_analysis
     from workbench.resolve.provenance import with_provenance
 
     repo, analysis = open_sync(request)

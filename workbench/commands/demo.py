@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                   "a new one)", file=sys.stderr)
     request = SyncRequest(repo=path)
     if args.print_only:
-        from workbench.analyze_view import print_analysis
+        from workbench.report.listing import print_analysis
         from workbench.services.sync import open_sync
 
         _repo, analysis = open_sync(request)

@@ -1,7 +1,9 @@
 """Sync reports for the PR body, a CI check and the terminal (``workbench report``).
 
 ``make_report`` gathers a :class:`Report` from an opened sync;
-``render`` lays it out in one of :data:`FORMATS`.  Reports are read-only.
+``write_report`` lays it out in one of :data:`FORMATS`.  Reports are read-only.
+``listing.print_analysis`` is ``workbench analyze``'s listing of the analysis
+itself, in the text report's styles (``styles.py``).
 """
 
 from __future__ import annotations
@@ -11,12 +13,11 @@ from typing import TextIO
 
 from workbench.analysis.model import Level, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
+from workbench.report.document import RecordedDecision, Report, build_report, is_open
 from workbench.report.github import render_github
 from workbench.report.jsonout import report_to_json
 from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
-from workbench.report.model import RecordedDecision, Report, build_report, is_open
 from workbench.report.stats import LineStats, python_line_stats
 from workbench.report.text import print_text
 from workbench.resolve.provenance import with_provenance
@@ -40,6 +41,10 @@ def make_report(
     repo: GitRepo, analysis: SyncAnalysis, *, result: str | None = None, fail_on: Level | None = None
 ) -> Report:
     """The report of an opened sync: line stats from git, decisions from the app's journal."""
+    # Here, not at the top: ``workbench analyze`` imports this package for its listing, and the
+    # decisions' readers bring tomlkit (~45 ms at every start) that only a report needs.
+    from workbench.report.decisions import acknowledged, load_decisions, merged_decisions
+
     analysis = with_provenance(repo, analysis)
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)

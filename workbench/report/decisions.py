@@ -12,7 +12,7 @@ from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.git.repo import GitRepo
-from workbench.report.model import RecordedDecision
+from workbench.report.document import RecordedDecision
 from workbench.resolve.acks import matched, sync_acks
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation

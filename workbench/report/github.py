@@ -11,8 +11,8 @@ and deleted files are warnings, except files dev deleted on purpose
 from __future__ import annotations
 
 from workbench.analysis.model import Level, PolicyFinding
+from workbench.report.document import Report, RiskyHunk
 from workbench.report.escape import workflow_data, workflow_property
-from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     commit_label,
     decided_where,

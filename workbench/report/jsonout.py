@@ -11,7 +11,7 @@ from typing import Any
 
 from workbench.analysis.model import SCHEMA as ANALYSIS_SCHEMA
 from workbench.analysis.serialize import commit_to_json, hunk_to_json, summary_to_json
-from workbench.report.model import RecordedDecision, Report, RiskyHunk
+from workbench.report.document import RecordedDecision, Report, RiskyHunk
 from workbench.textsafe import decode
 
 SCHEMA = "workbench.report/1"

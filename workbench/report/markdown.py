@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from workbench.analysis.model import Commit, Level
+from workbench.report.document import Report, RiskyHunk
 from workbench.report.escape import code_block, code_span, md_prose, md_text
 from workbench.report.hunktext import hunk_diffs, lost_quotes
 from workbench.report.links import commit_link
-from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
     beyond_words,

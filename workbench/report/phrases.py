@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workbench.analysis.model import Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
-from workbench.report.model import BeyondFile, RecordedDecision, Report, TakenFile
+from workbench.report.document import BeyondFile, RecordedDecision, Report, TakenFile
 from workbench.report.stats import LineStats
 from workbench.wording import plural
 

@@ -2,7 +2,8 @@
 
 Every piece of repository text goes into ``rich.text.Text`` through
 ``visible``, never into markup.  Colour follows Rich's detection: none when
-the output is not a terminal or ``NO_COLOR`` is set.
+the output is not a terminal or ``NO_COLOR`` is set.  The styles are the
+ones ``workbench analyze``'s listing uses (``styles.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from rich.console import Console
 from rich.text import Text
 
 from workbench.analysis.model import Level
+from workbench.report.document import Report, RiskyHunk
 from workbench.report.hunktext import hunk_diffs
-from workbench.report.model import Report, RiskyHunk
 from workbench.report.phrases import (
     SECTIONS,
     beyond_words,
@@ -32,10 +33,8 @@ from workbench.report.phrases import (
     taken_words,
     title,
 )
+from workbench.report.styles import DIFF_STYLE, GATE_STYLE, LEVEL_STYLE
 from workbench.textsafe import visible
-
-_LEVEL_STYLE = {Level.HIGH: "bold red", Level.MEDIUM: "yellow", Level.LOW: "green"}
-_DIFF_STYLE = {"-": "red", "+": "green", "@": "cyan", "…": "dim", " ": ""}
 
 
 def print_text(report: Report, console: Console) -> None:
@@ -43,7 +42,7 @@ def print_text(report: Report, console: Console) -> None:
     console.print(Text(" · ".join(summary_facts(report))))
     gate = gate_sentence(report)
     if gate:
-        console.print(Text(gate, style="bold red" if report.gate and report.gate.failed else "bold green"))
+        console.print(Text(gate, style=GATE_STYLE[bool(report.gate and report.gate.failed)]))
     sections: list[tuple[str, Callable[[], list[Text]]]] = [
         (SECTIONS[0], lambda: _hunks(report, Level.HIGH)),
         (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM)),
@@ -74,7 +73,7 @@ def _hunks(report: Report, level: Level) -> list[Text]:
 def _hunk(risky: RiskyHunk) -> list[Text]:
     hunk = risky.hunk
     head = Text()
-    head.append(f"{risky.level.value.upper():6} ", style=_LEVEL_STYLE[risky.level])
+    head.append(f"{risky.level.value.upper():6} ", style=LEVEL_STYLE[risky.level])
     head.append(visible(location(risky.path, hunk)), style="bold")
     head.append(f"  {hunk_facts(hunk)}")
     out = [head]
@@ -87,7 +86,7 @@ def _hunk(risky: RiskyHunk) -> list[Text]:
         out.append(Text(f"  {decided_where(risky.decision)}: " + visible(decision_label(risky.decision) + note)))
     for line in hunk_diffs(hunk):
         prefix = "@@ " if line.sign == "@" else line.sign
-        out.append(Text("    " + prefix + visible(line.text).replace("\t", "    "), style=_DIFF_STYLE[line.sign]))
+        out.append(Text("    " + prefix + visible(line.text).replace("\t", "    "), style=DIFF_STYLE[line.sign]))
     out.append(Text())
     return out
 

@@ -32,6 +32,25 @@ def chosen_oid(entry: FileAnalysis, choice: FileChoice | None) -> str | None:
     return side.oid if side is not None else None
 
 
+FILE_CHOICE_LABEL = {FileChoice.KEEP_DEV: "keep dev's", FileChoice.TAKE_MAIN: "take main's", FileChoice.DELETE: "delete"}
+"""Words before the path in an undo label: "keep dev's docs/logo.png"."""
+
+
+def decision_label(decision: Decision | None) -> str:
+    """How an undo label names a hunk decision: "take main in hunk 3 of a.py"."""
+    if decision is None:
+        return "undecide"
+    return {
+        Choice.MAIN: "take main",
+        Choice.DEV: "take dev",
+        Choice.BOTH: "both (dev, main)",
+        Choice.BOTH_MAIN_FIRST: "both (main, dev)",
+        Choice.CUSTOM: "edit",
+        Choice.RESULT: "keep the result",
+        Choice.MERGED: "restore git's merge",
+    }[decision.choice]
+
+
 class Field(str, Enum):
     """Which piece of state a change sets."""
 

@@ -12,21 +12,11 @@ from collections.abc import Iterable
 
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
-from workbench.resolve.events import Change, Event, Field, FileChoice, Op, Value, chosen_oid
+from workbench.resolve.events import FILE_CHOICE_LABEL, Change, Event, Field, FileChoice, Op, Value, decision_label
+from workbench.resolve.file_content import ContentError, FileState, spliced, whole_file, written_content
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.provenance import evidence_json
-from workbench.resolve.splice import (
-    EDIT_ONLY,
-    Choice,
-    Decision,
-    edit_replacements,
-    splice_conflicted,
-    splice_merge,
-    splice_result,
-)
-
-FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
-"""A file's decisions: its whole-file choice and each hunk's decision (conflict hunks, then edit hunks)."""
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision
 
 
 class SessionError(ValueError):
@@ -217,8 +207,8 @@ class Session:
         if self._resolves_conflict(entry, state):
             return True
         try:
-            return self._content(entry, state) != self._content(entry, written)
-        except SessionError:
+            return written_content(entry, state) != written_content(entry, written)
+        except ContentError:
             return True  # cannot be rendered (overlapping hunks): let the write check say why
 
     def _resolves_conflict(self, entry: FileAnalysis, state: FileState) -> bool:
@@ -230,15 +220,6 @@ class Session:
             and entry.path not in self._written
             and (choice is not None or any(d is not None for d in decisions[: len(entry.hunks)]))
         )
-
-    def _content(self, entry: FileAnalysis, state: FileState) -> tuple[str, bytes | str | None]:
-        """What writing ``state`` puts on disk: a side's blob id for a whole-file choice, else the bytes."""
-        choice, decisions = state
-        if choice is not None:
-            return "blob", chosen_oid(entry, choice)
-        if entry.merge is None:
-            return "blob", entry.result_oid if entry.result_present else None
-        return "bytes", self._splice(entry, list(decisions))
 
     def changed_since_decided(self) -> list[str]:
         """Files whose work-tree content is no longer what the journal's decisions (or writes) were made over."""
@@ -261,36 +242,14 @@ class Session:
         """The file as writing it now would make it (None: it would be deleted)."""
         entry = self.file(path)
         choice = self._file_choices.get(path)
-        if choice is not None:
-            return self._whole_file(entry, choice)
-        if entry.merge is None:
-            return entry.result_bytes if entry.result_present else None
-        return self._splice(entry, [self._hunks.get((path, h.index)) for h in entry.all_hunks])
-
-    def _splice(self, entry: FileAnalysis, decisions: list[Decision | None]) -> bytes:
-        """The file ``decisions`` (conflict hunks', then edit hunks') make of the result."""
-        assert entry.merge is not None
-        conflicts, edits = decisions[: len(entry.hunks)], decisions[len(entry.hunks) :]
         try:
-            extra = edit_replacements(entry.edits, edits)
-            if not entry.result_present or entry.result_bytes is None:
-                if not extra:
-                    return splice_merge(entry.merge, conflicts)
-                if entry.hunks:
-                    raise ValueError("the result deleted the file: decide it whole (m, d or x)")
-                return splice_result(b"", (), (), entry.merge, extra)  # git's merge (or a side) written back
-            splice = splice_conflicted if entry.status is FileStatus.CONFLICTED else splice_result
-            return splice(entry.result_bytes, entry.hunks, conflicts, entry.merge, extra)
-        except ValueError as exc:
-            raise SessionError(f"{entry.path}: {exc}") from exc
-
-    def _whole_file(self, entry: FileAnalysis, choice: FileChoice) -> bytes | None:
-        oid = chosen_oid(entry, choice)
-        if oid is None:
-            return None
-        if self._read_blob is None:
-            raise SessionError("this session cannot read blobs (no reader given)")
-        return self._read_blob(oid)
+            if choice is not None:
+                return whole_file(entry, choice, self._read_blob)
+            if entry.merge is None:
+                return entry.result_bytes if entry.result_present else None
+            return spliced(entry, [self._hunks.get((path, h.index)) for h in entry.all_hunks])
+        except ContentError as exc:
+            raise SessionError(str(exc)) from exc.__cause__  # the splice's own error says why (the write check reads it)
 
     # -- commands (each returns the event to journal) -----------------------
 
@@ -308,7 +267,7 @@ class Session:
         changes = [Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision)]
         if path in self._file_choices:
             changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
-        label = f"{_label(decision)} in hunk {index + 1} of {path}"
+        label = f"{decision_label(decision)} in hunk {index + 1} of {path}"
         return self._do(tuple(changes), label)
 
     def decide_file(self, path: str, choice: Choice) -> Event:
@@ -320,7 +279,7 @@ class Session:
         changes = [Change(Field.HUNK, path, h.index, self._hunks.get((path, h.index)), decision) for h in entry.hunks]
         if path in self._file_choices:
             changes.append(Change(Field.FILE, path, None, self._file_choices[path], None))
-        return self._do(tuple(changes), f"{_label(decision)} in all of {path}")
+        return self._do(tuple(changes), f"{decision_label(decision)} in all of {path}")
 
     def decide_many(self, targets: Iterable[tuple[str, int]], choice: Choice, label: str) -> Event:
         """One choice for many hunks across files, as ONE event: a single undo takes it all back.
@@ -344,7 +303,7 @@ class Session:
         """Keep dev's file, take main's, or delete it (binary, modify/delete, ...)."""
         self.file(path)
         change = Change(Field.FILE, path, None, self._file_choices.get(path), choice)
-        label = f"{_FILE_LABEL[choice] if choice else 'undecide'} {path}"
+        label = f"{FILE_CHOICE_LABEL[choice] if choice else 'undecide'} {path}"
         return self._do((change,), label)
 
     def set_note(self, path: str, index: int | None, text: str) -> Event:
@@ -436,21 +395,3 @@ class Session:
                 self._notes[(path, index)] = value
             else:
                 self._notes.pop((path, index), None)
-
-
-_FILE_LABEL = {FileChoice.KEEP_DEV: "keep dev's", FileChoice.TAKE_MAIN: "take main's", FileChoice.DELETE: "delete"}
-"""Words before the path in an undo label: "keep dev's docs/logo.png"."""
-
-
-def _label(decision: Decision | None) -> str:
-    if decision is None:
-        return "undecide"
-    return {
-        Choice.MAIN: "take main",
-        Choice.DEV: "take dev",
-        Choice.BOTH: "both (dev, main)",
-        Choice.BOTH_MAIN_FIRST: "both (main, dev)",
-        Choice.CUSTOM: "edit",
-        Choice.RESULT: "keep the result",
-        Choice.MERGED: "restore git's merge",
-    }[decision.choice]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal, get_args
 
-from workbench.sample import api, background, chains, drops, policy, structure
+from workbench.sample import api, background, chains, dropped_lines, policy, structure
 from workbench.sample.bot import finish_sync, start_sync, sync_branch_name
 from workbench.sample.builder import RepoBuilder
 from workbench.sample.recipe import RecipeFn, build
@@ -24,8 +24,8 @@ SampleState = Literal["branches", "in-progress", "merge-commit"]
 RECIPES: dict[str, RecipeFn] = {
     "squash-chain-dev-ahead": chains.squash_chain_dev_ahead,
     "squash-chain-main-ahead": chains.squash_chain_main_ahead,
-    "dev-line-dropped": drops.dev_line_dropped,
-    "intentional-removal": drops.intentional_removal,
+    "dev-line-dropped": dropped_lines.dev_line_dropped,
+    "intentional-removal": dropped_lines.intentional_removal,
     "policy-files": policy.policy_files,
     "renamed-callee": api.renamed_callee,
     "structural": structure.structural_conflicts,

@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 
-from workbench.analysis.display.text import Span
+from workbench.analysis.display.word_diff import Span
 from workbench.tui.palette import Palette, combine
 
 CROP_MARK = "›"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from api_tools import bot_merge, findings, history, preview
+from helpers.histories import bot_merge, history
+from helpers.signals import findings
+from helpers.syncs import analyze, analyze_preview
 
 from workbench.analysis.serialize import analysis_to_json
 from workbench.sample import RepoBuilder
 from workbench.sample.scenarios import renamed_callee
-from workbench.services.sync import SyncRequest, open_sync
 
 OFFLOAD = """
     class Interface:
@@ -32,7 +33,7 @@ CALLER = """
 
 def test_renamed_method_and_enum_from_the_sample_scenario(tmp_path) -> None:
     scenario = renamed_callee(tmp_path / "repo")
-    analysis = open_sync(SyncRequest(repo=scenario.path, dev="dev", main="main"))[1]
+    analysis = analyze(scenario.path, dev="dev", main="main")
     caller = "megatron/core/transformer/transformer_layer.py"
     (method,) = findings(analysis, "missing-attribute", caller)
     assert method.symbol == "group_commit" and method.side == "main"
@@ -52,7 +53,7 @@ def test_renamed_method_and_enum_from_the_sample_scenario(tmp_path) -> None:
 def test_scenario_merge_commit_gives_the_same_findings(tmp_path) -> None:
     scenario = renamed_callee(tmp_path / "repo")
     b = RepoBuilder.open(scenario.path)
-    preview_found = {(f.path, f.line, f.kind) for f in open_sync(SyncRequest(repo=b.path, dev="dev", main="main"))[1].api_mismatches}
+    preview_found = {(f.path, f.line, f.kind) for f in analyze(b.path, dev="dev", main="main").api_mismatches}
     merged = bot_merge(b)
     assert {(f.path, f.line, f.kind) for f in merged.api_mismatches} == preview_found
 
@@ -64,7 +65,7 @@ def test_signature_grown_on_dev_breaks_mains_new_caller_in_a_clean_file(builder:
         {"pkg/offload.py": OFFLOAD_DEV},
         {"pkg/model.py": CALLER},
     )
-    (found,) = preview(builder).api_mismatches
+    (found,) = analyze_preview(builder.path).api_mismatches
     assert (found.path, found.line, found.kind, found.symbol, found.side) == ("pkg/model.py", 5, "arity", "init_handler", "main")
     assert "passes 3 arguments by keyword" in found.message
     assert "dev's `init_handler(pp_rank, vp_size, vp_stage, min_size, delta, fraction)`" in found.message
@@ -80,14 +81,14 @@ def test_keyword_the_new_signature_does_not_accept(builder: RepoBuilder) -> None
         {"pkg/offload.py": OFFLOAD.replace("min_size", "min_bytes")},
         {"pkg/model.py": CALLER},
     )
-    (found,) = preview(builder).api_mismatches
+    (found,) = analyze_preview(builder.path).api_mismatches
     assert found.kind == "unknown-keyword" and "has no parameter `min_size`" in found.message
 
 
 def test_a_call_that_still_fits_is_not_reported(builder: RepoBuilder) -> None:
     grown = OFFLOAD.replace("min_size):", "min_size, delta=0, *, fraction=1.0):")
     history(builder, {"pkg/__init__.py": "", "pkg/offload.py": OFFLOAD}, {"pkg/offload.py": grown}, {"pkg/model.py": CALLER})
-    assert preview(builder).api_mismatches == ()
+    assert analyze_preview(builder.path).api_mismatches == ()
 
 
 def test_dropped_import_is_an_undefined_name_in_devs_code(builder: RepoBuilder) -> None:
@@ -97,7 +98,7 @@ def test_dropped_import_is_an_undefined_name_in_devs_code(builder: RepoBuilder) 
     main = "from pkg.enums import Scope, Kind  # noqa\n\n\ndef build():\n    return Kind.a\n"
     sync = history(builder, {"pkg/__init__.py": "", "pkg/enums.py": enums, "pkg/plan.py": base},
                    {"pkg/plan.py": dev}, {"pkg/plan.py": main})
-    (found,) = preview(builder).api_mismatches
+    (found,) = analyze_preview(builder.path).api_mismatches
     assert (found.path, found.line, found.kind, found.symbol, found.side) == ("pkg/plan.py", 9, "undefined-name", "Graph", "dev")
     assert "dev's version binds it at line 1" in found.message and "hunk 1 took main's side" in found.message
     assert found.commits == (sync.main,)
@@ -134,7 +135,7 @@ NET_DEV = """
 
 def test_dev_caller_of_a_helper_the_merge_dropped(builder: RepoBuilder) -> None:
     sync = history(builder, {"net.py": NET}, {"net.py": NET_DEV}, {"net.py": NET.replace("return x\n", "return x + 0\n")})
-    analysis = preview(builder)
+    analysis = analyze_preview(builder.path)
     (found,) = analysis.api_mismatches
     assert (found.line, found.kind, found.symbol, found.side) == (3, "missing-attribute", "_resolve", "dev")
     assert "dev's code calls `self._resolve(…)`, but main's class Net" in found.message
@@ -155,7 +156,7 @@ def test_dev_caller_of_a_function_main_renamed(builder: RepoBuilder) -> None:
         {"pkg/b.py": "from pkg.util import load\n\n\ndef go():\n    return load('b')\n"},
         {"pkg/util.py": util.replace("load", "read_file"), "pkg/a.py": "from pkg.util import read_file\n\nA = read_file('a')\n"},
     )
-    (found,) = preview(builder).api_mismatches
+    (found,) = analyze_preview(builder.path).api_mismatches
     assert (found.path, found.line, found.kind, found.symbol, found.side) == ("pkg/b.py", 1, "missing-import", "load", "dev")
     assert "main's module pkg.util has no `load` (it has `read_file`)" in found.message
     assert f"main's {sync.main[:10]}" in found.message and found.commits == (sync.main,)
@@ -193,7 +194,7 @@ def test_what_is_broken_on_its_own_side_or_unknowable_is_not_reported(builder: R
         {"m.py": base.replace("return 1", "return 2"), "helpers.py": "def helper(a, b):\n    return a + b\n"},
         {"m.py": main},
     )
-    assert [(f.path, f.line, f.symbol) for f in preview(builder).api_mismatches] == [("m.py", 21, "helper")]
+    assert [(f.path, f.line, f.symbol) for f in analyze_preview(builder.path).api_mismatches] == [("m.py", 21, "helper")]
 
 
 def test_findings_are_json_with_the_contract_fields(builder: RepoBuilder) -> None:
@@ -203,7 +204,7 @@ def test_findings_are_json_with_the_contract_fields(builder: RepoBuilder) -> Non
         {"pkg/offload.py": OFFLOAD_DEV},
         {"pkg/model.py": CALLER},
     )
-    doc = analysis_to_json(preview(builder))
+    doc = analysis_to_json(analyze_preview(builder.path))
     (found,) = doc["api_mismatches"]
     assert {"path", "line", "symbol", "kind", "message", "callee_path", "callee_line"} <= found.keys()
     assert doc["summary"]["api_mismatches"] == 1
@@ -219,5 +220,5 @@ def test_a_merge_left_in_progress_with_markers_is_still_audited(builder: RepoBui
     )
     assert builder.merge("main") == 1
     assert b"<<<<<<<" in builder.read("pkg/notes.py")
-    analysis = open_sync(SyncRequest(repo=builder.path))[1]
+    analysis = analyze(builder.path)
     assert [(f.path, f.kind) for f in analysis.api_mismatches] == [("pkg/model.py", "arity")]

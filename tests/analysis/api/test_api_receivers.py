@@ -8,7 +8,9 @@ dev's class through a receiver of each form.
 from __future__ import annotations
 
 import pytest
-from api_tools import findings, history, preview
+from helpers.histories import history
+from helpers.signals import findings
+from helpers.syncs import analyze_preview
 
 from workbench.sample import RepoBuilder
 
@@ -95,7 +97,7 @@ def test_a_typed_receiver_reaches_dev_s_class(builder: RepoBuilder, form: str) -
         {"pkg/model.py": CALLERS[form]},
         dev_subject="[dev] Flush several groups at once (#101)",
     )
-    analysis = preview(builder)
+    analysis = analyze_preview(builder.path)
     (renamed,) = findings(analysis, "missing-attribute", "pkg/model.py")
     assert renamed.symbol == "flush_group" and renamed.side == "main"
     assert "dev's class BufferPool" in renamed.message and "(#101)" in renamed.message
@@ -123,4 +125,4 @@ def test_a_receiver_of_another_type_is_not_reported(builder: RepoBuilder) -> Non
             return buf.reserve(1, 2)
     """
     history(builder, {"pkg/__init__.py": "", "pkg/pool.py": POOL}, {"pkg/pool.py": POOL_DEV}, {"pkg/model.py": caller})
-    assert findings(preview(builder), path="pkg/model.py") == []
+    assert findings(analyze_preview(builder.path), path="pkg/model.py") == []

@@ -21,8 +21,8 @@ from tree_sitter import Node
 
 from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.calls import Arguments, Problem, check_call
+from workbench.analysis.api.definition_changes import History, Key, shape
 from workbench.analysis.api.findings import Findings, rename_hint, shas
-from workbench.analysis.api.history import History, Key, shape
 from workbench.analysis.api.index import Import, ModuleIndex
 from workbench.analysis.api.refs import Reference, references
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from workbench.analysis.display.align import align3
-from workbench.analysis.display.text import Span, display_text, word_changes
+from workbench.analysis.display.safe_text import display_text
+from workbench.analysis.display.word_diff import Span, word_changes
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import MergeResult
 from workbench.analysis.xdiff.result import CONFLICT, IDENTICAL, OURS_ONLY, THEIRS_ONLY

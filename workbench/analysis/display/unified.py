@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from workbench.analysis.display.text import Span, display_text, word_changes
+from workbench.analysis.display.safe_text import display_text
+from workbench.analysis.display.word_diff import Span, word_changes
 from workbench.analysis.xdiff import Algorithm, diff_lines
 
 

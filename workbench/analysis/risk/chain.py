@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from workbench.analysis.model import Hunk, Signal, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
-from workbench.analysis.risk.text import contains_block, content_lines, weight_of
+from workbench.analysis.risk.line_compare import contains_block, content_lines, weight_of
 
 OLDER_DEV_STATE = "older-dev-state"
 SQUASH_COUNTERPART = "squash-counterpart"

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from workbench.analysis.model import Hunk, Signal, Taken
 from workbench.analysis.risk.dangling import FileNames
 from workbench.analysis.risk.evidence import FileEvidence, labels
+from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.script_index import holding, replaces_near
-from workbench.analysis.risk.text import content_lines, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
 DEV_ONLY_LINES_DROPPED = "dev-only-lines-dropped"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk
-from workbench.analysis.risk.text import meaningful, norm
+from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.twins import MIN_PATCH_LINES, counterpart, similar_patch
 from workbench.git.types import SideHistory
 

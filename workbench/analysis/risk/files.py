@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal
 from workbench.analysis.risk.chain import MAIN_AHEAD, MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
-from workbench.analysis.risk.text import shorten
+from workbench.analysis.risk.line_compare import shorten
 
 MAIN_DELETED_FILE = "main-deleted-file"
 DEV_DELETED_FILE = "dev-deleted-file"

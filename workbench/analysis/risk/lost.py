@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from workbench.analysis.model import Hunk, LineRange, LostLines, Taken
+from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.script_index import side_lines
-from workbench.analysis.risk.text import meaningful, norm
 from workbench.analysis.xdiff import MergeResult
 
 WINDOW = 20

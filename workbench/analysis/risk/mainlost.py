@@ -28,8 +28,8 @@ from workbench.analysis.risk.drops import (
     comment_only,
 )
 from workbench.analysis.risk.evidence import FileEvidence, labels
+from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import window
-from workbench.analysis.risk.text import content_lines, norm, shorten
 from workbench.analysis.xdiff import MergeResult
 
 MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.analysis.api.audit import Auditor
+from workbench.analysis.api.definition_changes import History
 from workbench.analysis.api.findings import CalleeNote
-from workbench.analysis.api.history import History
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SyncAnalysis
 from workbench.analysis.readers import Trees
 from workbench.analysis.stages.context import AnalysisContext

@@ -19,8 +19,8 @@ from dataclasses import replace
 from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SyncAnalysis
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.drops import DEV_ONLY_LINES_DROPPED
+from workbench.analysis.risk.line_compare import content_lines, is_data
 from workbench.analysis.risk.mainlost import MAIN_ONLY_LINES_DROPPED
-from workbench.analysis.risk.text import content_lines, is_data
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.stages.score_risk import score_risk
 

@@ -38,6 +38,7 @@ from workbench.analysis.risk.drops import (
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
 from workbench.analysis.risk.importers import find_importers
+from workbench.analysis.risk.line_compare import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.risk.lost import lost_lines, lost_main
 from workbench.analysis.risk.mainlost import (
     dev_removed_intentionally,
@@ -45,7 +46,6 @@ from workbench.analysis.risk.mainlost import (
     main_only,
     main_only_lines_dropped,
 )
-from workbench.analysis.risk.text import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.analysis.xdiff import split_lines
 

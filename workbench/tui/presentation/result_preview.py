@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.display.text import display_text
+from workbench.analysis.display.safe_text import display_text
 from workbench.analysis.model import FileStatus, Hunk, Taken
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.splice import Choice

@@ -3,7 +3,7 @@
 A result that still holds conflict markers, or a hunk cut mid-statement,
 is not valid Python; tree-sitter parses it anyway and marks the broken
 places as ``ERROR`` nodes, so the rest of the file keeps its structure.
-Tests hold the facts against pyflakes (``tests/risk/test_risk_names.py``).
+Tests hold the facts against pyflakes (``tests/analysis/risk/test_risk_names.py``).
 """
 
 from __future__ import annotations

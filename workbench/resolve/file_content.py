@@ -1,0 +1,59 @@
+"""What a file becomes under a set of decisions: the bytes to write, or the side's blob to copy.
+
+Pure functions of one file's analysis and its decisions, kept apart from the
+session's bookkeeping (undo, journal replay, what is written) so the one
+question "what would writing this put on disk" has one answer.
+"""
+
+from __future__ import annotations
+
+from workbench.analysis.model import FileAnalysis, FileStatus
+from workbench.git.types import ReadBlob
+from workbench.resolve.events import FileChoice, chosen_oid
+from workbench.resolve.splice import Decision, edit_replacements, splice_conflicted, splice_merge, splice_result
+
+FileState = tuple[FileChoice | None, tuple[Decision | None, ...]]
+"""A file's decisions: its whole-file choice and each hunk's decision (conflict hunks, then edit hunks)."""
+
+
+class ContentError(ValueError):
+    """The decisions cannot be put together into one file (overlapping hunks, a deleted result)."""
+
+
+def spliced(entry: FileAnalysis, decisions: list[Decision | None]) -> bytes:
+    """The file ``decisions`` (conflict hunks', then edit hunks') make of the result."""
+    assert entry.merge is not None
+    conflicts, edits = decisions[: len(entry.hunks)], decisions[len(entry.hunks) :]
+    try:
+        extra = edit_replacements(entry.edits, edits)
+        if not entry.result_present or entry.result_bytes is None:
+            if not extra:
+                return splice_merge(entry.merge, conflicts)
+            if entry.hunks:
+                raise ValueError("the result deleted the file: decide it whole (m, d or x)")
+            return splice_result(b"", (), (), entry.merge, extra)  # git's merge (or a side) written back
+        splice = splice_conflicted if entry.status is FileStatus.CONFLICTED else splice_result
+        return splice(entry.result_bytes, entry.hunks, conflicts, entry.merge, extra)
+    except ValueError as exc:
+        raise ContentError(f"{entry.path}: {exc}") from exc
+
+
+def whole_file(entry: FileAnalysis, choice: FileChoice, read_blob: ReadBlob | None) -> bytes | None:
+    """The side's file a whole-file choice copies (None: the choice deletes it)."""
+    oid = chosen_oid(entry, choice)
+    if oid is None:
+        return None
+    if read_blob is None:
+        raise ContentError("this session cannot read blobs (no reader given)")
+    return read_blob(oid)
+
+
+def written_content(entry: FileAnalysis, state: FileState) -> tuple[str, bytes | str | None]:
+    """What writing ``state`` puts on disk, cheap to compare: a side's blob id for a whole-file choice, else
+    the bytes (the blob itself is not read to tell two states apart)."""
+    choice, decisions = state
+    if choice is not None:
+        return "blob", chosen_oid(entry, choice)
+    if entry.merge is None:
+        return "blob", entry.result_oid if entry.result_present else None
+    return "bytes", spliced(entry, list(decisions))
