@@ -117,3 +117,15 @@ def test_a_quiz_scope_visits_and_opens_only_the_asked_hunks(ws: Workspace) -> No
     ws.decide(LAYER, 1, Decision(Choice.DEV))
     assert next_undecided(ws, Position(LAYER, 1), +1) == Position(LAYER, hunks - 1)
     assert opening_hunk(ws, LAYER) == hunks - 1, "the undecided asked hunk"
+
+
+def test_a_loaded_sync_opens_on_the_file_asked_for_else_where_the_user_moved_else_the_first(ws: Workspace) -> None:
+    shown = tuple(f.path for f in ws.files)
+    other = next(p for p in shown if p != LAYER)
+    cursor = Cursor(ws)
+    assert cursor.first_file(LAYER, other, shown) == LAYER and cursor.pending == opening_hunk(ws, LAYER), "--file"
+    cursor = Cursor(ws)
+    assert cursor.first_file(None, other, shown) == other and cursor.pending is None, "the row the user moved to"
+    assert Cursor(ws).first_file("no/such/file.py", None, shown) == shown[0]
+    assert Cursor(ws).first_file(None, other, (LAYER,)) == LAYER, "a row the filter hides is not reopened"
+    assert Cursor(ws).first_file(None, None, ()) is None
