@@ -391,8 +391,8 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
         assert "\x1b" not in lines
         await pilot.press("D")
         await settle(pilot)
-        toasts = " ".join(Toast(n).render().plain for n in notifications(pilot))
-        assert path in toasts, "a toast naming the path shows it as typed"
+        painted = " ".join(Toast(n).render().plain for n in notifications(pilot))
+        assert path in painted, "a toast naming the path shows it as typed"
         await pilot.press("w")
         await settle(pilot)
         assert any("preview" in t for t in toasts(pilot)), "a preview has nothing to write into"
