@@ -82,15 +82,15 @@ QUIZ_SHOTS: list[tuple[str, tuple[str, ...]]] = [
 
 async def _shoot_quiz(name: str, keys: tuple[str, ...]) -> None:
     from workbench.services.exercises import build_sample_exercise
+    from workbench.services.workspace import Workspace
     from workbench.tui.app import WorkbenchApp
     from workbench.tui.config import Config
-    from workbench.tui.quiz import open_quiz
     from workbench.tui.screens.quiz import QuizScreen
     from workbench.tui.themes import builtin_theme_dir, load_themes
 
     path, merge, result = build_sample_exercise(
         "squash-chain-dev-ahead", Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "repo")
-    app = WorkbenchApp(lambda report: open_quiz(path, merge, result, "ana", "sample:squash-chain-dev-ahead"),
+    app = WorkbenchApp(lambda report: Workspace.open_quiz(path, merge, result, "ana", "sample:squash-chain-dev-ahead"),
                        Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
     async with app.run_test(size=SIZE) as pilot:
         await _ready(pilot, QuizScreen)

@@ -139,7 +139,7 @@ async def _hunk_moves(load) -> tuple[list[float], list[float]]:  # noqa: ANN001
         screen = app.screen
         while getattr(screen, "view", None) is None or screen.current is None:
             await pilot.pause(0.02)
-        screen._go(Position(FILE, 0))
+        screen.go(Position(FILE, 0))
         await pilot.pause(0.2)
         last = len(screen.ws.entry(FILE).hunks) - 1
         step = +1

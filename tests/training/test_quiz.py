@@ -24,8 +24,8 @@ from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
-from workbench.tui.quiz import QuizWorkspace, open_quiz
-from workbench.tui.screens.quiz import QuizScreen, RevealScreen, ScoreScreen
+from workbench.tui.screens.quiz import QuizScreen
+from workbench.tui.screens.text_page import RevealScreen, ScoreScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 
 SIZE = (150, 42)
@@ -52,7 +52,7 @@ def _app(exercise: Exercise, title: str = "sample:squash-chain-dev-ahead") -> Wo
     path, merge, result = exercise
 
     def load(_report: Report) -> Workspace:
-        return open_quiz(path, merge, result, TRAINEE, title)
+        return Workspace.open_quiz(path, merge, result, TRAINEE, title)
 
     return WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
 
@@ -77,8 +77,8 @@ def _drive(app: WorkbenchApp, script: Callable[[Pilot, QuizScreen], Awaitable[No
     asyncio.run(main())
 
 
-def _ws(screen: QuizScreen) -> QuizWorkspace:
-    assert isinstance(screen.ws, QuizWorkspace)
+def _ws(screen: QuizScreen) -> Workspace:
+    assert screen.ws is not None and screen.ws.quiz is not None
     return screen.ws
 
 

@@ -23,8 +23,7 @@ from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.loading import Report
-from workbench.tui.quiz import QuizWorkspace, open_quiz
-from workbench.tui.quiz_present import NOT_ASKED
+from workbench.tui.presentation.hunk_view import NOT_ASKED
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.widgets.file_list import FileList
@@ -76,7 +75,7 @@ def _app(exercise: Exercise) -> WorkbenchApp:
     path, merge, result = exercise
 
     def load(_report: Report) -> Workspace:
-        return open_quiz(path, merge, result, "ana", "risky", risky=True)
+        return Workspace.open_quiz(path, merge, result, "ana", "risky", risky=True)
 
     return WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
 
@@ -110,16 +109,16 @@ def _header(view: HunkView, hunk: int) -> str:
 def test_the_exercise_asks_one_file_with_hunks_it_does_not_ask(mixed: Exercise) -> None:
     """The repository is what the quiz test needs: the file mixes asked and unasked hunks."""
     path, merge, result = mixed
-    ws = open_quiz(path, merge, result, "ana", "risky", risky=True)
+    ws = Workspace.open_quiz(path, merge, result, "ana", "risky", risky=True)
     assert [f.path for f in ws.analysis.files] == [MIXED], "quiet.py has nothing risky to ask"
     assert [h.level for h in ws.entry(MIXED).hunks] == [Level.LOW, Level.HIGH, Level.LOW, Level.HIGH]
-    assert ws.asked(MIXED) == (1, 3)
+    assert ws.scope.asked(MIXED) == (1, 3)
     assert ws.session.undecided() == 4, "the session counts every hunk of the file"
 
 
 def test_the_counter_the_rows_and_n_p_follow_the_asked_hunks(mixed: Exercise) -> None:
     async def script(pilot: Pilot, screen: QuizScreen) -> None:
-        assert isinstance(screen.ws, QuizWorkspace)
+        assert screen.ws is not None and screen.ws.quiz is not None
         files = screen.query_one(FileList)
         assert "2 undecided" in _summary(screen), _summary(screen)
         assert files.options.row_text(0).rstrip().endswith("0/2"), files.options.row_text(0)

@@ -12,12 +12,13 @@ from helpers.answer_keys import small_key
 from workbench.analysis.answer_key import grade
 from workbench.analysis.model import Level
 from workbench.services.exercises import build_sample_exercise, load_progress
+from workbench.services.quiz import Quiz
 from workbench.services.sync import LoadProgress
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
 from workbench.tui.palette import build_palette
-from workbench.tui.quiz import Quiz, open_quiz
-from workbench.tui.quiz_present import reveal_text, score_text
+from workbench.tui.presentation.text_page import reveal_text, score_text
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 from workbench.tui.widgets.file_list import FileList
@@ -50,7 +51,7 @@ def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, st
     path, merge, result = exercise
     heard: list[LoadProgress] = []
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cold"))  # a cached analysis arrives whole, with no outline
-    open_quiz(path, merge, result, "ana", "t", progress=heard.append)
+    Workspace.open_quiz(path, merge, result, "ana", "t", progress=heard.append)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cold-again"))
     assert heard and heard[0].phase == "outline" and heard[0].analysis is not None
 
@@ -63,7 +64,7 @@ def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, st
                 import time
                 time.sleep(1.0)  # the analysis is slow on a real sync: the list must already be there
 
-        return open_quiz(path, merge, result, "ana", "t", progress=slow)
+        return Workspace.open_quiz(path, merge, result, "ana", "t", progress=slow)
 
     app = WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
 
@@ -83,7 +84,7 @@ def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, st
 
 def test_open_quiz_asks_the_risky_subset(exercise: tuple[Path, str, str]) -> None:
     path, merge, result = exercise
-    full = open_quiz(path, merge, result, "ana", "t")
-    risky = open_quiz(path, merge, result, "bo", "t", risky=True)
+    full = Workspace.open_quiz(path, merge, result, "ana", "t")
+    risky = Workspace.open_quiz(path, merge, result, "bo", "t", risky=True)
     expected = [q for q in full.quiz.key.hunks if q.level is not Level.LOW or q.changed_after_sync]
     assert [(q.path, q.index) for q in risky.quiz.key.hunks] == [(q.path, q.index) for q in expected]

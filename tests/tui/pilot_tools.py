@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from textual import events
+from textual.notifications import Notification
 from textual.pilot import Pilot
 
 from workbench.tui.app import WorkbenchApp
@@ -21,21 +23,12 @@ async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
     while True:
         screen = pilot.app.screen
         if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None:
-            if screen.view.layout is None or (screen.current is not None and _on_current_hunk(screen)):
+            if screen.view.layout is None or screen.current_hunk_on_screen():
                 await pilot.pause()
                 return screen
         if time.monotonic() > deadline:
             raise TimeoutError("the workbench did not finish loading")
         await pilot.pause(0.02)
-
-
-def _on_current_hunk(screen: MainScreen) -> bool:
-    """The hunk view's cursor is where the current hunk opens (its first lost line, else its header): the
-    scroll deferred until layout has happened."""
-    from workbench.tui.widgets.hunk_view import HunkView
-
-    view = screen.query_one(HunkView)
-    return screen.current is not None and view.opening_line(screen.current) == view.cursor
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
@@ -79,7 +72,6 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
     """
     import unicodedata
 
-    from textual import events
     from textual.keys import _get_unicode_name_from_key
 
     try:
@@ -87,9 +79,7 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
     except KeyError:
         char = key if len(key) == 1 else None
     start = time.perf_counter()
-    driver = pilot.app._driver
-    assert driver is not None
-    driver.send_message(events.Key(key, char))
+    send_key(pilot, key, char)
     while not done():
         if time.perf_counter() - start > timeout:
             raise TimeoutError(f"the app did not act on {key!r}")
@@ -130,6 +120,19 @@ def main_screen(pilot: Pilot) -> MainScreen:
     return screen
 
 
+def notifications(pilot: Pilot) -> list[Notification]:
+    """Every notification so far (Textual keeps them in a private list: this is the one place that reads it)."""
+    return list(pilot.app._notifications)
+
+
 def toasts(pilot: Pilot) -> list[str]:
     """Every notification's text so far."""
-    return [n.message for n in pilot.app._notifications]
+    return [n.message for n in notifications(pilot)]
+
+
+def send_key(pilot: Pilot, key: str, char: str | None) -> None:
+    """Send a key as the terminal driver would, without waiting for the app to go idle (Textual's driver is
+    private: this is the one place that reaches it)."""
+    driver = pilot.app._driver
+    assert driver is not None
+    driver.send_message(events.Key(key, char))

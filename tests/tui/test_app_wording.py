@@ -17,8 +17,8 @@ from workbench.services.mergetool_file import load_mergetool
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.present import sync_title, write_summary
-from workbench.tui.quiz import open_quiz
+from workbench.tui.presentation.notices import write_summary
+from workbench.tui.presentation.sync_bar import sync_title
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.quiz import QuizScreen
@@ -114,7 +114,7 @@ def test_a_training_quiz_says_once_that_nothing_is_written(make_app: MakeApp, tm
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path, merge, result = build_sample_exercise("squash-chain-dev-ahead", tmp_path / "repo")
-    app = make_app(lambda: open_quiz(path, merge, result, "ana", "sample"), screen=QuizScreen)
+    app = make_app(lambda: Workspace.open_quiz(path, merge, result, "ana", "sample"), screen=QuizScreen)
 
     async def script(pilot: Pilot) -> None:
         await pilot.press("D")
@@ -139,7 +139,7 @@ def test_help_lists_the_keys_that_are_not_actions(sample_in_progress: SampleSync
         await pilot.press("question_mark")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
-        keys = [str(cell) for cell in help_screen._table().columns[0]._cells]
+        keys = [keys for keys, _action in help_screen.key_rows()]
         assert {"tab shift+tab", "enter", "ctrl+p"} <= set(keys), keys
 
     drive(app, script)

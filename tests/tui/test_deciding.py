@@ -6,7 +6,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
 
 from workbench.analysis.xdiff import split_lines
@@ -14,6 +14,7 @@ from workbench.resolve.events import FileChoice
 from workbench.resolve.journal import Journal
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
+from workbench.services.cursor import step
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
@@ -113,7 +114,7 @@ def test_write_stages_decided_files_during_a_merge(sample_in_progress: SampleSyn
         screen = main_screen(pilot)
         session = screen.ws.session
         await pilot.press("x")
-        screen._go(screen.ws.step(None, +1, (LAYER,)))
+        screen.go(step(screen.ws, None, +1, (LAYER,)))
         await settle(pilot)
         await pilot.press("D")
         await pilot.press("w")
@@ -159,7 +160,7 @@ def test_a_syntax_error_blocks_the_write_with_a_message(sample_in_progress: Samp
         screen.refresh_state({LAYER})
         await pilot.press("w")
         await settle(pilot)
-        messages = [n.message for n in pilot.app._notifications]
+        messages = toasts(pilot)
         assert any("would not parse" in m and LAYER in m for m in messages), messages
         assert LAYER in screen.ws.session.dirty_paths()
 

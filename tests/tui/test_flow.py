@@ -11,10 +11,11 @@ from textual.pilot import Pilot
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
+from workbench.services.cursor import next_undecided, positions
 from workbench.services.workspace import Position
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.moves import Bulk, Scope, bulk_targets, next_undecided
+from workbench.tui.moves import Bulk, Reach, bulk_targets
 from workbench.tui.screens.bulk import BulkScreen
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
@@ -181,7 +182,7 @@ def test_bulk_choices_in_the_dialog_change_the_count(sample_in_progress: SampleS
         modal = pilot.app.screen
         assert isinstance(modal, BulkScreen)
         bulk = modal.bulk
-        assert bulk == Bulk(Choice.DEV, Level.HIGH, Scope.FILE, LAYER)
+        assert bulk == Bulk(Choice.DEV, Level.HIGH, Reach.FILE, LAYER)
         targets = bulk_targets(ws, bulk)
         assert {p for p, _ in targets} <= {LAYER}
         await pilot.press("escape")
@@ -197,7 +198,7 @@ def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: Sampl
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
         ws = screen.ws
-        order = list(ws.positions())
+        order = list(positions(ws))
         here = Position(screen.path, screen.current)
         following = order[order.index(here) + 1]
         ws.decide(following.path, following.hunk, Decision(Choice.DEV))
@@ -280,7 +281,7 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         screen = main_screen(pilot)
         ws = screen.ws
         last = len(ws.entry(screen.path).hunks) - 1
-        screen._go(Position(screen.path, last))
+        screen.go(Position(screen.path, last))
         await settle(pilot)
         first = Position(screen.path, screen.current)
         following = next_undecided(ws, first, +1)

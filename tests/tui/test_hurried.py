@@ -18,9 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import main_screen, ready, screen_text, settle, toasts
+from pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
 from rich.console import Console
-from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -43,10 +42,8 @@ MakeApp = Callable[..., WorkbenchApp]
 
 async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
     """Send ``keys`` (characters, or key names) ``gap`` seconds apart, never waiting for the app to go idle."""
-    driver = pilot.app._driver
-    assert driver is not None
     for key in keys:
-        driver.send_message(events.Key(key, key if len(key) == 1 else None))
+        send_key(pilot, key, key if len(key) == 1 else None)
         await asyncio.sleep(gap)
     await asyncio.sleep(0.3)
     await pilot.pause()
@@ -137,9 +134,9 @@ def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuild
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert [a.value for a in dialog._answers] == ["quit", "cancel"]
-        assert "Nothing can be written yet" in str(dialog._question)
-        assert "x.py is still conflicted" in str(dialog._question)
+        assert [a.value for a in dialog.answers] == ["quit", "cancel"]
+        assert "Nothing can be written yet" in str(dialog.question)
+        assert "x.py is still conflicted" in str(dialog.question)
         await pilot.press("w")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen), "w is not an answer here"
@@ -300,7 +297,7 @@ def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: Sam
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         console = Console(width=200, record=True, file=io.StringIO())
-        console.print(help_screen._table())
+        console.print(help_screen.table())
         assert "Write a note on this hunk" in console.export_text()
 
     _run(app, script)

@@ -92,7 +92,7 @@ def test_the_outline_is_browsable_and_the_full_analysis_keeps_the_users_file(
             assert files.shown_paths and all("rms_norm" in p for p in files.shown_paths)
             await pilot.press(*["backspace"] * 8, "escape")
             chosen = files.highlighted_path
-            assert len(files.shown_paths) == len(screen.query_one(FileList)._order)
+            assert len(files.shown_paths) == len(screen.query_one(FileList).paths)
             assert chosen is not None and "rms_norm" in chosen and chosen != first
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
@@ -179,25 +179,25 @@ class _Keys:
         self.files = files
         self.seconds: dict[str, list[float]] = {}
 
-    def _index(self) -> int:
+    def index(self) -> int:
         return self.files.options.cursor
 
     async def press(self, key: str, name: str | None = None) -> None:
         files, app = self.files, self.pilot.app
-        before = self._index()
-        query = files._query
+        before = self.index()
+        query = files.filter_text
         checks: dict[str, Callable[[], bool]] = {
-            "j": lambda: self._index() == min(before + 1, len(files.shown_paths) - 1),
-            "k": lambda: self._index() == max(before - 1, 0),
-            "pagedown": lambda: self._index() > before or before == len(files.shown_paths) - 1,
-            "end": lambda: self._index() == len(files.shown_paths) - 1,
+            "j": lambda: self.index() == min(before + 1, len(files.shown_paths) - 1),
+            "k": lambda: self.index() == max(before - 1, 0),
+            "pagedown": lambda: self.index() > before or before == len(files.shown_paths) - 1,
+            "end": lambda: self.index() == len(files.shown_paths) - 1,
             "slash": lambda: files.filtering,
             "escape": lambda: not files.filtering,
-            "backspace": lambda: files._query == query[:-1].strip(),
+            "backspace": lambda: files.filter_text == query[:-1].strip(),
             "question_mark": (lambda: isinstance(app.screen, HelpScreen)) if not isinstance(app.screen, HelpScreen)
             else (lambda: isinstance(app.screen, MainScreen)),
         }
-        done = checks.get(key, lambda: files._query == (query + key).strip())
+        done = checks.get(key, lambda: files.filter_text == (query + key).strip())
         seconds = await key_latency(self.pilot, key, done)
         self.seconds.setdefault(name or key, []).append(seconds)
 
@@ -284,7 +284,7 @@ def test_a_2000_file_sync_stays_responsive_while_it_loads(
             still_loading = screen.ws is None
             moved = files.highlighted_path
             await ready(pilot, timeout=300)
-            if still_loading and moved != screen._outline_first:
+            if still_loading and moved != screen.outline_first:
                 assert screen.path == moved == files.highlighted_path, "the file the user moved to is kept"
 
     asyncio.run(main())

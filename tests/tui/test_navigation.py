@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, notifications, settle, toasts
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.pilot import Pilot
@@ -20,6 +20,7 @@ from workbench.errors import WorkbenchError
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
+from workbench.services.cursor import is_open_risk, positions
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Position, Workspace, file_level
 from workbench.tui.app import WorkbenchApp
@@ -146,7 +147,7 @@ def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
         ws = screen.ws
-        risky = [p for p in ws.positions() if ws.is_open_risk(p)]
+        risky = [p for p in positions(ws) if is_open_risk(ws, p)]
         assert len(risky) >= 3, "the sample has several high-risk hunks"
         assert Position(screen.path, screen.current) == risky[0], "the app opens on the riskiest hunk"
         await pilot.press("N")
@@ -159,7 +160,7 @@ def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress
             await pilot.press("d", "N")
             await settle(pilot)
         assert ws.session.undecided_high() == 0
-        assert any("No other undecided high-risk hunk" in n.message for n in pilot.app._notifications)
+        assert any("No other undecided high-risk hunk" in t for t in toasts(pilot))
 
     drive(app, script)
 
@@ -274,7 +275,7 @@ def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: 
         screen = main_screen(pilot)
         history = screen.query_one(HistoryPanel)
         hunk = screen.ws.hunk(LAYER, screen.current)
-        assert history._marked == set(hunk.dev_commits) | set(hunk.main_commits)
+        assert history.marked == set(hunk.dev_commits) | set(hunk.main_commits)
         lines = [history.render_line(y).text for y in range(history.size.height)]
         assert any("● " in line and "#" in line for line in lines), "marked commits with their PR numbers"
         await pilot.press("h")
@@ -298,8 +299,7 @@ def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app:
         await pilot.press("question_mark")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
-        table = help_screen._table()
-        keys = dict(zip(table.columns[2]._cells, table.columns[0]._cells, strict=True))
+        keys = {action: keys for keys, action in help_screen.key_rows()}
         assert keys["take_main"] == "o" and keys["take_dev"] == "d" and keys["redo"] == "ctrl+r"
         await pilot.press("escape")
         await pilot.press("o")
@@ -392,11 +392,11 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
         assert "\x1b" not in lines
         await pilot.press("D")
         await settle(pilot)
-        toasts = " ".join(Toast(n).render().plain for n in pilot.app._notifications)
-        assert path in toasts, "a toast naming the path shows it as typed"
+        painted = " ".join(Toast(n).render().plain for n in notifications(pilot))
+        assert path in painted, "a toast naming the path shows it as typed"
         await pilot.press("w")
         await settle(pilot)
-        assert any("preview" in n.message for n in pilot.app._notifications), "a preview has nothing to write into"
+        assert any("preview" in t for t in toasts(pilot)), "a preview has nothing to write into"
 
     drive(app, script)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, notifications, settle
 from rich.style import Style
 from textual.content import Content
 from textual.pilot import Pilot
@@ -25,7 +25,7 @@ def test_ctrl_c_says_how_to_quit_in_plain_words(sample_in_progress: SampleSync, 
     async def script(pilot: Pilot) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause(0.2)
-        notes = [n for n in pilot.app._notifications if "quit" in n.message]
+        notes = [n for n in notifications(pilot) if "quit" in n.message]
         assert notes and notes[-1].message == "Press q to quit the workbench." and not notes[-1].markup
 
     drive(app, script)

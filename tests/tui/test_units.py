@@ -8,15 +8,14 @@ from pathlib import Path
 import pytest
 
 from workbench.analysis.model import ConflictKind, FileStatus, SyncAnalysis
-from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.sample.structure import RMS_NORM
 from workbench.services.sync import SyncRequest
-from workbench.services.workspace import Position, Workspace
+from workbench.services.workspace import Workspace
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import status_letters, status_words
-from workbench.tui.present import outline_row
+from workbench.tui.presentation.file_list import outline_row
 from workbench.tui.syntax import MAX_LINES, python_spans
 
 LAYER = "megatron/core/transformer/transformer_layer.py"
@@ -25,30 +24,6 @@ LAYER = "megatron/core/transformer/transformer_layer.py"
 @pytest.fixture
 def ws(sample_in_progress: SampleSync) -> Workspace:
     return Workspace.open(SyncRequest(repo=sample_in_progress.path))
-
-
-def test_step_walks_hunks_in_review_order_and_stops_at_the_ends(ws: Workspace) -> None:
-    order = list(ws.positions())
-    assert len(order) == sum(max(1, len(f.hunks)) for f in ws.files)
-    assert ws.step(None, +1) == order[0]
-    assert ws.step(order[0], -1) is None and ws.step(order[-1], +1) is None
-    assert ws.step(Position(LAYER, 0), +1) == Position(LAYER, 1)
-    assert ws.step(Position(LAYER, 0), +1, paths=(LAYER,)) == Position(LAYER, 1)
-
-
-def test_next_open_risk_visits_each_undecided_high_risk_hunk_and_wraps(ws: Workspace) -> None:
-    risky = [p for p in ws.positions() if ws.is_open_risk(p)]
-    assert len(risky) >= 2
-    assert ws.next_open_risk(None, +1) == risky[0]
-    assert ws.next_open_risk(risky[0], +1) == risky[1]
-    assert ws.next_open_risk(risky[0], -1) == risky[-1]
-    for position in risky[1:]:
-        if position.hunk is None:  # a high-risk file without hunks (modify/delete): a whole-file answer
-            ws.choose_file(position.path, FileChoice.KEEP_DEV)
-        else:
-            ws.decide(position.path, position.hunk, Decision(Choice.DEV))
-    assert ws.next_open_risk(risky[0], +1) is None, "only the one we are on is left"
-    assert ws.opening_hunk(risky[0].path) == risky[0].hunk
 
 
 def test_hunk_result_follows_the_decision(ws: Workspace) -> None:

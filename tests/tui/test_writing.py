@@ -198,7 +198,7 @@ def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSyn
         await pilot.press("m")
         caption, lines = _result_pane(screen)
         assert "take main's file (the work tree already holds it" in caption and len(lines) == 1, (caption, lines)
-        screen._go(Position(RMS_NORM, None))
+        screen.go(Position(RMS_NORM, None))
         await _opened_choice(pilot, RMS_NORM)
         await pilot.press("d")
         caption, lines = _result_pane(screen)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from workbench.analysis.answer_key import risky_subset
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SignalKind, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
@@ -24,6 +25,8 @@ from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
 from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
+from workbench.services.exercises import load_answer_key, load_progress
+from workbench.services.quiz import Quiz, QuizJournal
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 from workbench.wording import plural
 
@@ -36,11 +39,43 @@ class Position:
     hunk: int | None = None
 
 
+class HunkScope:
+    """Which hunks the app visits and counts: every hunk, or only those a training quiz asks.
+
+    A quiz's replay also holds hunks it does not ask (shown for context); the
+    session still splices every hunk, so the restriction is this object, which
+    the cursor (``services/cursor.py``) and the presenters take.
+    """
+
+    def __init__(self, asked: dict[str, tuple[int, ...]] | None = None) -> None:
+        self._asked = asked
+        """Path -> asked hunk indexes in file order; None: every hunk is asked."""
+
+    @property
+    def restricted(self) -> bool:
+        """Only some hunks are asked (a quiz)."""
+        return self._asked is not None
+
+    def asks(self, path: str, index: int) -> bool:
+        return self._asked is None or index in self._asked.get(path, ())
+
+    def asked(self, path: str) -> tuple[int, ...]:
+        """The asked hunks of ``path``, in file order (a quiz; every hunk is asked otherwise)."""
+        return () if self._asked is None else self._asked.get(path, ())
+
+    @property
+    def asked_paths(self) -> tuple[str, ...]:
+        return () if self._asked is None else tuple(self._asked)
+
+
+EVERY_HUNK = HunkScope()
+
+
 class Workspace:
     """One sync opened for deciding: what the app's screens act on."""
 
     def __init__(self, repo: GitRepo, analysis: SyncAnalysis, journal: EventLog, session: Session,
-                 unsaved: str | None = None) -> None:
+                 unsaved: str | None = None, quiz: Quiz | None = None) -> None:
         self.repo = repo
         self.analysis = analysis
         self.journal = journal
@@ -67,6 +102,10 @@ class Workspace:
                 self.acks_problem = str(exc)
         self.request: SyncRequest | None = None
         """What was opened, when ``open`` opened it (so it can be reopened with another policy)."""
+        self.quiz = quiz
+        """The training quiz this replay is decided for (``open_quiz``), or None: a quiz writes nothing."""
+        self.scope = HunkScope(quiz.asked()) if quiz is not None else EVERY_HUNK
+        """The hunks visited and counted (a quiz: the asked ones)."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
@@ -75,6 +114,29 @@ class Workspace:
         workspace = cls.load(repo, analysis)
         workspace.request = request
         return workspace
+
+    @classmethod
+    def open_quiz(cls, repo_path: str | os.PathLike[str] | None, merge: str, result: str, trainee: str, title: str,
+                  policy: str | None = None, progress: Callable[[LoadProgress], None] | None = None,
+                  risky: bool = False) -> Workspace:
+        """A training quiz: the replay and the shipped result analysed, the trainee's answers resumed (slow).
+
+        ``progress`` hears the replay's outline first (the app shows the file list
+        while the rest loads); ``risky`` asks only the "risky hunks" exercise: high
+        and medium risk, and every hunk the maintainers changed.  Only the asked
+        files are in the workspace; their hunks that are not asked are context.
+        """
+        repo, replay, key = load_answer_key(repo_path, merge, result, policy, progress)
+        if risky:
+            key = risky_subset(key)
+        asked = {q.path for q in key.hunks}
+        analysis = replace(replay, files=tuple(f for f in replay.files if f.path in asked))
+        commits = {sha: repo.commit_info(sha) for sha in {sha for q in key.hunks for sha in q.evidence}}
+        quiz = Quiz(key, load_progress(trainee), commits, title)
+        journal = QuizJournal(quiz)
+        session = Session(analysis, journal.load(), read_blob=repo.read_blob)
+        journal.session = session
+        return cls(repo, analysis, journal, session, quiz=quiz)
 
     @classmethod
     def load(cls, repo: GitRepo, analysis: SyncAnalysis) -> Workspace:
@@ -120,7 +182,9 @@ class Workspace:
                 self.unsaved_news = True
 
     def write_blocker(self) -> str | None:
-        """Why nothing may be written now (a preview, another checkout, decisions not saved), or None."""
+        """Why nothing may be written now (a quiz, a preview, another checkout, decisions not saved), or None."""
+        if self.quiz is not None:
+            return "a training quiz is a replay and writes nothing to the work tree"
         self._claim()
         if self.unsaved is not None:
             return f"read-only: {self.unsaved}"
@@ -129,66 +193,17 @@ class Workspace:
     @property
     def writes(self) -> bool:
         """Decisions can be written at all (a preview has no merge on disk); ``write_blocker`` says if now."""
-        return self.analysis.mode is not Mode.PREVIEW
+        return self.quiz is None and self.analysis.mode is not Mode.PREVIEW
 
     @property
     def saved_words(self) -> str:
         """What is kept when nothing is written."""
-        return "Your decisions are saved."
+        return "Your answers are saved." if self.quiz is not None else "Your decisions are saved."
 
     @property
     def stages(self) -> bool:
         """Writes are staged only while the merge is in progress."""
         return self.analysis.mode is Mode.IN_PROGRESS
-
-    def positions(self, paths: tuple[str, ...] | None = None) -> Iterator[Position]:
-        """Every hunk (or whole-file choice) in review order."""
-        for path in paths if paths is not None else tuple(f.path for f in self.files):
-            entry = self.entry(path)
-            if entry.all_hunks:
-                for hunk in entry.all_hunks:
-                    yield Position(path, hunk.index)
-            else:
-                yield Position(path, None)
-
-    def is_open_risk(self, position: Position) -> bool:
-        """An undecided high-risk hunk (or high-risk file without hunks)."""
-        entry = self.entry(position.path)
-        if self.session.file_choice(position.path) is not None:
-            return False
-        if position.hunk is None:
-            return entry.level is Level.HIGH
-        hunk = entry.all_hunks[position.hunk]
-        return hunk.level is Level.HIGH and self.session.decision(position.path, hunk.index) is None
-
-    def step(self, here: Position | None, delta: int, paths: tuple[str, ...] | None = None) -> Position | None:
-        """The hunk ``delta`` places away in review order (None: past either end)."""
-        order = list(self.positions(paths))
-        if not order:
-            return None
-        if here not in order:
-            return order[0] if delta > 0 else order[-1]
-        target = order.index(here) + delta
-        return order[target] if 0 <= target < len(order) else None
-
-    def next_open_risk(self, here: Position | None, delta: int) -> Position | None:
-        """The next (or previous) undecided high-risk hunk in the whole sync, wrapping around."""
-        order = list(self.positions())
-        start = order.index(here) if here in order else (-1 if delta > 0 else len(order))
-        for k in range(1, len(order) + 1):
-            candidate = order[(start + delta * k) % len(order)]
-            if candidate != here and self.is_open_risk(candidate):
-                return candidate
-        return None
-
-    def opening_hunk(self, path: str) -> int:
-        """Where a file opens: its riskiest undecided hunk (the first of them), else hunk 1."""
-        entry = self.entry(path)
-        hunks = entry.all_hunks
-        open_hunks = [h for h in hunks if self.session.decision(path, h.index) is None] or list(hunks)
-        if not open_hunks:
-            return 0
-        return max(open_hunks, key=lambda h: (h.level.rank, h.risk, -h.index)).index
 
     def place_of(self, event: Event) -> Position | None:
         """Where an event changed decisions: its one hunk, else its file (None: only notes)."""

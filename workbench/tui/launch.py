@@ -129,10 +129,10 @@ def run_quiz(repo: str | None, merge: str, result: str, trainee: str, title: str
              policy: str | None = None, theme: str | None = None, risky: bool = False) -> int:
     """``workbench train``'s interactive quiz: the app on the replay (its outline shown while loading),
     answers saved per trainee."""
-    from workbench.tui.quiz import open_quiz
+    from workbench.services.workspace import Workspace
     from workbench.tui.screens.quiz import QuizScreen
 
     def load(report: Report) -> Workspace:
-        return open_quiz(repo, merge, result, trainee, title, policy, report, risky)
+        return Workspace.open_quiz(repo, merge, result, trainee, title, policy, report, risky)
 
     return run_app(load, theme=theme, screen=QuizScreen)

@@ -7,13 +7,17 @@ result down to its widgets.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.message import Message
 
+from workbench.errors import WorkbenchError
 from workbench.services.sync import LoadProgress
 from workbench.services.workspace import Workspace
 from workbench.tui.fileview import BothDiffs, FileView
+from workbench.tui.loading import Report, Throttle
 
 
 @dataclass
@@ -51,3 +55,23 @@ class DiffsReady(Message):
     """The result-vs-dev and result-vs-main diffs of a file are ready."""
 
     diffs: BothDiffs
+
+
+def load_posting(load: Callable[[Report], Workspace], post: Callable[[Message], object]) -> None:
+    """Run ``load`` (in a worker thread), posting its progress, then the workspace or why it failed.
+
+    A failure is one line (the CLI contract), never a traceback."""
+    start = time.perf_counter()
+
+    def tell(progress: LoadProgress) -> None:
+        post(LoadProgressed(progress))
+
+    try:
+        workspace = load(Throttle(tell))
+    except WorkbenchError as exc:
+        post(LoadFailed(str(exc)))
+        return
+    except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
+        post(LoadFailed(f"internal error: {type(exc).__name__}: {exc}"))
+        return
+    post(WorkspaceLoaded(workspace, time.perf_counter() - start))

@@ -1,4 +1,4 @@
-"""Moving through a sync in bulk: which hunks a bulk decision takes, the next undecided hunk, where to resume.
+"""Deciding in bulk: which hunks a bulk decision takes, and what its confirmation says.
 
 Pure queries over a ``Workspace`` (no Textual), so the counts a confirmation
 shows are the hunks the command then decides, and tests check them without
@@ -12,11 +12,12 @@ from enum import Enum
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
-from workbench.services.workspace import Position, Workspace
+from workbench.services.cursor import positions
+from workbench.services.workspace import Workspace
 from workbench.wording import plural
 
 
-class Scope(str, Enum):
+class Reach(str, Enum):
     """Where a bulk decision reaches."""
 
     FILE = "file"
@@ -30,24 +31,24 @@ class Bulk:
     choice: Choice
     below: Level
     """Hunks of a lower level are taken (``MEDIUM``: low-risk ones; ``HIGH``: low and medium)."""
-    scope: Scope
+    reach: Reach
     path: str | None = None
-    """The file, for ``Scope.FILE``."""
+    """The file, for ``Reach.FILE``."""
 
     def words(self) -> str:
         levels = "low-risk" if self.below is Level.MEDIUM else "low- and medium-risk"
-        where = "in this file" if self.scope is Scope.FILE else "in the whole sync"
+        where = "in this file" if self.reach is Reach.FILE else "in the whole sync"
         return f"take {self.choice.value} for every undecided {levels} hunk {where}"
 
 
 def bulk_targets(ws: Workspace, bulk: Bulk) -> list[tuple[str, int]]:
     """The (path, hunk) pairs ``bulk`` decides: undecided text hunks below its level, in review order."""
-    paths = [bulk.path] if bulk.scope is Scope.FILE and bulk.path is not None else [f.path for f in ws.files]
+    paths = [bulk.path] if bulk.reach is Reach.FILE and bulk.path is not None else [f.path for f in ws.files]
     targets: list[tuple[str, int]] = []
     for path in paths:
         if ws.session.file_choice(path) is not None:
             continue
-        visited = {position.hunk for position in ws.positions((path,))}  # a quiz visits only what it asks
+        visited = {position.hunk for position in positions(ws, (path,))}  # a quiz visits only what it asks
         for hunk in ws.entry(path).hunks:
             if (hunk.index in visited and hunk.level.rank < bulk.below.rank
                     and ws.session.decision(path, hunk.index) is None):
@@ -69,36 +70,3 @@ def apply_bulk(ws: Workspace, bulk: Bulk) -> tuple[list[tuple[str, int]], str]:
     label = f"{bulk.words()} ({count_words(targets)})"
     ws.decide_many(targets, bulk.choice, label)
     return targets, label
-
-
-def is_undecided(ws: Workspace, position: Position) -> bool:
-    """A hunk (or a file without hunks) with no decision yet, of any risk."""
-    if ws.session.file_choice(position.path) is not None:
-        return False
-    if position.hunk is None:
-        return True
-    return ws.session.decision(position.path, position.hunk) is None
-
-
-def next_undecided(ws: Workspace, here: Position | None, delta: int,
-                   paths: tuple[str, ...] | None = None) -> Position | None:
-    """The next (or previous) undecided hunk of any risk in review order, wrapping around."""
-    order = list(ws.positions(paths))
-    if not order:
-        return None
-    if here in order:
-        start = order.index(here)
-    else:  # a place the workspace does not visit (a hunk a quiz does not ask): from the next one it does
-        nearest = ws.step(here, delta, paths)
-        start = order.index(nearest) - delta if nearest is not None else (-1 if delta > 0 else len(order))
-    for k in range(1, len(order) + 1):
-        candidate = order[(start + delta * k) % len(order)]
-        if candidate != here and is_undecided(ws, candidate):
-            return candidate
-    return None
-
-
-def resume_place(ws: Workspace) -> Position | None:
-    """Where the user stopped: the place of the last decision still in force (None: a fresh sync)."""
-    event = ws.session.next_undo()
-    return ws.place_of(event) if event is not None else None

@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice
-from workbench.tui.moves import Bulk, Scope
+from workbench.tui.moves import Bulk, Reach
 
 Count = Callable[[Bulk], tuple[int, int]]
 """(hunks, files) a bulk move would decide."""
@@ -72,13 +72,13 @@ class BulkScreen(ModalScreen[Bulk | None]):
             text.append(" would be decided; u undoes them all in one step.\n\n")
         else:
             text.append("No undecided hunk matches.\n\n", style="bold")
-        side, level, where = self.bulk.choice, self.bulk.below, self.bulk.scope
+        side, level, where = self.bulk.choice, self.bulk.below, self.bulk.reach
         text.append(f"  m main{' ●' if side is Choice.MAIN else ''}   d dev{' ●' if side is Choice.DEV else ''}\n")
         text.append(f"  1 low risk{' ●' if level is Level.MEDIUM else ''}   "
                     f"2 low and medium{' ●' if level is Level.HIGH else ''}\n")
         if self._file_label is not None:
-            text.append(f"  f this file ({self._file_label}){' ●' if where is Scope.FILE else ''}   ")
-        text.append(f"s whole sync{' ●' if where is Scope.SYNC else ''}\n\n")
+            text.append(f"  f this file ({self._file_label}){' ●' if where is Reach.FILE else ''}   ")
+        text.append(f"s whole sync{' ●' if where is Reach.SYNC else ''}\n\n")
         text.append("enter: do it    esc: cancel", style="dim")
         return text
 
@@ -87,15 +87,15 @@ class BulkScreen(ModalScreen[Bulk | None]):
         self.query_one("#bulk-question", Static).update(self._text())
 
     def action_side(self, side: str) -> None:
-        self._update(Bulk(Choice(side), self.bulk.below, self.bulk.scope, self.bulk.path))
+        self._update(Bulk(Choice(side), self.bulk.below, self.bulk.reach, self.bulk.path))
 
     def action_below(self, level: str) -> None:
-        self._update(Bulk(self.bulk.choice, Level(level), self.bulk.scope, self.bulk.path))
+        self._update(Bulk(self.bulk.choice, Level(level), self.bulk.reach, self.bulk.path))
 
     def action_scope(self, scope: str) -> None:
-        if scope == Scope.FILE.value and self._file_label is None:
+        if scope == Reach.FILE.value and self._file_label is None:
             return
-        self._update(Bulk(self.bulk.choice, self.bulk.below, Scope(scope), self.bulk.path))
+        self._update(Bulk(self.bulk.choice, self.bulk.below, Reach(scope), self.bulk.path))
 
     def action_confirm(self) -> None:
         hunks, _files = self._count(self.bulk)

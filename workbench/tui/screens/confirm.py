@@ -46,21 +46,22 @@ class ConfirmScreen(OnceModal[str]):
 
     def __init__(self, question: Text, answers: list[Answer], cancel: str = "cancel") -> None:
         super().__init__()
-        self._question = question
+        self.question = question
         """The question, as text (repository text already made visible)."""
-        self._answers = answers
+        self.answers = answers
+        """The answers offered, in order (a key, a label, the value returned)."""
         self._cancel = cancel
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self._question, id="question")
+            yield Static(self.question, id="question")
             with Horizontal():
-                for i, answer in enumerate(self._answers):
+                for i, answer in enumerate(self.answers):
                     yield Button(Text(f"{answer.label} ({answer.key})"), id=f"answer-{i}",
                                  variant="primary" if i == 0 else "default")
 
     def on_key(self, event: Key) -> None:
-        for answer in self._answers:
+        for answer in self.answers:
             if event.character == answer.key or event.key == answer.key:
                 event.stop()
                 self.dismiss(answer.value)
@@ -69,7 +70,7 @@ class ConfirmScreen(OnceModal[str]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         index = int((event.button.id or "answer-0").split("-")[1])
-        self.dismiss(self._answers[index].value)
+        self.dismiss(self.answers[index].value)
 
     def action_cancel(self) -> None:
         self.dismiss(self._cancel)

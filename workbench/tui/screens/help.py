@@ -40,10 +40,11 @@ class HelpScreen(OnceModal[None]):
         scroll = VerticalScroll()
         scroll.border_subtitle = "j/k scroll · esc closes"
         with scroll:
-            yield Static(self._table())
+            yield Static(self.table())
             yield Static(self._legend())
 
-    def _table(self) -> Table:
+    def table(self) -> Table:
+        """Every action with its keys in force, by group, then the keys that are not actions."""
         table = Table(show_edge=False, box=None, pad_edge=False, expand=True, title="Keys", title_style="bold")
         table.add_column("keys", style="bold", no_wrap=True, min_width=12)
         table.add_column("what it does")
@@ -51,11 +52,19 @@ class HelpScreen(OnceModal[None]):
         for group, specs in groupby(ACTIONS, key=lambda spec: spec.group):
             table.add_row(Text(group, style="bold underline"), "", "")
             for spec in specs:
-                table.add_row(display_keys(self._keys.get(spec.id, spec.keys)), spec.help, spec.id)
+                table.add_row(self._keys_of(spec.id, spec.keys), spec.help, spec.id)
         table.add_row(Text("Other keys", style="bold underline"), "", "")
         for keys, words in FIXED_KEYS:
             table.add_row(keys, words, "(fixed)")
         return table
+
+    def key_rows(self) -> list[tuple[str, str]]:
+        """(keys, id) for every row of the table that names an action or a fixed key (what the user reads)."""
+        rows = [(self._keys_of(spec.id, spec.keys), spec.id) for spec in ACTIONS]
+        return rows + [(keys, "(fixed)") for keys, _words in FIXED_KEYS]
+
+    def _keys_of(self, action: str, default: str) -> str:
+        return display_keys(self._keys.get(action, default))
 
     def _legend(self) -> Text:
         text = Text("\nFile list: risk letter, status letter, path, hunks decided/total\n", style="bold")

@@ -1,47 +1,52 @@
-"""The workbench screen: files on the left, the hunk in the middle, evidence below.
+"""The workbench screen: files on the left, the hunk in the middle, evidence below. Wiring only.
 
-Wiring only: handlers hand commands to the ``Workspace`` and results down
-to widgets; heavy work (loading the sync, preparing a file, diffs) runs in
-thread workers that post a message when done.  Loading shows the sync's
-outline (paths and kinds) as soon as it is known, with a progress bar,
-and swaps in the full analysis when it is ready, keeping the file the
-user moved to; nothing can be decided before that.  Moving between hunks,
-folds, the diffs toggle and focus live in ``BrowsingScreen``
-(``screens/browsing.py``); deciding, editing, writing and quitting in
-``DecidingScreen`` (``screens/deciding.py``).
+The screen composes the panes, loads the sync in a worker, and routes: keys
+to the ``Cursor`` (where the user is, ``services/cursor.py``), to the
+actions (``tui/actions/``: deciding, editing, notes, writing and quitting,
+bulk moves) or to the widget that owns them; results down to the widgets,
+through the presenters (``tui/presentation/``).  Loading shows the sync's
+outline as soon as it is known, with a progress bar, and swaps in the full
+analysis when it is ready, keeping the file the user moved to; nothing can
+be decided before that.  A training quiz is this screen on a workspace that
+carries a quiz (``screens/quiz.py`` adds its two keys).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Coroutine
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.worker import Worker
 
-from workbench.analysis.model import FileAnalysis, SignalKind
-from workbench.errors import WorkbenchError
-from workbench.services.sync import LoadProgress
+from workbench.analysis.display.folds import ViewEntry, fold_layout
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
+from workbench.services.cursor import Cursor, Shown
+from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.tui import present
+from workbench.tui.actions import deciding, editing, moving, noting, preset, training, viewing
+from workbench.tui.actions.bulk import bulk
+from workbench.tui.actions.writing import Writing
+from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
 from workbench.tui.fileview import FileView, prepare_file
-from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.loading import Report, Throttle, describe, fraction
-from workbench.tui.messages import FileViewReady, LoadFailed, LoadProgressed, WorkspaceLoaded
-from workbench.tui.moves import resume_place
-from workbench.tui.screens.flow import FlowScreen
+from workbench.tui.loading import Report
+from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
+from workbench.tui.palette import Palette
+from workbench.tui.screens.panes import Panes
 from workbench.tui.widgets.centre import Centre
-from workbench.tui.widgets.diff_view import DiffView
+from workbench.tui.widgets.diff_pair import DiffPair
 from workbench.tui.widgets.file_choice import FileChoicePanel
-from workbench.tui.widgets.file_list import FileList, FileRow, Totals
+from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
-from workbench.tui.widgets.hunk_view import HunkTitle, HunkView
+from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.path_bar import PathBar
 from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -51,7 +56,16 @@ Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
 
 
-class MainScreen(FlowScreen):
+def _keyed(command: Callable[..., object], *args: object) -> Callable[[MainScreen], None]:
+    """An action method that runs ``command(screen, *args)``: one line of the key table below."""
+
+    def action(screen: MainScreen) -> None:
+        command(screen, *args)
+
+    return action
+
+
+class MainScreen(Screen[None]):
     """Review, decide and write one sync."""
 
     BINDINGS = bindings(Scope.SCREEN)
@@ -63,25 +77,56 @@ class MainScreen(FlowScreen):
         self.config = config
         self._start_file = start_file
         self.ws: Workspace | None = None
-        self.path: str | None = None
-        """The file on screen."""
+        self.cursor: Cursor | None = None
+        """Where the user is (None until the analysis is complete)."""
+        self._carried: Cursor | None = None
+        """The cursor of the analysis being redone (its view toggles are kept)."""
         self.view: FileView | None = None
-        self.current: int | None = None
-        """The hunk decisions act on."""
-        self._pending_hunk: int | None = None
-        self._opening: str | None = None
-        """The file being prepared or laid out, until its opening hunk is scrolled to."""
-        self._expanded: frozenset[int] = frozenset()
-        self._expand_all = False
-        self.show_diffs = False
+        """The prepared rows of the file on screen (None while they are prepared)."""
+        self.writing = Writing(self)
+        self.panes = Panes(self)
+        self.zoomed = False
         self.loaded_at: float | None = None
         """Monotonic time the full analysis was on screen (benchmarks read it)."""
-        self.outline_at: float | None = None
+        self._early_notice = 0.0
+
+    # -- what tests and benchmarks read ------------------------------------------------------
+
+    @property
+    def path(self) -> str | None:
+        """The file on screen."""
+        return self.cursor.path if self.cursor is not None else None
+
+    @property
+    def current(self) -> int | None:
+        """The hunk decisions act on."""
+        return self.cursor.current if self.cursor is not None else None
+
+    @property
+    def opening(self) -> bool:
+        """Whether the file on screen is still being prepared or laid out (its hunk not yet scrolled to)."""
+        return self.cursor is not None and self.cursor.opening is not None
+
+    def current_hunk_on_screen(self) -> bool:
+        """The hunk view's cursor is where the current hunk opens (its first lost line, else its header)."""
+        view = self.query_one(HunkView)
+        return self.current is not None and view.opening_line(self.current) == view.cursor
+
+    @property
+    def palette(self) -> Palette:
+        return self.panes.palette
+
+    @property
+    def outline_at(self) -> float | None:
         """Monotonic time the outline's file list was on screen (benchmarks read it)."""
-        self._outline_files = 0
-        self._outline_mode: str | None = None
-        self._outline_first: str | None = None
-        """The row the outline opened on: a different highlight later means the user moved."""
+        return self.panes.outline_at
+
+    @property
+    def outline_first(self) -> str | None:
+        """The row the outline opened on (a different highlight later means the user moved)."""
+        return self.panes.outline_first
+
+    # -- layout and loading ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield SyncBar(id="sync-bar")
@@ -91,9 +136,7 @@ class MainScreen(FlowScreen):
                 yield PathBar(id="path")
                 with ContentSwitcher(initial="placeholder", id="views"):
                     yield HunkView(id="hunks")
-                    with Horizontal(id="diffs"):
-                        yield DiffView(id="dev-diff")
-                        yield DiffView(id="main-diff")
+                    yield DiffPair(id="diffs")
                     yield FileChoicePanel(id="choice")
                     with Vertical(id="placeholder"):
                         yield Static(Text("Analysing the sync…"), id="placeholder-text")
@@ -111,89 +154,46 @@ class MainScreen(FlowScreen):
         self.query_one(FileList).options.focus()
         self._load()
 
-    # -- loading ---------------------------------------------------------------------------
-
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
-        start = time.perf_counter()
-        def tell(progress: LoadProgress) -> None:
-            self.post_message(LoadProgressed(progress))
-
-        report = Throttle(tell)
-        try:
-            workspace = self._load_workspace(report)
-        except WorkbenchError as exc:
-            self.post_message(LoadFailed(str(exc)))
-            return
-        except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
-            self.post_message(LoadFailed(f"internal error: {type(exc).__name__}: {exc}"))
-            return
-        self.post_message(WorkspaceLoaded(workspace, time.perf_counter() - start))
+        load_posting(self._load_workspace, self.post_message)
 
     def on_load_progressed(self, message: LoadProgressed) -> None:
-        """Show the outline at once, then how far the analysis got."""
-        if self.ws is not None:
-            return
-        progress = message.progress
-        files = self.query_one(FileList)
-        if progress.phase == "outline" and progress.analysis is not None:
-            outline = progress.analysis
-            rows = [present.outline_row(entry) for entry in sorted(outline.files, key=lambda f: f.path)]
-            self._outline_files = len(rows)
-            files.set_files(rows)
-            self._outline_first = rows[0].path if rows else None
-            self._outline_mode = present.MODE_WORD[outline.mode]
-            name = Path(outline.repo_path).name if outline.repo_path else ""
-            self.query_one(SyncBar).set_title(present.sync_title(outline, name, False),
-                                              present.sync_title(outline, name, False, compact=True))
-            self.outline_at = time.monotonic()
-            self._placeholder("Computing hunks, history and risk. Browse and filter the files meanwhile; "
-                              "deciding starts when the analysis is complete.", loading=True)
-        done, total = fraction(progress, self._outline_files)
-        self.query_one("#load-progress", ProgressBar).update(total=total, progress=done)
-        note = describe(progress)
-        self.query_one(SyncBar).set_busy(f"loading: {note}")
-        if self._outline_mode is not None:
-            files.show_loading_note(note, self._outline_mode)
+        if self.ws is None:
+            self.panes.show_progress(message.progress)
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws = self.ws = message.workspace
+        cursor = self.cursor = self._carried.carried_to(ws) if self._carried is not None else Cursor(ws)
         self.log.info(f"sync loaded in {message.seconds:.2f}s")
-        name = ws.repo.workdir.name if ws.repo.workdir else ws.repo.gitdir.name
-        self.query_one(SyncBar).set_title(present.sync_title(ws.analysis, name, ws.resumed),
-                                          present.sync_title(ws.analysis, name, ws.resumed, compact=True))
-        self.query_one(SyncBar).set_busy("")
+        moved = self.panes.show_loaded(ws)  # the user's place in the outline is kept; else the riskiest file
         files = self.query_one(FileList)
-        # The user's place in the outline's list is kept; otherwise open on the riskiest file.
-        moved = files.highlighted_path if files.highlighted_path != self._outline_first else None
-        files.set_files([self.file_row(entry) for entry in ws.files])
-        self._refresh_totals()
         self.loaded_at = time.monotonic()
         if not ws.files:
-            self._placeholder("Nothing to review: the sync merged without conflicts.")
+            self.panes.placeholder("Nothing to review: the sync merged without conflicts.")
             return
         # launch() refuses a --file the sync lacks before this point (require_file).
-        start = self._start_file if self._start_file and any(f.path == self._start_file for f in ws.files) else None
-        if start is None and moved is not None and moved in files.shown_paths:
-            start = moved
-        elif start is not None:
-            self._pending_hunk = ws.opening_hunk(start)
-        elif ws.resumed and (place := resume_place(ws)) is not None:
-            start = place.path  # where the user stopped, not the riskiest file
-            self._pending_hunk = place.hunk if place.hunk is not None else ws.opening_hunk(start)
-        first = start or (files.shown_paths[0] if files.shown_paths else None)
+        first = cursor.first_file(self._start_file, moved, files.shown_paths)
         if first is not None:
             files.highlight(first)
             self.open_file(first)
         elif files.filtered:
-            self._placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
+            self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.resumed:
             self.notify(ws.resumed_words())
         self.tell_unsaved()
-        self.offer_policy()
+        preset.offer_policy(self, self._reopen)
         if ws.acks_problem:
             self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
-        self.after_load()
+        if ws.quiz is not None:
+            training.welcome(self, self.query_one(SyncBar), ws, ws.quiz)
+
+    def _reopen(self, request: SyncRequest, name: str) -> None:
+        """Analyse the sync again with another policy preset; the decisions are kept (they are journaled)."""
+        self._load_workspace = lambda report: Workspace.open(request, report)
+        self._carried, self.ws, self.cursor = self.cursor, None, None
+        self.notify(f"Analysing again with the {name} preset; your decisions are kept.")
+        self._load()
 
     def tell_unsaved(self) -> None:
         """Say once that decisions are no longer saved (the journal could not be claimed or written)."""
@@ -202,48 +202,47 @@ class MainScreen(FlowScreen):
             self.notify(f"Working read-only: {self.ws.unsaved}. You can still look and decide; nothing is saved "
                         "or written.", severity="warning", timeout=15)
 
-    def after_load(self) -> None:
-        """The full analysis is on screen (a hook for screens built on this one)."""
+    def ready_to_decide(self) -> bool:
+        """Deciding is possible (the analysis is complete); else say so (at most every few seconds) and ignore the key.
 
-    def _placeholder(self, words: str, loading: bool = False) -> None:
-        self.query_one("#placeholder-text", Static).update(Text(words))
-        self.query_one("#load-progress", ProgressBar).display = loading
-        self.query_one("#views", ContentSwitcher).current = "placeholder"
+        Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
+        user cannot see yet, never text in a field."""
+        if self.ws is not None:
+            return True
+        now = time.monotonic()
+        if now - self._early_notice > 3:
+            self._early_notice = now
+            self.notify("Still analysing the sync: deciding starts when the analysis is complete "
+                        "(the key was ignored).", severity="warning")
+        return False
 
-    # -- files -----------------------------------------------------------------------------
+    def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
+        """Run a command that asks questions (a dialog to wait for) as a worker of this screen."""
+        return self.run_worker(work, group=group, exclusive=exclusive)
+
+    # -- opening files -----------------------------------------------------------------------
 
     @on(FileList.FileHighlighted)
     def _file_highlighted(self, message: FileList.FileHighlighted) -> None:
-        if self.ws is None:
-            return  # still loading: the list moves, files open once the analysis is complete
-        if message.path != self.path:
-            self.open_file(message.path)
+        if self.cursor is not None and message.path != self.cursor.path:
+            self.open_file(message.path)  # (while loading the list moves; files open once the analysis is complete)
 
     @on(FileList.FileChosen)
     def _file_chosen(self, message: FileList.FileChosen) -> None:
-        if self.ws is None:
+        if self.cursor is None:
             self.notify("Still analysing the sync: files open when it is complete.")
-            return
-        if message.path != self.path:
-            self._pending_hunk = self.ws.opening_hunk(message.path) if self.ws else 0
+        elif message.path != self.cursor.path:
+            self.cursor.open_at(message.path)
             self.open_file(message.path)
         else:
-            self._focus_view()
+            self.focus_view()
 
     def open_file(self, path: str) -> None:
         """Show a file: evidence now, rows when the worker has prepared them."""
-        assert self.ws is not None
-        self.path = path
-        self._opening = path
-        self.query_one(PathBar).show(path)
+        assert self.ws is not None and self.cursor is not None
+        self.cursor.open(path)
         self.view = None
-        self.current = None
-        self._expanded = frozenset()
-        entry = self.ws.entry(path)
-        looked_up = not any(signal.kind == SignalKind.NO_HISTORY for signal in entry.signals)
-        self.query_one(HistoryPanel).show(entry.history.dev, entry.history.main, set(), looked_up=looked_up)
-        self.query_one(WhyPanel).show(present.why_text(self.ws, path, None, self.palette))
-        self.query_one(ResultPreview).show((), "Result", "")
+        self.panes.show_opening(self.ws, path)
         self._prepare(path)
 
     @work(thread=True, exclusive=True, group="file")
@@ -252,97 +251,181 @@ class MainScreen(FlowScreen):
         self.post_message(FileViewReady(prepare_file(self.ws, path)))
 
     def on_file_view_ready(self, message: FileViewReady) -> None:
-        view = message.view
-        if view.path != self.path or self.ws is None:
+        ws, cursor, view = self.ws, self.cursor, message.view
+        if ws is None or cursor is None:
+            return
+        queued, cursor.queued = cursor.queued, None
+        if view.path != cursor.path:
             return
         self.view = view
-        switcher = self.query_one("#views", ContentSwitcher)
         if view.layout is None:
-            self.query_one(FileChoicePanel).show(present.file_choice_text(self.ws, view.path, view.sides, self.palette))
-            switcher.current = "choice"
-            self.query_one(ResultPreview).show(*present.file_choice_preview(self.ws, view.path, view.sides))
-            self._opening = None
-            if self._pending_hunk is not None:
-                self._pending_hunk = None
+            cursor.file_shown(view.path, Shown.WHOLE_FILE)
+            self.panes.show_whole_file(ws, view)
+            self.panes.centre_shows("choice")
+            if cursor.take_pending():
                 self.query_one(FileChoicePanel).focus()
             return
-        hunks = self.query_one(HunkView)
-        analysis = self.ws.analysis
-        dev_word, main_word = analysis.labels
-        labels = {"dev": f"{dev_word} {short_sha(analysis.dev)}", "main": f"{main_word} {short_sha(analysis.main)}",
-                  "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"}
-        hunks.set_sides(labels)
-        hunks.show(view.layout, self._entries(), view.syntax, self.hunk_titles(view.path),
-                   view.lost)
-        if self.show_diffs:
-            switcher.current = "diffs"
-            self._prepare_diffs(view.path)
-        else:
-            switcher.current = "hunks"
-        target = self._pending_hunk if self._pending_hunk is not None else self.ws.opening_hunk(view.path)
-        focus = self._pending_hunk is not None
-        self._pending_hunk = None
-        position = Position(view.path, min(target, len(self.ws.entry(view.path).all_hunks) - 1))
-        self.set_current(position.hunk)
+        self.panes.show_hunks(ws, view, self.entries())
+        self.panes.centre_shows("diffs" if cursor.show_diffs else "hunks")
+        if cursor.show_diffs:
+            viewing.prepare(self, view.path)
+        position = cursor.file_shown(view.path, Shown.HUNKS)
+        focus = cursor.take_pending()
+        self._show_current()
         # The view was just switched in and has no size yet: scroll once it is laid out.
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
+        if queued is not None:  # a decision key pressed while the file opened: now it has a hunk
+            cursor.advance_after_go = True  # advance only after the opening move above
+            deciding.decide_now(self, queued)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
-        """``_go`` once the hunk view has a size (a scroll before layout would be lost).
+        """``go`` once the hunk view has a size (a scroll before layout would be lost).
 
-        Nothing when the user has moved to another file meanwhile: going back would undo their move.
-        """
-        if self.path != position.path:
+        Nothing when the user has moved to another file meanwhile: going back would undo their move."""
+        if self.cursor is None or self.cursor.path != position.path:
             return
         if self.query_one(HunkView).size.height == 0 and tries > 0:
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
-        self._opening = None
-        self._go(position, focus)
+        self.cursor.laid_out()
+        self.go(position, focus)
 
-    @property
-    def opening(self) -> bool:
-        """Whether the file on screen is still being prepared or laid out (its hunk not yet scrolled to)."""
-        return self._opening is not None
+    # -- moving ------------------------------------------------------------------------------
 
-    # -- after a change (called by DecidingScreen) ---------------------------------------------
+    def go(self, position: Position, focus: bool = True) -> None:
+        """Move to a hunk (or a whole-file choice), opening its file first when needed."""
+        cursor = self.cursor
+        if cursor is None:
+            return
+        if not cursor.go(position):
+            files = self.query_one(FileList)
+            files.highlight(position.path)
+            if files.highlighted_path != position.path or cursor.path != position.path:
+                self.open_file(position.path)
+        else:
+            if position.hunk is not None and cursor.shown is Shown.HUNKS:
+                self.query_one(HunkView).go_to_hunk(position.hunk)
+                self._show_current()
+            if focus:
+                self.focus_view()
+        if cursor.advance_after_go and position.path == cursor.path:
+            cursor.advance_after_go = False
+            deciding.advance(self)
+        if cursor.show_diffs and position.path == cursor.path:
+            viewing.follow_hunk(self)
+
+    def show_place(self, place: Position) -> None:
+        """Show where an undo or redo acted: its hunk, or its file (the filter is cleared if it hides it)."""
+        if self.cursor is None:
+            return
+        files = self.query_one(FileList)
+        if place.path not in files.shown_paths:
+            files.clear_filter()
+        target = self.cursor.place_to_show(place)
+        if target is not None:
+            self.go(target, focus=False)
+
+    def _show_current(self) -> None:
+        """The hunk keys act on changed: show its result, its evidence and its commits."""
+        ws, cursor = self.ws, self.cursor
+        if ws is None or cursor is None or cursor.path is None:
+            return
+        self.query_one(HunkView).set_current(cursor.current)
+        self.panes.show_hunk(ws, cursor.path, cursor.current)
+
+    def set_current(self, hunk: int) -> None:
+        """The hunk keys act on (where the hunk view's cursor went: j/k, a click)."""
+        if self.cursor is not None:
+            self.cursor.current = hunk
+            self._show_current()
+
+    @on(HunkView.CursorMoved)
+    def _cursor_moved(self, message: HunkView.CursorMoved) -> None:
+        if message.hunk is not None and message.hunk != self.current:
+            self.set_current(message.hunk)
+
+    @on(HunkView.FoldToggled)
+    def _fold_toggled(self, message: HunkView.FoldToggled) -> None:
+        if self.cursor is not None:
+            self.cursor.open_fold(message.start)
+            self.query_one(HunkView).refold(self.entries())
+
+    def entries(self) -> tuple[ViewEntry, ...]:
+        """The hunk view's rows for the file on screen: hunks with context, folds as the cursor has them."""
+        assert self.view is not None and self.view.layout is not None and self.cursor is not None
+        entries = fold_layout(self.view.layout, self.config.context, self.cursor.expanded, self.cursor.expand_all)
+        return entries if self.query_one(HunkView).show_base else collapse_base_only(entries, self.view.layout)
+
+    def focus_view(self) -> None:
+        """Focus what the centre shows: the hunk view, the first diff, or the whole-file choice."""
+        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(
+            self.query_one("#views", ContentSwitcher).current or "")
+        if target:
+            self.query_one(target).focus()
+
+    # -- after a change ----------------------------------------------------------------------
 
     def refresh_state(self, paths: set[str] | None = None) -> None:
         """Decisions changed (for ``paths``, or anywhere): redraw counts, titles, preview, diffs."""
-        if self.ws is None:
+        ws, cursor = self.ws, self.cursor
+        if ws is None or cursor is None:
             return
-        ws = self.ws
         self.tell_unsaved()
-        changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
-        self.query_one(FileList).update_rows([self.file_row(entry) for entry in changed])
-        self._refresh_totals()
-        if self.path is None or (paths is not None and self.path not in paths):
-            return
-        if self.view is not None and self.view.layout is not None:
-            self.query_one(HunkView).set_titles(self.hunk_titles(self.path))
-            if self.current is not None:
-                self._refresh_hunk_panels()
-            if self.show_diffs:
-                self._prepare_diffs(self.path)
-        elif self.view is not None:
-            self.query_one(FileChoicePanel).show(present.file_choice_text(ws, self.path, self.view.sides, self.palette))
-            self.query_one(ResultPreview).show(*present.file_choice_preview(ws, self.path, self.view.sides))
+        if self.panes.redraw(ws, cursor, self.view, paths) and cursor.show_diffs and cursor.path is not None:
+            viewing.prepare(self, cursor.path)
+        if ws.quiz is not None and paths is not None:
+            training.after_change(self, ws, ws.quiz)
 
-    def _refresh_totals(self) -> None:
-        assert self.ws is not None
-        mode = present.MODE_WORD[self.ws.analysis.mode]
-        self.query_one(FileList).set_totals(self.totals(), mode)
+    def on_diffs_ready(self, message: DiffsReady) -> None:
+        viewing.show(self, message.diffs)
 
-    # -- what the rows and counters say (the quiz counts only the hunks it asks) ---------------
+    @on(HistoryPanel.CommitChosen)
+    def _commit_chosen(self, message: HistoryPanel.CommitChosen) -> None:
+        viewing.show_commit(self, message.sha, message.side)
 
-    def file_row(self, entry: FileAnalysis) -> FileRow:
-        assert self.ws is not None
-        return present.file_row(self.ws, entry)
+    # -- keys: one line each, to the cursor, a command, or the widget that owns them ----------
 
-    def hunk_titles(self, path: str) -> dict[int, HunkTitle]:
-        assert self.ws is not None
-        return present.hunk_titles(self.ws, path)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
 
-    def totals(self) -> Totals:
-        assert self.ws is not None
-        return present.totals(self.ws)
+        (``qcc`` typed before the dialog appears would otherwise open a note with ``c``.)"""
+        return not self.writing.quitting or action == "quit"
+
+    def request_quit(self) -> None:
+        self.writing.quit()
+
+    action_next_hunk = _keyed(lambda screen: moving.step(screen, +1, screen.query_one(FileList).shown_paths))
+    action_prev_hunk = _keyed(lambda screen: moving.step(screen, -1, screen.query_one(FileList).shown_paths))
+    action_next_risky = _keyed(moving.risky, +1)
+    action_prev_risky = _keyed(moving.risky, -1)
+    action_next_open = _keyed(moving.undecided, +1)
+    action_prev_open = _keyed(moving.undecided, -1)
+    action_take_main = _keyed(deciding.take_side, Choice.MAIN, FileChoice.TAKE_MAIN)
+    action_take_dev = _keyed(deciding.take_side, Choice.DEV, FileChoice.KEEP_DEV)
+    action_take_both = _keyed(deciding.decide, Choice.BOTH)
+    action_take_both_main_first = _keyed(deciding.decide, Choice.BOTH_MAIN_FIRST)
+    action_keep_result = _keyed(deciding.decide, Choice.RESULT)
+    action_restore_merge = _keyed(deciding.restore_merge)
+    action_file_main = _keyed(deciding.decide_file, Choice.MAIN, FileChoice.TAKE_MAIN)
+    action_file_dev = _keyed(deciding.decide_file, Choice.DEV, FileChoice.KEEP_DEV)
+    action_delete_file = _keyed(deciding.delete_file)
+    action_undo = _keyed(deciding.undo_redo, False)
+    action_redo = _keyed(deciding.undo_redo, True)
+    action_edit = _keyed(editing.edit)
+    action_note = _keyed(noting.note)
+    action_acknowledge = _keyed(noting.acknowledge)
+    action_bulk = _keyed(bulk)
+    action_write = _keyed(lambda screen: screen.writing.write())
+    action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
+    action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
+    action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())
+    action_focus_files = _keyed(lambda screen: screen.query_one(FileList).back_to_list())
+    action_focus_history = _keyed(lambda screen: screen.query_one(HistoryPanel).focus())
+    action_toggle_base = _keyed(viewing.toggle_base)
+    action_toggle_context = _keyed(viewing.toggle_context)
+    action_toggle_diffs = _keyed(viewing.toggle_diffs)
+    action_zoom = _keyed(viewing.zoom)
+    action_next_lost = _keyed(viewing.next_lost)
+
+    def action_scroll_text(self, step: int) -> None:
+        viewing.scroll_text(self, step)

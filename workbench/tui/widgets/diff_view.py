@@ -11,7 +11,7 @@ from rich.segment import Segment
 
 from workbench.analysis.display.unified import DiffKind, DiffRow
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.lines import label_segments, number_segment, text_segments
+from workbench.tui.line_paint import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
 from workbench.tui.widgets.line_view import LineView

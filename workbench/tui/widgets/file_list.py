@@ -184,6 +184,16 @@ class FileList(Vertical):
         return self._shown[index] if index is not None and 0 <= index < len(self._shown) else None
 
     @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file, in review order (whatever the filter hides)."""
+        return tuple(self._order)
+
+    @property
+    def filter_text(self) -> str:
+        """What the filter matches (lowered and stripped); "" when every file is shown."""
+        return self._query
+
+    @property
     def shown_paths(self) -> tuple[str, ...]:
         """The files the filter lets through, in order (what n/p walk)."""
         return tuple(self._shown)
@@ -212,6 +222,12 @@ class FileList(Vertical):
         if self._query:
             self._query = ""
             self._rebuild()
+
+    def back_to_list(self) -> None:
+        """``esc``: focus the list; in the filter (or on a filtered list), clear the filter first."""
+        if self.filtering or (self.filtered and self.options.has_focus):
+            self.clear_filter()
+        self.options.focus()
 
     @property
     def filtering(self) -> bool:

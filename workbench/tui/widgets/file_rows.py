@@ -24,7 +24,7 @@ from workbench.analysis.model import Level
 from workbench.textsafe import visible
 from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, UNWRITTEN
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.lines import label_segments
+from workbench.tui.line_paint import label_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
 

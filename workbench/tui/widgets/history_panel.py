@@ -24,7 +24,7 @@ from workbench.analysis.model import Commit
 from workbench.textsafe import visible
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.lines import label_segments
+from workbench.tui.line_paint import label_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
 from workbench.wording import plural
@@ -79,6 +79,11 @@ class HistoryPanel(LineView):
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
         self.mark(marked)
+
+    @property
+    def marked(self) -> frozenset[str]:
+        """The commits of the current hunk (their rows are marked)."""
+        return self._marked
 
     def mark(self, marked: set[str]) -> None:
         """Another hunk: mark its commits and bring the first into view."""

@@ -19,7 +19,7 @@ from workbench.analysis.display.layout import AlignedRow, Cell, Region
 from workbench.analysis.model import Level
 from workbench.tui.base_rows import BothDeleted
 from workbench.tui.glyphs import DECIDED, LOST, MARKED, RISK_LETTER, RISK_WORD
-from workbench.tui.lines import label_segments, number_segment, text_segments
+from workbench.tui.line_paint import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
 from workbench.tui.widgets.hunk_lines import ScreenLine, cut_kinds, cut_spans, shared_cell, split_columns

@@ -139,6 +139,14 @@ class HunkView(LineView):
         self.x_offset = 0
         self.refresh_rows()
 
+    def toggle_inline(self) -> None:
+        """``i``: side by side, or inline (from whichever the width chose)."""
+        self.set_layout(Layout.SPLIT if self.inline else Layout.INLINE)
+
+    def toggle_wrap(self) -> None:
+        """``l``: soft-wrap long lines, or cut them again."""
+        self.set_wrap(not self.wrap)
+
     def set_sides(self, labels: dict[str, str]) -> None:
         """Column titles, e.g. {"dev": "dev 33f45187a5 · ours"}."""
         self._sides = dict(labels)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 
 from workbench.tui.keymap import Scope, bindings
-from workbench.tui.lines import label_segments, number_segment, text_segments
+from workbench.tui.line_paint import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
 

@@ -6,7 +6,7 @@ from workbench.tui.widgets.text_view import TextView
 
 
 class WhyPanel(TextView):
-    """Prepared sentences (``workbench.tui.present.why_text``), wrapped and scrollable."""
+    """Prepared sentences (``workbench.tui.presentation.why_panel.why_text``), wrapped and scrollable."""
 
     DEFAULT_CSS = """
     WhyPanel { padding: 0 1; }

@@ -1,4 +1,4 @@
-"""What the quiz shows: rows and counters of the asked hunks only, and what a reveal and the score say.
+"""What a training quiz's reveal (r) and score (s) pages say (shown by ``screens/text_page.py``).
 
 Repository text (paths, subjects, file lines) goes through ``visible`` (or
 ``display_text`` for file lines) into ``Text``, never into markup.
@@ -7,21 +7,17 @@ Repository text (paths, subjects, file lines) goes through ``visible`` (or
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.answer_key import Caveat, Grade, Miss, QuizHunk
 from workbench.analysis.display.unified import DiffKind, unified_rows
-from workbench.analysis.model import Commit, FileAnalysis, Level
+from workbench.analysis.model import Commit, Level
+from workbench.services.quiz import Quiz
 from workbench.textsafe import visible
-from workbench.tui import present
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD, short_sha
 from workbench.tui.palette import Palette
-from workbench.tui.quiz import Quiz, QuizWorkspace
-from workbench.tui.widgets.file_list import FileRow, Totals
-from workbench.tui.widgets.hunk_view import HunkTitle
 
 SHIPPED_WORD = {
     "main": "main's side (the maintainers kept the bot's choice)",
@@ -38,26 +34,6 @@ CAVEAT_WORDS = {
 }
 ANSWER_WORD = {"main": "main", "dev": "dev", "both": "both", "both-main-first": "both (main first)",
                "custom": "an edit", "other": "other"}
-
-
-NOT_ASKED = "not asked in this exercise"
-
-
-def quiz_file_row(ws: QuizWorkspace, entry: FileAnalysis) -> FileRow:
-    """A file's row counting only its asked hunks ("0/2", not the file's 0/5)."""
-    return replace(present.file_row(ws, entry), decided=ws.decided_asked(entry.path), total=len(ws.asked(entry.path)))
-
-
-def quiz_totals(ws: QuizWorkspace) -> Totals:
-    """The counters over the asked hunks (the session counts every hunk of the asked files)."""
-    return replace(present.totals(ws), undecided=ws.undecided_asked(), high=ws.undecided_asked_high())
-
-
-def quiz_hunk_titles(ws: QuizWorkspace, path: str) -> dict[int, HunkTitle]:
-    """Hunk titles; a hunk that is not asked says so and is painted muted (it is there for context)."""
-    titles = present.hunk_titles(ws, path)
-    return {index: title if ws.is_asked(path, index) else replace(title, asked=False, decision=NOT_ASKED)
-            for index, title in titles.items()}
 
 
 def reveal_text(quiz: Quiz, question: QuizHunk, answer: str, palette: Palette) -> Text:

@@ -1,0 +1,32 @@
+"""Moving between hunks from a key: ``n``/``p`` in review order, ``N``/``P`` high-risk, ``o``/``O`` undecided.
+
+The cursor says where (``services/cursor.py``); this says so when there is nowhere to go.
+"""
+
+from __future__ import annotations
+
+from workbench.services.workspace import Position
+from workbench.tui.actions.host import Host
+
+
+def _go(host: Host, target: Position | None, otherwise: str) -> None:
+    if target is None:
+        host.notify(otherwise)
+    else:
+        host.go(target)
+
+
+def step(host: Host, delta: int, shown: tuple[str, ...]) -> None:
+    """The next (previous) hunk among the files the list shows, on to the next file after the last."""
+    if host.cursor is not None:
+        _go(host, host.cursor.step(delta, shown), "That was the last hunk." if delta > 0 else "That was the first hunk.")
+
+
+def risky(host: Host, delta: int) -> None:
+    if host.cursor is not None:
+        _go(host, host.cursor.next_risky(delta), "No other undecided high-risk hunk in this sync.")
+
+
+def undecided(host: Host, delta: int) -> None:
+    if host.cursor is not None:
+        _go(host, host.cursor.next_open(delta), "Every hunk of this sync is decided.")

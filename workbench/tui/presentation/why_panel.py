@@ -1,0 +1,166 @@
+"""What the Why pane says: the current hunk's risk signals as sentences, with the commits they name.
+
+Repository text (paths, subjects, signal sentences that quote them) always
+goes through ``visible`` into ``rich.text.Text``, never into a markup string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from rich.text import Text
+
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, Taken
+from workbench.services.workspace import Workspace
+from workbench.textsafe import visible
+from workbench.tui.glyphs import (
+    EDIT_TAKEN_WORD,
+    FILE_CHOICE_WORD,
+    LOST,
+    RISK_LETTER,
+    RISK_WORD,
+    TAKEN_WORD,
+    decision_word,
+    short_sha,
+    status_words,
+)
+from workbench.tui.palette import Palette
+
+
+def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> Text:
+    """The current hunk's risk signals as sentences, with the commits they name."""
+    entry = ws.entry(path)
+    text = Text()
+    commits = _commit_index(entry)
+    if index is None or not entry.hunks:
+        text.append(f"{status_words(entry)}\n", style="bold")
+        for message in entry.messages:
+            text.append(f"• {visible(message)}\n")
+        _signals(text, entry.signals, commits, palette)
+        _edits(text, entry, commits, palette)
+        return text
+    hunk = ws.hunk(path, index)
+    text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
+    text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
+    if hunk.signals:
+        _signals(text, hunk.signals, commits, palette)
+    else:
+        text.append("No risk signals for this hunk.\n", style=Style(italic=True))
+    decided = _decided_words(ws, path, hunk)
+    text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
+    _lost(text, hunk, palette)
+    if decided:
+        text.append(f"{decided}\n", style="bold")
+    _note_and_ack(text, ws, path, hunk.index)
+    _side_commits(text, "dev", hunk.dev_commits, commits, palette)
+    _side_commits(text, "main", hunk.main_commits, commits, palette)
+    if entry.signals:
+        text.append("\nFile-wide\n", style="bold")
+        _signals(text, entry.signals, commits, palette)
+    _edits(text, entry, commits, palette)
+    return text
+
+
+def _edits(text: Text, entry: FileAnalysis, commits: dict[str, Commit], palette: Palette) -> None:
+    """The regions outside git's conflicts that the result changed: where, what it holds, what it lost."""
+    for hunk in sorted(entry.edits, key=lambda h: (-h.risk, h.index)):
+        text.append(f"\n{RISK_LETTER[hunk.level]} ", style=palette.risk[hunk.level])
+        where = _range_words(hunk.result.start, hunk.result.end) if hunk.result is not None else "absent"
+        text.append(f"edit outside git's conflicts, result {where} ({hunk.risk})\n", style="bold")
+        text.append(f"dev {_range_words(hunk.dev.start, hunk.dev.end)}, main {_range_words(hunk.main.start, hunk.main.end)}; ")
+        text.append(f"{EDIT_TAKEN_WORD.get(hunk.taken, TAKEN_WORD[hunk.taken])}.\n")
+        _signals(text, hunk.signals, commits, palette)
+
+
+def _lost(text: Text, hunk: Hunk, palette: Palette) -> None:
+    """Which lines of each side the result lost here (``lost_lines``): what to read, marked ✗ in the view."""
+    for side in ("dev", "main"):
+        ranges = hunk.lost_lines.side(side)
+        if ranges:
+            text.append(f"{LOST} lost from {side}: ", style=palette.risk[Level.HIGH])
+            text.append(", ".join(_range_words(r.start, r.end) for r in ranges) + "\n")
+
+
+def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:
+    """Where the hunk is on each side and what the merge left there (in the past tense once decided)."""
+    dev = _range_words(hunk.dev.start, hunk.dev.end)
+    main = _range_words(hunk.main.start, hunk.main.end)
+    left = _MERGE_LEFT[hunk.taken] if decided else TAKEN_WORD[hunk.taken]
+    return f"dev {dev}, main {main}; {status_words(entry)}; {left}."
+
+
+_MERGE_LEFT = {
+    Taken.MAIN: "the merge had taken main's side",
+    Taken.DEV: "the merge had kept dev's side",
+    Taken.BOTH: "the merge had kept both sides",
+    Taken.OTHER: "the merge had an edit of its own here",
+    Taken.UNRESOLVED: "the merge left it conflicted",
+}
+"""What the merge left, said once the user has decided (the result then follows the decision)."""
+
+
+def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
+    """The user's note on the hunk and its acknowledgement for CI, when there are any."""
+    note = ws.session.note(path, index)
+    if note:
+        text.append("Note: ", style="bold")
+        text.append(f"{visible(note)}\n")
+    ack = ws.acks.get((path, index))
+    if ack is not None:
+        text.append("Acknowledged for CI", style="bold")
+        text.append(f" (keep {ack.decision.value}) by {visible(ack.who)}: {visible(ack.reason)}\n")
+
+
+def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:
+    """What the user decided for the hunk and whether the work tree holds it yet ("" when undecided).
+
+    The facts line says what the merge left; after ``d`` the panel must not read as if main's side stays."""
+    choice = ws.session.file_choice(path)
+    decision = ws.session.decision(path, hunk.index)
+    if choice is None and decision is None:
+        return ""
+    word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+    if ws.session.is_dirty(path):
+        return f"Your decision: {word}. Not written yet: w puts it in the work tree."
+    if ws.session.was_written(path):
+        return f"Your decision: {word}, written to the work tree."
+    return f"Your decision: {word} (the work tree already holds it)."
+
+
+def _range_words(start: int, end: int) -> str:
+    if end < start:
+        return f"has no lines here (before its line {start})"
+    return f"line {start}" if start == end else f"lines {start}–{end}"
+
+
+def _signals(text: Text, signals: Iterable[Signal], commits: dict[str, Commit], palette: Palette) -> None:
+    for signal in signals:
+        text.append("• ", style=palette.risk[Level.HIGH] if signal.weight >= 50 else palette.risk[Level.MEDIUM])
+        text.append(visible(signal.message, single_line=False))
+        text.append("\n")
+        for sha in signal.commits:
+            _commit_line(text, sha, commits, palette, indent="    ")
+
+
+def _side_commits(text: Text, side: str, shas: tuple[str, ...], commits: dict[str, Commit], palette: Palette) -> None:
+    if not shas:
+        return
+    text.append(f"{side} lines from:\n", style=palette.hue[side])
+    for sha in shas:
+        _commit_line(text, sha, commits, palette, indent="  ")
+
+
+def _commit_line(text: Text, sha: str, commits: dict[str, Commit], palette: Palette, indent: str) -> None:
+    commit = commits.get(sha)
+    text.append(indent)
+    text.append(short_sha(sha), style=Style(color=palette.muted.color))
+    if commit is not None:
+        if commit.pr is not None:
+            text.append(f" #{commit.pr}", style="bold")
+        text.append(f" {visible(commit.subject)}")
+    text.append("\n")
+
+
+def _commit_index(entry: FileAnalysis) -> dict[str, Commit]:
+    return {c.sha: c for c in (*entry.history.dev, *entry.history.main)}
