@@ -16,8 +16,9 @@ from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, Level
 from workbench.services.quiz import Quiz
 from workbench.textsafe import visible
-from workbench.tui.glyphs import RISK_LETTER, RISK_WORD, short_sha
+from workbench.tui.glyphs import RISK_LETTER, RISK_WORD
 from workbench.tui.palette import Palette
+from workbench.tui.presentation.why_panel import commit_line
 
 SHIPPED_WORD = {
     "main": "main's side (the maintainers kept the bot's choice)",
@@ -86,13 +87,7 @@ def _evidence(text: Text, quiz: Quiz, question: QuizHunk, palette: Palette) -> N
 
 def _commits(text: Text, commits: Iterable[Commit | None], shas: Iterable[str], palette: Palette) -> None:
     for commit, sha in zip(commits, shas, strict=False):
-        text.append("  ")
-        text.append(short_sha(sha), style=Style(color=palette.muted.color))
-        if commit is not None:
-            if commit.pr is not None:
-                text.append(f" #{commit.pr}", style="bold")
-            text.append(f" {visible(commit.subject)}")
-        text.append("\n")
+        commit_line(text, sha, commit, palette)
 
 
 def _diff(text: Text, title: str, old: tuple[bytes, ...], new: tuple[bytes, ...], palette: Palette) -> None:

@@ -140,7 +140,7 @@ def _signals(text: Text, signals: Iterable[Signal], commits: dict[str, Commit], 
         text.append(visible(signal.message, single_line=False))
         text.append("\n")
         for sha in signal.commits:
-            _commit_line(text, sha, commits, palette, indent="    ")
+            commit_line(text, sha, commits.get(sha), palette, indent="    ")
 
 
 def _side_commits(text: Text, side: str, shas: tuple[str, ...], commits: dict[str, Commit], palette: Palette) -> None:
@@ -148,11 +148,11 @@ def _side_commits(text: Text, side: str, shas: tuple[str, ...], commits: dict[st
         return
     text.append(f"{side} lines from:\n", style=palette.hue[side])
     for sha in shas:
-        _commit_line(text, sha, commits, palette, indent="  ")
+        commit_line(text, sha, commits.get(sha), palette, indent="  ")
 
 
-def _commit_line(text: Text, sha: str, commits: dict[str, Commit], palette: Palette, indent: str) -> None:
-    commit = commits.get(sha)
+def commit_line(text: Text, sha: str, commit: Commit | None, palette: Palette, indent: str = "  ") -> None:
+    """One commit as evidence reads it: short sha, PR number, subject (the sha alone when it is not known)."""
     text.append(indent)
     text.append(short_sha(sha), style=Style(color=palette.muted.color))
     if commit is not None:
