@@ -16,12 +16,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Coroutine
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
+from textual.widgets import ContentSwitcher
 from textual.worker import Worker
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
@@ -30,7 +28,7 @@ from workbench.resolve.splice import Choice
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.tui.actions import deciding, editing, moving, noting, preset, training, viewing
+from workbench.tui.actions import announcing, deciding, editing, moving, noting, training, viewing
 from workbench.tui.actions.bulk import bulk
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
@@ -40,17 +38,12 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
-from workbench.tui.screens.panes import Panes
-from workbench.tui.widgets.centre import Centre
-from workbench.tui.widgets.diff_pair import DiffPair
+from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
-from workbench.tui.widgets.path_bar import PathBar
-from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.sync_bar import SyncBar
-from workbench.tui.widgets.why_panel import WhyPanel
 
 Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
@@ -129,23 +122,7 @@ class MainScreen(Screen[None]):
     # -- layout and loading ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield SyncBar(id="sync-bar")
-        with Horizontal(id="body"):
-            yield FileList(id="files")
-            with Centre(id="center"):
-                yield PathBar(id="path")
-                with ContentSwitcher(initial="placeholder", id="views"):
-                    yield HunkView(id="hunks")
-                    yield DiffPair(id="diffs")
-                    yield FileChoicePanel(id="choice")
-                    with Vertical(id="placeholder"):
-                        yield Static(Text("Analysing the sync…"), id="placeholder-text")
-                        yield ProgressBar(id="load-progress", show_eta=False)
-                yield ResultPreview(id="result")
-                with Horizontal(id="evidence"):
-                    yield WhyPanel(id="why")
-                    yield HistoryPanel(id="history")
-        yield Footer()
+        yield from layout()
 
     def on_mount(self) -> None:
         self.query_one("#why").border_title = "Why"
@@ -179,14 +156,7 @@ class MainScreen(Screen[None]):
             self.open_file(first)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
-        if ws.resumed:
-            self.notify(ws.resumed_words())
-        self.tell_unsaved()
-        preset.offer_policy(self, self._reopen)
-        if ws.acks_problem:
-            self.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
-        if ws.quiz is not None:
-            training.welcome(self, self.query_one(SyncBar), ws, ws.quiz)
+        announcing.after_load(self, ws, self._reopen, self.query_one(SyncBar))
 
     def _reopen(self, request: SyncRequest, name: str) -> None:
         """Analyse the sync again with another policy preset; the decisions are kept (they are journaled)."""
@@ -194,13 +164,6 @@ class MainScreen(Screen[None]):
         self._carried, self.ws, self.cursor = self.cursor, None, None
         self.notify(f"Analysing again with the {name} preset; your decisions are kept.")
         self._load()
-
-    def tell_unsaved(self) -> None:
-        """Say once that decisions are no longer saved (the journal could not be claimed or written)."""
-        if self.ws is not None and self.ws.unsaved_news and self.ws.unsaved is not None:
-            self.ws.unsaved_news = False
-            self.notify(f"Working read-only: {self.ws.unsaved}. You can still look and decide; nothing is saved "
-                        "or written.", severity="warning", timeout=15)
 
     def ready_to_decide(self) -> bool:
         """Deciding is possible (the analysis is complete); else say so (at most every few seconds) and ignore the key.
@@ -370,7 +333,7 @@ class MainScreen(Screen[None]):
         ws, cursor = self.ws, self.cursor
         if ws is None or cursor is None:
             return
-        self.tell_unsaved()
+        announcing.tell_unsaved(self)
         if self.panes.redraw(ws, cursor, self.view, paths) and cursor.show_diffs and cursor.path is not None:
             viewing.prepare(self, cursor.path)
         if ws.quiz is not None and paths is not None:

@@ -12,8 +12,10 @@ import time
 from pathlib import Path
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Footer, ProgressBar, Static
 
 from workbench.analysis.display.folds import ViewEntry
 from workbench.analysis.model import SignalKind
@@ -30,6 +32,8 @@ from workbench.tui.presentation.hunk_view import hunk_titles
 from workbench.tui.presentation.result_preview import file_choice_preview, preview_lines
 from workbench.tui.presentation.sync_bar import MODE_WORD, sync_title
 from workbench.tui.presentation.why_panel import why_text
+from workbench.tui.widgets.centre import Centre
+from workbench.tui.widgets.diff_pair import DiffPair
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
@@ -159,3 +163,24 @@ class Panes:
         if cursor.current is not None:
             self.show_hunk(ws, path, cursor.current)
         return True
+
+
+def layout() -> ComposeResult:
+    """The main screen's widgets: files on the left, the hunk in the centre, the evidence below."""
+    yield SyncBar(id="sync-bar")
+    with Horizontal(id="body"):
+        yield FileList(id="files")
+        with Centre(id="center"):
+            yield PathBar(id="path")
+            with ContentSwitcher(initial="placeholder", id="views"):
+                yield HunkView(id="hunks")
+                yield DiffPair(id="diffs")
+                yield FileChoicePanel(id="choice")
+                with Vertical(id="placeholder"):
+                    yield Static(Text("Analysing the sync…"), id="placeholder-text")
+                    yield ProgressBar(id="load-progress", show_eta=False)
+            yield ResultPreview(id="result")
+            with Horizontal(id="evidence"):
+                yield WhyPanel(id="why")
+                yield HistoryPanel(id="history")
+    yield Footer()
