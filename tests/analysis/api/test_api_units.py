@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from workbench.analysis.api.calls import Arguments, bind, check_call
-from workbench.analysis.api.index import ParamKind, module_index
 from workbench.analysis.api.symbols import interface
-from workbench.analysis.api.undefined import undefined_uses
+from workbench.analysis.python.module_index import ParamKind, module_index
 from workbench.analysis.python.parse import parse
+from workbench.analysis.python.undefined import undefined_uses
 from workbench.analysis.readers import git_blob_id
 
 SOURCE = b'''\

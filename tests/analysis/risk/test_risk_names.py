@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pyflakes import checker, messages
 
 from workbench.analysis.model import Importer
+from workbench.analysis.python.importers import find_importers
 from workbench.analysis.python.scope import (
     BUILTINS,
     NameFacts,
@@ -20,7 +21,6 @@ from workbench.analysis.python.scope import (
 )
 from workbench.analysis.readers import Trees, git_blob_id
 from workbench.analysis.risk.dangling import dangling, orphaned
-from workbench.analysis.risk.importers import find_importers
 
 
 def _src(text: str) -> bytes:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.analysis.api import index, symbols
-from workbench.analysis.python import parse
+from workbench.analysis.api import symbols
+from workbench.analysis.python import module_index, parse
 
 __all__ = ["clear_caches"]
 
@@ -11,5 +11,5 @@ __all__ = ["clear_caches"]
 def clear_caches() -> None:
     """Forget every parsed tree, index and interface (cold measurements, long sessions)."""
     parse._TREES.clear()
-    index._CACHE.clear()
+    module_index._CACHE.clear()
     symbols._LAYOUTS.clear()

@@ -23,13 +23,13 @@ from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution,
 from workbench.analysis.api.calls import Arguments, Problem, check_call
 from workbench.analysis.api.definition_changes import History, Key, shape
 from workbench.analysis.api.findings import Findings, rename_hint, shas
-from workbench.analysis.api.index import Import, ModuleIndex
 from workbench.analysis.api.refs import Reference, references
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
-from workbench.analysis.api.undefined import undefined_uses
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
 from workbench.analysis.model import MismatchKind, SyncAnalysis, Whose
+from workbench.analysis.python.module_index import Import, ModuleIndex
 from workbench.analysis.python.parse import parse
+from workbench.analysis.python.undefined import undefined_uses
 from workbench.analysis.readers import Trees
 from workbench.git.types import CommitLookup
 from workbench.wording import plural

@@ -14,13 +14,11 @@ from typing import Final, Literal
 
 from tree_sitter import Node
 
-from workbench.analysis.api.index import ClassInfo, Function, ModuleIndex, assigned_attributes, module_index
 from workbench.analysis.api.receivers import attribute_types, declared_type
+from workbench.analysis.python.module_index import ROOTS, ClassInfo, Function, ModuleIndex, assigned_attributes, module_index, module_name
 from workbench.analysis.python.parse import parse
 from workbench.analysis.readers import Trees
 
-ROOTS = ("", "src/")
-"""Where top-level packages live (a flat layout or a ``src/`` layout)."""
 MAX_DEPTH = 8
 """Re-export hops and base classes followed before giving up (cycles, deep chains)."""
 
@@ -77,18 +75,6 @@ class Resolution:
     @property
     def parent(self) -> Target | None:
         return self.steps[-2] if len(self.steps) > 1 else None
-
-
-def module_name(path: str) -> str:
-    for root in ROOTS:
-        if root and path.startswith(root):
-            path = path[len(root):]
-            break
-    stem = path[:-3] if path.endswith(".py") else path
-    parts = stem.split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
 
 
 class Workspace:

@@ -12,7 +12,7 @@ from typing import Final, Literal
 
 from tree_sitter import Node
 
-from workbench.analysis.api.index import Function, ParamKind
+from workbench.analysis.python.module_index import Function, ParamKind
 from workbench.analysis.python.parse import text
 from workbench.wording import plural
 

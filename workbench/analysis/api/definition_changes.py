@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from workbench.analysis.api.index import ModuleIndex, module_index
+from workbench.analysis.python.module_index import ModuleIndex, module_index
 from workbench.analysis.readers import RepoFiles
 from workbench.git.types import ReadBlob
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from workbench.analysis.api.binding import Workspace
 from workbench.analysis.api.definition_changes import Change, History, Key, close_name, members, shape
-from workbench.analysis.api.index import ModuleIndex
 from workbench.analysis.api.view import OTHER, FileView
 from workbench.analysis.model import ApiMismatch, Hunk, MismatchKind, SyncAnalysis, Taken, Whose
+from workbench.analysis.python.module_index import ModuleIndex
 from workbench.git.types import CommitLookup
 
 

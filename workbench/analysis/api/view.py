@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from workbench.analysis.api.binding import Workspace
-from workbench.analysis.api.index import package_of
 from workbench.analysis.model import FileAnalysis, Hunk, Taken, Whose
+from workbench.analysis.python.module_index import package_of
 
 SIDES: tuple[Whose, ...] = ("main", "dev")
 OTHER = {"main": "dev", "dev": "main"}

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Final
 
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SignalKind, SyncAnalysis, Verdict
+from workbench.analysis.python.importers import find_importers
 from workbench.analysis.readers import RepoFiles, Trees
-from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.stages.context import AnalysisContext
 from workbench.git.types import CommitLookup
 

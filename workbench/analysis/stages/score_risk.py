@@ -27,6 +27,7 @@ from workbench.analysis.model import (
     SyncAnalysis,
     Taken,
 )
+from workbench.analysis.python.importers import find_importers
 from workbench.analysis.readers import Trees
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD_WEIGHT,
@@ -48,7 +49,6 @@ from workbench.analysis.risk.drops import (
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
 from workbench.analysis.risk.files import file_signals
-from workbench.analysis.risk.importers import find_importers
 from workbench.analysis.risk.line_compare import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.risk.lost import lost_lines, lost_main
 from workbench.analysis.risk.mainlost import (

@@ -1,4 +1,4 @@
-"""What the audit knows about one module: frozen records built by ``index.py``."""
+"""What the audit knows about one module: frozen records built by ``module_index.py``."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Only what the audit needs: module-level bindings, top-level functions and
 classes with their methods' parameters, class attributes and every import
-with the lines it covers (the records are in ``records.py``).  Function
+with the lines it covers (the records are in ``module_records.py``).  Function
 bodies are never walked (``self.x = ...`` assignments are read only when a
 lookup needs them, see ``assigned_attributes``), which keeps an index cheap.
 Indexes are cached by blob id.
@@ -16,12 +16,16 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from workbench.analysis.api.records import ClassInfo, Function, Import, ModuleIndex, Param, ParamKind
+from workbench.analysis.python.module_records import ClassInfo, Function, Import, ModuleIndex, Param, ParamKind
 from workbench.analysis.python.parse import captures, dotted, line, matches, parse, text
 
 __all__ = ["ClassInfo", "Function", "Import", "ModuleIndex", "Param", "ParamKind", "module_index", "package_of"]
 
 INDEX_CACHE_SIZE = 4096
+
+ROOTS = ("", "src/")
+"""Where top-level packages live (a flat layout or a ``src/`` layout)."""
+
 
 
 _CACHE: OrderedDict[str, ModuleIndex] = OrderedDict()
@@ -355,3 +359,16 @@ def assigned_attributes(root: Node, cls: ClassInfo) -> frozenset[str]:
         if obj is not None and attr is not None and text(obj) in ("self", "cls"):
             found.add(text(attr))
     return frozenset(found)
+
+
+def module_name(path: str) -> str:
+    """The dotted module a file defines: ``src/pkg/mod.py`` -> ``pkg.mod``, ``pkg/__init__.py`` -> ``pkg``."""
+    for root in ROOTS:
+        if root and path.startswith(root):
+            path = path[len(root):]
+            break
+    stem = path[:-3] if path.endswith(".py") else path
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)

@@ -17,9 +17,8 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.api.binding import module_name
-from workbench.analysis.api.index import module_index
 from workbench.analysis.model import Importer
+from workbench.analysis.python.module_index import module_index, module_name
 from workbench.analysis.readers import Trees
 
 
