@@ -1,17 +1,18 @@
-"""The API audit in a forked child gives exactly the analysis of the stages run in order, in one process."""
+"""Work shared with a forked child (the engine's files, the audit's paths, risk's files) gives exactly
+the analysis of one process, whoever claims what, and whatever the child fails to answer."""
 
 from __future__ import annotations
 
 import os
 import threading
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from workbench.analysis import forked, pipeline
-from workbench.analysis.stages import audit_api
-from workbench.analysis.stages.score_risk import RiskScorer
+from workbench.analysis import engine, forked
+from workbench.analysis.api.audit import Auditor
+from workbench.analysis.api.findings import PathFindings
 from workbench.cli import main
 from workbench.sample import SampleSync
 
@@ -22,8 +23,17 @@ def _analyze_json(capsys: pytest.CaptureFixture[str], repo: Path) -> str:
 
 
 @pytest.fixture
+def serial(sample_merge_commit: SampleSync, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    """The sample's analysis computed in one process."""
+    monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
+    text = _analyze_json(capsys, sample_merge_commit.path)
+    monkeypatch.delenv(forked.JOBS_VARIABLE)
+    return text
+
+
+@pytest.fixture
 def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """What each forked child answered (None: it gave no answer and the parent computed it)."""
+    """What each forked child answered, in order (None: it gave no answer and the parent computed it)."""
     seen: list[object] = []
     result = forked.Forked.result
 
@@ -33,24 +43,84 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         return value
 
     monkeypatch.setattr(forked.Forked, "result", recorded)
-    monkeypatch.setattr(pipeline, "FORK_MIN_FILES", 1)
+    monkeypatch.setattr(forked, "FORK_MIN_FILES", 1)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     return seen
 
 
-def test_the_forked_audit_gives_the_serial_analysis(
-    sample_merge_commit: SampleSync, answers: list[object], capsys: pytest.CaptureFixture[str],
+def _only_claimed_by(monkeypatch: pytest.MonkeyPatch, who: str) -> None:
+    """Let only the parent or only the child claim work (the other finds every pool empty)."""
+    parent, take = os.getpid(), forked.Claims.take
+
+    def claimed(self: forked.Claims) -> Iterator[int]:
+        if (os.getpid() == parent) == (who == "parent"):
+            yield from take(self)
+
+    monkeypatch.setattr(forked.Claims, "take", claimed)
+
+
+def test_the_shared_analysis_gives_the_serial_one(
+    sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _analyze_json(capsys, sample_merge_commit.path) == serial
+    assert len(answers) == 2 and all(isinstance(a, tuple) for a in answers)  # the engine's child, the stages'
+
+
+def test_everything_done_by_the_child_gives_the_serial_analysis(
+    sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
-    serial = _analyze_json(capsys, sample_merge_commit.path)
-    assert answers == []
-    monkeypatch.delenv(forked.JOBS_VARIABLE)
+    _only_claimed_by(monkeypatch, "child")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert len(answers) == 1 and isinstance(answers[0], tuple)
-    audit, _risk = answers[0]
-    assert isinstance(audit, audit_api.AuditFindings)
-    assert audit.mismatches  # the sample's audit finds something: the child's answer is not empty
+    files, stages = answers
+    assert isinstance(files, tuple) and isinstance(stages, tuple)
+    analysed, alignments = files
+    assert analysed and alignments  # every file, and the blame alignments that came back with them
+    audited, scored = stages
+    assert scored  # risk's files
+    assert all(isinstance(part, PathFindings) for part in audited.values())
+    assert any(part.mismatches for part in audited.values())  # the sample's audit finds something in the child
+
+
+def test_everything_done_by_the_parent_gives_the_serial_analysis(
+    sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _only_claimed_by(monkeypatch, "parent")
+    assert _analyze_json(capsys, sample_merge_commit.path) == serial
+    assert answers == [({}, {}), ({}, {})]  # the engine's child sent its (empty) alignments cache
+
+
+@pytest.mark.parametrize("failing", ["engine", "audit"])
+def test_a_child_that_fails_leaves_the_work_to_the_parent(
+    sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, failing: str,
+) -> None:
+    _only_claimed_by(monkeypatch, "child")  # the child claims everything, then fails: the parent does it all
+    parent = os.getpid()
+    target, name = (engine, "_analyze_file") if failing == "engine" else (Auditor, "found_in")
+    original = getattr(target, name)
+
+    def dies_in_the_child(*args: object) -> object:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return original(*args)
+
+    monkeypatch.setattr(target, name, dies_in_the_child)
+    assert _analyze_json(capsys, sample_merge_commit.path) == serial
+    assert answers[0 if failing == "engine" else 1] is None
+
+
+def test_shared_out_answers_in_order_with_the_childs_state() -> None:
+    seen: list[int] = []
+
+    def square(k: int) -> int:
+        seen.append(k)
+        return k * k
+
+    values, state = forked.shared_out(50, square, lambda: len(seen))
+    assert values == [k * k for k in range(50)]
+    assert state is not None and state + len(seen) == 50  # each index computed once, in one process
 
 
 @pytest.mark.parametrize("count", [0, 1, 5, 20_000])
@@ -64,26 +134,7 @@ def test_claims_give_each_index_to_exactly_one_process(count: int) -> None:
     assert sorted(mine + theirs) == list(range(count))
 
 
-def test_a_child_that_fails_leaves_the_work_to_the_parent(
-    sample_merge_commit: SampleSync, answers: list[object], capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    expected = _analyze_json(capsys, sample_merge_commit.path)
-    parent = os.getpid()
-    audit = audit_api.audit_findings
-
-    def dies_in_the_child(*args: object) -> object:
-        if os.getpid() != parent:
-            raise RuntimeError("the child fails")
-        return audit(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("workbench.analysis.pipeline.audit_findings", dies_in_the_child)
-    answers.clear()
-    assert _analyze_json(capsys, sample_merge_commit.path) == expected
-    assert answers == [None]
-
-
-def test_no_child_while_another_thread_runs(sample_merge_commit: SampleSync, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_child_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     assert forked.can_fork()
     monkeypatch.setattr(threading, "active_count", lambda: 2)
@@ -91,23 +142,6 @@ def test_no_child_while_another_thread_runs(sample_merge_commit: SampleSync, mon
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     assert not forked.can_fork()
-
-
-def test_risk_findings_the_child_computes_fold_in_the_same(
-    sample_merge_commit: SampleSync, answers: list[object], capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
-    serial = _analyze_json(capsys, sample_merge_commit.path)
-    monkeypatch.delenv(forked.JOBS_VARIABLE)
-    parent, score = os.getpid(), RiskScorer.file
-
-    def slow_in_the_parent(self: RiskScorer, index: int) -> object:
-        if os.getpid() == parent:
-            time.sleep(0.5)  # the child, done auditing, claims the files left
-        return score(self, index)
-
-    monkeypatch.setattr(RiskScorer, "file", slow_in_the_parent)
-    assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    (answer,) = answers
-    assert isinstance(answer, tuple) and answer[1]  # the child scored some files
+    monkeypatch.setattr(forked, "FORK_MIN_FILES", 16)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    assert forked.worth_forking(16) and not forked.worth_forking(15)

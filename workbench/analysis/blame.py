@@ -57,6 +57,15 @@ class LineMapper:
             self._cache[key] = found
         return found
 
+    def alignments(self) -> dict[tuple[str, str], _Alignment]:
+        """Every alignment made so far, by (old, new) blob id (what a forked child sends back)."""
+        return dict(self._cache)
+
+    def learn(self, alignments: dict[tuple[str, str], _Alignment]) -> None:
+        """Keep alignments another process made (the same diffs: blobs never change)."""
+        for key, found in alignments.items():
+            self._cache.setdefault(key, found)
+
 
 class _Alignment:
     """Maps new-line indexes to old ones through a list of changed runs."""

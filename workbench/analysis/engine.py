@@ -15,6 +15,7 @@ from workbench.analysis.beyond import with_resolution
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
+from workbench.analysis.forked import shared_out, worth_forking
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import (
     ConflictKind,
@@ -81,12 +82,7 @@ def analyze(
     """
     report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
-    entries = snapshot.merge_tree.conflicts
-    files = []
-    for done, entry in enumerate(entries):
-        files.append(_analyze_file(entry, snapshot, read_blob, commit, mapper))
-        report("files", done + 1, len(entries))
-
+    files = _analyze_files(snapshot, read_blob, commit, mapper, report)
     listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, mapper), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
@@ -96,6 +92,31 @@ def analyze(
         report(stage.__name__, done, len(stages))
         base = run_stages(base, context, (stage,))
     return base
+
+
+def _analyze_files(
+    snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper, report: Progress
+) -> list[FileAnalysis]:
+    """Every conflicted file's analysis, in order: shared with a forked child when a second core pays.
+
+    The child's blame alignments come back with its files, so the stages'
+    blame (risk) finds them in ``mapper`` as if this process had made them.
+    """
+    entries = snapshot.merge_tree.conflicts
+
+    def one(k: int) -> FileAnalysis:
+        return _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
+
+    if not worth_forking(len(entries)):
+        files = []
+        for done in range(len(entries)):
+            files.append(one(done))
+            report("files", done + 1, len(entries))
+        return files
+    files, alignments = shared_out(len(entries), one, mapper.alignments)
+    mapper.learn(alignments or {})
+    report("files", len(entries), len(entries))
+    return files
 
 
 def outline(snapshot: SyncSnapshot, read_blob: ReadBlob) -> SyncAnalysis:

@@ -22,7 +22,10 @@ from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+S = TypeVar("S")
 
+FORK_MIN_FILES = 16
+"""Conflicted files from which work is shared with a forked child (below, the fork costs more than it saves)."""
 JOBS_VARIABLE = "WORKBENCH_JOBS"
 """Set to 1 to keep the analysis in one process (e.g. to compare timings)."""
 
@@ -35,6 +38,11 @@ def can_fork() -> bool:
         return False
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return cores >= 2
+
+
+def worth_forking(count: int) -> bool:
+    """Whether ``count`` files' work should be shared with a forked child: enough of them, and ``can_fork()``."""
+    return count >= FORK_MIN_FILES and can_fork()
 
 
 class Forked(Generic[T]):
@@ -130,3 +138,28 @@ class Claims:
 
     def close(self) -> None:
         os.close(self._read)
+
+
+def shared_out(count: int, compute: Callable[[int], T], child_state: Callable[[], S]) -> tuple[list[T], S | None]:
+    """``[compute(k) for k in range(count)]``, the indexes shared out between this process and a forked child.
+
+    Each process claims runs of indexes until none is left (``Claims``), so
+    the faster one does more; the child's answers come back pickled with
+    ``child_state()`` as the child left it (e.g. a cache its work filled, for
+    the parent to reuse; None when the child gave no answer).  Whatever the
+    child did not answer, this process computes: the list never depends on
+    the path taken.  Call it only where ``worth_forking(count)`` holds.
+    """
+    claims = Claims(count)
+    try:
+        child = Forked(lambda: ({k: compute(k) for k in claims.take()}, child_state()))
+        try:
+            mine = {k: compute(k) for k in claims.take()}
+        except BaseException:
+            child.cancel()
+            raise
+        answer = child.result()
+    finally:
+        claims.close()
+    theirs, state = answer if answer is not None else ({}, None)
+    return [mine[k] if k in mine else theirs[k] if k in theirs else compute(k) for k in range(count)], state

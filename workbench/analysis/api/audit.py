@@ -22,7 +22,7 @@ from tree_sitter import Node
 from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
 from workbench.analysis.api.calls import Arguments, Problem, check_call
 from workbench.analysis.api.definition_changes import History, Key, shape
-from workbench.analysis.api.findings import Findings, rename_hint, shas
+from workbench.analysis.api.findings import Findings, PathFindings, rename_hint, shas
 from workbench.analysis.api.refs import Reference, references
 from workbench.analysis.api.triage import CALL, Triage, lost_candidates
 from workbench.analysis.api.view import OTHER, SIDES, FileView, file_view
@@ -89,20 +89,30 @@ class Auditor:
                     names.update(_defined_names(line))
         return set(self.trees.files.grep("result", *sorted(names))) if names else set()
 
-    def run(self) -> None:
-        for path in self.candidates():
-            changed = self.triage.changed_imports(path)
-            if changed is None and not self.override(path):
-                continue
-            view = file_view(
-                path, self.analysis.file(path), self.ws["result"], self.ws,
-                self.ws["base"].blob(path), self.ws["base"].read(path), self.override(path),
-            )
-            if view is None:
-                continue
-            risky, lost = self.triage.risky(view, changed or [])
-            if risky or lost:
-                self.audit_file(view, risky, lost)
+    def found_in(self, path: str) -> PathFindings:
+        """What auditing ``path`` adds to ``findings`` (in the order a run over every path adds it).
+
+        The checks of one path read the other paths' code, never their
+        findings, so the paths can be audited in any order or process and
+        their findings put together again in ``candidates()`` order.
+        """
+        mismatches, notes = len(self.findings.mismatches), len(self.findings.notes)
+        self.audit_path(path)
+        return PathFindings(tuple(self.findings.mismatches[mismatches:]), tuple(self.findings.notes[notes:]))
+
+    def audit_path(self, path: str) -> None:
+        changed = self.triage.changed_imports(path)
+        if changed is None and not self.override(path):
+            return
+        view = file_view(
+            path, self.analysis.file(path), self.ws["result"], self.ws,
+            self.ws["base"].blob(path), self.ws["base"].read(path), self.override(path),
+        )
+        if view is None:
+            return
+        risky, lost = self.triage.risky(view, changed or [])
+        if risky or lost:
+            self.audit_file(view, risky, lost)
 
     def audit_file(self, view: FileView, risky: frozenset[str], lost: bool) -> None:
         """Check the imports and uses of ``risky`` names on the lines the sides brought in."""

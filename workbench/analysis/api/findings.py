@@ -29,6 +29,15 @@ class CalleeNote:
     commits: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class PathFindings:
+    """What auditing one path found: plain data, so it can come back from another process."""
+
+    mismatches: tuple[ApiMismatch, ...]
+    notes: tuple[CalleeNote, ...]
+    """Notes on the files whose hunks dropped what this path's code uses."""
+
+
 class Findings:
     """The mismatches and callee notes of one run, and the evidence their messages quote."""
 

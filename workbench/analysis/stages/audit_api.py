@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.definition_changes import History
-from workbench.analysis.api.findings import CalleeNote
+from workbench.analysis.api.findings import CalleeNote, PathFindings
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SignalKind, SyncAnalysis
 from workbench.analysis.readers import Trees
 from workbench.analysis.stages.context import AnalysisContext
@@ -33,15 +33,27 @@ class AuditFindings:
 
 def audit_findings(analysis: SyncAnalysis, context: AnalysisContext) -> AuditFindings | None:
     """The audit's findings, sorted (None: no whole-tree reader, nothing audited)."""
+    auditor = new_auditor(analysis, context)
+    if auditor is None:
+        return None
+    return collected([auditor.found_in(path) for path in auditor.candidates()])
+
+
+def new_auditor(analysis: SyncAnalysis, context: AnalysisContext) -> Auditor | None:
+    """An auditor of ``analysis`` (None: no whole-tree reader, nothing to audit)."""
     files, policy = context.repo_files, context.policy
     if files is None:
         return None
     trees = Trees(files, {f.path: f for f in analysis.files})
     override = (lambda path: policy.override_rule(path) is not None) if policy is not None else (lambda path: False)
-    auditor = Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
-    auditor.run()
-    findings = tuple(sorted(auditor.findings.mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
-    return AuditFindings(findings, tuple(auditor.findings.notes))
+    return Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
+
+
+def collected(parts: Sequence[PathFindings]) -> AuditFindings:
+    """The findings of every audited path (given in ``candidates()`` order), the mismatches sorted."""
+    mismatches = [m for part in parts for m in part.mismatches]
+    findings = tuple(sorted(mismatches, key=lambda f: (f.path, f.line, f.kind, f.symbol)))
+    return AuditFindings(findings, tuple(n for part in parts for n in part.notes))
 
 
 def with_audit(analysis: SyncAnalysis, found: AuditFindings) -> SyncAnalysis:
