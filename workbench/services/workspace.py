@@ -28,6 +28,7 @@ from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_wr
 from workbench.services.exercises import load_answer_key, load_progress
 from workbench.services.quiz import Quiz, QuizJournal
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.sync_process import Opener
 from workbench.wording import plural
 
 
@@ -108,9 +109,13 @@ class Workspace:
         """The hunks visited and counted (a quiz: the asked ones)."""
 
     @classmethod
-    def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None) -> Workspace:
-        """Analyse the sync (``progress`` hears the outline, then files and stages) and resume."""
-        repo, analysis = open_sync(request, progress)
+    def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None,
+             opener: Opener = open_sync) -> Workspace:
+        """Analyse the sync (``progress`` hears the outline, then files and stages) and resume.
+
+        ``opener``: what analyses it (e.g. a process started early, ``sync_process.py``).
+        """
+        repo, analysis = opener(request, progress)
         workspace = cls.load(repo, analysis)
         workspace.request = request
         return workspace

@@ -1,9 +1,12 @@
 """Starting the app from the command line: settings, themes, and an early start on the analysis.
 
-``launch`` starts the analysis in a thread *before* Textual is imported and
-the App is built, so the two overlap and the file list appears sooner; the
-App receives a loader that hands its progress callback to that thread (the
-outline arrives first) and waits for the result.  ``run_app`` runs the app
+``launch`` starts the analysis *before* Textual is imported and the App is
+built, so the two overlap and the file list appears sooner: in a forked
+process where a second core allows (``services/sync_process.py``; the
+analysis then shares its work with a process of its own, which a process
+running threads must not start), read by a thread.  The App receives a
+loader that hands its progress callback to that thread (the outline
+arrives first) and waits for the result.  ``run_app`` runs the app
 on any loader (e.g. a one-file analysis for ``git mergetool``): a loader is
 called in a worker with a ``Report`` callback it may feed as it goes.
 """
@@ -66,14 +69,17 @@ def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
     screen is.  The thread is a daemon: a bad setting found meanwhile exits
     at once instead of waiting for the analysis.
     """
+    from workbench.services.sync import open_sync
+    from workbench.services.sync_process import start_sync_process
     from workbench.services.workspace import Workspace
 
     relay = ProgressRelay(hold=HOLD_OUTLINE)
     future: Future[Workspace] = Future()
+    opener = start_sync_process(request) or open_sync  # forked before the thread starts: forking needs one thread
 
     def run() -> None:
         try:
-            future.set_result(Workspace.open(request, relay))
+            future.set_result(Workspace.open(request, relay, opener))
         except BaseException as exc:  # noqa: BLE001 - handed to the app's worker, which reports it
             future.set_exception(exc)
 

@@ -1,0 +1,103 @@
+"""The app's analysis in a forked process: the same analysis as in the loading thread, its progress relayed,
+its errors raised as they would be, and computed in the thread whenever the child gives no answer."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from workbench.analysis.serialize import analysis_to_json
+from workbench.errors import WorkbenchError
+from workbench.sample import SampleSync
+from workbench.services import sync_process
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
+
+
+@pytest.fixture(autouse=True)
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+
+
+@pytest.fixture
+def computed_here(monkeypatch: pytest.MonkeyPatch) -> list[SyncRequest]:
+    """The requests the parent analysed itself (the child's answer missing)."""
+    parent, original, seen = os.getpid(), sync_process.open_sync, []
+
+    def recorded(asked: SyncRequest, progress: sync_process.Progress) -> object:
+        if os.getpid() == parent:
+            seen.append(asked)
+        return original(asked, progress)
+
+    monkeypatch.setattr(sync_process, "open_sync", recorded)
+    return seen
+
+
+def _json(request: SyncRequest, opener: sync_process.Opener, heard: list[LoadProgress] | None = None) -> str:
+    _repo, analysis = opener(request, heard.append if heard is not None else None)
+    return json.dumps(analysis_to_json(analysis), sort_keys=True)
+
+
+def test_the_process_gives_the_analysis_and_its_progress(
+    sample_merge_commit: SampleSync, computed_here: list[SyncRequest]
+) -> None:
+    request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
+    expected = _json(request, open_sync)
+    opener = sync_process.start_sync_process(request)
+    assert opener is not None
+    heard: list[LoadProgress] = []
+    assert _json(request, opener, heard) == expected
+    assert computed_here == []  # the child's analysis, not the parent's
+    phases = [p.phase for p in heard]
+    assert phases[0] == "outline" and heard[0].analysis is not None and "files" in phases and "score_risk" in phases
+
+
+def test_an_error_in_the_process_is_the_error_of_the_thread(
+    sample_merge_commit: SampleSync, tmp_path: Path, computed_here: list[SyncRequest]
+) -> None:
+    request = SyncRequest(repo=str(sample_merge_commit.path), policy=str(tmp_path / "missing.toml"), cache=False)
+    with pytest.raises(WorkbenchError) as direct:
+        open_sync(request)
+    opener = sync_process.start_sync_process(request)
+    assert opener is not None
+    with pytest.raises(WorkbenchError) as relayed:
+        opener(request, None)
+    assert str(relayed.value) == str(direct.value)
+    assert computed_here == []  # relayed from the child, not met again here
+
+
+def test_a_child_that_gives_no_answer_leaves_the_analysis_to_the_thread(
+    sample_merge_commit: SampleSync, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
+    expected = _json(request, open_sync)
+    parent = os.getpid()
+    computed_here: list[SyncRequest] = []
+
+    def dies_in_the_child(asked: SyncRequest, progress: sync_process.Progress) -> object:
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        computed_here.append(asked)
+        return open_sync(asked, progress)
+
+    monkeypatch.setattr(sync_process, "open_sync", dies_in_the_child)
+    opener = sync_process.start_sync_process(request)
+    assert opener is not None
+    assert _json(request, opener) == expected
+    assert computed_here == [request]
+
+
+def test_no_process_where_forking_is_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sync_process, "can_fork", lambda: False)
+    assert sync_process.start_sync_process(SyncRequest()) is None
+
+
+def test_the_opener_serves_only_its_request(sample_merge_commit: SampleSync) -> None:
+    request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
+    opener = sync_process.start_sync_process(request)
+    assert opener is not None
+    with pytest.raises(ValueError, match="another request"):
+        opener(SyncRequest(repo=str(sample_merge_commit.path)), None)
+    _json(request, opener)  # and reaps the child

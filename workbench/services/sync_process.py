@@ -1,0 +1,135 @@
+"""The app's analysis in a forked process, started before the app runs any thread.
+
+The app analyses its sync in a thread, so the screen stays live meanwhile;
+but a process that runs threads must not fork, so that analysis could never
+share its work with a second process (``analysis/forked.py``) and took
+about half as long again as ``workbench analyze``.  ``launch`` calls
+``start_sync_process`` first, while the process still runs one thread: the
+child runs ``open_sync`` (free to fork in turn), sends each progress report
+and then the analysis back pickled through a pipe, and the app's loading
+thread reads them as they come.  Whenever the child gives no answer (it
+crashed, was killed, sent something unreadable), the loading thread
+computes the analysis itself: the answer never depends on the path taken.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, BinaryIO
+
+from workbench.analysis.forked import can_fork
+from workbench.errors import WorkbenchError
+from workbench.services.sync import LoadProgress, SyncRequest, open_sync
+
+if TYPE_CHECKING:
+    from workbench.analysis.model import SyncAnalysis
+    from workbench.git.repo import GitRepo
+
+Progress = Callable[[LoadProgress], None] | None
+Opener = Callable[[SyncRequest, Progress], "tuple[GitRepo, SyncAnalysis]"]
+"""Opens and analyses a sync, like ``open_sync``."""
+
+_PROGRESS, _ANALYSIS, _ERROR = "progress", "analysis", "error"
+
+
+def start_sync_process(request: SyncRequest) -> Opener | None:
+    """Start analysing ``request`` in a forked child now; None where forking is not safe or not worth it.
+
+    The returned opener, called with the same request (from any thread),
+    relays the child's progress and returns the repository and analysis.
+    """
+    if not can_fork():
+        return None
+    for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
+        stream.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(read)
+        _child(request, write)
+    os.close(write)
+    return _Answer(request, pid, os.fdopen(read, "rb"))
+
+
+class _Answer:
+    """The parent's end: reads what the child sends, reaps it, and falls back to computing."""
+
+    def __init__(self, request: SyncRequest, pid: int, source: BinaryIO) -> None:
+        self._request, self._pid, self._source = request, pid, source
+        self._reaped = False
+        atexit.register(self._stop)  # the app quit before the analysis came: the child is not left running
+
+    def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
+        if request != self._request:
+            raise ValueError("the sync process was started for another request")
+        analysis = self._receive(progress)
+        if analysis is None:
+            return open_sync(request, progress)
+        from workbench.git.repo import GitRepo
+
+        return GitRepo.open(request.repo), analysis
+
+    def _receive(self, progress: Progress) -> SyncAnalysis | None:
+        """The child's analysis, its progress relayed on the way; a ``WorkbenchError`` it met is raised here."""
+        answer: SyncAnalysis | None = None
+        try:
+            with self._source:
+                while True:
+                    kind, value = pickle.load(self._source)
+                    if kind == _PROGRESS and progress is not None:
+                        progress(value)
+                    elif kind == _ERROR:
+                        raise WorkbenchError(value)
+                    elif kind == _ANALYSIS:
+                        answer = value
+                        break
+        except (EOFError, OSError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
+                ValueError):
+            answer = None  # no readable answer: the caller computes it
+        finally:
+            status = self._reap()
+        return answer if status == 0 else None
+
+    def _reap(self) -> int:
+        _, status = os.waitpid(self._pid, 0)
+        self._reaped = True
+        atexit.unregister(self._stop)
+        return os.waitstatus_to_exitcode(status)
+
+    def _stop(self) -> None:
+        if self._reaped:
+            return
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        self._reaped = True
+
+
+def _child(request: SyncRequest, write: int) -> None:  # pragma: no cover - runs in the child
+    """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers."""
+    code = 1
+    try:
+        with os.fdopen(write, "wb") as sink:
+
+            def send(kind: str, value: object) -> None:
+                pickle.dump((kind, value), sink, protocol=pickle.HIGHEST_PROTOCOL)
+                sink.flush()
+
+            try:
+                _repo, analysis = open_sync(request, lambda progress: send(_PROGRESS, progress))
+            except WorkbenchError as exc:
+                send(_ERROR, str(exc))
+            else:
+                send(_ANALYSIS, analysis)
+        code = 0
+    except BaseException:  # noqa: BLE001, S110 - the parent computes the answer itself (and reports any error)
+        pass
+    finally:
+        os._exit(code)
