@@ -20,12 +20,11 @@ from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import PathChange, SyncSnapshot, TreeChange
+from workbench.git.types import BLOB_MODES, PathChange, SyncSnapshot, TreeChange
 
 CONFIG_FILE = ".workbench.toml"
 PYPROJECT = "pyproject.toml"
 _NULL = "0" * 40
-_REGULAR = (0o100644, 0o100755)
 
 
 class RepoFiles:
@@ -73,7 +72,7 @@ class RepoFiles:
             entry = tree[path]
         except (KeyError, ValueError):
             return None
-        if entry.filemode not in _REGULAR:
+        if int(entry.filemode) not in BLOB_MODES:
             return None
         return str(entry.id)
 
@@ -193,6 +192,6 @@ def _config_file(repo: GitRepo, snapshot: SyncSnapshot, name: str, unmerged: boo
             return name, read_config(full, "policy file")  # bounded: the work tree is untrusted input
         return None
     entry = repo.tree_entry(snapshot.dev, name)
-    if entry is None or entry[1] not in _REGULAR:
+    if entry is None or entry[1] not in BLOB_MODES:
         return None
     return f"{snapshot.dev[:10]}:{name}", repo.read_blob(entry[0])
