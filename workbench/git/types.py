@@ -25,6 +25,9 @@ Script = tuple[Edit, ...]
 SyncMode = Literal["in-progress", "merge-commit", "preview"]
 """Which situation a snapshot reads (the analysis' ``Mode`` has the same values, and git mergetool's)."""
 
+TreeRole = Literal["result", "dev", "main", "base"]
+"""Which of a sync's four trees a whole-tree read looks at (``RepoFiles``); dev and main are also the analysis' ``Whose``."""
+
 
 class FileMode(IntEnum):
     """The file modes git records for a path; members compare equal to the ints git reads give."""
