@@ -255,8 +255,7 @@ class Triage:
         if depth >= 3:
             return True
         sources = []
-        roles: tuple[TreeRole, TreeRole] = ("result", side)
-        for role in roles:
+        for role in ("result", side):
             data = self.ws[role].read(path) or b""
             found = {(module, imported) for module, imported, local in self.imports(path, self.ws[role].blob(path), data) if local == name}
             sources.append(found)
