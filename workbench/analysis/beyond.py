@@ -20,9 +20,7 @@ from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commi
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
 from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
-from workbench.git.types import CommitLookup, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
-
-_BLOB = 0o100644
+from workbench.git.types import BLOB_MODES, CommitLookup, FileMode, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
 
 
 def with_resolution(
@@ -92,7 +90,7 @@ def _changed_file(
 ) -> FileAnalysis:
     """A path git merged without conflict (or a newer dev's conflict) that the result changed."""
     merge, result = _merge_of(found, read_blob, snapshot.rediff_shifted)
-    auto = read_blob(found.auto[0]) if found.auto is not None and found.auto[1] in (_BLOB, 0o100755) else b""
+    auto = read_blob(found.auto[0]) if found.auto is not None and found.auto[1] in BLOB_MODES else b""
     exact = found.conflicted or merge.render(Favor.NONE) == auto
     script = found.edit_script if exact and not found.conflicted else None
     if exact:
@@ -101,9 +99,9 @@ def _changed_file(
         lines = split_lines(result) if result is not None else []
         merged = None if found.conflicted else tuple(split_lines(auto))
         hunks = () if split_lines(auto) == lines else (whole_file_hunk(merge, lines, 0, merged),)
-    base = Side(found.path, found.base, _BLOB if found.base else None)
-    dev = Side(found.path, found.dev, _BLOB if found.dev else None)
-    main = Side(found.path, found.main, _BLOB if found.main else None)
+    base = Side(found.path, found.base, FileMode.REGULAR if found.base else None)
+    dev = Side(found.path, found.dev, FileMode.REGULAR if found.dev else None)
+    main = Side(found.path, found.main, FileMode.REGULAR if found.main else None)
     messages = () if exact else ("git's merge of this file could not be rebuilt line by line; one hunk covers it",)
     return FileAnalysis(
         path=found.path,

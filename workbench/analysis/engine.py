@@ -46,6 +46,7 @@ from workbench.git.content import is_binary
 from workbench.git.types import (
     CommitLookup,
     ConflictEntry,
+    FileMode,
     ReadBlob,
     ResultFile,
     StageEntry,
@@ -54,8 +55,6 @@ from workbench.git.types import (
 
 Progress = Callable[[str, int, int], None]
 """Hears (phase, done, total) while the analysis runs."""
-
-_GITLINK, _SYMLINK = 0o160000, 0o120000
 
 
 def analyze(
@@ -170,9 +169,9 @@ def conflict_kind(entry: ConflictEntry, read_blob: ReadBlob) -> ConflictKind:
     stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
     modes = {s.mode for s in stages}
     kinds = " ".join(m.kind for m in entry.messages)
-    if _GITLINK in modes:
+    if FileMode.GITLINK in modes:
         return ConflictKind.SUBMODULE
-    if _SYMLINK in modes:
+    if FileMode.SYMLINK in modes:
         return ConflictKind.SYMLINK
     if entry.base is not None and (entry.ours is None) != (entry.theirs is None):
         return ConflictKind.MODIFY_DELETE

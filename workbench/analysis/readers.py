@@ -2,8 +2,8 @@
 
 ``sync.py`` passes the git layer's ``RepoFiles`` as ``AnalysisContext.repo_files``;
 the analysis only sees this protocol, so it never imports pygit2 and tests
-can hand it any object with these methods.  Roles are ``base``, ``dev``,
-``main`` and ``result``.
+can hand it any object with these methods.  Roles are the git layer's
+``TreeRole``: ``base``, ``dev``, ``main`` and ``result`` (a path's log: dev or main).
 """
 
 from __future__ import annotations
@@ -12,20 +12,20 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from workbench.analysis.model import FileAnalysis
-from workbench.git.types import PathChange, TreeChange
+from workbench.analysis.model import FileAnalysis, Whose
+from workbench.git.types import PathChange, TreeChange, TreeRole
 
 
 class RepoFiles(Protocol):
-    def blob_id(self, role: str, path: str) -> str | None: ...
+    def blob_id(self, role: TreeRole, path: str) -> str | None: ...
 
-    def read(self, role: str, path: str) -> bytes | None: ...
+    def read(self, role: TreeRole, path: str) -> bytes | None: ...
 
-    def changes(self, old: str, new: str) -> tuple[TreeChange, ...]: ...
+    def changes(self, old: TreeRole, new: TreeRole) -> tuple[TreeChange, ...]: ...
 
-    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]: ...
+    def grep(self, role: TreeRole, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]: ...
 
-    def path_log(self, role: str, path: str, limit: int = 200) -> tuple[PathChange, ...]: ...
+    def path_log(self, role: Whose, path: str, limit: int = 200) -> tuple[PathChange, ...]: ...
 
     def deletion(self, path: str) -> str | None: ...
 
@@ -47,15 +47,15 @@ class Trees:
     def __init__(self, files: RepoFiles, conflicted: Mapping[str, FileAnalysis]) -> None:
         self.files = files
         self._conflicted = conflicted
-        self._ids: dict[tuple[str, str], str | None] = {}
+        self._ids: dict[tuple[TreeRole, str], str | None] = {}
 
-    def blob_id(self, role: str, path: str) -> str | None:
+    def blob_id(self, role: TreeRole, path: str) -> str | None:
         key = (role, path)
         if key not in self._ids:
             self._ids[key] = self._blob_id(role, path)
         return self._ids[key]
 
-    def _blob_id(self, role: str, path: str) -> str | None:
+    def _blob_id(self, role: TreeRole, path: str) -> str | None:
         entry = self._conflicted.get(path) if role == "result" else None
         if entry is None:
             return self.files.blob_id(role, path)
@@ -63,11 +63,11 @@ class Trees:
             return None
         return git_blob_id(entry.result_bytes)
 
-    def read(self, role: str, path: str) -> bytes | None:
+    def read(self, role: TreeRole, path: str) -> bytes | None:
         entry = self._conflicted.get(path) if role == "result" else None
         if entry is None:
             return self.files.read(role, path)
         return entry.result_bytes if entry.result_present else None
 
-    def present(self, role: str, path: str) -> bool:
+    def present(self, role: TreeRole, path: str) -> bool:
         return self.blob_id(role, path) is not None

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import Edit, Script
+from workbench.git.types import Edit, FileMode, Script
 
 _SECTION = re.compile(rb"^diff --git a/f(\d+) b/f\d+$", re.M)
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
@@ -51,7 +51,7 @@ def histogram_scripts(repo: GitRepo, pairs: Sequence[tuple[str | None, str]]) ->
 
 
 def _mktree(repo: GitRepo, entries: list[tuple[int, str]], env: dict[str, str]) -> str:
-    listing = b"".join(f"100644 blob {oid}\tf{k}\n".encode("ascii") for k, oid in entries)
+    listing = b"".join(f"{FileMode.REGULAR:o} blob {oid}\tf{k}\n".encode("ascii") for k, oid in entries)
     proc = run_git(repo.run_dir, ["mktree", "--missing"], input_bytes=listing, extra_env=env)
     return proc.stdout.decode("ascii").strip()
 

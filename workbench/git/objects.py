@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pygit2
 
 from workbench.git.content import decode
-from workbench.git.types import CommitInfo
+from workbench.git.types import BLOB_MODES, CommitInfo
 
 _PR = re.compile(r"\(#(\d+)\)")
 
@@ -45,7 +45,7 @@ def walk_named(tree: pygit2.Tree, prefix: str, name: str, out: list[tuple[str, s
             continue  # a crafted tree; git would refuse to check it out
         if isinstance(obj, pygit2.Tree):
             walk_named(obj, prefix + obj.name + "/", name, out)
-        elif obj.name == name and obj.filemode in (0o100644, 0o100755):
+        elif obj.name == name and int(obj.filemode) in BLOB_MODES:
             out.append((prefix + obj.name, str(obj.id)))
 
 

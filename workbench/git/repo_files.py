@@ -20,12 +20,11 @@ from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import PathChange, SyncSnapshot, TreeChange
+from workbench.git.types import BLOB_MODES, PathChange, SyncSnapshot, TreeChange, TreeRole
 
 CONFIG_FILE = ".workbench.toml"
 PYPROJECT = "pyproject.toml"
 _NULL = "0" * 40
-_REGULAR = (0o100644, 0o100755)
 
 
 class RepoFiles:
@@ -35,14 +34,14 @@ class RepoFiles:
         self._repo = repo
         self._raw = repo.raw
         self._snapshot = snapshot
-        commits = {"base": snapshot.base, "dev": snapshot.dev, "main": snapshot.main}
-        self._trees: dict[str, str] = {role: repo.tree_of(sha) for role, sha in commits.items() if sha}
+        commits: dict[TreeRole, str | None] = {"base": snapshot.base, "dev": snapshot.dev, "main": snapshot.main}
+        self._trees: dict[TreeRole, str] = {role: repo.tree_of(sha) for role, sha in commits.items() if sha}
         if snapshot.mode == "merge-commit":
             assert snapshot.result_commit is not None
             self._trees["result"] = repo.tree_of(snapshot.result_commit)
         elif snapshot.mode == "preview":
             self._trees["result"] = snapshot.merge_tree.tree
-        self._objects: dict[str, pygit2.Tree] = {}
+        self._objects: dict[TreeRole, pygit2.Tree] = {}
         self._worktree: dict[str, tuple[str, bytes] | None] = {}
 
     @property
@@ -50,7 +49,7 @@ class RepoFiles:
         """The result is the work tree (a merge in progress)."""
         return "result" not in self._trees
 
-    def _tree(self, role: str) -> pygit2.Tree | None:
+    def _tree(self, role: TreeRole) -> pygit2.Tree | None:
         if role not in self._trees:
             return None
         obj = self._objects.get(role)
@@ -61,7 +60,7 @@ class RepoFiles:
             obj = self._objects[role] = found
         return obj
 
-    def blob_id(self, role: str, path: str) -> str | None:
+    def blob_id(self, role: TreeRole, path: str) -> str | None:
         """The blob at ``path`` in ``role``'s tree; None when absent or not a regular file."""
         if role == "result" and self.worktree_result:
             found = self._work_file(path)
@@ -73,11 +72,11 @@ class RepoFiles:
             entry = tree[path]
         except (KeyError, ValueError):
             return None
-        if entry.filemode not in _REGULAR:
+        if int(entry.filemode) not in BLOB_MODES:
             return None
         return str(entry.id)
 
-    def read(self, role: str, path: str) -> bytes | None:
+    def read(self, role: TreeRole, path: str) -> bytes | None:
         if role == "result" and self.worktree_result:
             found = self._work_file(path)
             return found[1] if found else None
@@ -99,7 +98,7 @@ class RepoFiles:
         """git, able to read the objects a preview's merge-tree left in the quarantine."""
         return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env=self._repo.object_quarantine())
 
-    def changes(self, old: str, new: str) -> tuple[TreeChange, ...]:
+    def changes(self, old: TreeRole, new: TreeRole) -> tuple[TreeChange, ...]:
         """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing)."""
         if new == "result" and self.worktree_result:
             args = ["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]]
@@ -112,7 +111,7 @@ class RepoFiles:
                 found.append(TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape")))
         return tuple(found)
 
-    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
+    def grep(self, role: TreeRole, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
         """Python files of ``role``'s tree containing ``word`` (or any of ``more``) as a whole word.
 
         ``under``: only in these directories (and below them).
@@ -130,8 +129,8 @@ class RepoFiles:
             if item
         )
 
-    def path_log(self, role: str, path: str, limit: int = 200) -> tuple[PathChange, ...]:
-        """Non-merge commits of ``base..role`` that changed ``path``, newest first."""
+    def path_log(self, role: TreeRole, path: str, limit: int = 200) -> tuple[PathChange, ...]:
+        """Non-merge commits of ``base..role`` that changed ``path``, newest first (``role``: dev or main)."""
         tip = {"dev": self._snapshot.dev, "main": self._snapshot.main}[role]
         spec = f"{self._snapshot.base}..{tip}" if self._snapshot.base else tip
         out = self._git(
@@ -193,6 +192,6 @@ def _config_file(repo: GitRepo, snapshot: SyncSnapshot, name: str, unmerged: boo
             return name, read_config(full, "policy file")  # bounded: the work tree is untrusted input
         return None
     entry = repo.tree_entry(snapshot.dev, name)
-    if entry is None or entry[1] not in _REGULAR:
+    if entry is None or entry[1] not in BLOB_MODES:
         return None
     return f"{snapshot.dev[:10]}:{name}", repo.read_blob(entry[0])

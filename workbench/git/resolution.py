@@ -20,11 +20,10 @@ from workbench.git.line_scripts import histogram_scripts
 from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
-from workbench.git.types import MergeTreeResult, ResolutionDiff, ResolvedPath, ResultFile, SyncMode
+from workbench.git.types import BLOB_MODES, FileMode, MergeTreeResult, ResolutionDiff, ResolvedPath, ResultFile, SyncMode
 from workbench.git.worktree_read import clean_contents
 
 _NULL = "0" * 40
-_BLOBS = (0o100644, 0o100755)
 
 
 def resolution_diff(
@@ -133,7 +132,7 @@ def _worktree_changes(repo: GitRepo, tree: str) -> list[str]:
 
 def _commit_file(repo: GitRepo, commit: str, path: str) -> ResultFile:
     found = repo.tree_entry(commit, path)
-    if found is None or found[1] not in (*_BLOBS, 0o120000):
+    if found is None or found[1] not in (*BLOB_MODES, FileMode.SYMLINK):
         return ResultFile(False, None, None)
     return ResultFile(True, None, found[0], mode=found[1])
 
@@ -144,7 +143,7 @@ def _worktree_files(repo: GitRepo, paths: list[str]) -> dict[str, ResultFile]:
     for path in paths:
         if path in cleaned:
             oid, data = cleaned[path]
-            out[path] = ResultFile(True, data, oid, mode=0o100644)
+            out[path] = ResultFile(True, data, oid, mode=FileMode.REGULAR)
         else:
             out[path] = ResultFile(False, None, None)
     return out
@@ -152,7 +151,7 @@ def _worktree_files(repo: GitRepo, paths: list[str]) -> dict[str, ResultFile]:
 
 def _blob(repo: GitRepo, commit: str, path: str) -> str | None:
     found = repo.tree_entry(commit, path)
-    return found[0] if found is not None and found[1] in _BLOBS else None
+    return found[0] if found is not None and found[1] in BLOB_MODES else None
 
 
 def _with_scripts(repo: GitRepo, paths: list[ResolvedPath]) -> tuple[ResolvedPath, ...]:
@@ -164,7 +163,7 @@ def _with_scripts(repo: GitRepo, paths: list[ResolvedPath]) -> tuple[ResolvedPat
             pairs += [(entry.base, entry.dev), (entry.base, entry.main)]
             wants.append((k, True))
         result = entry.result
-        if entry.auto is not None and entry.auto[1] in _BLOBS and result.mode in _BLOBS and result.oid:
+        if entry.auto is not None and entry.auto[1] in BLOB_MODES and result.mode in BLOB_MODES and result.oid:
             pairs.append((entry.auto[0], result.oid))
             wants.append((k, False))
     scripts = histogram_scripts(repo, pairs) if pairs else []

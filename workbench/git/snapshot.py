@@ -23,7 +23,17 @@ from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.resolution import resolution_diff
 from workbench.git.runner import git_version
-from workbench.git.types import ConflictEntry, MergeTreeResult, ResultFile, Script, StageEntry, SyncMode, SyncSnapshot
+from workbench.git.types import (
+    BLOB_MODES,
+    ConflictEntry,
+    FileMode,
+    MergeTreeResult,
+    ResultFile,
+    Script,
+    StageEntry,
+    SyncMode,
+    SyncSnapshot,
+)
 from workbench.git.worktree_read import clean_contents
 
 
@@ -246,7 +256,6 @@ def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str)
     return replace(plain, conflicts=entries)
 
 
-_BLOB_MODES = (0o100644, 0o100755)
 
 
 def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Script, Script]]:
@@ -255,7 +264,7 @@ def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Scri
     pairs: list[tuple[str | None, str]] = []
     for entry in plain.conflicts:
         stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
-        if entry.ours is None or entry.theirs is None or any(s.mode not in _BLOB_MODES for s in stages):
+        if entry.ours is None or entry.theirs is None or any(s.mode not in BLOB_MODES for s in stages):
             continue
         if any(is_binary(repo.read_blob(s.oid)) for s in stages):
             continue
@@ -281,7 +290,7 @@ def _read_results(
                 results[entry.path] = ResultFile(False, None, None)
                 continue
             oid, filemode = found
-            data = repo.read_blob(oid) if filemode != 0o160000 else None
+            data = repo.read_blob(oid) if filemode != FileMode.GITLINK else None
             results[entry.path] = ResultFile(True, data, oid, mode=filemode)
         return results
     unmerged = repo.index_unmerged()
@@ -291,7 +300,7 @@ def _read_results(
     return results
 
 
-_FILE_MODES = (0o100644, 0o100755, 0o120000, 0o160000)
+_FILE_MODES = (*BLOB_MODES, FileMode.SYMLINK, FileMode.GITLINK)
 
 
 def _worktree_file(repo: GitRepo, path: str, unmerged: bool, cleaned: tuple[str, bytes] | None) -> ResultFile:
@@ -301,12 +310,12 @@ def _worktree_file(repo: GitRepo, path: str, unmerged: bool, cleaned: tuple[str,
     full = Path(root, path)
     if os.path.islink(full):
         data = os.fsencode(os.readlink(full))
-        return ResultFile(True, data, repo.hash_bytes(data), unmerged, 0o120000)
+        return ResultFile(True, data, repo.hash_bytes(data), unmerged, FileMode.SYMLINK)
     if cleaned is not None:
         oid, data = cleaned
-        filemode = 0o100755 if os.access(full, os.X_OK) else 0o100644
+        filemode = FileMode.EXECUTABLE if os.access(full, os.X_OK) else FileMode.REGULAR
         return ResultFile(True, data, oid, unmerged, filemode)
     index = repo.index_entry(path)
-    if index is not None and index[1] == 0o160000:
-        return ResultFile(True, None, index[0], unmerged, 0o160000)
+    if index is not None and index[1] == FileMode.GITLINK:
+        return ResultFile(True, None, index[0], unmerged, FileMode.GITLINK)
     return ResultFile(False, None, None, unmerged)

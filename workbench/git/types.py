@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Literal, NamedTuple
 
 
@@ -23,6 +24,23 @@ Script = tuple[Edit, ...]
 
 SyncMode = Literal["in-progress", "merge-commit", "preview"]
 """Which situation a snapshot reads (the analysis' ``Mode`` has the same values, and git mergetool's)."""
+
+TreeRole = Literal["result", "dev", "main", "base"]
+"""Which of a sync's four trees a whole-tree read looks at (``RepoFiles``); dev and main are also the analysis' ``Whose``."""
+
+
+class FileMode(IntEnum):
+    """The file modes git records for a path; members compare equal to the ints git reads give."""
+
+    REGULAR = 0o100644
+    EXECUTABLE = 0o100755
+    SYMLINK = 0o120000
+    GITLINK = 0o160000
+    """A submodule's commit."""
+
+
+BLOB_MODES = (FileMode.REGULAR, FileMode.EXECUTABLE)
+"""The modes of a regular file's blob (a symlink's target is a blob too, but not a file's text)."""
 
 ReadBlob = Callable[[str], bytes]
 """Reads a blob by id (blobs never change, so callers may treat it as pure)."""

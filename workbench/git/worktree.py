@@ -13,6 +13,7 @@ from pathlib import Path
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
+from workbench.git.types import FileMode
 
 _LITERAL = "--literal-pathspecs"
 
@@ -90,7 +91,7 @@ def unstage_deleted(repo: GitRepo, path: str) -> None:
 
 def stage_gitlink(repo: GitRepo, path: str, oid: str) -> None:
     """Point a submodule entry at a commit without touching its checkout."""
-    run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"160000,{oid},{path}"])
+    run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"{FileMode.GITLINK:o},{oid},{path}"])
 
 
 def marker_size(repo: GitRepo, path: str) -> int:

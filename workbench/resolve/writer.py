@@ -28,6 +28,7 @@ from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileStatus, Mode, SyncAnalysis
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
+from workbench.git.types import BLOB_MODES, FileMode
 from workbench.git.worktree import (
     checkout_form,
     disk_oid,
@@ -45,8 +46,6 @@ from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import ConflictTextError
 
 __all__ = ["Blocked", "WriteCheck", "WriteOutcome", "check_write", "conflict_markers", "write_blocker", "write_file"]
-
-_EXECUTABLE = 0o100755
 
 
 class Blocked(str, Enum):
@@ -194,13 +193,13 @@ def _changed_on_disk(repo: GitRepo, session: Session, path: str) -> str | None:
     if disk_oid(repo, path) != session.disk_oid(path):
         return "changed on disk"
     entry = session.file(path)
-    if session.was_written(path) or entry.result_mode not in (0o100644, 0o100755):
+    if session.was_written(path) or entry.result_mode not in BLOB_MODES:
         return None
     target = worktree_path(repo, path)
     if target.is_symlink() or not target.is_file():
         return None
     executable = bool(target.stat().st_mode & 0o111)
-    if executable != (entry.result_mode == _EXECUTABLE):
+    if executable != (entry.result_mode == FileMode.EXECUTABLE):
         return "became executable" if executable else "lost its executable bit"
     return None
 
@@ -249,12 +248,12 @@ def _write(repo: GitRepo, session: Session, path: str, stage: bool) -> WriteOutc
         event = session.mark_written(path, None)
         return _staged(repo, path, stage, f"deleted {path}", event, unstage_deleted)
     mode = _mode_for(entry, choice)
-    if mode == 0o120000:
+    if mode == FileMode.SYMLINK:
         _atomic_symlink(target, os.fsdecode(data))
     else:
-        atomic_write(target, checkout_form(repo, path, data), mode == _EXECUTABLE)
+        atomic_write(target, checkout_form(repo, path, data), mode == FileMode.EXECUTABLE)
     event = session.mark_written(path, repo.hash_bytes(data))
-    if mode != 0o120000:
+    if mode != FileMode.SYMLINK:
         left = any_markers(target.read_bytes(), marker_sizes(repo, session, path))
         if left is not None:
             return WriteOutcome(path, True, False, f"wrote {path}, but it still holds conflict markers: not staged", event)
@@ -282,7 +281,7 @@ def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
         return entry.main.mode
     if choice is FileChoice.KEEP_DEV and entry.dev.mode:
         return entry.dev.mode
-    return entry.result_mode or entry.main.mode or entry.dev.mode or 0o100644
+    return entry.result_mode or entry.main.mode or entry.dev.mode or FileMode.REGULAR
 
 
 def _staged(

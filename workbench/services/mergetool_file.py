@@ -43,7 +43,7 @@ from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version
-from workbench.git.types import REDIFF_SHIFTED_SINCE
+from workbench.git.types import REDIFF_SHIFTED_SINCE, FileMode
 from workbench.services.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
@@ -190,16 +190,16 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
         )
         merge = coalesce_alnum(zealous)
         hunks = build_hunks(merge, result, unmerged=True)
-    mode = 0o100755 if result is not None and os.access(root / relative, os.X_OK) else 0o100644
+    mode = FileMode.EXECUTABLE if result is not None and os.access(root / relative, os.X_OK) else FileMode.REGULAR
     note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
                   "(no commits, no risk evidence)")
     entry = FileAnalysis(
         path=relative,
         status=FileStatus.CONFLICTED,
         kind=kind,
-        base=Side(relative, oids["BASE"], 0o100644),
-        dev=Side(relative, oids["LOCAL"], 0o100644),
-        main=Side(relative, oids["REMOTE"], 0o100644),
+        base=Side(relative, oids["BASE"], FileMode.REGULAR),
+        dev=Side(relative, oids["LOCAL"], FileMode.REGULAR),
+        main=Side(relative, oids["REMOTE"], FileMode.REGULAR),
         result_oid=repo.hash_bytes(result) if result is not None else None,
         result_present=result is not None,
         hunks=hunks,

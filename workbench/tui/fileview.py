@@ -15,6 +15,7 @@ from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
+from workbench.git.types import FileMode
 from workbench.resolve.session import SessionError
 from workbench.services.workspace import Workspace
 from workbench.tui.syntax import SyntaxSpans, highlighter_for
@@ -85,7 +86,7 @@ def prepare_file(workspace: Workspace, path: str) -> FileView:
 
 def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:
     def facts(label: str, side: Side) -> SideFacts:
-        size = workspace.repo.blob_size(side.oid) if side.oid and side.mode != 0o160000 else None
+        size = workspace.repo.blob_size(side.oid) if side.oid and side.mode != FileMode.GITLINK else None
         return SideFacts(label, side.oid, size, side.mode)
 
     return (facts("base", entry.base), facts("dev", entry.dev), facts("main", entry.main))
@@ -109,7 +110,7 @@ def prepare_diffs(workspace: Workspace, path: str) -> BothDiffs:
 
 
 def _blob_lines(workspace: Workspace, side: Side) -> list[bytes]:
-    if side.oid is None or side.mode == 0o160000:
+    if side.oid is None or side.mode == FileMode.GITLINK:
         return []
     return split_lines(workspace.repo.read_blob(side.oid))
 
@@ -123,8 +124,8 @@ def prepare_commit_diff(workspace: Workspace, sha: str, path: str) -> CommitDiff
         old_entry = repo.tree_entry(info.parents[0], path) if info.parents else None
     except WorkbenchError as exc:
         return CommitDiff(sha, path, (), note=str(exc))
-    old = repo.read_blob(old_entry[0]) if old_entry and old_entry[1] != 0o160000 else b""
-    new = repo.read_blob(new_entry[0]) if new_entry and new_entry[1] != 0o160000 else b""
+    old = repo.read_blob(old_entry[0]) if old_entry and old_entry[1] != FileMode.GITLINK else b""
+    new = repo.read_blob(new_entry[0]) if new_entry and new_entry[1] != FileMode.GITLINK else b""
     note = ""
     if b"\0" in old[:8000] or b"\0" in new[:8000]:
         return CommitDiff(sha, path, (), note=f"binary file: {len(old)} bytes before, {len(new)} after")

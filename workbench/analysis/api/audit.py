@@ -31,7 +31,7 @@ from workbench.analysis.python.module_index import Import, ModuleIndex
 from workbench.analysis.python.parse import parse
 from workbench.analysis.python.undefined import undefined_uses
 from workbench.analysis.readers import Trees
-from workbench.git.types import CommitLookup
+from workbench.git.types import CommitLookup, TreeRole
 from workbench.wording import plural
 
 MISSING_IMPORT: Final = "missing-import"
@@ -59,7 +59,8 @@ class Auditor:
         self.only = only
         self.trees = trees
         self.history = history
-        self.ws = {role: Workspace(role, trees) for role in ("result", "dev", "main", "base")}
+        roles: tuple[TreeRole, ...] = ("result", "dev", "main", "base")
+        self.ws = {role: Workspace(role, trees) for role in roles}
         self.findings = Findings(analysis, self.ws, history, commit)
         self.triage = Triage(self.ws)
 

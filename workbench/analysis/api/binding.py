@@ -18,6 +18,7 @@ from workbench.analysis.api.receivers import attribute_types, declared_type
 from workbench.analysis.python.module_index import ROOTS, ClassInfo, Function, ModuleIndex, assigned_attributes, module_index, module_name
 from workbench.analysis.python.parse import parse
 from workbench.analysis.readers import Trees
+from workbench.git.types import TreeRole
 
 MAX_DEPTH = 8
 """Re-export hops and base classes followed before giving up (cycles, deep chains)."""
@@ -80,7 +81,7 @@ class Resolution:
 class Workspace:
     """One tree's Python modules, indexed on first use (indexes are cached by blob id)."""
 
-    def __init__(self, role: str, trees: Trees) -> None:
+    def __init__(self, role: TreeRole, trees: Trees) -> None:
         self.role = role
         self.trees = trees
         self._paths: dict[str, str | None] = {}

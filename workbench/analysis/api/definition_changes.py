@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from workbench.analysis.model import Whose
 from workbench.analysis.python.module_index import ModuleIndex, module_index
 from workbench.analysis.readers import RepoFiles
 from workbench.git.types import ReadBlob
@@ -83,9 +84,9 @@ class History:
     def __init__(self, files: RepoFiles, read_blob: ReadBlob) -> None:
         self._files = files
         self._read = read_blob
-        self._logs: dict[tuple[str, str], tuple[tuple[str, str | None, str | None], ...]] = {}
+        self._logs: dict[tuple[Whose, str], tuple[tuple[str, str | None, str | None], ...]] = {}
 
-    def _versions(self, side: str, path: str) -> tuple[tuple[str, str | None, str | None], ...]:
+    def _versions(self, side: Whose, path: str) -> tuple[tuple[str, str | None, str | None], ...]:
         key = (side, path)
         if key not in self._logs:
             self._logs[key] = tuple((c.sha, c.old, c.new) for c in self._files.path_log(side, path, MAX_VERSIONS))
@@ -94,7 +95,7 @@ class History:
     def _index(self, path: str, blob: str | None) -> ModuleIndex | None:
         return module_index(path, blob, self._read(blob)) if blob is not None else None
 
-    def removed(self, side: str, path: str, key: Key) -> Change | None:
+    def removed(self, side: Whose, path: str, key: Key) -> Change | None:
         """The newest commit on ``side`` after which ``key`` no longer existed.
 
         It counts as a rename when the same commit added a similar name, or
@@ -108,14 +109,14 @@ class History:
                 return Change(sha, close_name(key.name, added) or sole)
         return None
 
-    def added(self, side: str, path: str, key: Key) -> Change | None:
+    def added(self, side: Whose, path: str, key: Key) -> Change | None:
         """The newest commit on ``side`` that created ``key``."""
         for sha, old, new in self._versions(side, path):
             if shape(self._index(path, old), key) is None and shape(self._index(path, new), key) is not None:
                 return Change(sha)
         return None
 
-    def reshaped(self, side: str, path: str, key: Key, now: Shape) -> Change | None:
+    def reshaped(self, side: Whose, path: str, key: Key, now: Shape) -> Change | None:
         """The newest commit on ``side`` that gave ``key`` its shape ``now``."""
         for sha, old, new in self._versions(side, path):
             after = shape(self._index(path, new), key)

@@ -16,7 +16,7 @@ from workbench.analysis.api.definition_changes import Change, History, Key, clos
 from workbench.analysis.api.view import OTHER, FileView
 from workbench.analysis.model import ApiMismatch, Hunk, MismatchKind, SyncAnalysis, Taken, Whose
 from workbench.analysis.python.module_index import ModuleIndex
-from workbench.git.types import CommitLookup
+from workbench.git.types import CommitLookup, TreeRole
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class PathFindings:
 class Findings:
     """The mismatches and callee notes of one run, and the evidence their messages quote."""
 
-    def __init__(self, analysis: SyncAnalysis, ws: dict[str, Workspace], history: History, commit: CommitLookup) -> None:
+    def __init__(self, analysis: SyncAnalysis, ws: dict[TreeRole, Workspace], history: History, commit: CommitLookup) -> None:
         self.analysis = analysis
         self.ws = ws
         self.history = history
@@ -68,7 +68,7 @@ class Findings:
             return f"; {side}'s {self.label(dropped.sha)} added it and the merge dropped it"
         return ""
 
-    def origin(self, other: str, path: str, key: Key, now: object) -> str:
+    def origin(self, other: Whose, path: str, key: Key, now: object) -> str:
         """``dev's `` when the merged definition is the other side's as it stands there."""
         merged = shape(self.ws["result"].index(path), key) if now is None else now
         theirs = shape(self.ws[other].index(path), key) if self.ws[other].blob(path) else object()

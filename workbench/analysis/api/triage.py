@@ -19,7 +19,9 @@ from workbench.analysis.api.binding import MISSING, Workspace
 from workbench.analysis.api.receivers import receiver_types
 from workbench.analysis.api.symbols import Surface, interface, top_level_names
 from workbench.analysis.api.view import SIDES, FileView, imported_modules
+from workbench.analysis.model import Whose
 from workbench.analysis.python.builtin_names import BUILTINS
+from workbench.git.types import TreeRole
 
 ImportTriple = tuple[str, str | None, str]
 """(module, imported name, local name) of one import, read from text."""
@@ -28,11 +30,11 @@ ImportTriple = tuple[str, str | None, str]
 class Triage:
     """What needs checking in one run; holds the per-run memos."""
 
-    def __init__(self, ws: dict[str, Workspace]) -> None:
+    def __init__(self, ws: dict[TreeRole, Workspace]) -> None:
         self.ws = ws
         self._import_cache: dict[str, set[ImportTriple]] = {}
-        self._modules_changed: dict[tuple[str, str, str | None], bool] = {}
-        self._chains_changed: dict[tuple[str, str, str | None, tuple[str, ...]], bool] = {}
+        self._modules_changed: dict[tuple[Whose, str, str | None], bool] = {}
+        self._chains_changed: dict[tuple[Whose, str, str | None, tuple[str, ...]], bool] = {}
         self._receiver_cache: dict[str, dict[str, set[str]]] = {}
 
     def changed_imports(self, path: str) -> list[ImportTriple] | None:
@@ -95,7 +97,7 @@ class Triage:
         return found
 
     def _receivers_changed(
-        self, side: str, changed: list[ImportTriple], typed: dict[str, set[str]], uses: dict[str, set[tuple[str, ...]]]
+        self, side: Whose, changed: list[ImportTriple], typed: dict[str, set[str]], uses: dict[str, set[tuple[str, ...]]]
     ) -> set[str]:
         """The heads (``buf``, ``self``) whose uses reach a member that differs between ``side``'s tree and the result."""
         risky: set[str] = set()
@@ -112,12 +114,12 @@ class Triage:
                     risky.add(head)
         return risky
 
-    def _own_names(self, view: FileView, side: str) -> frozenset[str]:
+    def _own_names(self, view: FileView, side: Whose) -> frozenset[str]:
         mine_data = b"\n".join(view.lines[side]) + b"\n"
         return top_level_names(view.blobs["result"] or "", view.data) | top_level_names(view.blobs[side] or "", mine_data)
 
     def _own_changed(
-        self, view: FileView, side: str, names: frozenset[str], uses: dict[str, set[tuple[str, ...]]]
+        self, view: FileView, side: Whose, names: frozenset[str], uses: dict[str, set[tuple[str, ...]]]
     ) -> set[str]:
         """The file's own definitions whose interface, as ``side``'s code uses them, is not ``side``'s."""
         mine_blob = view.blobs[side]
@@ -152,7 +154,7 @@ class Triage:
         result, base = self.ws["result"].blob(path), self.ws["base"].blob(path)
         return all(self.ws[side].blob(path) in (result, base) for side in SIDES)
 
-    def _module_changed(self, side: str, module: str, name: str | None) -> bool:
+    def _module_changed(self, side: Whose, module: str, name: str | None) -> bool:
         """The module an import names (``M`` or ``M.name``) is not the same blob in both trees (memoised)."""
         key = (side, module, name)
         found = self._modules_changed.get(key)
@@ -160,7 +162,7 @@ class Triage:
             found = self._modules_changed[key] = self._compare_module(side, module, name)
         return found
 
-    def _compare_module(self, side: str, module: str, name: str | None) -> bool:
+    def _compare_module(self, side: Whose, module: str, name: str | None) -> bool:
         merged, mine = self.ws["result"], self.ws[side]
         for dotted in ((f"{module}.{name}",) if name else ()) + (module,):
             merged_path, mine_path = merged.module_path(dotted), mine.module_path(dotted)
@@ -174,14 +176,14 @@ class Triage:
             self.ws[side].module_path(dotted) is not None for side in SIDES
         )
 
-    def chain_changed(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
+    def chain_changed(self, side: Whose, module: str, name: str | None, rest: Sequence[str]) -> bool:
         key = (side, module, name, tuple(rest))
         found = self._chains_changed.get(key)
         if found is None:
             found = self._chains_changed[key] = self._compare_chain(side, module, name, rest)
         return found
 
-    def _compare_chain(self, side: str, module: str, name: str | None, rest: Sequence[str]) -> bool:
+    def _compare_chain(self, side: Whose, module: str, name: str | None, rest: Sequence[str]) -> bool:
         """Whether ``module[.name].rest`` may resolve differently in ``side``'s tree and the result.
 
         Walks submodules first; the first part that is not a module is a
@@ -206,7 +208,7 @@ class Triage:
             return self.symbol_changed(side, merged_path, parts[i], parts[i + 1:], 0)
         return True
 
-    def symbol_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
+    def symbol_changed(self, side: Whose, path: str, name: str, use: Sequence[str], depth: int) -> bool:
         """Whether definition ``name`` of ``path`` differs, for ``use``, between ``side``'s tree and the result."""
         merged, mine = self.ws["result"], self.ws[side]
         merged_blob, mine_blob = merged.blob(path), mine.blob(path)
@@ -225,7 +227,7 @@ class Triage:
         return _surface_differs(there, theirs, use)
 
     def _held_class_changed(
-        self, side: str, path: str, name: str, surfaces: tuple[Surface, ...], use: Sequence[str], depth: int
+        self, side: Whose, path: str, name: str, surfaces: tuple[Surface, ...], use: Sequence[str], depth: int
     ) -> bool:
         """A module variable (``pool = BufferPool()``) used for its members: compare the class it holds.
 
@@ -244,7 +246,7 @@ class Triage:
             return self.chain_changed(side, module, imported, (*rest, *use))
         return self.symbol_changed(side, path, first, (*rest, *use), depth + 1)
 
-    def _reexport_changed(self, side: str, path: str, name: str, use: Sequence[str], depth: int) -> bool:
+    def _reexport_changed(self, side: Whose, path: str, name: str, use: Sequence[str], depth: int) -> bool:
         """``name`` is bound in ``path`` some other way, usually a re-export: follow it, then compare.
 
         The import is read from text first (a package ``__init__`` is parsed
@@ -338,7 +340,7 @@ def _bindings(imports: set[ImportTriple], data: bytes) -> set[str]:
     return found
 
 
-def lost_candidates(view: FileView, side: str, merged: frozenset[str] | set[str]) -> set[str]:
+def lost_candidates(view: FileView, side: Whose, merged: frozenset[str] | set[str]) -> set[str]:
     """Names ``side``'s file may bind that the result does not, used on lines the result kept from ``side``.
 
     Read from text, so that ``side``'s file is parsed only when there is

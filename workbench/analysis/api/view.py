@@ -15,27 +15,28 @@ from dataclasses import dataclass, field
 from workbench.analysis.api.binding import Workspace
 from workbench.analysis.model import FileAnalysis, Hunk, Taken, Whose
 from workbench.analysis.python.module_index import package_of
+from workbench.git.types import TreeRole
 
 SIDES: tuple[Whose, ...] = ("main", "dev")
-OTHER = {"main": "dev", "dev": "main"}
+OTHER: dict[Whose, Whose] = {"main": "dev", "dev": "main"}
 
 
 @dataclass
 class FileView:
     path: str
     entry: FileAnalysis | None
-    blobs: dict[str, str | None]
+    blobs: dict[TreeRole, str | None]
     data: bytes
-    lines: dict[str, list[bytes]]
-    side_lines: dict[str, set[int]]
-    sets: dict[str, frozenset[bytes]] = field(default_factory=dict)
-    _positions: dict[str, dict[bytes, list[int]]] = field(default_factory=dict)
+    lines: dict[TreeRole, list[bytes]]
+    side_lines: dict[Whose, set[int]]
+    sets: dict[TreeRole, frozenset[bytes]] = field(default_factory=dict)
+    _positions: dict[Whose, dict[bytes, list[int]]] = field(default_factory=dict)
 
     def sides_at(self, first: int, last: int | None = None) -> list[Whose]:
         span = range(first, (last or first) + 1)
         return [side for side in SIDES if any(n in self.side_lines[side] for n in span)]
 
-    def side_line(self, side: str, line: int) -> int | None:
+    def side_line(self, side: Whose, line: int) -> int | None:
         """The line of ``side``'s file holding the text of result line ``line`` (nearest one)."""
         positions = self._positions.get(side)
         if positions is None:
@@ -48,7 +49,7 @@ class FileView:
             return None
         return min(found, key=lambda n: abs(n - line))
 
-    def in_side(self, side: str, line: int) -> bool:
+    def in_side(self, side: Whose, line: int) -> bool:
         return self.lines["result"][line - 1] in self.sets[side]
 
     def hunk_at(self, line: int) -> Hunk | None:
@@ -59,21 +60,21 @@ class FileView:
         return None
 
 
-def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: dict[str, Workspace],
+def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: dict[TreeRole, Workspace],
               base_blob: str | None, base_data: bytes | None, override: bool = False) -> FileView | None:
     """The view of ``path``, or None when no side brought anything into its result."""
     data = result.read(path)
     result_blob = result.blob(path)
     if data is None or result_blob is None or result_blob == base_blob:
         return None
-    blobs: dict[str, str | None] = {"result": result_blob, "base": base_blob}
-    texts: dict[str, bytes] = {"result": data, "base": base_data or b""}
+    blobs: dict[TreeRole, str | None] = {"result": result_blob, "base": base_blob}
+    texts: dict[TreeRole, bytes] = {"result": data, "base": base_data or b""}
     for side in SIDES:
         blobs[side] = read[side].blob(path)
         texts[side] = read[side].read(path) or b""
     lines = {role: text.splitlines() for role, text in texts.items()}
     sets = {role: frozenset(found) for role, found in lines.items()}
-    side_lines: dict[str, set[int]] = {}
+    side_lines: dict[Whose, set[int]] = {}
     for side in SIDES:
         added = sets[side] - sets["base"]
         side_lines[side] = {i + 1 for i, text in enumerate(lines["result"]) if text in added and text.strip()}

@@ -19,9 +19,10 @@ from typing import Any
 from workbench.analysis.model import PolicyFinding
 from workbench.analysis.policy.rules import KEEP_DEV, Rule
 from workbench.analysis.readers import Trees
+from workbench.git.types import TreeRole
 
 
-def _toml(trees: Trees, role: str, path: str) -> dict[str, Any] | None:
+def _toml(trees: Trees, role: TreeRole, path: str) -> dict[str, Any] | None:
     data = trees.read(role, path)
     if data is None:
         return None
@@ -50,7 +51,7 @@ def _without(doc: dict[str, Any] | None, names: set[str]) -> dict[str, Any] | No
     return {**doc, "tool": {**doc.get("tool", {}), "uv": uv}}
 
 
-def _line(trees: Trees, role: str, path: str, name: str) -> str | None:
+def _line(trees: Trees, role: TreeRole, path: str, name: str) -> str | None:
     """The line of ``role``'s file that declares source ``name`` (to quote in the finding)."""
     data = (trees.read(role, path) or b"").decode("utf-8", "replace")
     found = re.search(r"^[ \t]*[\"']?" + re.escape(name) + r"[\"']?[ \t]*=.*$", data, re.M)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from workbench.analysis.model import Commit, FileAnalysis, Hunk
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, Whose
 from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.twins import MIN_PATCH_LINES, counterpart, similar_patch
 from workbench.git.types import SideHistory
@@ -196,7 +196,7 @@ class FileEvidence:
     main: SideFile
     blobs: Blobs
     commit: CommitLookup
-    _deleters: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _deleters: dict[tuple[Whose, int], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _twins: dict[str, Commit | None] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -251,7 +251,7 @@ class FileEvidence:
         """Main commits that deleted base lines of the hunk which main's file no longer has."""
         return self.deleters("main", hunk)
 
-    def deleters(self, side: str, hunk: Hunk) -> tuple[str, ...]:
+    def deleters(self, side: Whose, hunk: Hunk) -> tuple[str, ...]:
         """``side``'s commits that deleted base lines of the hunk which that side's file no longer has."""
         key = (side, hunk.index)
         found = self._deleters.get(key)
@@ -259,7 +259,7 @@ class FileEvidence:
             found = self._deleters[key] = self._find_deleters(side, hunk)
         return found
 
-    def _find_deleters(self, side: str, hunk: Hunk) -> tuple[str, ...]:
+    def _find_deleters(self, side: Whose, hunk: Hunk) -> tuple[str, ...]:
         lines = self.blobs.stripped_lines
         text, oid, history = (
             (hunk.main_text, self.file.main.oid, self.main) if side == "main" else (hunk.dev_text, self.file.dev.oid, self.dev)

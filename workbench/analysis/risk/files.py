@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal, SignalKind
+from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnalysis, FileStatus, Importer, Mode, Signal, SignalKind, Whose
 from workbench.analysis.risk.chain import MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
 from workbench.analysis.risk.line_compare import shorten
@@ -91,13 +91,13 @@ def _some(commits: Sequence[Commit]) -> str:
     return f"{', '.join(label(c) for c in commits[:SHOWN_COMMITS])} and {len(commits) - SHOWN_COMMITS} more commits"
 
 
-def _who(side: str, deleter: Commit | None) -> str:
+def _who(side: Whose, deleter: Commit | None) -> str:
     if deleter is None:
         return f"{side} deleted this file"
     return f"{side}'s {label(deleter)} deleted this file (\u201c{shorten(deleter.subject, 70)}\u201d)"
 
 
-def _changed(side: str, commits: Sequence[Commit]) -> str:
+def _changed(side: Whose, commits: Sequence[Commit]) -> str:
     return f"{side}'s {_some(commits)} changed it since the base" if commits else f"{side} changed it since the base"
 
 

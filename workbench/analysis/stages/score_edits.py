@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis, Whose
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.line_compare import content_lines, is_data
 from workbench.analysis.stages.context import AnalysisContext
@@ -32,9 +32,9 @@ OVERRIDE_WEIGHT = 15
 """When the risk stage's own loss signal already weighs the lost lines (with its
 evidence of intent), this says only that the resolution overrode git's clean
 merge: the same 15 a conflict starts from when ``-X theirs`` chose blindly."""
-_TWIN = {"dev": SignalKind.DEV_ONLY_LINES_DROPPED, "main": SignalKind.MAIN_ONLY_LINES_DROPPED}
+_TWIN: dict[Whose, SignalKind] = {"dev": SignalKind.DEV_ONLY_LINES_DROPPED, "main": SignalKind.MAIN_ONLY_LINES_DROPPED}
 """The risk stage's loss signal for the same side's lines."""
-_DROPPED = {"dev": SignalKind.RESOLUTION_DROPPED_DEV, "main": SignalKind.RESOLUTION_DROPPED_MAIN}
+_DROPPED: dict[Whose, SignalKind] = {"dev": SignalKind.RESOLUTION_DROPPED_DEV, "main": SignalKind.RESOLUTION_DROPPED_MAIN}
 
 
 def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
@@ -81,7 +81,7 @@ def _rescored(hunk: Hunk) -> Hunk:
     return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
 
 
-def _dropped(hunk: Hunk, side: str) -> Signal | None:
+def _dropped(hunk: Hunk, side: Whose) -> Signal | None:
     """Lines ``side`` wrote since the base that git merged here and the result dropped."""
     text = hunk.dev_text if side == "dev" else hunk.main_text
     other = hunk.main_text if side == "dev" else hunk.dev_text

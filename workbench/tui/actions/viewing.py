@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import ContentSwitcher
 
+from workbench.analysis.model import Whose
 from workbench.tui.fileview import BothDiffs, prepare_commit_diff, prepare_diffs
 from workbench.tui.messages import DiffsReady
 from workbench.tui.screens.commit_diff import CommitDiffScreen
@@ -107,7 +108,7 @@ def scroll_text(screen: MainScreen, step: int) -> None:
         screen.query_one(DiffPair).scroll_text(step)
 
 
-def show_commit(screen: MainScreen, sha: str, side: str) -> None:
+def show_commit(screen: MainScreen, sha: str, side: Whose) -> None:
     """enter on a commit of the history panel: its diff of this file (under the path it had on that side)."""
     ws, path = screen.ws, screen.path
     if ws is None or path is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
+from workbench.git.types import FileMode
 from workbench.resolve.events import FileChoice
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
@@ -29,7 +30,7 @@ def file_choice_text(ws: Workspace, path: str, sides: tuple[SideFacts, ...], pal
         if facts.oid is None:
             text.append("  absent (deleted on this side)\n")
             continue
-        size = "submodule" if facts.mode == 0o160000 else f"{facts.size:,} bytes" if facts.size is not None else "?"
+        size = "submodule" if facts.mode == FileMode.GITLINK else f"{facts.size:,} bytes" if facts.size is not None else "?"
         mode = f"{facts.mode:o}" if facts.mode else ""
         text.append(f"  {short_sha(facts.oid)}  {size:>14}  {mode}\n")
     text.append("\n")

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, Taken
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, Taken, Whose
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.glyphs import (
@@ -143,7 +143,7 @@ def _signals(text: Text, signals: Iterable[Signal], commits: dict[str, Commit], 
             commit_line(text, sha, commits.get(sha), palette, indent="    ")
 
 
-def _side_commits(text: Text, side: str, shas: tuple[str, ...], commits: dict[str, Commit], palette: Palette) -> None:
+def _side_commits(text: Text, side: Whose, shas: tuple[str, ...], commits: dict[str, Commit], palette: Palette) -> None:
     if not shas:
         return
     text.append(f"{side} lines from:\n", style=palette.hue[side])

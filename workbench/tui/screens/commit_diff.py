@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from workbench.analysis.model import Commit
+from workbench.analysis.model import Commit, Whose
 from workbench.textsafe import visible
 from workbench.tui.fileview import CommitDiff
 from workbench.tui.glyphs import short_sha
@@ -39,7 +39,7 @@ class CommitDiffScreen(OnceModal[None]):
             super().__init__()
             self.diff = diff
 
-    def __init__(self, commit: Commit, side: str, path: str, prepare: Callable[[], CommitDiff]) -> None:
+    def __init__(self, commit: Commit, side: Whose, path: str, prepare: Callable[[], CommitDiff]) -> None:
         super().__init__()
         self._commit = commit
         self._side = side

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 
-from workbench.analysis.model import Commit
+from workbench.analysis.model import Commit, Whose
 from workbench.textsafe import visible
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
@@ -38,7 +38,7 @@ def _fg(style: Style) -> Style:
 
 @dataclass(frozen=True, slots=True)
 class _Row:
-    side: str
+    side: Whose
     commit: Commit | None
     """None: the side's heading."""
     count: int = 0
@@ -54,7 +54,7 @@ class HistoryPanel(LineView):
     class CommitChosen(Message):
         """The user asked for ``sha``'s diff of the file (``side`` "dev" or "main")."""
 
-        def __init__(self, panel: HistoryPanel, sha: str, side: str) -> None:
+        def __init__(self, panel: HistoryPanel, sha: str, side: Whose) -> None:
             super().__init__()
             self.panel = panel
             self.sha = sha
@@ -73,7 +73,8 @@ class HistoryPanel(LineView):
              looked_up: bool = True) -> None:
         """A file's history; ``marked`` are the commits behind the current hunk."""
         self._rows = []
-        for side, commits in (("dev", dev), ("main", main)):
+        sides: tuple[tuple[Whose, tuple[Commit, ...]], ...] = (("dev", dev), ("main", main))
+        for side, commits in sides:
             self._rows.append(_Row(side, None, len(commits), looked_up))
             self._rows.extend(_Row(side, commit) for commit in commits)
         self.cursor = 0
@@ -94,7 +95,7 @@ class HistoryPanel(LineView):
             self.move_cursor(first, top_margin=1 if first else 0)
 
     @property
-    def chosen(self) -> tuple[str, str] | None:
+    def chosen(self) -> tuple[str, Whose] | None:
         """(sha, side) under the cursor."""
         if 0 <= self.cursor < len(self._rows):
             row = self._rows[self.cursor]
