@@ -145,3 +145,22 @@ def test_no_child_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(forked, "FORK_MIN_FILES", 16)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
     assert forked.worth_forking(16) and not forked.worth_forking(15)
+
+
+@pytest.mark.parametrize("count", [0, 3, 20_000])
+def test_claims_count_what_is_claimed(count: int) -> None:
+    claims = forked.Claims(count)
+    assert claims.claimed() == 0
+    taken = claims.take()
+    first = next(taken, None)
+    assert claims.claimed() == (0 if first is None else min(count, -(-count // 8192)))  # one run claimed
+    rest = list(taken)
+    assert claims.claimed() == count == len(rest) + (first is not None)
+    claims.close()
+
+
+def test_shared_out_reports_what_is_claimed_as_it_goes() -> None:
+    heard: list[int] = []
+    values, _ = forked.shared_out(40, lambda k: k, lambda: None, heard.append)
+    assert values == list(range(40))
+    assert heard == sorted(heard) and all(0 < n <= 40 for n in heard)

@@ -112,7 +112,7 @@ def _analyze_files(
             files.append(one(done))
             report("files", done + 1, len(entries))
         return files
-    files, alignments = shared_out(len(entries), one, mapper.alignments)
+    files, alignments = shared_out(len(entries), one, mapper.alignments, lambda done: report("files", done, len(entries)))
     mapper.learn(alignments or {})
     report("files", len(entries), len(entries))
     return files

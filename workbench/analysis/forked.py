@@ -13,10 +13,13 @@ caller computes the answer itself: the answer never depends on the path taken.
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
 import pickle
 import signal
 import sys
+import termios
 import threading
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
@@ -120,7 +123,9 @@ class Claims:
         self._count = count
         self._read, write = os.pipe()
         os.set_blocking(self._read, False)
-        records = b"".join(start.to_bytes(_RECORD, "little") for start in range(0, count, self._step))
+        starts = range(0, count, self._step)
+        self._records = len(starts)
+        records = b"".join(start.to_bytes(_RECORD, "little") for start in starts)
         os.write(write, records)
         os.close(write)
 
@@ -136,11 +141,19 @@ class Claims:
             start = int.from_bytes(record, "little")
             yield from range(start, min(start + self._step, self._count))
 
+    def claimed(self) -> int:
+        """How many indexes some process has claimed so far (for progress: a claimed index may still be in work)."""
+        waiting = array.array("i", [0])
+        fcntl.ioctl(self._read, termios.FIONREAD, waiting)  # the bytes of the records no one has read
+        return min(self._count, (self._records - waiting[0] // _RECORD) * self._step)
+
     def close(self) -> None:
         os.close(self._read)
 
 
-def shared_out(count: int, compute: Callable[[int], T], child_state: Callable[[], S]) -> tuple[list[T], S | None]:
+def shared_out(
+    count: int, compute: Callable[[int], T], child_state: Callable[[], S], progress: Callable[[int], None] | None = None
+) -> tuple[list[T], S | None]:
     """``[compute(k) for k in range(count)]``, the indexes shared out between this process and a forked child.
 
     Each process claims runs of indexes until none is left (``Claims``), so
@@ -148,13 +161,19 @@ def shared_out(count: int, compute: Callable[[int], T], child_state: Callable[[]
     ``child_state()`` as the child left it (e.g. a cache its work filled, for
     the parent to reuse; None when the child gave no answer).  Whatever the
     child did not answer, this process computes: the list never depends on
-    the path taken.  Call it only where ``worth_forking(count)`` holds.
+    the path taken.  ``progress`` hears, after each index this process
+    computes, how many both have claimed.  Call it only where
+    ``worth_forking(count)`` holds.
     """
     claims = Claims(count)
     try:
         child = Forked(lambda: ({k: compute(k) for k in claims.take()}, child_state()))
         try:
-            mine = {k: compute(k) for k in claims.take()}
+            mine: dict[int, T] = {}
+            for k in claims.take():
+                mine[k] = compute(k)
+                if progress is not None:
+                    progress(claims.claimed())
         except BaseException:
             child.cancel()
             raise
