@@ -66,16 +66,15 @@ class Forked(Generic[T]):
         """The child's answer (waits for it); None when it failed, was killed or sent nothing readable."""
         if self._read is None:
             return None
+        answer: T | None = None
         with os.fdopen(self._read, "rb") as source:
             self._read = None
-            payload = source.read()
+            try:  # read as it streams in: a large answer is never held twice, as bytes and as objects
+                answer = pickle.load(source)
+            except Exception:  # noqa: BLE001 - an unreadable answer is no answer: the caller computes it
+                answer = None
         _, status = os.waitpid(self._pid, 0)
-        if not payload or os.waitstatus_to_exitcode(status) != 0:
-            return None
-        try:
-            return pickle.loads(payload)  # type: ignore[no-any-return]
-        except Exception:  # noqa: BLE001 - an unreadable answer is no answer: the caller computes it
-            return None
+        return answer if os.waitstatus_to_exitcode(status) == 0 else None
 
     def cancel(self) -> None:
         """Stop the child and reap it (the parent failed and no longer wants the answer)."""
@@ -94,9 +93,9 @@ def _child(work: Callable[[], T], write: int) -> None:  # pragma: no cover - run
     """Compute, send, and leave without running the parent's exit handlers or finalizers."""
     code = 1
     try:
-        payload = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+        answer = work()
         with os.fdopen(write, "wb") as sink:
-            sink.write(payload)
+            pickle.dump(answer, sink, protocol=pickle.HIGHEST_PROTOCOL)
         code = 0
     except BaseException:  # noqa: BLE001, S110 - the parent computes the answer itself (and reports any error)
         pass
