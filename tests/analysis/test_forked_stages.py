@@ -14,11 +14,11 @@ from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import PathFindings
 from workbench.cli import main
-from workbench.sample import SampleSync
+from workbench.sample import RepoBuilder, SampleSync
 
 
-def _analyze_json(capsys: pytest.CaptureFixture[str], repo: Path) -> str:
-    assert main(["analyze", "--json", "--no-cache", "--repo", str(repo)]) == 0
+def _analyze_json(capsys: pytest.CaptureFixture[str], repo: Path, *rev: str) -> str:
+    assert main(["analyze", *rev, "--json", "--no-cache", "--repo", str(repo)]) == 0
     return capsys.readouterr().out
 
 
@@ -164,3 +164,46 @@ def test_shared_out_reports_what_is_claimed_as_it_goes() -> None:
     values, _ = forked.shared_out(40, lambda k: k, lambda: None, heard.append)
     assert values == list(range(40))
     assert heard == sorted(heard) and all(0 < n <= 40 for n in heard)
+
+
+def _bot_kept_devs_files(b: RepoBuilder) -> str:
+    """A merge commit whose resolution took dev's version of files git merged cleanly, dropping main's additions."""
+    paths = [f"pkg/m{k}.py" for k in range(3)]
+    for path in paths:
+        b.write(path, "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6)))
+    b.write("pkg/conflict.py", "value = 0\n").commit("Initial import")
+    b.branch("dev").checkout("dev")
+    for path in paths:
+        b.write(path, b.read(path).decode().replace("return 1\n", "return compute_dev_value(1)\n"))
+    b.write("pkg/conflict.py", "value = 1\n").commit("[dev] Dev work (#11)")
+    b.checkout("main")
+    for path in paths:
+        b.write(path, b.read(path).decode() + "def restore_offload(buffers):\n    return buffers.flush()\n")
+    b.write("pkg/conflict.py", "value = 2\n").commit("Main work (#21)")
+    b.checkout("dev")
+    assert b.merge("main", no_commit=True) == 1
+    b.write("pkg/conflict.py", "value = 1\n").git("checkout", "dev", "--", *paths)
+    b.git("add", "-A")
+    return b.commit("Merge main into dev (bot resolution)")
+
+
+@pytest.mark.parametrize("who", ["parent", "child", "both"])
+def test_edits_beyond_the_merge_are_scored_the_same_in_either_process(
+    builder: RepoBuilder, answers: list[object], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    who: str,
+) -> None:
+    merge = _bot_kept_devs_files(builder)
+    monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
+    serial = _analyze_json(capsys, builder.path, merge)
+    monkeypatch.delenv(forked.JOBS_VARIABLE)
+    assert serial.count('"resolution-dropped-main"') == 3  # the edits' own scoring ran
+    if who != "both":
+        _only_claimed_by(monkeypatch, who)
+    assert _analyze_json(capsys, builder.path, merge) == serial
+    files, stages = answers
+    assert isinstance(files, tuple) and isinstance(stages, tuple)
+    if who == "child":
+        analysed, _ = files
+        assert len(analysed) == 4  # the conflicted file and the three the resolution changed
+        _, scored = stages
+        assert sorted(scored) == list(range(4 + 3))  # every file's risk, then the three edit views'

@@ -130,6 +130,7 @@ def test_progress_words_fractions_throttle_and_relay() -> None:
     assert describe(LoadProgress("files", 57, 126)) == "hunks and history: 57/126 files"
     assert describe(LoadProgress("audit_api", 1, 4)) == "API audit (2/4)"
     assert fraction(LoadProgress("files", 57, 126), 126) == (57, 130)
+    assert fraction(LoadProgress("files", 90, 180), 126) == (63, 130)  # 54 paths beyond the conflicts
     assert fraction(LoadProgress("score_risk", 3, 4), 126) == (129, 130)
     heard: list[LoadProgress] = []
     throttle = Throttle(heard.append, interval=60)

@@ -9,7 +9,8 @@ Two kinds of entry come out of here:
   ``resolution-deleted``) and edit hunks that say where.
 The snapshot's ``resolution`` (the git layer's comparison with
 ``git merge-tree``'s tree) says which paths differ; nothing here reads more
-than their blobs.
+than their blobs.  Each file is its own computation (the engine shares
+them out between processes).
 """
 
 from __future__ import annotations
@@ -23,31 +24,38 @@ from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_line
 from workbench.git.types import BLOB_MODES, CommitLookup, FileMode, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
 
 
-def with_resolution(
-    files: tuple[FileAnalysis, ...],
-    snapshot: SyncSnapshot,
-    read_blob: ReadBlob,
-    commit: CommitLookup,
-    mapper: LineMapper,
-) -> tuple[FileAnalysis, ...]:
-    """``files`` with their edits beyond git's merge, then every other path the result changed."""
+def moved_paths(snapshot: SyncSnapshot) -> dict[str, ResolvedPath]:
+    """The paths whose result differs from git's merge, by path (the workbench's own acks file aside)."""
     diff = snapshot.resolution
     if diff is None:
-        return files
-    moved = {p.path: p for p in diff.paths if p.path != ACKS_PATH}
-    out = []
-    for entry in files:
-        if entry.path in moved:
-            merge, result = _merge_of(moved.pop(entry.path), read_blob, snapshot.rediff_shifted)
-            held = [h.result for h in entry.hunks if h.result is not None]
-            edits = edit_hunks(merge, result, None, held, len(entry.hunks))
-            out.append(replace(entry, edits=attribute_hunks(edits, merge, snapshot, entry.dev, entry.main, mapper)))
-        else:
-            out.append(_with_edits(entry, snapshot, mapper))
-    for path in sorted(moved):
-        if snapshot.paths is None or path in snapshot.paths:
-            out.append(_changed_file(moved[path], snapshot, read_blob, commit, mapper))
-    return tuple(out)
+        return {}
+    return {p.path: p for p in diff.paths if p.path != ACKS_PATH}
+
+
+def changed_paths(moved: dict[str, ResolvedPath], conflicted: set[str], snapshot: SyncSnapshot) -> list[ResolvedPath]:
+    """The paths the result changed that git did not conflict on, in path order (those asked about)."""
+    return [
+        moved[path] for path in sorted(moved)
+        if path not in conflicted and (snapshot.paths is None or path in snapshot.paths)
+    ]
+
+
+def with_edits_beyond(
+    entry: FileAnalysis,
+    moved: ResolvedPath | None,
+    snapshot: SyncSnapshot,
+    read_blob: ReadBlob,
+    mapper: LineMapper,
+) -> FileAnalysis:
+    """A conflicted file with its edits beyond git's merge (``moved``: the path's entry in ``moved_paths``)."""
+    if snapshot.resolution is None:
+        return entry
+    if moved is None:
+        return _with_edits(entry, snapshot, mapper)
+    merge, result = _merge_of(moved, read_blob, snapshot.rediff_shifted)
+    held = [h.result for h in entry.hunks if h.result is not None]
+    edits = edit_hunks(merge, result, None, held, len(entry.hunks))
+    return replace(entry, edits=attribute_hunks(edits, merge, snapshot, entry.dev, entry.main, mapper))
 
 
 def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper) -> FileAnalysis:
@@ -81,7 +89,7 @@ def _lines(oid: str | None, read_blob: ReadBlob) -> list[bytes]:
     return split_lines(read_blob(oid)) if oid is not None else []
 
 
-def _changed_file(
+def changed_file(
     found: ResolvedPath,
     snapshot: SyncSnapshot,
     read_blob: ReadBlob,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from workbench.analysis.beyond import with_resolution
+from workbench.analysis.beyond import changed_file, changed_paths, moved_paths, with_edits_beyond
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
@@ -82,7 +82,7 @@ def analyze(
     report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
     files = _analyze_files(snapshot, read_blob, commit, mapper, report)
-    listed = with_later(with_resolution(tuple(files), snapshot, read_blob, commit, mapper), snapshot)
+    listed = with_later(tuple(files), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
     if stages is None:
@@ -96,25 +96,32 @@ def analyze(
 def _analyze_files(
     snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper, report: Progress
 ) -> list[FileAnalysis]:
-    """Every conflicted file's analysis, in order: shared with a forked child when a second core pays.
+    """Every conflicted file's analysis with its edits beyond git's merge, then every other path the
+    result changed, in order: shared with a forked child when a second core pays.
 
     The child's blame alignments come back with its files, so the stages'
     blame (risk) finds them in ``mapper`` as if this process had made them.
     """
     entries = snapshot.merge_tree.conflicts
+    moved = moved_paths(snapshot)
+    changed = changed_paths(moved, {entry.path for entry in entries}, snapshot)
+    count = len(entries) + len(changed)
 
     def one(k: int) -> FileAnalysis:
-        return _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
+        if k >= len(entries):
+            return changed_file(changed[k - len(entries)], snapshot, read_blob, commit, mapper)
+        entry = _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
+        return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper)
 
-    if not worth_forking(len(entries)):
+    if not worth_forking(count):
         files = []
-        for done in range(len(entries)):
+        for done in range(count):
             files.append(one(done))
-            report("files", done + 1, len(entries))
+            report("files", done + 1, count)
         return files
-    files, alignments = shared_out(len(entries), one, mapper.alignments, lambda done: report("files", done, len(entries)))
+    files, alignments = shared_out(count, one, mapper.alignments, lambda done: report("files", done, count))
     mapper.learn(alignments or {})
-    report("files", len(entries), len(entries))
+    report("files", count, count)
     return files
 
 

@@ -18,6 +18,7 @@ stages in order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from workbench.analysis.api.findings import PathFindings
 from workbench.analysis.forked import Claims, Forked, worth_forking
@@ -27,7 +28,7 @@ from workbench.analysis.stages.audit_api import audit_api, collected, new_audito
 from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.stages.find_deleted import deleted_files, find_deleted, with_deleted
 from workbench.analysis.stages.reword import reword
-from workbench.analysis.stages.score_edits import score_edits
+from workbench.analysis.stages.score_edits import edits_view, score_edits, with_edit_scores
 from workbench.analysis.stages.score_risk import OwnRisk, RiskScorer, fold_risk, score_risk
 
 DEFAULT_STAGES: tuple[Stage, ...] = (apply_policy, audit_api, find_deleted, score_risk, score_edits, reword)
@@ -55,52 +56,61 @@ def run_default_stages(analysis: SyncAnalysis, context: AnalysisContext, report:
     report(apply_policy.__name__, 0, total)
     analysis = apply_policy(analysis, context)
     report(audit_api.__name__, 1, total)
-    audited, deleted, own = _audit_beside_risk(analysis, context)
+    shared = _shared_stages(analysis, context)
     report(find_deleted.__name__, 2, total)
-    analysis = audited if deleted is None else with_deleted(audited, deleted)
+    analysis = shared.audited if shared.deleted is None else with_deleted(shared.audited, shared.deleted)
     report(score_risk.__name__, 3, total)
-    analysis = fold_risk(analysis, own)
-    for done, stage in enumerate(DEFAULT_STAGES[4:], start=4):
+    analysis = fold_risk(analysis, shared.risk)
+    report(score_edits.__name__, 4, total)
+    analysis = with_edit_scores(analysis, shared.edit_risk)
+    for done, stage in enumerate(DEFAULT_STAGES[5:], start=5):
         report(stage.__name__, done, total)
         analysis = stage(analysis, context)
     return analysis
 
 
-def _audit_beside_risk(
-    policed: SyncAnalysis, context: AnalysisContext
-) -> tuple[SyncAnalysis, tuple[DeletedFile, ...] | None, list[OwnRisk]]:
-    """The audited analysis, the deleted files, and risk's own findings on every file.
+@dataclass(frozen=True)
+class _Shared:
+    """What the two processes computed: the audited analysis, the deleted files, risk's own findings."""
 
-    The audit's paths and risk's files are shared out with a forked child,
-    first come first served: the child starts on the audit, this process on
-    the deleted files and risk, and whichever is done first helps with the
+    audited: SyncAnalysis
+    deleted: tuple[DeletedFile, ...] | None
+    risk: list[OwnRisk]
+    """On every file."""
+    edit_risk: list[OwnRisk]
+    """On every file of ``edits_view`` (its edits that lost some side's lines)."""
+
+
+def _shared_stages(policed: SyncAnalysis, context: AnalysisContext) -> _Shared:
+    """The stages' large computations on ``policed`` (the analysis after the policy stage), on two cores.
+
+    The audit's paths and the risk findings (on every file, then on the
+    edits that lost lines) are shared out with a forked child, first come
+    first served: the child starts on the audit, this process on the
+    deleted files and risk, and whichever is done first helps with the
     other's.  Whatever the child does not answer, this process computes.
     """
     auditor = new_auditor(policed, context)
     paths = auditor.candidates() if auditor is not None else []
-    audits, risks = Claims(len(paths)), Claims(len(policed.files))
-
-    def scorer(deleted: tuple[DeletedFile, ...] | None) -> RiskScorer:
-        return RiskScorer(policed if deleted is None else with_deleted(policed, deleted), context)
+    view = edits_view(policed)
+    edit_files = len(view.files) if view is not None else 0
+    count = len(policed.files)
+    audits, risks = Claims(len(paths)), Claims(count + edit_files)
 
     def audit(claimed: Iterable[int]) -> dict[int, PathFindings]:
         return {k: auditor.found_in(paths[k]) for k in claimed} if auditor is not None else {}
 
     def child_work() -> tuple[dict[int, PathFindings], dict[int, OwnRisk]]:
         found = audit(audits.take())
-        helper: RiskScorer | None = None  # built only when files are left (its deleted files cost git runs)
-        share: dict[int, OwnRisk] = {}
-        for k in risks.take():
-            helper = helper or scorer(deleted_files(policed, context))
-            share[k] = helper.file(k)
-        return found, share
+        helper = _Scorers(policed, view, context, lambda: deleted_files(policed, context))
+        return found, {k: helper.any(k) for k in risks.take()}
 
     try:
         child = Forked(child_work)
         try:
             deleted = deleted_files(policed, context)
-            mine_scorer = scorer(deleted)
-            mine = {k: mine_scorer.file(k) for k in risks.take()}
+            mine_scorer = _Scorers(policed, view, context, lambda: deleted)
+            mine = {k: mine_scorer.any(k) for k in risks.take()}
             my_audit = audit(audits.take())
         except BaseException:
             child.cancel()
@@ -110,11 +120,43 @@ def _audit_beside_risk(
         audits.close()
         risks.close()
     their_audit, theirs = answer if answer is not None else ({}, {})
-    own = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.file(k) for k in range(len(policed.files))]
-    if auditor is None:
-        return policed, deleted, own
-    parts = [
-        my_audit[k] if k in my_audit else their_audit[k] if k in their_audit else auditor.found_in(path)
-        for k, path in enumerate(paths)
-    ]
-    return with_audit(policed, collected(parts)), deleted, own
+    risk = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.any(k) for k in range(count + edit_files)]
+    audited = policed
+    if auditor is not None:
+        parts = [
+            my_audit[k] if k in my_audit else their_audit[k] if k in their_audit else auditor.found_in(path)
+            for k, path in enumerate(paths)
+        ]
+        audited = with_audit(policed, collected(parts))
+    return _Shared(audited, deleted, risk[:count], risk[count:])
+
+
+class _Scorers:
+    """Risk's own findings on the analysis's files (indexes ``0..n-1``), then on its edits view's (``n..``).
+
+    Each scorer is built when first needed: it needs the deleted files,
+    which cost git runs in a process that has not found them yet.
+    """
+
+    def __init__(self, policed: SyncAnalysis, view: SyncAnalysis | None, context: AnalysisContext,
+                 deleted: Callable[[], tuple[DeletedFile, ...] | None]) -> None:
+        self._policed, self._view, self._context = policed, view, context
+        self._find_deleted = deleted
+        self._deleted: tuple[DeletedFile, ...] | None = None
+        self._looked = False
+        self._scorers: dict[bool, RiskScorer] = {}
+
+    def any(self, k: int) -> OwnRisk:
+        count = len(self._policed.files)
+        return self._scorer(k >= count).file(k if k < count else k - count)
+
+    def _scorer(self, edits: bool) -> RiskScorer:
+        if edits not in self._scorers:
+            if not self._looked:
+                self._deleted, self._looked = self._find_deleted(), True
+            analysis = self._view if edits else self._policed
+            assert analysis is not None
+            self._scorers[edits] = RiskScorer(
+                analysis if self._deleted is None else with_deleted(analysis, self._deleted), self._context
+            )
+        return self._scorers[edits]

@@ -37,12 +37,16 @@ def describe(progress: LoadProgress) -> str:
 
 
 def fraction(progress: LoadProgress, files: int, stages: int = len(STAGE_WORDS)) -> tuple[int, int]:
-    """(done, total) steps over the whole load: one per file, then one per stage."""
+    """(done, total) steps over the whole load: one per file of the outline, then one per stage.
+
+    The files phase may count more files than the outline lists (the paths a
+    resolution changed beyond the conflicts): its share of the bar stays the outline's.
+    """
     total = files + stages
     if progress.phase == "outline":
         return 0, total
     if progress.phase == "files":
-        return progress.done, total
+        return progress.done * files // max(progress.total, 1), total
     return files + progress.done, files + max(progress.total, stages)
 
 

@@ -14,13 +14,14 @@ an edit and are settled here:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis, Whose
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.line_compare import content_lines, is_data
 from workbench.analysis.stages.context import AnalysisContext
-from workbench.analysis.stages.score_risk import score_risk
+from workbench.analysis.stages.score_risk import OwnRisk, fold_risk, risk_findings
 
 CODE_WEIGHT = 50
 """Code one side wrote, merged cleanly by git, removed by the resolution."""
@@ -38,21 +39,36 @@ _DROPPED: dict[Whose, SignalKind] = {"dev": SignalKind.RESOLUTION_DROPPED_DEV, "
 
 
 def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Score every file's edit hunks, then fold them into the file's risk.
+    """Score every file's edit hunks, then fold them into the file's risk."""
+    view = edits_view(analysis)
+    return with_edit_scores(analysis, risk_findings(view, context) if view is not None else ())
 
-    Only edits that lost some side's own lines go through the risk stage
-    (the rest add text, or rewrite text nobody wrote since the base: nothing
-    of either side's work is at stake there, and scoring them is most of the
-    cost on a PR that reformats files).
+
+def edits_view(analysis: SyncAnalysis) -> SyncAnalysis | None:
+    """The files with edits that lost some side's own lines, those edits as their hunks (None: no such edit).
+
+    Only those go through the risk stage: the rest add text, or rewrite
+    text nobody wrote since the base (nothing of either side's work is at
+    stake there, and scoring them is most of the cost on a PR that
+    reformats files).  The view's own risk findings depend on its files'
+    edits, merges and histories and on the deleted files, which no stage
+    after ``find_deleted`` changes: the pipeline may compute them early.
     """
     with_edits = [f for f in analysis.files if any(_loses(h) for h in f.edits)]
+    if not with_edits:
+        return None
+    return replace(
+        analysis,
+        files=tuple(replace(f, hunks=tuple(h for h in f.edits if _loses(h)), signals=()) for f in with_edits),
+    )
+
+
+def with_edit_scores(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
+    """``analysis`` with its edits scored from the risk findings on ``edits_view(analysis)``."""
+    view = edits_view(analysis)
     scored: dict[tuple[str, int], Hunk] = {}
-    if with_edits:
-        view = replace(
-            analysis,
-            files=tuple(replace(f, hunks=tuple(h for h in f.edits if _loses(h)), signals=()) for f in with_edits),
-        )
-        scored = {(f.path, h.index): h for f in score_risk(view, context).files for h in f.hunks}
+    if view is not None:
+        scored = {(f.path, h.index): h for f in fold_risk(view, found).files for h in f.hunks}
     return replace(analysis, files=tuple(_folded(f, scored) for f in analysis.files))
 
 
