@@ -207,3 +207,17 @@ def test_edits_beyond_the_merge_are_scored_the_same_in_either_process(
         assert len(analysed) == 4  # the conflicted file and the three the resolution changed
         _, scored = stages
         assert sorted(scored) == list(range(4 + 3))  # every file's risk, then the three edit views'
+
+
+def test_shared_out_claims_in_the_order_given_and_answers_in_index_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    _only_claimed_by(monkeypatch, "parent")
+    seen: list[int] = []
+
+    def recorded(k: int) -> int:
+        seen.append(k)
+        return -k
+
+    values, _ = forked.shared_out(5, recorded, lambda: None, order=[3, 1, 4, 0, 2])
+    assert seen == [3, 1, 4, 0, 2]  # the largest first, as the engine orders them
+    assert values == [0, -1, -2, -3, -4]
+

@@ -21,7 +21,7 @@ import signal
 import sys
 import termios
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -151,7 +151,11 @@ class Claims:
 
 
 def shared_out(
-    count: int, compute: Callable[[int], T], child_state: Callable[[], S], progress: Callable[[int], None] | None = None
+    count: int,
+    compute: Callable[[int], T],
+    child_state: Callable[[], S],
+    progress: Callable[[int], None] | None = None,
+    order: Sequence[int] | None = None,
 ) -> tuple[list[T], S | None]:
     """``[compute(k) for k in range(count)]``, the indexes shared out between this process and a forked child.
 
@@ -161,15 +165,18 @@ def shared_out(
     the parent to reuse; None when the child gave no answer).  Whatever the
     child did not answer, this process computes: the list never depends on
     the path taken.  ``progress`` hears, after each index this process
-    computes, how many both have claimed.  Call it only where
-    ``worth_forking(count)`` holds.
+    computes, how many both have claimed.  ``order``: the indexes in the
+    order to claim them (largest first balances the two processes best).
+    Call it only where ``worth_forking(count)`` holds.
     """
+    at = order if order is not None else range(count)
     claims = Claims(count)
     try:
-        child = Forked(lambda: ({k: compute(k) for k in claims.take()}, child_state()))
+        child = Forked(lambda: ({at[n]: compute(at[n]) for n in claims.take()}, child_state()))
         try:
             mine: dict[int, T] = {}
-            for k in claims.take():
+            for n in claims.take():
+                k = at[n]
                 mine[k] = compute(k)
                 if progress is not None:
                     progress(claims.claimed())
