@@ -101,3 +101,13 @@ def test_the_opener_serves_only_its_request(sample_merge_commit: SampleSync) -> 
     with pytest.raises(ValueError, match="another request"):
         opener(SyncRequest(repo=str(sample_merge_commit.path)), None)
     _json(request, opener)  # and reaps the child
+
+
+def test_a_cached_analysis_is_read_in_the_thread(sample_merge_commit: SampleSync, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    request = SyncRequest(repo=str(sample_merge_commit.path))
+    opener = sync_process.start_sync_process(request)
+    assert opener is not None  # nothing cached yet
+    opener(request, None)  # the child analyses the sync and stores it
+    assert sync_process.start_sync_process(request) is None

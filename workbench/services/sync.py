@@ -123,6 +123,17 @@ def sync_document(
     return text
 
 
+def is_cached(request: SyncRequest) -> bool:
+    """Whether the analysis ``request`` names is in the persistent cache (asked of the git binary, nothing loaded).
+
+    A hint for the front end choosing how to load (a cached analysis is read
+    at once, no second process pays): ``open_sync`` still verifies the key.
+    """
+    identity = _identity(request)
+    inputs = _inputs(identity, request) if identity is not None else None
+    return inputs is not None and _cache().path(cache_key("analysis", inputs)).is_file()
+
+
 def _cache() -> DiskCache:
     return DiskCache(default_cache_dir() / CACHE_SUBDIR)
 

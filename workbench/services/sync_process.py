@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from workbench.analysis.forked import can_fork
 from workbench.errors import WorkbenchError
-from workbench.services.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services.sync import LoadProgress, SyncRequest, is_cached, open_sync
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
@@ -38,12 +38,13 @@ _PROGRESS, _ANALYSIS, _ERROR = "progress", "analysis", "error"
 
 
 def start_sync_process(request: SyncRequest) -> Opener | None:
-    """Start analysing ``request`` in a forked child now; None where forking is not safe or not worth it.
+    """Start analysing ``request`` in a forked child now; None where forking is not safe or not worth it
+    (a cached analysis is read in the thread at once: sending it through a pipe would only cost time).
 
     The returned opener, called with the same request (from any thread),
     relays the child's progress and returns the repository and analysis.
     """
-    if not can_fork():
+    if not can_fork() or is_cached(request):
         return None
     for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
         stream.flush()

@@ -91,12 +91,8 @@ class Auditor:
         return set(self.trees.files.grep("result", *sorted(names))) if names else set()
 
     def found_in(self, path: str) -> PathFindings:
-        """What auditing ``path`` adds to ``findings`` (in the order a run over every path adds it).
-
-        The checks of one path read the other paths' code, never their
-        findings, so the paths can be audited in any order or process and
-        their findings put together again in ``candidates()`` order.
-        """
+        """What auditing ``path`` adds to ``findings``: a path's checks read other paths' code, never
+        their findings, so paths are audited in any order or process, then put in ``candidates()`` order."""
         mismatches, notes = len(self.findings.mismatches), len(self.findings.notes)
         self.audit_path(path)
         return PathFindings(tuple(self.findings.mismatches[mismatches:]), tuple(self.findings.notes[notes:]))
