@@ -103,14 +103,14 @@ def _shared_stages(policed: SyncAnalysis, context: AnalysisContext) -> _Shared:
     def child_work() -> tuple[dict[int, PathFindings], dict[int, OwnRisk]]:
         found = audit(audits.take())
         helper = _Scorers(policed, view, context, lambda: deleted_files(policed, context))
-        return found, {k: helper.any(k) for k in risks.take()}
+        return found, {k: helper.finding(k) for k in risks.take()}
 
     try:
         child = Forked(child_work)
         try:
             deleted = deleted_files(policed, context)
             mine_scorer = _Scorers(policed, view, context, lambda: deleted)
-            mine = {k: mine_scorer.any(k) for k in risks.take()}
+            mine = {k: mine_scorer.finding(k) for k in risks.take()}
             my_audit = audit(audits.take())
         except BaseException:
             child.cancel()
@@ -120,7 +120,7 @@ def _shared_stages(policed: SyncAnalysis, context: AnalysisContext) -> _Shared:
         audits.close()
         risks.close()
     their_audit, theirs = answer if answer is not None else ({}, {})
-    risk = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.any(k) for k in range(count + edit_files)]
+    risk = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.finding(k) for k in range(count + edit_files)]
     audited = policed
     if auditor is not None:
         parts = [
@@ -146,7 +146,7 @@ class _Scorers:
         self._looked = False
         self._scorers: dict[bool, RiskScorer] = {}
 
-    def any(self, k: int) -> OwnRisk:
+    def finding(self, k: int) -> OwnRisk:
         count = len(self._policed.files)
         return self._scorer(k >= count).file(k if k < count else k - count)
 
