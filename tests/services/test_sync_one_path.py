@@ -48,3 +48,37 @@ def test_one_paths_analysis_keeps_a_callers_evidence(builder: RepoBuilder, dropp
 def test_a_path_without_conflicts_gives_an_empty_analysis(builder: RepoBuilder, dropped_callee: str) -> None:
     _, one = open_sync(SyncRequest(repo=builder.path, rev=dropped_callee, paths=("pkg/other.py",)))
     assert one.files == () and one.api_mismatches == () and one.deleted_files == ()
+
+
+@pytest.mark.parametrize("committed", [False, True])
+def test_one_path_beyond_git_merge_equals_the_whole_syncs(builder: RepoBuilder, committed: bool) -> None:
+    """Edits beyond git's merge in two clean files and a conflicted one: each asked alone reads as in the whole."""
+    from workbench.analysis.serialize import file_to_json
+
+    clean = {f"pkg/c{k}.py": "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(5)) for k in range(2)}
+    for path, text in clean.items():
+        builder.write(path, text)
+    builder.write("pkg/conflict.py", "value = 0\n").commit("base")
+    builder.branch("dev").checkout("dev")
+    builder.write("pkg/conflict.py", "value = 1\n").commit("[dev] Dev (#1)")
+    builder.checkout("main")
+    for path, text in clean.items():
+        builder.write(path, text.replace("return 3\n", "return fused(3)\n"))
+    builder.write("pkg/conflict.py", "value = 2\n").commit("Main (#2)")
+    builder.checkout("dev")
+    assert builder.merge("main", no_commit=True) == 1
+    for path, text in clean.items():
+        builder.write(path, text)  # the resolution undoes main's clean change in both
+    rev = None
+    if committed:
+        builder.write("pkg/conflict.py", "value = 1\n").git("add", "-A")
+        rev = builder.commit("Merge main into dev")
+    _, whole = open_sync(SyncRequest(repo=builder.path, rev=rev, cache=False))
+    assert {f.path for f in whole.files} >= {*clean, "pkg/conflict.py"}
+    for path in (*clean, "pkg/conflict.py"):
+        _, one = open_sync(SyncRequest(repo=builder.path, rev=rev, paths=(path,), cache=False))
+        assert [f.path for f in one.files] == [path]
+        entry, expected = one.file(path), whole.file(path)
+        assert entry is not None and expected is not None
+        assert file_to_json(entry) == file_to_json(expected)
+        assert entry.edits or path == "pkg/conflict.py"

@@ -51,10 +51,10 @@ def resolution_diff(
     if mode == "merge-commit":
         assert result_commit is not None
         changed = _tree_changes(repo, auto.tree, repo.tree_of(result_commit))
-        results = {path: _commit_file(repo, result_commit, path) for path in changed}
+        results = {path: _commit_file(repo, result_commit, path) for path in _asked(changed, wanted)}
     else:
         changed = _worktree_changes(repo, auto.tree)
-        results = _worktree_files(repo, changed)
+        results = _worktree_files(repo, _asked(changed, wanted))  # one path asked: one work-tree file read
     own_conflicts = {entry.path for entry in plain.conflicts}
     # merge-tree names a file moved aside by a file/directory conflict after the
     # commit ids it was given (``path~SHA``); the real merge named it after a branch
@@ -135,6 +135,10 @@ def _commit_file(repo: GitRepo, commit: str, path: str) -> ResultFile:
     if found is None or found[1] not in (*BLOB_MODES, FileMode.SYMLINK):
         return ResultFile(False, None, None)
     return ResultFile(True, None, found[0], mode=found[1])
+
+
+def _asked(paths: list[str], wanted: Collection[str] | None) -> list[str]:
+    return paths if wanted is None else [path for path in paths if path in wanted]
 
 
 def _worktree_files(repo: GitRepo, paths: list[str]) -> dict[str, ResultFile]:
