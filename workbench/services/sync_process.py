@@ -114,9 +114,16 @@ class _Answer:
 
 
 def _child(request: SyncRequest, write: int) -> None:  # pragma: no cover - runs in the child
-    """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers."""
+    """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers.
+
+    The terminal belongs to the app: nothing the child or its git commands
+    might print (a library's warning, say) may reach it, and nothing may read it.
+    """
     code = 1
     try:
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(quiet, fd)
         with os.fdopen(write, "wb") as sink:
 
             def send(kind: str, value: object) -> None:
