@@ -187,4 +187,9 @@ def shared_out(
     finally:
         claims.close()
     theirs, state = answer if answer is not None else ({}, None)
-    return [mine[k] if k in mine else theirs[k] if k in theirs else compute(k) for k in range(count)], state
+    return gathered(count, mine, theirs, compute), state
+
+
+def gathered(count: int, mine: dict[int, T], theirs: dict[int, T], compute: Callable[[int], T]) -> list[T]:
+    """Answers ``0..count-1`` in order: this process's, else the child's, else computed now (the child gave none)."""
+    return [mine[k] if k in mine else theirs[k] if k in theirs else compute(k) for k in range(count)]

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.api.findings import PathFindings
-from workbench.analysis.forked import Claims, Forked, worth_forking
+from workbench.analysis.forked import Claims, Forked, gathered, worth_forking
 from workbench.analysis.model import DeletedFile, SyncAnalysis
 from workbench.analysis.stages.apply_policy import apply_policy
 from workbench.analysis.stages.audit_api import audit_api, collected, new_auditor, with_audit
@@ -120,13 +120,10 @@ def _shared_stages(policed: SyncAnalysis, context: AnalysisContext) -> _Shared:
         audits.close()
         risks.close()
     their_audit, theirs = answer if answer is not None else ({}, {})
-    risk = [mine[k] if k in mine else theirs[k] if k in theirs else mine_scorer.finding(k) for k in range(count + edit_files)]
+    risk = gathered(count + edit_files, mine, theirs, mine_scorer.finding)
     audited = policed
     if auditor is not None:
-        parts = [
-            my_audit[k] if k in my_audit else their_audit[k] if k in their_audit else auditor.found_in(path)
-            for k, path in enumerate(paths)
-        ]
+        parts = gathered(len(paths), my_audit, their_audit, lambda k: auditor.found_in(paths[k]))
         audited = with_audit(policed, collected(parts))
     return _Shared(audited, deleted, risk[:count], risk[count:])
 
