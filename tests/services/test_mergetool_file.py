@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 
-from workbench.analysis.model import Mode, Taken
+from workbench.analysis.model import Mode, SignalKind, Taken
+from workbench.analysis.serialize import analysis_to_json
 from workbench.errors import WorkbenchError
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.services.mergetool_file import load_mergetool
+from workbench.services.mergetool_file import analyse_mergetool, load_mergetool, mergetool_repo, read_mergetool
+from workbench.services.sync_process import start_analysis_process
+from workbench.services.workspace import Workspace
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 
@@ -54,3 +59,41 @@ def test_missing_inputs_are_a_clean_error(conflict: RepoBuilder, tmp_path: Path)
     files = _stages(conflict, "x.py")
     with pytest.raises(WorkbenchError, match="no such directory"):
         load_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(tmp_path / "nowhere" / "x.py"))
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["merge-stages", "three-versions-alone"])
+def test_the_analysis_from_a_forked_process_is_the_analysis_computed_here(
+    conflict: RepoBuilder, alone: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``workbench mergetool`` analyses in a forked process while Textual loads: its answer, opened with
+    ``mergetool_repo``, reviews and writes MERGED exactly as the analysis computed in this process does."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    files = _stages(conflict, "x.py")
+    if alone:  # a LOCAL that is no stage of the merge, nor any object of the repository
+        files["LOCAL"].write_text(BASE.replace("v2 = 2", "v2 = 21"))
+    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(conflict.path / "x.py"))
+    here = analyse_mergetool(given)
+    process = start_analysis_process(lambda _progress: analyse_mergetool(given))
+    assert process is not None
+    answer = process.receive(None)
+    assert answer is not None
+    assert json.dumps(analysis_to_json(answer), sort_keys=True) == json.dumps(analysis_to_json(here), sort_keys=True)
+    assert any(s.kind is SignalKind.NO_HISTORY for s in answer.files[0].signals) is alone
+    # BASE, LOCAL and REMOTE are temporary files: the repository reads them by blob id all the same.
+    versions = {role: files[role].read_bytes() for role in files}
+    for name in files.values():
+        name.unlink()
+    repo = mergetool_repo(given)
+    (entry,) = answer.files
+    assert [repo.read_blob(side.oid) for side in (entry.base, entry.dev, entry.main)] == [
+        versions[role] for role in ("BASE", "LOCAL", "REMOTE")]
+    if alone:
+        return  # MERGED's markers hold another LOCAL: the writer rightly refuses to splice this one into them
+    workspace = Workspace.load(repo, answer)
+    session = workspace.session
+    session.decide("x.py", 0, Decision(Choice.DEV))
+    session.decide("x.py", 1, Decision(Choice.MAIN))
+    outcome = write_file(workspace.repo, session, "x.py")
+    assert outcome.written, outcome.message
+    merged = (conflict.path / "x.py").read_text()
+    assert "v2 = 20\n" in merged and "v7 = 700\n" in merged and "<<<<<<<" not in merged

@@ -53,7 +53,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.services.mergetool_file import analyse_mergetool, read_mergetool
+    from workbench.services.mergetool_file import analyse_mergetool, mergetool_repo, read_mergetool
+    from workbench.services.sync_process import start_analysis_process
 
     given_files = [args.base, args.local, args.remote, args.merged]
     if args.install:
@@ -67,14 +68,20 @@ def run(args: argparse.Namespace) -> int:
 
     # Bad input is a one-line error before the screen is taken over; reading it is cheap.
     given = read_mergetool(args.base, args.local, args.remote, args.merged, args.policy)
-    # The analysis (the merge's history, risk and audit for this path) runs while Textual loads.
+    # The analysis (the merge's history, risk and audit for this path) runs while Textual loads: in a
+    # forked process where a second core allows (forked now, while this process runs one thread), so
+    # neither waits for the other; its answer, else the analysis computed here, is read by a thread.
+    process = start_analysis_process(lambda _progress: analyse_mergetool(given))
     from concurrent.futures import Future  # here, not at start: every command's start imports this module
 
     analysis: Future[tuple[GitRepo, SyncAnalysis]] = Future()
 
     def analyse() -> None:
         try:
-            analysis.set_result(analyse_mergetool(given))
+            answer = process.receive(None) if process is not None else None
+            if answer is None:  # no second core, or the process gave no answer
+                answer = analyse_mergetool(given)
+            analysis.set_result((mergetool_repo(given), answer))
         except BaseException as exc:  # noqa: BLE001 - handed to the app's loader, which reports it
             analysis.set_exception(exc)
 

@@ -24,9 +24,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from workbench.analysis.model import ACKS_PATH, Hunk, HunkKind, SyncAnalysis, Taken
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
@@ -85,6 +82,9 @@ def now_iso() -> str:
 
 def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
     """The acknowledgements in a file's text (``WorkbenchError`` naming the file when it is not valid)."""
+    import tomlkit  # here: most syncs have no acks file, and importing it costs every start of the app
+    from tomlkit.exceptions import TOMLKitError
+
     try:
         document = tomlkit.parse(text)
     except TOMLKitError as exc:
@@ -162,6 +162,8 @@ def record_ack(root: Path, ack: Ack) -> Path:
     except (OSError, UnicodeDecodeError) as exc:
         raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc}") from None
     parse_acks(text)  # refuse to rewrite a file that is not valid
+    import tomlkit
+
     document = tomlkit.parse(text) if text else tomlkit.document()
     if not text:
         for line in _HEADER.splitlines():

@@ -121,20 +121,30 @@ def _work_tree_file(repo: GitRepo, root: Path, merged_path: Path, merged: str) -
     return relative
 
 
-def analyse_mergetool(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:
-    """The file's analysis: the merge's evidence when LOCAL/REMOTE are its stages, else the versions alone."""
+def analyse_mergetool(given: MergetoolInput) -> SyncAnalysis:
+    """The file's analysis: the merge's evidence when LOCAL/REMOTE are its stages, else the versions alone.
+
+    It holds nothing of this process (it may be computed in another, ``sync_process.py``);
+    ``mergetool_repo`` is the repository to open it with.
+    """
     stages = _merge_stages(given.repo, given.path, given.versions)
     loaded = stages if isinstance(stages, str) else _merge_analysis(given, stages)
-    if isinstance(loaded, str):
-        return given.repo, _files_only(given, loaded)
-    return loaded
+    return _files_only(given, loaded) if isinstance(loaded, str) else loaded
+
+
+def mergetool_repo(given: MergetoolInput) -> GitRepo:
+    """The repository to review and write MERGED with: BASE, LOCAL and REMOTE readable by blob id (they are
+    temporary files, not necessarily objects of the repository)."""
+    given.repo.remember_blobs(given.versions.values())
+    return given.repo
 
 
 def load_mergetool(
     base: str, local: str, remote: str, merged: str, policy: str | None = None
 ) -> tuple[GitRepo, SyncAnalysis]:
-    """The analysis for ``workbench mergetool BASE LOCAL REMOTE MERGED`` (both steps at once)."""
-    return analyse_mergetool(read_mergetool(base, local, remote, merged, policy))
+    """The analysis for ``workbench mergetool BASE LOCAL REMOTE MERGED`` (every step at once)."""
+    given = read_mergetool(base, local, remote, merged, policy)
+    return mergetool_repo(given), analyse_mergetool(given)
 
 
 def _merge_stages(repo: GitRepo, relative: str, data: dict[str, bytes]) -> dict[str, str | None] | str:
@@ -157,10 +167,10 @@ def _merge_stages(repo: GitRepo, relative: str, data: dict[str, bytes]) -> dict[
     return oids
 
 
-def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> tuple[GitRepo, SyncAnalysis] | str:
+def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> SyncAnalysis | str:
     """``workbench open``'s analysis of MERGED in the merge in progress, or why there is none."""
     try:
-        repo, analysis = open_sync(SyncRequest(repo=str(given.root), policy=given.policy, paths=(given.path,)))
+        _repo, analysis = open_sync(SyncRequest(repo=str(given.root), policy=given.policy, paths=(given.path,)))
     except WorkbenchError as exc:
         return str(exc)
     entry = analysis.file(given.path)
@@ -169,7 +179,7 @@ def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> tup
     if entry.result_bytes != given.result:
         return "MERGED is not what git stores for it (content filters)"
     local, remote = (stages[role] or "" for role in LABELS)
-    return repo, replace(analysis, mode=Mode.MERGETOOL, dev=local, main=remote, base=None, labels=LABELS)
+    return replace(analysis, mode=Mode.MERGETOOL, dev=local, main=remote, base=None, labels=LABELS)
 
 
 def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
@@ -210,7 +220,6 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
         signals=(note,),
         result_mode=mode if result is not None else None,
     )
-    repo.remember_blobs(data.values())
     return SyncAnalysis(
         mode=Mode.MERGETOOL,
         dev=oids["LOCAL"],

@@ -3,12 +3,14 @@
 The app analyses its sync in a thread, so the screen stays live meanwhile;
 but a process that runs threads must not fork, so that analysis could never
 share its work with a second process (``analysis/forked.py``) and took
-about half as long again as ``workbench analyze``.  ``launch`` calls
-``start_sync_process`` first, while the process still runs one thread: the
-child runs ``open_sync`` (free to fork in turn), sends each progress report
-and then the analysis back pickled through a pipe, and the app's loading
-thread reads them as they come.  Whenever the child gives no answer (it
-crashed, was killed, sent something unreadable), the loading thread
+about half as long again as ``workbench analyze``.  And in one process the
+analysis and Textual's start take turns on one core (Python runs one thread
+at a time).  So ``launch`` (and ``workbench mergetool``) call
+``start_analysis_process`` first, while the process still runs one thread:
+the child computes the analysis (free to fork in turn), sends each progress
+report and then the analysis back pickled through a pipe, and the app's
+loading thread reads them as they come.  Whenever the child gives no answer
+(it crashed, was killed, sent something unreadable), the loading thread
 computes the analysis itself: the answer never depends on the path taken.
 """
 
@@ -33,8 +35,25 @@ if TYPE_CHECKING:
 Progress = Callable[[LoadProgress], None] | None
 Opener = Callable[[SyncRequest, Progress], "tuple[GitRepo, SyncAnalysis]"]
 """Opens and analyses a sync, like ``open_sync``."""
+Compute = Callable[[Progress], "SyncAnalysis"]
+"""Computes an analysis, reporting progress; a ``WorkbenchError`` is bad input."""
 
 _PROGRESS, _ANALYSIS, _ERROR = "progress", "analysis", "error"
+
+
+def start_analysis_process(compute: Compute) -> AnalysisProcess | None:
+    """Start ``compute`` in a forked child now; None where forking is not safe (threads run, one core)."""
+    if not can_fork():
+        return None
+    for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
+        stream.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(read)
+        _child(compute, write)
+    os.close(write)
+    return AnalysisProcess(pid, os.fdopen(read, "rb"))
 
 
 def start_sync_process(request: SyncRequest) -> Opener | None:
@@ -46,37 +65,38 @@ def start_sync_process(request: SyncRequest) -> Opener | None:
     """
     if not can_fork() or is_cached(request):
         return None
-    for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
-        stream.flush()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child's coverage is not collected
-        os.close(read)
-        _child(request, write)
-    os.close(write)
-    return _Answer(request, pid, os.fdopen(read, "rb"))
+    process = start_analysis_process(lambda progress: open_sync(request, progress)[1])
+    return _SyncOpener(request, process) if process is not None else None
 
 
-class _Answer:
-    """The parent's end: reads what the child sends, reaps it, and falls back to computing."""
+class _SyncOpener:
+    """``open_sync`` for one request, answered by its process (computed here when the process gave no answer)."""
 
-    def __init__(self, request: SyncRequest, pid: int, source: BinaryIO) -> None:
-        self._request, self._pid, self._source = request, pid, source
-        self._reaped = False
-        atexit.register(self._stop)  # the app quit before the analysis came: the child is not left running
+    def __init__(self, request: SyncRequest, process: AnalysisProcess) -> None:
+        self._request, self._process = request, process
 
     def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
         if request != self._request:
             raise ValueError("the sync process was started for another request")
-        analysis = self._receive(progress)
+        analysis = self._process.receive(progress)
         if analysis is None:
             return open_sync(request, progress)
         from workbench.git.repo import GitRepo
 
         return GitRepo.open(request.repo), analysis
 
-    def _receive(self, progress: Progress) -> SyncAnalysis | None:
-        """The child's analysis, its progress relayed on the way; a ``WorkbenchError`` it met is raised here."""
+
+class AnalysisProcess:
+    """The parent's end: reads what the child sends, and reaps it."""
+
+    def __init__(self, pid: int, source: BinaryIO) -> None:
+        self._pid, self._source = pid, source
+        self._reaped = False
+        atexit.register(self._stop)  # the app quit before the analysis came: the child is not left running
+
+    def receive(self, progress: Progress) -> SyncAnalysis | None:
+        """The child's analysis, its progress relayed on the way, or None when it gave none (the caller
+        computes it); a ``WorkbenchError`` it met is raised here.  Call it once."""
         answer: SyncAnalysis | None = None
         try:
             with self._source:
@@ -113,7 +133,7 @@ class _Answer:
         self._reaped = True
 
 
-def _child(request: SyncRequest, write: int) -> None:  # pragma: no cover - runs in the child
+def _child(compute: Compute, write: int) -> None:  # pragma: no cover - runs in the child
     """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers.
 
     The terminal belongs to the app: nothing the child or its git commands
@@ -131,7 +151,7 @@ def _child(request: SyncRequest, write: int) -> None:  # pragma: no cover - runs
                 sink.flush()
 
             try:
-                _repo, analysis = open_sync(request, lambda progress: send(_PROGRESS, progress))
+                analysis = compute(lambda progress: send(_PROGRESS, progress))
             except WorkbenchError as exc:
                 send(_ERROR, str(exc))
             else:

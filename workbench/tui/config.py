@@ -25,8 +25,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tomlkit
-
 from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.tui.keymap import effective_keys, unknown_actions
@@ -114,6 +112,8 @@ def remember_theme(path: Path, name: str) -> None:
 
     A file that is not valid TOML raises ``ValueError`` and is left as it is.
     """
+    import tomlkit  # only when a theme is chosen: importing it would cost every start of the app
+
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

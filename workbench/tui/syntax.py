@@ -9,6 +9,7 @@ dev/main tints readable.  Very large files are not highlighted at all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import tree_sitter
@@ -39,6 +40,8 @@ _KINDS = {
 }
 KINDS = tuple(sorted(set(_KINDS.values())))
 _PRIORITY = {"comment": 0, "string": 1, "keyword": 2, "function": 3, "type": 4, "constant": 5, "number": 6}
+_SHOWN_OTHERWISE = re.compile(rb"[\x00-\x0c\x0e-\x1f]")
+"""Bytes displayed other than as themselves: tabs and control characters (a carriage return is dropped)."""
 
 def highlighter_for(path: str) -> Callable[[bytes], SyntaxSpans] | None:
     """The highlighter for a path's language: Python, C++/CUDA, YAML, shell, TOML, Markdown; else None."""
@@ -82,7 +85,7 @@ def _to_chars(line: bytes, found: list[tuple[int, int, str]]) -> tuple[tuple[int
     Lines whose display differs from their text (tabs, control characters,
     undecodable bytes) are left plain rather than coloured at wrong places.
     """
-    if b"\t" in line or any(b < 0x20 and b != 0x0D for b in line):
+    if _SHOWN_OTHERWISE.search(line):
         return ()
     ascii_line = line.isascii()
     if not ascii_line:
@@ -94,7 +97,7 @@ def _to_chars(line: bytes, found: list[tuple[int, int, str]]) -> tuple[tuple[int
     out: list[tuple[int, int, str]] = []
     for start, end, kind in sorted(found, key=lambda s: (_PRIORITY[s[2]], s[0])):
         end = min(end, len(line))
-        if start >= end or any(taken[start:end]):
+        if start >= end or taken.find(1, start, end) != -1:
             continue
         taken[start:end] = b"\x01" * (end - start)
         if ascii_line:

@@ -13,21 +13,23 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import PurePosixPath
 
+import pygments.lexers
 from pygments.lexer import Lexer
-from pygments.lexers import BashLexer, CppLexer, CudaLexer, MarkdownLexer, TOMLLexer, YamlLexer
 from pygments.token import Comment, Generic, Keyword, Name, Number, String, _TokenType
 
 Spans = dict[int, tuple[tuple[int, int, str], ...]]
 
-_BY_SUFFIX: dict[str, type[Lexer]] = {
-    **dict.fromkeys((".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl"), CppLexer),
-    **dict.fromkeys((".cu", ".cuh"), CudaLexer),
-    **dict.fromkeys((".yaml", ".yml"), YamlLexer),
-    **dict.fromkeys((".sh", ".bash"), BashLexer),
-    ".toml": TOMLLexer,
-    **dict.fromkeys((".md", ".markdown"), MarkdownLexer),
+_BY_SUFFIX: dict[str, str] = {
+    **dict.fromkeys((".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl"), "CppLexer"),
+    **dict.fromkeys((".cu", ".cuh"), "CudaLexer"),
+    **dict.fromkeys((".yaml", ".yml"), "YamlLexer"),
+    **dict.fromkeys((".sh", ".bash"), "BashLexer"),
+    ".toml": "TOMLLexer",
+    **dict.fromkeys((".md", ".markdown"), "MarkdownLexer"),
 }
-_BY_NAME: dict[str, type[Lexer]] = {"uv.lock": TOMLLexer, "Cargo.lock": TOMLLexer, "poetry.lock": TOMLLexer}
+"""Lexers by class name: Pygments loads a lexer's module when it is first asked for (the Markdown
+lexer's alone takes longer to import than the rest of the app's start can spare)."""
+_BY_NAME: dict[str, str] = {"uv.lock": "TOMLLexer", "Cargo.lock": "TOMLLexer", "poetry.lock": "TOMLLexer"}
 
 _KINDS: tuple[tuple[_TokenType, str], ...] = (
     (Comment, "comment"),
@@ -50,7 +52,9 @@ _KINDS: tuple[tuple[_TokenType, str], ...] = (
 def lexer_class(path: str) -> type[Lexer] | None:
     """The lexer for ``path`` (None: not a language highlighted here)."""
     posix = PurePosixPath(path)
-    return _BY_NAME.get(posix.name) or _BY_SUFFIX.get(posix.suffix.lower())
+    name = _BY_NAME.get(posix.name) or _BY_SUFFIX.get(posix.suffix.lower())
+    lexer: type[Lexer] | None = getattr(pygments.lexers, name) if name is not None else None
+    return lexer
 
 
 @cache
