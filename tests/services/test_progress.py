@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from workbench.analysis.engine import outline
+from workbench.git import snapshot
+from workbench.git.snapshot import load_sync
 from workbench.sample import SampleSync
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
@@ -19,3 +24,28 @@ def test_outline_then_files_then_every_stage(sample_in_progress: SampleSync) -> 
     stages = [p.phase for p in seen if p.phase not in ("outline", "files")]
     assert stages and stages[-3:] == ["score_risk", "score_edits", "reword"]
     assert [p.done for p in seen if p.phase in stages] == list(range(len(stages)))
+
+
+def test_the_outline_comes_before_the_histories_are_read(
+    sample_merge_commit: SampleSync, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file list can be shown while git's histories and line scripts are still being read: the outline
+    is reported before any of them is, and it is the outline of the whole snapshot."""
+    events: list[str] = []
+    original = snapshot.side_history
+
+    def side_history(*args: object, **kwargs: object) -> object:
+        events.append("history")
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(snapshot, "side_history", side_history)
+    seen: list[LoadProgress] = []
+
+    def heard(progress: LoadProgress) -> None:
+        events.append(progress.phase)
+        seen.append(progress)
+
+    repo, final = open_sync(SyncRequest(repo=sample_merge_commit.path, cache=False), heard)
+    assert events[0] == "outline" and events[1:3] == ["history", "history"]
+    whole = outline(load_sync(repo, final.merge), repo.read_blob)
+    assert seen[0].analysis == whole

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from workbench.git.types import (
     MergeTreeResult,
     ResultFile,
     Script,
+    SideHistory,
     StageEntry,
     SyncMode,
     SyncSnapshot,
@@ -119,11 +120,16 @@ def load_sync(
     main: str | None = None,
     result: str | None = None,
     paths: Collection[str] | None = None,
+    outlined: Callable[[SyncSnapshot], None] | None = None,
 ) -> SyncSnapshot:
     """Read everything about the sync that the analysis will need.
 
     ``paths``: keep only the conflicts at these paths (a caller that needs
     one file skips the history, scripts and work-tree reads of the rest).
+    ``outlined``: called as soon as the conflicts and results are read, with
+    a snapshot whose histories, line scripts and resolution are still empty:
+    enough for the outline (a file list on screen while the rest is read),
+    for nothing else.
     """
     mode, dev_sha, main_sha, merge = locate_sync(repo, rev, dev, main)
     result_commit = merge
@@ -143,13 +149,7 @@ def load_sync(
         plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
     results = _read_results(repo, mode, plain, result_commit)
     plain = _with_side_paths(repo, plain, dev_sha, main_sha)
-    resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
-    dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
-    main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
-    if resolution is not None:  # the history behind each edit beyond git's merge too
-        dev_paths += [p.path for p in resolution.paths]
-        main_paths += [p.path for p in resolution.paths]
-    return SyncSnapshot(
+    first = SyncSnapshot(
         mode=mode,
         dev=dev_sha,
         main=main_sha,
@@ -158,14 +158,27 @@ def load_sync(
         result_commit=result_commit,
         merge_tree=plain,
         results=results,
-        dev_history=side_history(repo, dev_sha, base, dev_paths),
-        main_history=side_history(repo, main_sha, base, main_paths),
+        dev_history=SideHistory(dev_sha, (), {}, {}),
+        main_history=SideHistory(main_sha, (), {}, {}),
         main_count=repo.count_commits(main_sha, base),
         dev_count=repo.count_commits(dev_sha, base),
         git_version=git_version(),
         repo_path=str(repo.workdir or repo.gitdir),
-        line_scripts=_line_scripts(repo, plain),
         paths=wanted,
+    )
+    if outlined is not None:
+        outlined(first)
+    resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
+    dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
+    main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
+    if resolution is not None:  # the history behind each edit beyond git's merge too
+        dev_paths += [p.path for p in resolution.paths]
+        main_paths += [p.path for p in resolution.paths]
+    return replace(
+        first,
+        dev_history=side_history(repo, dev_sha, base, dev_paths),
+        main_history=side_history(repo, main_sha, base, main_paths),
+        line_scripts=_line_scripts(repo, plain),
         resolution=resolution,
     )
 

@@ -26,6 +26,7 @@ from workbench.resolve.journal_files import keeps_journals
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
     from workbench.git.repo import GitRepo
+    from workbench.git.types import SyncSnapshot
 
 _YOUNG_THRESHOLD = 50_000
 """Allocations between young collections while an analysis is computed (Python's default: 700)."""
@@ -166,16 +167,19 @@ def _compute(
     from workbench.git.repo_files import RepoFiles, read_policy_config
     from workbench.git.snapshot import load_sync
 
+    def outlined(first: SyncSnapshot) -> None:
+        if progress is not None:  # the file list, before the histories and scripts are read
+            shown = outline(first, repo.read_blob)
+            progress(LoadProgress("outline", 0, len(shown.files), shown))
+
     with _rare_collections():
-        snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths)
+        snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths, outlined)
         policy = load_policy(request.policy, lambda: read_policy_config(repo, snapshot))
         files = RepoFiles(repo, snapshot)
         if progress is None:
             return analyze(
                 snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files
             )
-        first = outline(snapshot, repo.read_blob)
-        progress(LoadProgress("outline", 0, len(first.files), first))
         return analyze(
             snapshot,
             repo.read_blob,
