@@ -251,6 +251,8 @@ def _analyze_file(
         theirs_bytes = read_blob(main.oid)
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
+    if theirs_bytes is not None and result.data == theirs_bytes:
+        theirs_bytes = result.data  # resolved as main's side (-X theirs): one copy of the file, not two
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
     warnings = _warnings(merge, exact, result)
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
