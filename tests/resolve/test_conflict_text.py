@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from helpers.syncs import open_session
 
-from workbench.analysis.model import Taken
+from workbench.analysis.model import HunkKind, Taken
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
@@ -134,3 +134,43 @@ def test_a_diff3_block_holding_a_line_both_sides_share(builder: RepoBuilder, cho
     assert b"|||||||" in builder.read("x.txt")
     written = _decide_write(builder, "x.txt", choice)
     assert written == _git_merge(builder, "theirs" if choice is Choice.MAIN else "ours", "x.txt")
+
+
+def _shared_addition() -> tuple[str, str, str]:
+    """Both sides add the same function but for one line: the model's hunk is that line, while a diff3
+    block (never refined) holds the whole function, its shared lines on both sides."""
+    lines = BASE.splitlines(keepends=True)
+    body = ["def added():\n", *(f"    step_{i} = {i}\n" for i in range(8)), "    return step_7\n"]
+    dev = [*lines[:6], *body[:4], "    only = 'dev'\n", *body[4:], *lines[6:]]
+    main = [*lines[:6], *body[:4], "    only = 'main'\n", *body[4:], *lines[6:]]
+    return BASE, "".join(dev), "".join(main)
+
+
+@pytest.mark.parametrize("style", ["merge", "diff3", "zdiff3"])
+def test_lines_both_sides_share_inside_git_s_block_are_no_edit_of_the_resolution(
+    builder: RepoBuilder, style: str
+) -> None:
+    """The untouched conflict text of a merge in progress holds the conflict hunk alone, whatever the
+    style: deciding it decides the file (what `git mergetool` checks before telling git it is resolved)."""
+    builder.git("config", "merge.conflictStyle", style)
+    _fork(builder, *_shared_addition())
+    builder.merge("main")
+    assert (b"|||||||" in builder.read("x.txt")) is (style != "merge")
+    repo, session = open_session(builder.path)
+    (entry,) = session.analysis.files
+    assert [(h.kind, h.taken) for h in entry.all_hunks] == [(HunkKind.CONFLICT, Taken.UNRESOLVED)], entry.all_hunks
+    session.decide("x.txt", 0, Decision(Choice.MAIN))
+    assert session.all_decided
+    assert write_file(repo, session, "x.txt").staged
+    assert builder.read("x.txt") == _git_merge(builder, "theirs", "x.txt")
+
+
+def test_a_hand_edit_beside_a_diff3_block_is_still_an_edit(builder: RepoBuilder) -> None:
+    builder.git("config", "merge.conflictStyle", "diff3")
+    _fork(builder, *_shared_addition())
+    builder.merge("main")
+    builder.write("x.txt", builder.read("x.txt").replace(b"line_10 = 10\n", b"line_10 = 'edited'\n"))
+    _repo, session = open_session(builder.path)
+    (entry,) = session.analysis.files
+    edits = [h for h in entry.all_hunks if h.kind is HunkKind.EDIT]
+    assert any(b"line_10 = 'edited'\n" in (h.result_text or ()) for h in edits), edits

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commits
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
 from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
@@ -65,10 +66,26 @@ def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper)
     held = [h.result for h in entry.hunks if h.result is not None]
     if len(held) != len(entry.hunks):
         return entry
+    result = snapshot.results.get(entry.path)
+    if result is not None and result.unmerged and _git_conflict_text(entry.merge, entry.result_bytes):
+        return entry
     edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
     if not edits:
         return entry
     return replace(entry, edits=attribute_hunks(edits, entry.merge, snapshot, entry.dev, entry.main, mapper))
+
+
+def _git_conflict_text(merge: MergeResult, result: bytes) -> bool:
+    """Whether a file still conflicted in the index is git's conflict text, untouched outside its blocks.
+
+    Each block replaced by main's section then gives the file ``-X theirs``
+    would make.  A diff3 block holds lines both sides share that the model
+    merged cleanly beside its hunk (git does not refine diff3 conflicts): read
+    as text, they would look like edits the resolution made around the hunk.
+    """
+    located = locate(result, merge)
+    return (located is not None and located.agrees
+            and list(located.theirs.lines) == split_lines(merge.render(Favor.THEIRS)))
 
 
 def _merge_of(found: ResolvedPath, read_blob: ReadBlob, rediff_shifted: bool) -> tuple[MergeResult, bytes | None]:
