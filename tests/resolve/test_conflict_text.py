@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 from helpers.syncs import open_session
 
+from workbench.analysis import conflict_map
 from workbench.analysis.model import HunkKind, Taken
+from workbench.analysis.xdiff import MergeResult
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
@@ -174,3 +176,22 @@ def test_a_hand_edit_beside_a_diff3_block_is_still_an_edit(builder: RepoBuilder)
     (entry,) = session.analysis.files
     edits = [h for h in entry.all_hunks if h.kind is HunkKind.EDIT]
     assert any(b"line_10 = 'edited'\n" in (h.result_text or ()) for h in edits), edits
+
+
+def test_the_engine_reads_each_file_s_conflict_text_once(builder: RepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Placing the hunks, the mismatch warning and the edits beside the blocks share one reading of a file."""
+    builder.git("config", "merge.conflictStyle", "diff3")
+    _fork(builder, *_shared_addition())
+    builder.merge("main")
+    reads: list[bytes] = []
+    original = conflict_map._read
+
+    def counted(result: bytes, merge: MergeResult) -> conflict_map.Located | None:
+        reads.append(result)
+        return original(result, merge)
+
+    monkeypatch.setattr(conflict_map, "_read", counted)
+    monkeypatch.setenv("WORKBENCH_JOBS", "1")
+    _repo, session = open_session(builder.path)
+    assert [h.kind for h in session.analysis.files[0].all_hunks] == [HunkKind.CONFLICT]
+    assert reads == [builder.read("x.txt")]

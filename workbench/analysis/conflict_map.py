@@ -49,14 +49,30 @@ class Located:
         return self.problem is None
 
 
+_last: tuple[bytes, MergeResult, Located | None] | None = None
+"""The last file located, kept because its callers ask about one file several times in a row (the engine
+places its hunks, warns when the text does not match, then looks for edits beside the blocks)."""
+
+
 def locate(result: bytes, merge: MergeResult) -> Located | None:
     """The model's hunks in ``result``; None when it holds no conflict block at all.
 
     Each marker length the file's opening markers have is tried (the
     ``conflict-marker-size`` attribute decides what git wrote; the default
     first): the first reading under which model and file agree is taken,
-    else the first that found blocks, with its problem.
+    else the first that found blocks, with its problem.  Asked again about
+    the same objects, it answers from ``_last`` (both are immutable).
     """
+    global _last
+    last = _last
+    if last is not None and last[0] is result and last[1] is merge:
+        return last[2]
+    found = _read(result, merge)
+    _last = (result, merge, found)
+    return found
+
+
+def _read(result: bytes, merge: MergeResult) -> Located | None:
     first: Located | None = None
     for size in marker_sizes(result) or [DEFAULT_MARKER_SIZE]:
         text = parse_conflicts(result, size)
