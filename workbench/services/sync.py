@@ -176,19 +176,13 @@ def _compute(
         snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths, outlined)
         policy = load_policy(request.policy, lambda: read_policy_config(repo, snapshot))
         files = RepoFiles(repo, snapshot)
-        if progress is None:
-            return analyze(
-                snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files
-            )
-        return analyze(
-            snapshot,
-            repo.read_blob,
-            repo.commit_info,
-            repo.line_changes,
-            policy=policy,
-            repo_files=files,
-            progress=lambda phase, done, total: progress(LoadProgress(phase, done, total)),
-        )
+
+        def staged(phase: str, done: int, total: int) -> None:
+            if progress is not None:
+                progress(LoadProgress(phase, done, total))
+
+        return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
+                       progress=staged if progress is not None else None)
 
 
 @contextmanager
