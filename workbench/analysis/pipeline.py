@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from workbench.analysis.api.findings import PathFindings
 from workbench.analysis.forked import Claims, Forked, gathered, worth_forking
@@ -138,9 +139,7 @@ class _Scorers:
     def __init__(self, policed: SyncAnalysis, view: SyncAnalysis | None, context: AnalysisContext,
                  deleted: Callable[[], tuple[DeletedFile, ...] | None]) -> None:
         self._policed, self._view, self._context = policed, view, context
-        self._find_deleted = deleted
-        self._deleted: tuple[DeletedFile, ...] | None = None
-        self._looked = False
+        self._deleted = cache(deleted)
         self._scorers: dict[bool, RiskScorer] = {}
 
     def finding(self, k: int) -> OwnRisk:
@@ -149,11 +148,10 @@ class _Scorers:
 
     def _scorer(self, edits: bool) -> RiskScorer:
         if edits not in self._scorers:
-            if not self._looked:
-                self._deleted, self._looked = self._find_deleted(), True
             analysis = self._view if edits else self._policed
             assert analysis is not None
+            deleted = self._deleted()
             self._scorers[edits] = RiskScorer(
-                analysis if self._deleted is None else with_deleted(analysis, self._deleted), self._context
+                analysis if deleted is None else with_deleted(analysis, deleted), self._context
             )
         return self._scorers[edits]
