@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
-from workbench.git.runner import run_git
+from workbench.git.runner import StartedGit, run_git
 from workbench.git.types import Edit, FileMode, Script
 
 _SECTION = re.compile(rb"^diff --git a/f(\d+) b/f\d+$", re.M)
@@ -41,13 +41,36 @@ def histogram_scripts(repo: GitRepo, pairs: Sequence[tuple[str | None, str]]) ->
 
     ``old`` None means an empty file (add/add conflicts have no base).
     """
-    if not pairs:
-        return []
-    sink = repo.object_sink()
-    old_tree = _mktree(repo, [(k, old) for k, (old, _) in enumerate(pairs) if old is not None], sink)
-    new_tree = _mktree(repo, [(k, new) for k, (_, new) in enumerate(pairs)], sink)
-    out = run_git(repo.run_dir, [*_DIFF_OPTIONS, old_tree, new_tree], extra_env=repo.object_quarantine()).stdout
-    return _parse(out, len(pairs))
+    with PendingScripts(repo, pairs) as pending:
+        return pending.scripts()
+
+
+class PendingScripts:
+    """``histogram_scripts(repo, pairs)`` computed by a git process beside this one until ``scripts()``.
+
+    The caller reads something else meanwhile (the side histories); used as
+    a context manager, leaving early stops the git process.
+    """
+
+    def __init__(self, repo: GitRepo, pairs: Sequence[tuple[str | None, str]]) -> None:
+        self._count = len(pairs)
+        self._diff: StartedGit | None = None
+        if pairs:
+            sink = repo.object_sink()
+            old_tree = _mktree(repo, [(k, old) for k, (old, _) in enumerate(pairs) if old is not None], sink)
+            new_tree = _mktree(repo, [(k, new) for k, (_, new) in enumerate(pairs)], sink)
+            self._diff = StartedGit(repo.run_dir, [*_DIFF_OPTIONS, old_tree, new_tree], repo.object_quarantine())
+
+    def scripts(self) -> list[Script]:
+        """The scripts, in the order of the pairs (waits for git)."""
+        return _parse(self._diff.wait().stdout, self._count) if self._diff is not None else []
+
+    def __enter__(self) -> PendingScripts:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._diff is not None:
+            self._diff.cancel()
 
 
 def _mktree(repo: GitRepo, entries: list[tuple[int, str]], env: dict[str, str]) -> str:

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -62,11 +63,71 @@ def run_git(
         env=env,
         check=False,
     )
+    return _checked(args, proc, check, ok_codes)
+
+
+def _checked(
+    args: Sequence[str], proc: subprocess.CompletedProcess[bytes], check: bool, ok_codes: Sequence[int]
+) -> subprocess.CompletedProcess[bytes]:
     if check and proc.returncode not in ok_codes:
         message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = message[-1] if message else f"exit status {proc.returncode}"
         raise WorkbenchError(f"git {_command_name(args)} failed: {detail}")
     return proc
+
+
+class StartedGit:
+    """``git ARGS`` started in ``cwd`` to run beside this process; ``wait`` gives what ``run_git`` would.
+
+    Its output goes to unnamed temporary files, not pipes: git never stalls
+    on a full pipe while this process does other work.  Used as a context
+    manager, a command nobody waited for is killed on the way out (an error
+    in the work done meanwhile leaves no git process behind).
+    """
+
+    def __init__(self, cwd: str | Path, args: Sequence[str], extra_env: Mapping[str, str] | None = None) -> None:
+        env = git_env()
+        if extra_env:
+            env.update(extra_env)
+        self._args = args
+        self._command = [git_executable(), *args]
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait or cancel
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115
+        self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+            self._command, cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=self._out, stderr=self._err,
+            env=env,
+        )
+
+    def wait(self, *, check: bool = True, ok_codes: Sequence[int] = (0,)) -> subprocess.CompletedProcess[bytes]:
+        """Wait for the command; its output, or WorkbenchError on failure (as ``run_git``)."""
+        if self._proc is None:
+            raise RuntimeError("git command already waited for or cancelled")
+        code = self._proc.wait()
+        self._proc = None
+        self._out.seek(0)
+        self._err.seek(0)
+        proc = subprocess.CompletedProcess(self._command, code, self._out.read(), self._err.read())
+        self._close()
+        return _checked(self._args, proc, check, ok_codes)
+
+    def cancel(self) -> None:
+        """Kill the command if it is still running (its output is dropped)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = None
+            self._close()
+
+    def _close(self) -> None:
+        self._out.close()
+        self._err.close()
+
+    def __enter__(self) -> StartedGit:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.cancel()
+
 
 
 def _command_name(args: Sequence[str]) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.history import side_history
-from workbench.git.line_scripts import histogram_scripts
+from workbench.git.line_scripts import PendingScripts
 from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.git.resolution import resolution_diff
@@ -29,7 +29,6 @@ from workbench.git.types import (
     FileMode,
     MergeTreeResult,
     ResultFile,
-    Script,
     SideHistory,
     StageEntry,
     SyncMode,
@@ -168,17 +167,22 @@ def load_sync(
     )
     if outlined is not None:
         outlined(first)
-    resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
-    dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
-    main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
-    if resolution is not None:  # the history behind each edit beyond git's merge too
-        dev_paths += [p.path for p in resolution.paths]
-        main_paths += [p.path for p in resolution.paths]
+    scripted = _scripted_paths(repo, plain)
+    with PendingScripts(repo, [pair for _, pairs in scripted for pair in pairs]) as pending:  # git diffs meanwhile
+        resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
+        dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
+        main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
+        if resolution is not None:  # the history behind each edit beyond git's merge too
+            dev_paths += [p.path for p in resolution.paths]
+            main_paths += [p.path for p in resolution.paths]
+        dev_history = side_history(repo, dev_sha, base, dev_paths)
+        main_history = side_history(repo, main_sha, base, main_paths)
+        scripts = pending.scripts()
     return replace(
         first,
-        dev_history=side_history(repo, dev_sha, base, dev_paths),
-        main_history=side_history(repo, main_sha, base, main_paths),
-        line_scripts=_line_scripts(repo, plain),
+        dev_history=dev_history,
+        main_history=main_history,
+        line_scripts={path: (scripts[2 * k], scripts[2 * k + 1]) for k, (path, _) in enumerate(scripted)},
         resolution=resolution,
     )
 
@@ -271,10 +275,14 @@ def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str)
 
 
 
-def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Script, Script]]:
-    """git's base->dev and base->main scripts for every text content conflict, in one go."""
-    paths: list[str] = []
-    pairs: list[tuple[str | None, str]] = []
+_Pair = tuple[str | None, str]
+"""(old, new) blob ids; old None is an empty file."""
+
+
+def _scripted_paths(repo: GitRepo, plain: MergeTreeResult) -> list[tuple[str, tuple[_Pair, _Pair]]]:
+    """Each text content conflict's path with its (base, dev) and (base, main) blob pairs: the line
+    scripts git's merge used, which ``PendingScripts`` computes for every path in one git run."""
+    found: list[tuple[str, tuple[_Pair, _Pair]]] = []
     for entry in plain.conflicts:
         stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
         if entry.ours is None or entry.theirs is None or any(s.mode not in BLOB_MODES for s in stages):
@@ -282,11 +290,8 @@ def _line_scripts(repo: GitRepo, plain: MergeTreeResult) -> dict[str, tuple[Scri
         if any(is_binary(repo.read_blob(s.oid)) for s in stages):
             continue
         base = entry.base.oid if entry.base else None
-        paths.append(entry.path)
-        pairs.append((base, entry.ours.oid))
-        pairs.append((base, entry.theirs.oid))
-    scripts = histogram_scripts(repo, pairs)
-    return {path: (scripts[2 * k], scripts[2 * k + 1]) for k, path in enumerate(paths)}
+        found.append((entry.path, ((base, entry.ours.oid), (base, entry.theirs.oid))))
+    return found
 
 
 def _read_results(
