@@ -12,6 +12,8 @@ from workbench.errors import WorkbenchError
 from workbench.git.line_scripts import PendingScripts
 from workbench.git.repo import GitRepo
 from workbench.git.runner import StartedGit, run_git
+from workbench.git.snapshot import load_sync, start_sync
+from workbench.sample.truth import SampleSync
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -69,3 +71,20 @@ def test_pending_scripts_equal_the_scripts_computed_at_once(tmp_path: Path) -> N
         assert pending.scripts() == [((1, 1, 1, 1), (3, 0, 3, 1)), ((0, 0, 0, 1),)]
     with PendingScripts(repo, []) as nothing:
         assert nothing.scripts() == []
+
+
+def test_a_sync_left_before_its_snapshot_leaves_no_git_and_no_trace(sample_merge_commit: SampleSync) -> None:
+    """``start_sync`` starts git's merge; leaving without the snapshot (an error meanwhile) stops it, and
+    ``.git`` is as it was (the merge's objects went to the quarantine, freshened times put back)."""
+    path = sample_merge_commit.path
+    objects = path / ".git" / "objects"
+    before = {p: p.stat().st_mtime_ns for p in objects.rglob("*") if p.is_file()}
+    repo = GitRepo.open(path)
+    with pytest.raises(KeyError), start_sync(repo, sample_merge_commit.merge) as started:
+        proc = started.merging._git._proc  # noqa: SLF001 - the test looks at the process it must not leave behind
+        assert proc is not None
+        raise KeyError("the caller's work failed")
+    assert proc.poll() is not None
+    assert {p: p.stat().st_mtime_ns for p in objects.rglob("*") if p.is_file()} == before
+    with start_sync(repo, sample_merge_commit.merge) as started:
+        assert started.snapshot() == load_sync(repo, sample_merge_commit.merge)

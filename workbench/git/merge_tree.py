@@ -8,10 +8,12 @@ markers, are what the hunk model is built from.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from workbench.errors import WorkbenchError
 from workbench.git.attributes import attributes_of
 from workbench.git.repo import GitRepo
-from workbench.git.runner import require_merge_tree, run_git
+from workbench.git.runner import StartedGit, require_merge_tree
 from workbench.git.types import ConflictEntry, MergeMessage, MergeTreeResult, StageEntry
 
 
@@ -21,21 +23,45 @@ def merge_tree(repo: GitRepo, ours: str, theirs: str) -> MergeTreeResult:
     The objects git computes go to a private quarantine: ``.git`` is untouched.
     Attributes are ``ours``'s, as in the real merge (see attributes.py).
     """
-    require_merge_tree()
-    env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
-    with repo.object_times_kept():
-        proc = run_git(
-            env["GIT_WORK_TREE"],
-            ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z", ours, theirs],
-            check=False,
-            extra_env=env,
-        )
-    if proc.returncode not in (0, 1):
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = lines[-1] if lines else f"exit status {proc.returncode}"
-        raise WorkbenchError(f"git merge-tree failed: {detail}")
-    result = parse_merge_tree(proc.stdout, clean=proc.returncode == 0)
-    return _with_merged_blobs(repo, result)
+    with PendingMergeTree(repo, ours, theirs) as pending:
+        return pending.result()
+
+
+class PendingMergeTree:
+    """``merge_tree(repo, ours, theirs)`` computed by git beside this process until ``result()``.
+
+    The caller does other work meanwhile (e.g. imports the analysis); used as
+    a context manager, leaving early stops git.  The times of the object
+    files git freshens are put back once it is done, whatever happened.
+    """
+
+    def __init__(self, repo: GitRepo, ours: str, theirs: str) -> None:
+        require_merge_tree()
+        self._repo = repo
+        env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
+        with ExitStack() as opening:
+            opening.enter_context(repo.object_times_kept())
+            self._git = opening.enter_context(
+                StartedGit(env["GIT_WORK_TREE"], ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z",
+                                                  ours, theirs], env)
+            )
+            self._stack = opening.pop_all()
+
+    def result(self) -> MergeTreeResult:
+        """The plain merge (waits for git)."""
+        with self._stack:
+            proc = self._git.wait(check=False)
+        if proc.returncode not in (0, 1):
+            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            detail = lines[-1] if lines else f"exit status {proc.returncode}"
+            raise WorkbenchError(f"git merge-tree failed: {detail}")
+        return _with_merged_blobs(self._repo, parse_merge_tree(proc.stdout, clean=proc.returncode == 0))
+
+    def __enter__(self) -> PendingMergeTree:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stack.close()
 
 
 def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:

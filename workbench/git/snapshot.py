@@ -12,14 +12,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.history import side_history
 from workbench.git.line_scripts import PendingScripts
-from workbench.git.merge_tree import merge_tree
+from workbench.git.merge_tree import PendingMergeTree
 from workbench.git.repo import GitRepo
 from workbench.git.resolution import resolution_diff
 from workbench.git.runner import git_version
@@ -121,14 +121,18 @@ def load_sync(
     paths: Collection[str] | None = None,
     outlined: Callable[[SyncSnapshot], None] | None = None,
 ) -> SyncSnapshot:
-    """Read everything about the sync that the analysis will need.
+    """Read everything about the sync that the analysis will need (``start_sync``, then ``StartedSync.snapshot``)."""
+    with start_sync(repo, rev, dev, main, result) as started:
+        return started.snapshot(paths, outlined)
 
-    ``paths``: keep only the conflicts at these paths (a caller that needs
-    one file skips the history, scripts and work-tree reads of the rest).
-    ``outlined``: called as soon as the conflicts and results are read, with
-    a snapshot whose histories, line scripts and resolution are still empty:
-    enough for the outline (a file list on screen while the rest is read),
-    for nothing else.
+
+def start_sync(
+    repo: GitRepo, rev: str | None = None, dev: str | None = None, main: str | None = None, result: str | None = None
+) -> StartedSync:
+    """Check the sync's commits (any bad input raises here) and start git's plain merge of them.
+
+    git merges beside this process while the caller does other work (e.g.
+    imports the analysis); ``StartedSync.snapshot`` reads the rest.
     """
     mode, dev_sha, main_sha, merge = locate_sync(repo, rev, dev, main)
     result_commit = merge
@@ -140,51 +144,91 @@ def load_sync(
     if base is None:
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
-    plain = _name_side_copies(repo, merge_tree(repo, dev_sha, main_sha), mode, dev_sha, main_sha, result_commit)
-    if mode == "in-progress":
-        plain = _with_index_conflicts(repo, plain)
-    wanted = frozenset(paths) if paths is not None else None
-    if wanted is not None:
-        plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
-    results = _read_results(repo, mode, plain, result_commit)
-    plain = _with_side_paths(repo, plain, dev_sha, main_sha)
-    first = SyncSnapshot(
-        mode=mode,
-        dev=dev_sha,
-        main=main_sha,
-        base=base,
-        merge=merge,
-        result_commit=result_commit,
-        merge_tree=plain,
-        results=results,
-        dev_history=SideHistory(dev_sha, (), {}, {}),
-        main_history=SideHistory(main_sha, (), {}, {}),
-        main_count=repo.count_commits(main_sha, base),
-        dev_count=repo.count_commits(dev_sha, base),
-        git_version=git_version(),
-        repo_path=str(repo.workdir or repo.gitdir),
-        paths=wanted,
-    )
-    if outlined is not None:
-        outlined(first)
-    scripted = _scripted_paths(repo, plain)
-    with PendingScripts(repo, [pair for _, pairs in scripted for pair in pairs]) as pending:  # git diffs meanwhile
-        resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
-        dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
-        main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
-        if resolution is not None:  # the history behind each edit beyond git's merge too
-            dev_paths += [p.path for p in resolution.paths]
-            main_paths += [p.path for p in resolution.paths]
-        dev_history = side_history(repo, dev_sha, base, dev_paths)
-        main_history = side_history(repo, main_sha, base, main_paths)
-        scripts = pending.scripts()
-    return replace(
-        first,
-        dev_history=dev_history,
-        main_history=main_history,
-        line_scripts={path: (scripts[2 * k], scripts[2 * k + 1]) for k, (path, _) in enumerate(scripted)},
-        resolution=resolution,
-    )
+    return StartedSync(repo, mode, dev_sha, main_sha, merge, result_commit, base,
+                       PendingMergeTree(repo, dev_sha, main_sha))
+
+
+@dataclass(frozen=True)
+class StartedSync:
+    """A sync whose commits are known, git computing their plain merge (``start_sync``).
+
+    Used as a context manager, leaving without ``snapshot`` stops git.
+    """
+
+    repo: GitRepo
+    mode: SyncMode
+    dev: str
+    main: str
+    merge: str | None
+    result_commit: str | None
+    base: str
+    merging: PendingMergeTree
+
+    def __enter__(self) -> StartedSync:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.merging.__exit__()
+
+    def snapshot(
+        self, paths: Collection[str] | None = None, outlined: Callable[[SyncSnapshot], None] | None = None
+    ) -> SyncSnapshot:
+        """Everything about the sync that the analysis will need (waits for git's merge).
+
+        ``paths``: keep only the conflicts at these paths (a caller that needs
+        one file skips the history, scripts and work-tree reads of the rest).
+        ``outlined``: called as soon as the conflicts and results are read, with
+        a snapshot whose histories, line scripts and resolution are still empty:
+        enough for the outline (a file list on screen while the rest is read),
+        for nothing else.
+        """
+        repo, mode, dev_sha, main_sha, base = self.repo, self.mode, self.dev, self.main, self.base
+        merge, result_commit = self.merge, self.result_commit
+        plain = _name_side_copies(repo, self.merging.result(), mode, dev_sha, main_sha, result_commit)
+        if mode == "in-progress":
+            plain = _with_index_conflicts(repo, plain)
+        wanted = frozenset(paths) if paths is not None else None
+        if wanted is not None:
+            plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
+        results = _read_results(repo, mode, plain, result_commit)
+        plain = _with_side_paths(repo, plain, dev_sha, main_sha)
+        first = SyncSnapshot(
+            mode=mode,
+            dev=dev_sha,
+            main=main_sha,
+            base=base,
+            merge=merge,
+            result_commit=result_commit,
+            merge_tree=plain,
+            results=results,
+            dev_history=SideHistory(dev_sha, (), {}, {}),
+            main_history=SideHistory(main_sha, (), {}, {}),
+            main_count=repo.count_commits(main_sha, base),
+            dev_count=repo.count_commits(dev_sha, base),
+            git_version=git_version(),
+            repo_path=str(repo.workdir or repo.gitdir),
+            paths=wanted,
+        )
+        if outlined is not None:
+            outlined(first)
+        scripted = _scripted_paths(repo, plain)
+        with PendingScripts(repo, [pair for _, pairs in scripted for pair in pairs]) as pending:  # git diffs meanwhile
+            resolution = resolution_diff(repo, mode, dev_sha, main_sha, base, plain, merge, result_commit, wanted)
+            dev_paths = [c.ours.path if c.ours else c.path for c in plain.conflicts]
+            main_paths = [c.theirs.path if c.theirs else c.path for c in plain.conflicts]
+            if resolution is not None:  # the history behind each edit beyond git's merge too
+                dev_paths += [p.path for p in resolution.paths]
+                main_paths += [p.path for p in resolution.paths]
+            dev_history = side_history(repo, dev_sha, base, dev_paths)
+            main_history = side_history(repo, main_sha, base, main_paths)
+            scripts = pending.scripts()
+        return replace(
+            first,
+            dev_history=dev_history,
+            main_history=main_history,
+            line_scripts={path: (scripts[2 * k], scripts[2 * k + 1]) for k, (path, _) in enumerate(scripted)},
+            resolution=resolution,
+        )
 
 
 _SIDE_COPY = re.compile(r"^(?P<path>.+)~(?P<sha>[0-9a-f]{40})$")

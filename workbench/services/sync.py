@@ -162,18 +162,20 @@ def _analysis(
 def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
 ) -> SyncAnalysis:
-    from workbench.analysis.engine import analyze, outline
-    from workbench.analysis.policy.rules import load_policy
-    from workbench.git.repo_files import RepoFiles, read_policy_config
-    from workbench.git.snapshot import load_sync
+    from workbench.git.snapshot import start_sync
 
-    def outlined(first: SyncSnapshot) -> None:
-        if progress is not None:  # the file list, before the histories and scripts are read
-            shown = outline(first, repo.read_blob)
-            progress(LoadProgress("outline", 0, len(shown.files), shown))
+    with _rare_collections(), start_sync(repo, request.rev, request.dev, request.main, request.result) as started:
+        # imported while git merges (importing the analysis takes about half as long as the merge)
+        from workbench.analysis.engine import analyze, outline
+        from workbench.analysis.policy.rules import load_policy
+        from workbench.git.repo_files import RepoFiles, read_policy_config
 
-    with _rare_collections():
-        snapshot = load_sync(repo, request.rev, request.dev, request.main, request.result, request.paths, outlined)
+        def outlined(first: SyncSnapshot) -> None:
+            if progress is not None:  # the file list, before the histories and scripts are read
+                shown = outline(first, repo.read_blob)
+                progress(LoadProgress("outline", 0, len(shown.files), shown))
+
+        snapshot = started.snapshot(request.paths, outlined)
         policy = load_policy(request.policy, lambda: read_policy_config(repo, snapshot))
         files = RepoFiles(repo, snapshot)
 
