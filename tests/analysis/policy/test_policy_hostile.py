@@ -169,3 +169,14 @@ def test_a_policy_that_is_no_regular_file_or_huge_is_refused(builder: RepoBuilde
     found: list[tuple[int, list[str]]] = []
     _within(30, lambda: found.append(_cli_error(builder, spec, capsys)))  # a FIFO used to block for ever
     assert found == [(2, [f"workbench: error: {words}"])]
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    (b"# a comment \x80\nkeep_dev = []\n", "policy.toml:1: invalid TOML: not UTF-8 (byte 13)"),
+    (b'keep_dev = ["a.py"]\nkeep_main = ["b\xff.py"]\n', "policy.toml:2: invalid TOML: not UTF-8 (byte 36)"),
+])
+def test_a_byte_that_is_not_utf8_is_refused_with_its_line(text: bytes, where: str) -> None:
+    """TOML is UTF-8: a stray byte, even in a comment, is refused (it used to become U+FFFD and pass)."""
+    with pytest.raises(WorkbenchError) as refused:
+        parse_policy(text, "policy.toml")
+    assert str(refused.value) == where
