@@ -7,7 +7,7 @@ import pytest
 from workbench.analysis.api.calls import Arguments, bind, check_call
 from workbench.analysis.api.symbols import interface
 from workbench.analysis.python.module_index import ParamKind, module_index
-from workbench.analysis.python.parse import parse
+from workbench.analysis.python.parse import captures, parse
 from workbench.analysis.python.undefined import undefined_uses
 from workbench.analysis.readers import git_blob_id
 
@@ -124,3 +124,15 @@ def test_undefined_names_in_a_file_ast_cannot_read() -> None:
     broken = b"from a import (\n<<<<<<< ours\n    Keep,\n=======\n    Other,\n>>>>>>> theirs\n)\n\ndef f():\n    return Lost.x + Other\n"
     uses = undefined_uses("b.py", broken, {"Lost", "Other"}, parse(git_blob_id(broken), broken).root_node)
     assert uses == {"Lost": [10]}
+
+
+def test_uses_in_a_file_ast_cannot_read_come_in_line_order() -> None:
+    """The first use is where a finding is reported: it must be the first in the file, the same every run
+    (py-tree-sitter's own capture order is neither, and a finding moved between hunks from run to run)."""
+    body = b"".join(b"def f%d(x):\n    y = Lost(x) + Gone\n    return Lost.z(y, Gone)\n" % n for n in range(40))
+    broken = b"<<<<<<< ours\nimport a\n=======\nimport b\n>>>>>>> theirs\n" + body
+    uses = undefined_uses("b.py", broken, {"Lost", "Gone"}, parse(git_blob_id(broken), broken).root_node)
+    assert uses["Lost"] == sorted(uses["Lost"]) and len(uses["Lost"]) == 80
+    assert uses["Gone"] == [line for n in range(40) for line in (7 + 3 * n, 8 + 3 * n)]
+    found = captures("(identifier) @id", parse(git_blob_id(body), body).root_node)["id"]
+    assert [node.start_byte for node in found] == sorted(node.start_byte for node in found)

@@ -56,11 +56,22 @@ def parse_text(data: bytes) -> Tree:
 
 
 def captures(source: str, node: Node, rows: tuple[int, int] | None = None) -> dict[str, list[Node]]:
-    """Run a query under ``node``, optionally only on 0-based rows ``[first, last)``."""
+    """Run a query under ``node``, optionally only on 0-based rows ``[first, last)``: each capture's
+    nodes in document order.
+
+    py-tree-sitter's own order is neither that nor the same from run to run
+    (on a half-merged file the audit's "first use" of a name, and so the
+    line and hunk of its finding, changed between two runs).
+    """
     cursor = QueryCursor(query(source))
     if rows is not None:
         cursor.set_point_range((rows[0], 0), (rows[1], 0))
-    return cursor.captures(node)
+    return {name: sorted(nodes, key=_document_order) for name, nodes in cursor.captures(node).items()}
+
+
+def _document_order(node: Node) -> tuple[int, int, str]:
+    """Earlier first; of two starting together, the enclosing one first (as a walk of the tree meets them)."""
+    return node.start_byte, -node.end_byte, node.type
 
 
 def text(node: Node | None) -> str:
