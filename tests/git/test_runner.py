@@ -88,3 +88,21 @@ def test_a_sync_left_before_its_snapshot_leaves_no_git_and_no_trace(sample_merge
     assert {p: p.stat().st_mtime_ns for p in objects.rglob("*") if p.is_file()} == before
     with start_sync(repo, sample_merge_commit.merge) as started:
         assert started.snapshot() == load_sync(repo, sample_merge_commit.merge)
+
+
+def test_a_merge_in_progress_hashes_the_files_the_index_has_unmerged_while_git_merges(
+    sample_in_progress: SampleSync,
+) -> None:
+    """The early hashing covers the index's conflicts (only the asked paths), and the snapshot is the one
+    read in turns: the same results, blob ids and bytes, and the same for one path."""
+    repo = GitRepo.open(sample_in_progress.path)
+    unmerged = sorted(repo.index_unmerged())
+    with start_sync(repo) as started:
+        assert started.cleaning is not None and started.cleaning.paths == frozenset(unmerged)
+        whole = started.snapshot()
+    assert whole == load_sync(repo)
+    assert set(unmerged) <= set(whole.results) and all(whole.results[p].oid for p in unmerged)
+    with start_sync(repo, paths={unmerged[0]}) as started:
+        assert started.cleaning is not None and started.cleaning.paths == {unmerged[0]}
+        one = started.snapshot()
+    assert one.results == {unmerged[0]: whole.results[unmerged[0]]}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Collection
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from workbench.git.types import (
     SyncMode,
     SyncSnapshot,
 )
-from workbench.git.worktree_read import clean_contents
+from workbench.git.worktree_read import PendingContents, clean_contents
 
 
 def locate_sync(
@@ -122,17 +123,25 @@ def load_sync(
     outlined: Callable[[SyncSnapshot], None] | None = None,
 ) -> SyncSnapshot:
     """Read everything about the sync that the analysis will need (``start_sync``, then ``StartedSync.snapshot``)."""
-    with start_sync(repo, rev, dev, main, result) as started:
-        return started.snapshot(paths, outlined)
+    with start_sync(repo, rev, dev, main, result, paths) as started:
+        return started.snapshot(outlined)
 
 
 def start_sync(
-    repo: GitRepo, rev: str | None = None, dev: str | None = None, main: str | None = None, result: str | None = None
+    repo: GitRepo,
+    rev: str | None = None,
+    dev: str | None = None,
+    main: str | None = None,
+    result: str | None = None,
+    paths: Collection[str] | None = None,
 ) -> StartedSync:
     """Check the sync's commits (any bad input raises here) and start git's plain merge of them.
 
     git merges beside this process while the caller does other work (e.g.
-    imports the analysis); ``StartedSync.snapshot`` reads the rest.
+    imports the analysis), and for a merge in progress it hashes the work
+    tree's conflicted files meanwhile; ``StartedSync.snapshot`` reads the rest.
+    ``paths``: keep only the conflicts at these paths (a caller that needs
+    one file skips the history, scripts and work-tree reads of the rest).
     """
     mode, dev_sha, main_sha, merge = locate_sync(repo, rev, dev, main)
     result_commit = merge
@@ -144,8 +153,15 @@ def start_sync(
     if base is None:
         why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
         raise WorkbenchError(f"dev and main have no merge base: {why}")
-    return StartedSync(repo, mode, dev_sha, main_sha, merge, result_commit, base,
-                       PendingMergeTree(repo, dev_sha, main_sha))
+    wanted = frozenset(paths) if paths is not None else None
+    with ExitStack() as opening:
+        merging = opening.enter_context(PendingMergeTree(repo, dev_sha, main_sha))
+        cleaning = None
+        if mode == "in-progress":  # the index names the conflicts that merge-tree will (almost always) find
+            unmerged = [path for path in sorted(repo.index_unmerged()) if wanted is None or path in wanted]
+            cleaning = opening.enter_context(PendingContents(repo, unmerged))
+        opening.pop_all()
+    return StartedSync(repo, mode, dev_sha, main_sha, merge, result_commit, base, wanted, merging, cleaning)
 
 
 @dataclass(frozen=True)
@@ -162,21 +178,22 @@ class StartedSync:
     merge: str | None
     result_commit: str | None
     base: str
+    wanted: frozenset[str] | None
     merging: PendingMergeTree
+    cleaning: PendingContents | None
+    """A merge in progress: the work tree's files the index has unmerged, being hashed."""
 
     def __enter__(self) -> StartedSync:
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self.merging.__exit__()
+        if self.cleaning is not None:
+            self.cleaning.__exit__()
 
-    def snapshot(
-        self, paths: Collection[str] | None = None, outlined: Callable[[SyncSnapshot], None] | None = None
-    ) -> SyncSnapshot:
+    def snapshot(self, outlined: Callable[[SyncSnapshot], None] | None = None) -> SyncSnapshot:
         """Everything about the sync that the analysis will need (waits for git's merge).
 
-        ``paths``: keep only the conflicts at these paths (a caller that needs
-        one file skips the history, scripts and work-tree reads of the rest).
         ``outlined``: called as soon as the conflicts and results are read, with
         a snapshot whose histories, line scripts and resolution are still empty:
         enough for the outline (a file list on screen while the rest is read),
@@ -187,10 +204,10 @@ class StartedSync:
         plain = _name_side_copies(repo, self.merging.result(), mode, dev_sha, main_sha, result_commit)
         if mode == "in-progress":
             plain = _with_index_conflicts(repo, plain)
-        wanted = frozenset(paths) if paths is not None else None
+        wanted = self.wanted
         if wanted is not None:
             plain = replace(plain, conflicts=tuple(c for c in plain.conflicts if c.path in wanted))
-        results = _read_results(repo, mode, plain, result_commit)
+        results = _read_results(repo, mode, plain, result_commit, self.cleaning)
         plain = _with_side_paths(repo, plain, dev_sha, main_sha)
         first = SyncSnapshot(
             mode=mode,
@@ -339,7 +356,7 @@ def _scripted_paths(repo: GitRepo, plain: MergeTreeResult) -> list[tuple[str, tu
 
 
 def _read_results(
-    repo: GitRepo, mode: SyncMode, plain: MergeTreeResult, result_commit: str | None
+    repo: GitRepo, mode: SyncMode, plain: MergeTreeResult, result_commit: str | None, cleaning: PendingContents | None
 ) -> dict[str, ResultFile]:
     results: dict[str, ResultFile] = {}
     if mode == "preview":
@@ -356,7 +373,10 @@ def _read_results(
             results[entry.path] = ResultFile(True, data, oid, mode=filemode)
         return results
     unmerged = repo.index_unmerged()
-    cleaned = clean_contents(repo, [entry.path for entry in plain.conflicts])
+    asked = cleaning.paths if cleaning is not None else frozenset()
+    cleaned = clean_contents(repo, [entry.path for entry in plain.conflicts if entry.path not in asked])
+    if cleaning is not None:
+        cleaned.update(cleaning.contents())
     for entry in plain.conflicts:
         results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged, cleaned.get(entry.path))
     return results

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
-from workbench.git.runner import run_git
+from workbench.git.runner import StartedGit
 from workbench.git.worktree import worktree_path
 
 _ARGS_BUDGET = 64 * 1024
@@ -25,13 +25,45 @@ def clean_contents(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, 
 
     Paths that are not regular files are left out.
     """
-    regular = [p for p in paths if _is_regular(repo, p)]
-    out: dict[str, tuple[str, bytes]] = {}
-    for batch in _batches(regular):
-        proc = run_git(repo.run_dir, ["hash-object", "-w", "--", *batch], extra_env=repo.object_sink())
-        for path, oid in zip(batch, proc.stdout.decode("ascii").split(), strict=True):
-            out[path] = (oid, repo.read_blob(oid))
-    return out
+    with PendingContents(repo, paths) as pending:
+        return pending.contents()
+
+
+class PendingContents:
+    """``clean_contents(repo, paths)``, git hashing the files beside this process until ``contents()``.
+
+    The first batch of paths (every path, below about a thousand) starts at
+    once; the others run in ``contents()``, one after another.  Used as a
+    context manager, leaving early stops git.
+    """
+
+    def __init__(self, repo: GitRepo, paths: Sequence[str]) -> None:
+        self._repo = repo
+        self.paths = frozenset(paths)
+        """The paths asked about (those that are not regular files are left out of ``contents()``)."""
+        self._batches = _batches([p for p in paths if _is_regular(repo, p)])
+        self._first = self._hashing(self._batches[0]) if self._batches else None
+
+    def contents(self) -> dict[str, tuple[str, bytes]]:
+        """(blob id, bytes) by path (waits for git)."""
+        out: dict[str, tuple[str, bytes]] = {}
+        for k, batch in enumerate(self._batches):
+            run = self._first if k == 0 and self._first is not None else self._hashing(batch)
+            with run:
+                proc = run.wait()
+            for path, oid in zip(batch, proc.stdout.decode("ascii").split(), strict=True):
+                out[path] = (oid, self._repo.read_blob(oid))
+        return out
+
+    def _hashing(self, batch: list[str]) -> StartedGit:
+        return StartedGit(self._repo.run_dir, ["hash-object", "-w", "--", *batch], self._repo.object_sink())
+
+    def __enter__(self) -> PendingContents:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._first is not None:
+            self._first.cancel()
 
 
 def _batches(paths: Sequence[str]) -> list[list[str]]:

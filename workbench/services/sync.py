@@ -164,7 +164,9 @@ def _compute(
 ) -> SyncAnalysis:
     from workbench.git.snapshot import start_sync
 
-    with _rare_collections(), start_sync(repo, request.rev, request.dev, request.main, request.result) as started:
+    with _rare_collections(), start_sync(
+        repo, request.rev, request.dev, request.main, request.result, request.paths
+    ) as started:
         # imported while git merges (importing the analysis takes about half as long as the merge)
         from workbench.analysis.engine import analyze, outline
         from workbench.analysis.policy.rules import load_policy
@@ -175,7 +177,7 @@ def _compute(
                 shown = outline(first, repo.read_blob)
                 progress(LoadProgress("outline", 0, len(shown.files), shown))
 
-        snapshot = started.snapshot(request.paths, outlined)
+        snapshot = started.snapshot(outlined)
         policy = load_policy(request.policy, lambda: read_policy_config(repo, snapshot))
         files = RepoFiles(repo, snapshot)
 
