@@ -87,13 +87,18 @@ class Policy:
 # -- reading a configuration ------------------------------------------------------------
 
 
-def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name: str | None = None) -> Policy:
-    """The policy in a config file's text; ``label`` names it in errors (``label:line: ...``)."""
-    try:  # TOML is UTF-8: a stray byte, even in a comment, is an error, never a silent U+FFFD
-        source = text.decode("utf-8") if isinstance(text, bytes) else text
+def _utf8(text: bytes, label: str) -> str:
+    """TOML is UTF-8: a stray byte, even in a comment, is an error naming its line, never a silent U+FFFD."""
+    try:
+        return text.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = text.count(b"\n", 0, exc.start) + 1
         raise WorkbenchError(f"{label}:{line}: invalid TOML: not UTF-8 (byte {exc.start + 1})") from None
+
+
+def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name: str | None = None) -> Policy:
+    """The policy in a config file's text; ``label`` names it in errors (``label:line: ...``)."""
+    source = _utf8(text, label) if isinstance(text, bytes) else text
     try:
         data = tomllib.loads(source)
     except tomllib.TOMLDecodeError as exc:
