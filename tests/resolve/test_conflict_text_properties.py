@@ -8,7 +8,7 @@ one choice everywhere is git's own ``--ours``/``--theirs`` of the same files.
 from __future__ import annotations
 
 from helpers.git_reference import merge_file
-from helpers.texts import triples
+from helpers.texts import MARKER_LIKE, triples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +16,7 @@ from workbench.analysis.conflict_map import locate
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines
 from workbench.resolve.markers import conflict_markers
-from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, splice_conflicted, splice_merge
+from workbench.resolve.splice import EDIT_ONLY, Choice, ConflictTextError, Decision, splice_conflicted, splice_merge
 
 STYLES = [(), ("--diff3",), ("--zdiff3",)]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -55,3 +55,24 @@ def test_choices_spliced_into_any_conflict_text_are_gits_merge(
     else:
         labels = found.text.labels
         assert written == splice_merge(model, vector, labels, size), "undecided hunks keep git's markers"
+
+
+@SETTINGS
+@given(triples(MARKER_LIKE), st.sampled_from(STYLES))
+def test_text_that_looks_like_a_separator_is_never_written_as_one(
+    triple: tuple[bytes, bytes, bytes], style: tuple[str, ...]
+) -> None:
+    """Sides holding ``=======`` and ``|||||||`` lines: one side everywhere writes git's merge for that side,
+    or is refused when the blocks read two ways (never a side cut short at a line taken for a marker)."""
+    base, ours, theirs = triple
+    conflicted = merge_file(base, ours, theirs, *style)
+    model = _model(base, ours, theirs)
+    hunks = build_hunks(model, conflicted, unmerged=True)
+    if not hunks:
+        return
+    for choice, option in ((Choice.MAIN, "--theirs"), (Choice.DEV, "--ours")):
+        try:
+            written = splice_conflicted(conflicted, hunks, [Decision(choice)] * len(hunks), model)
+        except ConflictTextError:
+            continue
+        assert written == merge_file(base, ours, theirs, option)

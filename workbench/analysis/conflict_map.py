@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import pairwise
+from dataclasses import dataclass, replace
+from itertools import islice, pairwise
 
 from workbench.analysis.conflict_text import (
     DEFAULT_MARKER_SIZE,
     ConflictText,
+    Fits,
     Projection,
     Section,
     marker_sizes,
     parse_conflicts,
     project,
+    readings,
 )
 from workbench.analysis.placement import place_spans, theirs_layout
 from workbench.analysis.xdiff import MergeResult
@@ -43,6 +45,9 @@ class Located:
     """Each hunk's [start, end) in the file's own lines, widened over the blocks it touches."""
     problem: str | None
     """None when model and file agree; else why not, in a sentence."""
+    sure: frozenset[Section] = frozenset()
+    """The sides whose sections the blocks give one way only (``Readings.sure``): where model and file
+    disagree, the one case where it matters, only their projections can be written."""
 
     @property
     def agrees(self) -> bool:
@@ -59,9 +64,12 @@ def locate(result: bytes, merge: MergeResult) -> Located | None:
 
     Each marker length the file's opening markers have is tried (the
     ``conflict-marker-size`` attribute decides what git wrote; the default
-    first): the first reading under which model and file agree is taken,
-    else the first that found blocks, with its problem.  Asked again about
-    the same objects, it answers from ``_last`` (both are immutable).
+    first), and where a line of text may be taken for a marker, the other
+    readings of it (``conflict_text.readings``): the first reading under
+    which model and file agree is taken, else the first other reading
+    (sections that are the sides' own lines first), else the plain
+    reading that found blocks, with its problem.  Asked
+    again about the same objects, it answers from ``_last`` (both are immutable).
     """
     global _last
     last = _last
@@ -74,15 +82,54 @@ def locate(result: bytes, merge: MergeResult) -> Located | None:
 
 def _read(result: bytes, merge: MergeResult) -> Located | None:
     first: Located | None = None
-    for size in marker_sizes(result) or [DEFAULT_MARKER_SIZE]:
+    fallback: Located | None = None
+    fits = _fitting(merge)
+    sizes = marker_sizes(result)
+    for size in sizes or [DEFAULT_MARKER_SIZE]:
         text = parse_conflicts(result, size)
-        if text is None or not text.blocks:
+        plain = None if text is None or not text.blocks else _locate(text, merge)
+        if plain is not None and plain.agrees:
+            return plain
+        first = first or plain
+        if not sizes:
             continue
-        found = _locate(text, merge)
-        if found.agrees:
-            return found
-        first = first or found
-    return first
+        found = readings(result, size, fits)
+        if found is None:
+            continue
+        for other in islice(found.texts(), _OTHER_READINGS):
+            located = _locate(other, merge)
+            if located.agrees:
+                return located
+            if fallback is None:
+                fallback = replace(located, sure=found.sure)
+    return fallback or first
+
+
+_OTHER_READINGS = 8
+"""Readings tried where the plain one disagrees, at most (where text looks like a marker, the first
+that fits the sides usually agrees)."""
+
+
+def _fitting(merge: MergeResult) -> Fits:
+    """Whether lines are a run of one side's lines (base's too, for diff3), as git copies them into a block."""
+    sides = {"ours": merge.ours, "base": merge.base, "theirs": merge.theirs}
+    where: dict[str, dict[bytes, list[int]]] = {}
+
+    def fits(name: str, section: tuple[bytes, ...]) -> bool:
+        if not section:
+            return True
+        side = sides[name]
+        if side and not side[-1].endswith(b"\n") and section[-1] in (side[-1] + b"\n", side[-1] + b"\r\n"):
+            section = (*section[:-1], side[-1])  # git ended the side's unterminated last line
+        if name not in where:
+            index: dict[bytes, list[int]] = {}
+            for n, line in enumerate(side):
+                index.setdefault(line, []).append(n)
+            where[name] = index
+        width = len(section)
+        return any(tuple(side[n : n + width]) == section for n in where[name].get(section[0], ()))
+
+    return fits
 
 
 def _locate(text: ConflictText, merge: MergeResult) -> Located:

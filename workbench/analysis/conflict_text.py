@@ -17,9 +17,10 @@ then either covered by a hunk or a sign that model and file disagree.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import product
 
 from workbench.analysis.xdiff import split_lines
 
@@ -130,6 +131,74 @@ def parse_conflicts(data: bytes, size: int = DEFAULT_MARKER_SIZE) -> ConflictTex
     if state is not None:
         return None
     return ConflictText(lines, tuple(blocks), size)
+
+
+Fits = Callable[[str, tuple[bytes, ...]], bool]
+"""Whether lines could be a section of side ``ours``, ``base`` or ``theirs`` (a run of its lines, as git copies them)."""
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The ways to read a file's blocks when a line of text may look like a marker (``readings``)."""
+
+    lines: tuple[bytes, ...]
+    size: int
+    choices: tuple[tuple[Block, ...], ...]
+    """For each block (an opening marker and the closing one after it), its readings: the plain one's
+    choice first, and only those whose sections all fit the sides when any does."""
+    sure: frozenset[Section]
+    """The sides whose sections every block gives one way: its readings whose section of that side
+    fits the side (or all of them, when none does, as where it was edited by hand) share one text."""
+
+    def texts(self) -> Iterator[ConflictText]:
+        """Every reading of the whole file, the plain one's choices first."""
+        for blocks in product(*self.choices):
+            yield ConflictText(self.lines, blocks, self.size)
+
+
+def readings(data: bytes, size: int, fits: Fits) -> Readings | None:
+    """Each block's readings, where text inside it may look like a separator (None: no blocks to read).
+
+    git copies a side's lines into its section as they are, so a line of
+    the side's own text that looks like a marker (a reST underline
+    ``=======``, a table rule ``|||||||``) reads as one, and the plain
+    reading (``parse_conflicts``) ends a section early or finds no block.
+    The blocks themselves are where the opening and closing markers are
+    (they must alternate); inside each, any ``=======`` may be the
+    separator and any ``|||||||`` before it diff3's base marker.  Readings
+    whose sections ``fits`` are preferred; none fitting, every reading is
+    kept (a block edited by hand fits no side, and reads as it plainly does).
+    """
+    lines = tuple(split_lines(data))
+    marks: dict[bytes, list[int]] = {char: [] for char in _MARKER_CHARS}
+    for n, line in enumerate(lines):
+        char = line[:1]
+        if char in marks and is_marker(line, char, size):
+            marks[char].append(n)
+    ends = sorted([(n, True) for n in marks[b"<"]] + [(n, False) for n in marks[b">"]])
+    if not ends or [opening for _, opening in ends] != [True, False] * (len(ends) // 2):
+        return None
+    choices: list[tuple[Block, ...]] = []
+    sure = {Section.OURS, Section.THEIRS}
+    for (o, _), (c, _) in zip(ends[0::2], ends[1::2], strict=True):
+        every = [
+            Block(o, c + 1, lines[o + 1 : b if b is not None else s], None if b is None else lines[b + 1 : s],
+                  lines[s + 1 : c], _label(lines[o], size), _label(lines[c], size))
+            for s in marks[b"="] if o < s < c
+            for b in [*(n for n in marks[b"|"] if o < n < s), None]
+        ]
+        if not every:
+            return None
+        choices.append(tuple(block for block in every if _fits_all(block, fits)) or tuple(every))
+        for side in (Section.OURS, Section.THEIRS):
+            texts = {block.section(side) for block in every if fits(side.value, block.section(side))}
+            if len(texts or {block.section(side) for block in every}) > 1:
+                sure.discard(side)
+    return Readings(lines, size, tuple(choices), frozenset(sure))
+
+
+def _fits_all(block: Block, fits: Fits) -> bool:
+    return fits("ours", block.ours) and fits("theirs", block.theirs) and (block.base is None or fits("base", block.base))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from workbench.analysis.conflict_map import Located, locate
+from workbench.analysis.conflict_text import Section
 from workbench.analysis.model import Hunk
 from workbench.analysis.xdiff import ChunkMode, MergeResult, split_lines
 from workbench.analysis.xdiff.result import needs_cr
@@ -199,11 +200,14 @@ def splice_conflicted(
         if found is None:
             raise ConflictTextError("the conflict blocks were not found again after the edits outside them")
     if not found.agrees:
-        chosen = {d.choice for d in decisions if d is not None}
-        if None not in decisions and chosen == {Choice.MAIN}:
-            return b"".join(found.theirs.lines)
-        if None not in decisions and chosen == {Choice.DEV}:
-            return b"".join(found.ours.lines)
+        whole = _whole_side(decisions)
+        if whole is not None:
+            if whole not in found.sure:  # text inside the blocks looks like a marker: which lines are whose?
+                raise ConflictTextError(
+                    f"{found.problem}, and a line inside git's conflict blocks looks like a marker, so which "
+                    "lines are whose is not sure: resolve it in an editor"
+                )
+            return b"".join((found.theirs if whole is Section.THEIRS else found.ours).lines)
         raise ConflictTextError(
             f"{found.problem}: take main or dev for the whole file (M/D) to write git's own text, "
             "or resolve it in an editor"
@@ -220,6 +224,14 @@ def splice_conflicted(
             text = chosen_text(dev, main, decision, cr)
         edits.append((lo, hi, text))
     return _apply(list(found.theirs.lines), edits)
+
+
+def _whole_side(decisions: Sequence[Decision | None]) -> Section | None:
+    """The section every hunk takes: main's (theirs) or dev's (ours); None when some hunk takes another."""
+    if not decisions or any(d is None for d in decisions):
+        return None
+    chosen = {d.choice for d in decisions if d is not None}
+    return {Choice.MAIN: Section.THEIRS, Choice.DEV: Section.OURS}.get(chosen.pop()) if len(chosen) == 1 else None
 
 
 _LOCATED: dict[tuple[int, int], tuple[bytes, MergeResult, Located | None]] = {}
