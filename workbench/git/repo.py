@@ -98,10 +98,13 @@ class GitRepo:
         """Around a command that reads and writes objects: git's freshening of existing ones is undone."""
         return self._quarantined().times_kept()
 
-    def private_index(self) -> dict[str, str]:
-        """Environment giving git a copy of the index, for porcelain that refreshes and rewrites it (``git diff``)."""
+    def private_index(self, name: str = "index-copy") -> dict[str, str]:
+        """Environment giving git a copy of the index, for porcelain that refreshes and rewrites it (``git diff``).
+
+        ``name``: the copy's, for a user that must not share one (a copy is made anew at each call).
+        """
         quarantine = self._quarantined()
-        copy = quarantine.path / "index-copy"
+        copy = quarantine.path / name
         source = self.gitdir / "index"
         if source.is_file():
             shutil.copyfile(source, copy)

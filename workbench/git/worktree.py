@@ -35,21 +35,6 @@ def worktree_path(repo: GitRepo, path: str) -> Path:
     return parent / candidate.name
 
 
-def disk_oid(repo: GitRepo, path: str) -> str | None:
-    """The blob id ``git add`` would record for ``path`` now (None: nothing there).
-
-    Clean filters apply (``core.autocrlf``, ``eol``/``text`` attributes, LFS),
-    so the id compares with the index and the commits, not with raw bytes.
-    """
-    full = worktree_path(repo, path)
-    if os.path.islink(full):
-        return repo.hash_bytes(os.fsencode(os.readlink(full)))
-    if not full.is_file():
-        return None
-    proc = run_git(repo.run_dir, ["hash-object", "--", path])
-    return proc.stdout.decode("ascii").strip()
-
-
 def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
     """``data`` (a blob's content) as ``git checkout`` would write it at ``path`` (smudge)."""
     env = repo.object_quarantine()
@@ -58,11 +43,26 @@ def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
     return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob], extra_env=env).stdout
 
 
-def stage_path(repo: GitRepo, path: str) -> None:
-    """``git add`` the path (resolves its conflict stages, like a person would)."""
+def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = None) -> None:
+    """``git add`` the path (resolves its conflict stages, like a person would).
+
+    ``expected`` is (mode, bytes) the index must then hold.  ``git add``
+    stores the file through its clean filters, and their round trip need
+    not give back what was checked out (``core.autocrlf`` leaves CRs alone
+    in a file whose blob in the index has some, so a blob without them
+    comes back with them): then the expected blob goes into the index, as
+    ``git merge`` puts its merged blob there.
+    """
     proc = run_git(repo.run_dir, [_LITERAL, "add", "--", path], check=False)
     if proc.returncode != 0:
         raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
+    if expected is None:
+        return
+    mode, data = expected
+    oid = repo.hash_bytes(data)
+    if repo.index_entry(path) != (oid, mode):
+        run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data)
+        run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{oid},{path}"])
 
 
 def stage_problem(repo: GitRepo, path: str) -> str | None:

@@ -13,11 +13,24 @@ import os
 from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
-from workbench.git.runner import StartedGit
+from workbench.git.runner import StartedGit, run_git
 from workbench.git.worktree import worktree_path
 
 _ARGS_BUDGET = 64 * 1024
 """Bytes of paths per git run, well under any system's argument limit."""
+
+
+def disk_oid(repo: GitRepo, path: str) -> str | None:
+    """The blob id ``git add`` would record for ``path`` now (None: nothing there).
+
+    Clean filters apply (``core.autocrlf``, ``eol``/``text`` attributes, LFS),
+    so the id compares with the index and the commits, not with raw bytes.
+    """
+    full = worktree_path(repo, path)
+    if os.path.islink(full):
+        return repo.hash_bytes(os.fsencode(os.readlink(full)))
+    found = clean_contents(repo, [path]).get(path)
+    return found[0] if found is not None else None
 
 
 def clean_contents(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, bytes]]:
@@ -30,11 +43,16 @@ def clean_contents(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, 
 
 
 class PendingContents:
-    """``clean_contents(repo, paths)``, git hashing the files beside this process until ``contents()``.
+    """``clean_contents(repo, paths)``, git adding the files beside this process until ``contents()``.
 
-    The first batch of paths (every path, below about a thousand) starts at
-    once; the others run in ``contents()``, one after another.  Used as a
-    context manager, leaving early stops git.
+    The files are added to a private copy of the index (objects to the
+    quarantine), not hashed with ``git hash-object``: what ``git add``
+    stores depends on the index too (``core.autocrlf`` leaves a file's CRs
+    alone when its blob in the index, or dev's during a merge, has some),
+    and ``hash-object`` reads no index.  Where git refuses the add, the
+    batch is hashed instead.  The first batch of paths (every path, below
+    about a thousand) starts at once; the others run in ``contents()``, one
+    after another.  Used as a context manager, leaving early stops git.
     """
 
     def __init__(self, repo: GitRepo, paths: Sequence[str]) -> None:
@@ -42,21 +60,38 @@ class PendingContents:
         self.paths = frozenset(paths)
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
         self._batches = _batches([p for p in paths if _is_regular(repo, p)])
-        self._first = self._hashing(self._batches[0]) if self._batches else None
+        self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
+        self._first = self._adding(self._batches[0]) if self._batches else None
 
     def contents(self) -> dict[str, tuple[str, bytes]]:
         """(blob id, bytes) by path (waits for git)."""
         out: dict[str, tuple[str, bytes]] = {}
         for k, batch in enumerate(self._batches):
-            run = self._first if k == 0 and self._first is not None else self._hashing(batch)
+            run = self._first if k == 0 and self._first is not None else self._adding(batch)
             with run:
-                proc = run.wait()
-            for path, oid in zip(batch, proc.stdout.decode("ascii").split(), strict=True):
-                out[path] = (oid, self._repo.read_blob(oid))
+                added = run.wait(check=False).returncode == 0
+            oids = self._staged(batch) if added else self._hashed(batch)
+            for path in batch:
+                out[path] = (oids[path], self._repo.read_blob(oids[path]))
         return out
 
-    def _hashing(self, batch: list[str]) -> StartedGit:
-        return StartedGit(self._repo.run_dir, ["hash-object", "-w", "--", *batch], self._repo.object_sink())
+    def _adding(self, batch: list[str]) -> StartedGit:
+        args = ["-c", "core.safecrlf=false", _LITERAL, "add", "--sparse", "--", *batch]
+        return StartedGit(self._repo.run_dir, args, self._env)
+
+    def _staged(self, batch: list[str]) -> dict[str, str]:
+        listing = run_git(self._repo.run_dir, [_LITERAL, "ls-files", "-s", "-z", "--", *batch], extra_env=self._env)
+        found: dict[str, str] = {}
+        for record in listing.stdout.split(b"\0"):
+            head, _, raw = record.partition(b"\t")
+            fields = head.split()
+            if len(fields) == 3 and fields[2] == b"0":
+                found[raw.decode("utf-8", "surrogateescape")] = fields[1].decode("ascii")
+        return found if set(batch) <= found.keys() else self._hashed(batch)
+
+    def _hashed(self, batch: list[str]) -> dict[str, str]:
+        proc = run_git(self._repo.run_dir, ["hash-object", "-w", "--", *batch], extra_env=self._repo.object_sink())
+        return dict(zip(batch, proc.stdout.decode("ascii").split(), strict=True))
 
     def __enter__(self) -> PendingContents:
         return self
@@ -64,6 +99,9 @@ class PendingContents:
     def __exit__(self, *_exc: object) -> None:
         if self._first is not None:
             self._first.cancel()
+
+
+_LITERAL = "--literal-pathspecs"
 
 
 def _batches(paths: Sequence[str]) -> list[list[str]]:

@@ -31,7 +31,6 @@ from workbench.git.repo import GitRepo
 from workbench.git.types import BLOB_MODES, FileMode
 from workbench.git.worktree import (
     checkout_form,
-    disk_oid,
     marker_size,
     stage_gitlink,
     stage_path,
@@ -39,6 +38,7 @@ from workbench.git.worktree import (
     unstage_deleted,
     worktree_path,
 )
+from workbench.git.worktree_read import disk_oid
 from workbench.resolve.events import Event, FileChoice, chosen_oid
 from workbench.resolve.markers import any_markers, conflict_markers
 from workbench.resolve.python_check import check_python
@@ -257,7 +257,7 @@ def _write(repo: GitRepo, session: Session, path: str, stage: bool) -> WriteOutc
         left = any_markers(target.read_bytes(), marker_sizes(repo, session, path))
         if left is not None:
             return WriteOutcome(path, True, False, f"wrote {path}, but it still holds conflict markers: not staged", event)
-    return _staged(repo, path, stage, f"wrote {path}", event, stage_path)
+    return _staged(repo, path, stage, f"wrote {path}", event, lambda repo, path: stage_path(repo, path, (mode, data)))
 
 
 def _reason(exc: BaseException) -> str:
@@ -276,12 +276,24 @@ def _reason(exc: BaseException) -> str:
 
 
 def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
-    """The file mode to write: the chosen side's for a whole-file choice, else the result's."""
-    if choice is FileChoice.TAKE_MAIN and entry.main.mode:
-        return entry.main.mode
-    if choice is FileChoice.KEEP_DEV and entry.dev.mode:
-        return entry.dev.mode
+    """The file mode to write: for a whole-file choice, git's merge of the modes, else the result's.
+
+    git merges a file's mode apart from its content: one side's ``chmod +x``
+    stays whichever side's content ``-X ours``/``-X theirs`` takes.  Only
+    when both sides changed the mode, or the kinds differ (a symlink, a
+    file), does the chosen side's mode decide.
+    """
+    chosen = {FileChoice.TAKE_MAIN: entry.main.mode, FileChoice.KEEP_DEV: entry.dev.mode}.get(choice) if choice else None
+    if chosen:
+        base, dev, main = entry.base.mode, entry.dev.mode, entry.main.mode
+        if base in _FILE_MODES and dev in _FILE_MODES and main in _FILE_MODES:
+            assert dev is not None and main is not None
+            return dev if main == base else main if dev == base else chosen
+        return chosen
     return entry.result_mode or entry.main.mode or entry.dev.mode or FileMode.REGULAR
+
+
+_FILE_MODES = {FileMode.REGULAR, FileMode.EXECUTABLE}
 
 
 def _staged(

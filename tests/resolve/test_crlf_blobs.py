@@ -1,0 +1,66 @@
+"""Blobs that already hold CRs, in a clone with ``core.autocrlf`` set: written and staged as ``git merge -X`` does.
+
+git's "safer autocrlf" rule leaves a file's CRs alone when its blob in the
+index (dev's, during a merge) has some.  ``git hash-object`` reads no index,
+so the work tree used to be read with every CRLF turned into LF: taking main
+then staged LF lines where git keeps CRLF, or CRLF where the blobs mix both.
+And ``git add`` of a checked-out blob need not give the blob back: a whole-file
+choice staged main's LF blob with dev's CRs.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers.syncs import open_session
+
+from workbench.resolve.events import FileChoice
+from workbench.resolve.splice import Choice
+from workbench.resolve.writer import write_file
+from workbench.sample import RepoBuilder
+
+CASES = {  # autocrlf, attributes, (base, dev, main)
+    "input-crlf": ("input", None, (b"one\r\ntwo\r\nthree\r\nfour\r\n", b"one\r\ntwo dev\r\nthree\r\nfour\r\n",
+                                   b"one\r\ntwo main\r\nthree\r\nfour\r\n")),
+    "true-mixed": ("true", None, (b"one\r\ntwo\nthree\r\nfour\n", b"one\r\ntwo dev\nthree\r\nfour\n",
+                                  b"one\r\ntwo main\nthree\r\nfour\n")),
+    "true-no-merge": ("true", "*.txt -merge\n", (b"one\ntwo\n", b"one\r\ntwo dev\r\n", b"one\ntwo main\n")),
+}
+
+
+def _merged(b: RepoBuilder, case: str) -> RepoBuilder:
+    autocrlf, attributes, (base, dev, main) = CASES[case]
+    if attributes:
+        b.write(".gitattributes", attributes)
+    b.write("a.txt", base).commit("base")
+    b.branch("dev").checkout("dev").write("a.txt", dev).commit("dev (#2)")
+    b.checkout("main").write("a.txt", main).commit("main (#3)")
+    b.git("config", "core.autocrlf", autocrlf)  # set after the blobs were committed, as in a clone
+    b.checkout("dev").merge("main")
+    return b
+
+
+def _git_merge(b: RepoBuilder, favour: str) -> tuple[bytes, bytes]:
+    """The staged entry and the work-tree file of ``git merge -X favour`` of the same tips."""
+    b.git("worktree", "add", "-q", "--detach", str(b.path.parent / f"wt-{favour}"), b.rev("HEAD"))
+    other = RepoBuilder.open(b.path.parent / f"wt-{favour}")
+    other.merge("main", favour, check=True)
+    return other.git("ls-files", "-s", "--", "a.txt"), other.read("a.txt")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("choice", [Choice.MAIN, Choice.DEV])
+def test_one_side_everywhere_stages_what_git_merge_x_stages(builder: RepoBuilder, case: str, choice: Choice) -> None:
+    _merged(builder, case)
+    repo, session = open_session(builder.path)
+    entry = session.file("a.txt")
+    if entry.hunks:
+        session.decide_file("a.txt", choice)
+    else:
+        session.choose_file("a.txt", FileChoice.TAKE_MAIN if choice is Choice.MAIN else FileChoice.KEEP_DEV)
+    outcome = write_file(repo, session, "a.txt")
+    assert outcome.written and outcome.staged, outcome.message
+    staged, worktree = _git_merge(builder, "theirs" if choice is Choice.MAIN else "ours")
+    assert builder.git("ls-files", "-s", "--", "a.txt") == staged
+    assert builder.read("a.txt") == worktree
+    status = builder.git("status", "--porcelain", "--", "a.txt")
+    assert status == (b"M  a.txt\n" if choice is Choice.MAIN else b"")  # nothing left unstaged or unmerged
