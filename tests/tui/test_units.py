@@ -13,6 +13,7 @@ from workbench.sample import SampleSync
 from workbench.sample.structure import RMS_NORM
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
+from workbench.tui.actions.editing import built_in_editable
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import status_letters, status_words
 from workbench.tui.presentation.file_list import outline_row
@@ -115,3 +116,18 @@ def test_the_editor_gets_a_file_whatever_the_extension(tmp_path: Path) -> None:
     assert run_editor(command, b"x\n", "." + "e" * 300) == b"x\ntxt\n"
     assert run_editor(command, b"x\n", ".py") == b"x\npy\n"
     assert run_editor(command, b"x\n", ".a\nb") == b"x\ntxt\n"
+
+
+@pytest.mark.parametrize("seed", [
+    b"dev = 1  # \x1b[31mred\x1b]0;TITLE\x07\n",  # an escape sequence would act on the terminal
+    b"a = 1\r\nb = 2\r\n",  # the TextArea would rewrite the CRs
+    b"name = '\xe9t\xe9'\n",  # Latin-1: not UTF-8
+    b"x = '\xc2\x9b2J'\n",  # a C1 control (CSI), valid UTF-8
+])
+def test_the_built_in_editor_refuses_text_it_would_not_show_or_keep_as_it_is(seed: bytes) -> None:
+    with pytest.raises(EditorFailed, match="built-in editor"):
+        built_in_editable(seed)
+
+
+def test_the_built_in_editor_takes_plain_text_as_it_is() -> None:
+    assert built_in_editable("x = 'é'\n\tpass\n".encode()) == "x = 'é'\n\tpass\n"

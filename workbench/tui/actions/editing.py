@@ -53,5 +53,21 @@ async def _edited_text(host: Host, ws: Workspace, path: str, index: int, seed: b
             pass
     title = f"hunk {index + 1} of {visible(path)}"
     language = "python" if suffix == ".py" else None
-    edited = await host.app.push_screen_wait(EditScreen(seed.decode("utf-8", "surrogateescape"), title, language))
+    text = built_in_editable(seed)
+    edited = await host.app.push_screen_wait(EditScreen(text, title, language))
     return None if edited is None else edited.encode("utf-8", "surrogateescape")
+
+
+def built_in_editable(seed: bytes) -> str:
+    """``seed`` as the in-app editor's text; ``EditorFailed`` when it could not show or keep it as it is.
+
+    A ``TextArea`` writes its text to the terminal as it is, so an escape
+    sequence in a hunk would act (recolour, retitle the terminal) instead of
+    showing, and it rewrites CRs and bytes that are not UTF-8.  Such a hunk
+    goes to an external editor or nowhere.
+    """
+    text = seed.decode("utf-8", "surrogateescape")
+    if visible(text, single_line=False) != text:
+        raise EditorFailed("the hunk holds control characters, CRs or bytes that are not UTF-8, which the built-in "
+                           "editor would neither show nor keep as they are")
+    return text
