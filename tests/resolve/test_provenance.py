@@ -37,8 +37,11 @@ def merging(sample_template: Template, tmp_path: Path) -> Path:
 
 
 def _evidence(ws: Workspace, path: str) -> tuple[object, ...]:
+    """Each hunk's risk, level and signals; "still conflicted" left out, which deciding ends."""
     entry = ws.entry(path)
-    return tuple((h.risk, h.level, h.signals) for h in entry.hunks)
+    return tuple(
+        (h.risk, h.level, tuple(s for s in h.signals if s.kind is not SignalKind.STILL_CONFLICTED)) for h in entry.hunks
+    )
 
 
 def test_written_decisions_keep_their_evidence_and_say_the_app_decided(
@@ -59,6 +62,7 @@ def test_written_decisions_keep_their_evidence_and_say_the_app_decided(
         assert entry.status is not FileStatus.CONFLICTED, "git now sees it resolved"
         assert entry.decided_by == "app" and entry.decided_at is not None
         assert _evidence(again, path) == before[path], "the evidence it had when decided"
+        assert not any(s.kind is SignalKind.STILL_CONFLICTED for h in entry.hunks for s in h.signals), "no longer true"
         assert status_letters(entry).startswith("W")
     assert any(h.level is Level.HIGH for h in again.entry(high.path).hunks)
 

@@ -117,3 +117,28 @@ def test_blocks_that_do_not_match_the_hunks_are_said_and_only_a_whole_side_is_wr
     drive(app, script)
     assert b"MAIN_A = 2\n" in builder.read("x.txt") and b"<<<<<<<" not in builder.read("x.txt")
     assert _unmerged(builder.path) == []
+
+
+def test_once_decided_the_why_panel_tells_the_merges_evidence_as_the_past(builder: RepoBuilder, make_app: MakeApp) -> None:
+    """A conflicted hunk says "nobody has chosen a side yet" until ``d``; then the decision comes first, and the
+    merge's signals and lost lines are what was there before it (a user read them as current, even after ``w``)."""
+    _conflict(builder, "merge")
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        why = screen.query_one(WhyPanel)
+        assert "nobody has chosen a side yet" in why.text.plain
+        await pilot.press("d")
+        await settle(pilot)
+        for written in (False, True):
+            plain = why.text.plain
+            assert "nobody has chosen a side yet" not in plain
+            assert "lost from" not in plain.replace("had lost from", ""), plain
+            assert plain.index("Your decision: dev") < plain.index("Before your decision:")
+            assert ("written to the work tree" in plain) is written
+            if not written:
+                await pilot.press("w")
+                await settle(pilot)
+
+    drive(app, script)

@@ -78,13 +78,18 @@ def _restored(entry: FileAnalysis, event: Event | None) -> FileAnalysis:
     return replace(
         entry,
         hunks=tuple(_with(h, e) for h, e in zip(entry.hunks, hunks, strict=True)),
-        risk=risk, level=Level(level), signals=signals, decided_by=Decider.APP, decided_at=event.at,
+        risk=risk, level=Level(level), signals=_still_true(signals), decided_by=Decider.APP, decided_at=event.at,
     )
 
 
 def _with(hunk: Hunk, evidence: Evidence) -> Hunk:
     risk, level, signals = evidence
-    return replace(hunk, risk=risk, level=Level(level), signals=signals)
+    return replace(hunk, risk=risk, level=Level(level), signals=_still_true(signals))
+
+
+def _still_true(signals: tuple[Signal, ...]) -> tuple[Signal, ...]:
+    """The evidence once the app decided: "nobody has chosen a side yet" (weight 0) no longer holds."""
+    return tuple(s for s in signals if s.kind is not SignalKind.STILL_CONFLICTED)
 
 
 def merged_journal(repo: GitRepo, analysis: SyncAnalysis) -> tuple[Journal, float] | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, Taken, Whose
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, SignalKind, Taken, Whose
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.glyphs import (
@@ -43,15 +43,18 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     hunk = ws.hunk(path, index)
     text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
     text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
-    if hunk.signals:
-        _signals(text, hunk.signals, commits, palette)
+    decided = _decided_words(ws, path, hunk)
+    signals = hunk.signals
+    if decided:  # the signals and lost lines are the merge's result's, which the decision replaces
+        text.append(f"{decided}\n", style="bold")
+        text.append("Before your decision:\n", style=Style(italic=True))
+        signals = tuple(s for s in signals if s.kind is not SignalKind.STILL_CONFLICTED)
+    if signals:
+        _signals(text, signals, commits, palette)
     else:
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
-    decided = _decided_words(ws, path, hunk)
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
-    _lost(text, hunk, palette)
-    if decided:
-        text.append(f"{decided}\n", style="bold")
+    _lost(text, hunk, palette, bool(decided))
     _note_and_ack(text, ws, path, hunk.index)
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
@@ -73,12 +76,14 @@ def _edits(text: Text, entry: FileAnalysis, commits: dict[str, Commit], palette:
         _signals(text, hunk.signals, commits, palette)
 
 
-def _lost(text: Text, hunk: Hunk, palette: Palette) -> None:
-    """Which lines of each side the result lost here (``lost_lines``): what to read, marked ✗ in the view."""
+def _lost(text: Text, hunk: Hunk, palette: Palette, decided: bool = False) -> None:
+    """Which lines of each side the result lost here (``lost_lines``): what to read, marked ✗ in the view
+    (once decided, what the merge's result had lost)."""
     for side in ("dev", "main"):
         ranges = hunk.lost_lines.side(side)
         if ranges:
-            text.append(f"{LOST} lost from {side}: ", style=palette.risk[Level.HIGH])
+            words = f"the merge's result had lost from {side}" if decided else f"lost from {side}"
+            text.append(f"{LOST} {words}: ", style=palette.risk[Level.HIGH])
             text.append(", ".join(_range_words(r.start, r.end) for r in ranges) + "\n")
 
 
