@@ -14,7 +14,7 @@ from workbench.services.policy_offer import fitting_preset
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.screens.confirm import UNASKED_GRACE, ConfirmScreen
 from workbench.tui.screens.main import MainScreen
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -64,6 +64,10 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
         await pilot.pause()
         words = str(dialog.query_one("#question").render())
         assert "megatron" in words and "no sync policy is configured" in words and "pyproject.toml" in words
+        await pilot.press("n", "p", "c")  # typed for the file list as the offer came up: they answer nothing
+        await pilot.pause()
+        assert pilot.app.screen is dialog and not dialog.answered
+        await pilot.pause(UNASKED_GRACE)
         await pilot.press("p")
         for _ in range(200):
             screen = pilot.app.screen

@@ -39,7 +39,7 @@ async def _ask(host: Host, fit: PresetFit, reopen: Reopen) -> None:
                     f'preset = "{fit.name}" in .workbench.toml at the repository root.')
     answer = await host.app.push_screen_wait(
         ConfirmScreen(question, [Answer("p", "Use the preset", "preset"), Answer("c", "Continue without", "no")],
-                      "no"))
+                      "no", unasked=True))
     ws = host.ws
     if answer != "preset" or ws is None or ws.request is None:
         return

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -19,6 +20,9 @@ from textual.events import Key
 from textual.widgets import Button, Static
 
 from workbench.tui.screens.once import OnceModal
+
+UNASKED_GRACE = 0.6
+"""Seconds a question that comes up by itself ignores keys (they were typed for the screen below)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +48,27 @@ class ConfirmScreen(OnceModal[str]):
     ConfirmScreen Button { margin-left: 1; min-width: 12; }
     """
 
-    def __init__(self, question: Text, answers: list[Answer], cancel: str = "cancel") -> None:
+    def __init__(self, question: Text, answers: list[Answer], cancel: str = "cancel", *, unasked: bool = False) -> None:
         super().__init__()
         self.question = question
         """The question, as text (repository text already made visible)."""
         self.answers = answers
         """The answers offered, in order (a key, a label, the value returned)."""
         self._cancel = cancel
+        self._unasked = unasked
+        self._shown_at: float | None = None
+
+    def on_mount(self) -> None:
+        self._shown_at = time.monotonic()
+
+    def _too_soon(self) -> bool:
+        """A question the user did not ask for (``unasked``) takes no key until it can have been seen.
+
+        Keys typed for the screen below (``n n p``: next, next, previous)
+        would otherwise answer it: ``p`` re-ran the analysis with a preset.
+        A question the user asked for (``q``, then ``c``) takes keys at once.
+        """
+        return self._unasked and (self._shown_at is None or time.monotonic() - self._shown_at < UNASKED_GRACE)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -61,6 +79,9 @@ class ConfirmScreen(OnceModal[str]):
                                  variant="primary" if i == 0 else "default")
 
     def on_key(self, event: Key) -> None:
+        if self._too_soon():
+            event.stop()
+            return
         for answer in self.answers:
             if event.character == answer.key or event.key == answer.key:
                 event.stop()
@@ -69,6 +90,8 @@ class ConfirmScreen(OnceModal[str]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
+        if self._too_soon():
+            return
         index = int((event.button.id or "answer-0").split("-")[1])
         self.dismiss(self.answers[index].value)
 
