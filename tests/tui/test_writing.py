@@ -222,3 +222,25 @@ async def _opened_choice(pilot: Pilot, path: str) -> None:
         if screen.view is not None and screen.view.path == path:
             return
     raise AssertionError(f"{path} did not open")
+
+
+def test_undo_after_w_says_the_written_file_stays(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    """``D w u``: the decision is undone in the app only; git keeps what was written and staged, and the toast
+    says so (a user took the undecided row for an unstaged file)."""
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        await pilot.press("D", "w")
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        said = toasts(pilot)[-1]
+        assert said.startswith("Undid") and "the index hold what w wrote" in said and LAYER in said, toasts(pilot)
+        await pilot.press("ctrl+r", "u")
+        await settle(pilot)
+        assert "what w wrote" in toasts(pilot)[-1]
+
+    drive(app, script)
+    unmerged = subprocess.run(["git", "ls-files", "-u", "--", LAYER], cwd=sample_in_progress.path, capture_output=True,
+                              check=True).stdout
+    assert unmerged == b"", "git still has the written file resolved and staged"

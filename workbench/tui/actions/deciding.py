@@ -9,7 +9,7 @@ undecided hunk.
 
 from __future__ import annotations
 
-from workbench.analysis.model import FileStatus
+from workbench.analysis.model import FileStatus, Mode
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import EDIT_ONLY, Choice, Decision
 from workbench.textsafe import visible
@@ -124,11 +124,18 @@ def undo_redo(host: Host, redo: bool) -> None:
     if target is None:
         host.notify("Nothing to redo." if redo else "Nothing to undo.")
         return
+    written = sorted({c.path for c in target.changes if ws.session.was_written(c.path) and not ws.session.is_dirty(c.path)})
     if redo:
         ws.redo()
     else:
         ws.undo()
-    host.notify(f"{'Redid' if redo else 'Undid'}: {visible(target.label)}")
+    said = f"{'Redid' if redo else 'Undid'}: {visible(target.label)}"
+    if written:  # the decision changes in the app only: what w wrote (and staged) is still there
+        where = "the work tree and the index hold" if ws.analysis.mode is Mode.IN_PROGRESS else "the work tree holds"
+        host.notify(f"{said}. {where.capitalize()} what w wrote in {visible(', '.join(written))}: decide again and "
+                    "press w to change it.", severity="warning")
+    else:
+        host.notify(said)
     host.refresh_state()
     place = ws.place_of(target)
     if place is not None:
