@@ -407,3 +407,31 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_do_not_act_below_it(sample
         assert isinstance(app.screen, MainScreen) and app.return_code is None
 
     _run(app, script)
+
+
+def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+    """``D w q`` typed at once: the quit waits for the write under way, then has nothing to ask. It used to ask
+    about the file being written, and its check (git add --dry-run) took the index lock from the write's git add."""
+    app = make_app(sample_in_progress)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        assert screen.ws is not None and screen.path is not None
+        path = screen.path
+        slow_write = screen.ws.write
+
+        def write(path: str, overwrite_changed: bool = False) -> object:
+            time.sleep(0.4)  # a big file, or a slow disk: q arrives while the write runs
+            return slow_write(path, overwrite_changed)
+
+        screen.ws.write = write  # type: ignore[method-assign]
+        await burst(pilot, "Dwq", gap=0.02)
+        for _ in range(60):
+            if app.return_code is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert app.return_code == 0, [type(s).__name__ for s in app.screen_stack]
+        assert not screen.ws.session.dirty_paths() and screen.ws.session.was_written(path)
+        assert not any("index lock" in t for t in toasts(pilot)), toasts(pilot)
+
+    _run(app, script)

@@ -8,6 +8,7 @@ are git's own.  Nothing here ever resets, checks out or cleans.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -16,6 +17,9 @@ from workbench.git.runner import run_git
 from workbench.git.types import FileMode
 
 _LITERAL = "--literal-pathspecs"
+_INDEX = threading.Lock()
+"""Held while git locks the index for this process (``git add``, even ``--dry-run``, takes .git/index.lock):
+two of the app's threads asking at once made one fail as if another program held the lock."""
 
 
 def worktree_path(repo: GitRepo, path: str) -> Path:
@@ -53,23 +57,25 @@ def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = No
     comes back with them): then the expected blob goes into the index, as
     ``git merge`` puts its merged blob there.
     """
-    proc = run_git(repo.run_dir, [_LITERAL, "add", "--", path], check=False)
-    if proc.returncode != 0:
-        raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
-    if expected is None:
-        return
-    mode, data = expected
-    oid = repo.hash_bytes(data)
-    if repo.index_entry(path) != (oid, mode):
-        run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data)
-        run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{oid},{path}"])
+    with _INDEX:
+        proc = run_git(repo.run_dir, [_LITERAL, "add", "--", path], check=False)
+        if proc.returncode != 0:
+            raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
+        if expected is None:
+            return
+        mode, data = expected
+        oid = repo.hash_bytes(data)
+        if repo.index_entry(path) != (oid, mode):
+            run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data)
+            run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{oid},{path}"])
 
 
 def stage_problem(repo: GitRepo, path: str) -> str | None:
     """Why ``git add`` of ``path`` would fail now (``--dry-run``: nothing changes), or None."""
     if not os.path.lexists(worktree_path(repo, path)):
         return None
-    proc = run_git(repo.run_dir, [_LITERAL, "add", "--dry-run", "--", path], check=False)
+    with _INDEX:
+        proc = run_git(repo.run_dir, [_LITERAL, "add", "--dry-run", "--", path], check=False)
     return _add_failure(proc.stderr) if proc.returncode != 0 else None
 
 
@@ -86,12 +92,14 @@ def _add_failure(stderr: bytes) -> str:
 
 def unstage_deleted(repo: GitRepo, path: str) -> None:
     """Record the path's deletion in the index (``git rm --cached``)."""
-    run_git(repo.run_dir, [_LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path])
+    with _INDEX:
+        run_git(repo.run_dir, [_LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path])
 
 
 def stage_gitlink(repo: GitRepo, path: str, oid: str) -> None:
     """Point a submodule entry at a commit without touching its checkout."""
-    run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"{FileMode.GITLINK:o},{oid},{path}"])
+    with _INDEX:
+        run_git(repo.run_dir, ["update-index", "--add", "--cacheinfo", f"{FileMode.GITLINK:o},{oid},{path}"])
 
 
 def marker_size(repo: GitRepo, path: str) -> int:

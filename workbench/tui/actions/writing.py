@@ -118,11 +118,12 @@ class Writing:
 
     async def _quit_flow(self) -> None:
         app, ws = self.host.app, self.host.ws
-        dirty = ws.session.dirty_paths() if ws is not None else []
-        if not dirty or ws is None or ws.write_blocker() is not None:
-            app.exit(0)
-            return
-        checks = [await asyncio.to_thread(ws.check, path) for path in dirty]
+        async with self.lock:  # after a write under way (w just before q): what it wrote is not asked about
+            dirty = ws.session.dirty_paths() if ws is not None else []
+            if not dirty or ws is None or ws.write_blocker() is not None:
+                app.exit(0)
+                return
+            checks = [await asyncio.to_thread(ws.check, path) for path in dirty]
         writable = [c.path for c in checks if c.ok or c.blocked is Blocked.CHANGED_ON_DISK]
         question = Text(quit_question(len(dirty), [c for c in checks if c.path not in writable]))
         answers = [Answer("q", "Quit", "quit"), Answer("c", "Cancel", "cancel")]
