@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.analysis.model import ConflictKind, FileStatus, SyncAnalysis
+from workbench.analysis.model import ConflictKind, FileStatus, Level, SyncAnalysis
+from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.sample.structure import RMS_NORM
@@ -16,7 +17,7 @@ from workbench.services.workspace import Workspace
 from workbench.tui.actions.editing import built_in_editable
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import status_letters, status_words
-from workbench.tui.presentation.file_list import outline_row
+from workbench.tui.presentation.file_list import outline_row, totals
 from workbench.tui.syntax import MAX_LINES, python_spans
 
 LAYER = "megatron/core/transformer/transformer_layer.py"
@@ -131,3 +132,13 @@ def test_the_built_in_editor_refuses_text_it_would_not_show_or_keep_as_it_is(see
 
 def test_the_built_in_editor_takes_plain_text_as_it_is() -> None:
     assert built_in_editable("x = 'é'\n\tpass\n".encode()) == "x = 'é'\n\tpass\n"
+
+
+def test_a_high_risk_file_without_hunks_counts_as_high_risk_until_chosen(ws: Workspace) -> None:
+    """The counters above the list: choosing such a file lowers "undecided" and "high risk" alike."""
+    entry = ws.entry(RMS_NORM)
+    assert not entry.all_hunks and entry.level is Level.HIGH
+    before = totals(ws)
+    ws.choose_file(RMS_NORM, FileChoice.TAKE_MAIN)
+    after = totals(ws)
+    assert (before.undecided - after.undecided, before.high - after.high) == (1, 1)

@@ -146,12 +146,12 @@ class Session:
         return total
 
     def undecided_high(self) -> int:
+        """Undecided high-risk hunks; a high-risk file without hunks counts as one until chosen (as in ``undecided``)."""
         return sum(
-            1
+            sum(1 for h in f.all_hunks if h.level is Level.HIGH and (f.path, h.index) not in self._hunks)
+            if f.all_hunks else int(f.level is Level.HIGH)
             for f in self.analysis.files
             if f.path not in self._file_choices
-            for h in f.all_hunks
-            if h.level is Level.HIGH and (f.path, h.index) not in self._hunks
         )
 
     @property
