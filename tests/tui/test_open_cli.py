@@ -8,6 +8,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.sample import SampleSync
+from workbench.tui.launch import repo_relative
 
 
 def _one_error(capsys: pytest.CaptureFixture[str], words: str) -> None:
@@ -48,3 +49,18 @@ def test_demo_print_keeps_the_table(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["demo", "--print", "--path", str(tmp_path / "demo")]) == 0
     out = capsys.readouterr().out
     assert "transformer_layer.py" in out and f"Sample repository: {tmp_path / 'demo'}" in out
+
+
+@pytest.mark.parametrize(("given", "cwd", "expected"), [
+    ("megatron/x.py", "/repo", "megatron/x.py"),  # as the sync names it, from anywhere
+    ("./megatron/x.py", "/repo", "megatron/x.py"),
+    ("./x.py", "/repo/megatron", "megatron/x.py"),  # from the current directory, as git reads paths
+    ("../uv.lock", "/repo/megatron", "uv.lock"),
+    ("/repo/megatron/x.py", "/elsewhere", "megatron/x.py"),
+    ("/elsewhere/x.py", "/repo", "/elsewhere/x.py"),  # outside the work tree: left for the one-line error
+])
+def test_file_is_read_from_the_work_tree_root_or_the_current_directory(
+    given: str, cwd: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("os.getcwd", lambda: cwd)
+    assert repo_relative(given, Path("/repo")) == expected

@@ -13,9 +13,11 @@ called in a worker with a ``Report`` callback it may feed as it goes.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
@@ -38,11 +40,23 @@ def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | 
 
     # Bad input (no repository, unknown revision, no merge) is a one-line error
     # before the screen is taken over; this check is cheap.
-    locate_sync(GitRepo.open(request.repo), request.rev, request.dev, request.main)
+    repo = GitRepo.open(request.repo)
+    locate_sync(repo, request.rev, request.dev, request.main)
     load = start_loading(request)
     if start_file is not None:
+        start_file = repo_relative(start_file, repo.workdir)
         load = require_file(load, start_file)
     return run_app(load, theme=theme, start_file=start_file)
+
+
+def repo_relative(path: str, root: Path | None) -> str:
+    """``--file`` as the sync names its files: ``./x`` and ``/abs/x`` in the work tree are the path from its
+    root (from the current directory, as git reads paths); anything else is taken as given."""
+    if root is None or not (os.path.isabs(path) or path.startswith(("./", "../"))):
+        return path
+    full, top = os.path.abspath(path), os.path.abspath(root)
+    inside = os.path.commonpath([full, top]) == top
+    return Path(os.path.relpath(full, top)).as_posix() if inside and full != top else path
 
 
 def require_file(load: Callable[[Report], Workspace], path: str) -> Callable[[Report], Workspace]:

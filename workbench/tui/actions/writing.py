@@ -89,7 +89,7 @@ class Writing:
     async def _ask_overwrite(self, path: str) -> bool:
         question = Text()
         question.append(visible(path), style="bold")
-        question.append(" changed on disk since the workbench loaded it (someone else edited it).\n\n"
+        question.append(" changed on disk since the workbench last read or wrote it.\n\n"
                         "Overwrite it with your decisions, or skip it for now?")
         answer = await self.host.app.push_screen_wait(
             ConfirmScreen(question, [Answer("s", "Skip", "skip"), Answer("o", "Overwrite", "overwrite")], "skip")
