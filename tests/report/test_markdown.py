@@ -102,6 +102,13 @@ def test_modify_delete_conflicts_still_in_the_index(in_progress: SampleSync) -> 
     assert f"{RMS_NORM}: unresolved, main deleted it; dev changed it; still conflicted" in events
 
 
+def test_a_still_conflicted_file_has_taken_no_side(in_progress: SampleSync) -> None:
+    """git leaves main's file in place for a modify/delete where dev deleted it: that is no choice of main's."""
+    report = report_for(in_progress)
+    conflicted = {f.path for f in report.analysis.files if f.status.value == "conflicted"}
+    assert SHIM in conflicted and not conflicted & {t.path for t in report.taken}
+
+
 def test_policy_findings_and_api_mismatches_from_the_stages(bot_merge: SampleSync) -> None:
     _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
     assert analysis.policy is not None and analysis.policy.findings and analysis.api_mismatches

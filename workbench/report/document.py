@@ -331,6 +331,8 @@ def _commits(shas: tuple[str, ...], known: dict[str, Commit]) -> tuple[Commit, .
 
 
 def _taken(entry: FileAnalysis, resolver: Resolver) -> TakenFile | None:
+    if entry.status is FileStatus.CONFLICTED:  # nothing is taken yet (a modify/delete leaves main's file in place)
+        return None
     if entry.decided_by is Decider.APP and _holds_main(entry):
         reason = "decided in the app"
     elif entry.status is FileStatus.THEIRS_RESOLVED:
