@@ -10,7 +10,7 @@ import pytest
 from workbench.analysis.model import ConflictKind, FileStatus, Level, SyncAnalysis
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
-from workbench.sample import SampleSync
+from workbench.sample import RepoBuilder, SampleSync
 from workbench.sample.structure import RMS_NORM
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
@@ -48,6 +48,20 @@ def test_conflicted_hunks_show_their_markers_in_the_result(ws: Workspace) -> Non
     conflicted = [f for f in ws.files if f.status is FileStatus.CONFLICTED and f.hunks]
     for entry in conflicted:
         assert ws.hunk_result(entry.path, 0)[0].startswith(b"<<<<<<<")
+
+
+def test_a_conflicted_hunk_shows_the_block_the_work_tree_holds(builder: RepoBuilder) -> None:
+    """git's own labels, diff3 base section and marker size, as "still conflicted in the work tree" says."""
+    builder.git("config", "merge.conflictStyle", "diff3")
+    builder.write(".gitattributes", "*.txt conflict-marker-size=9\n")
+    builder.write("x.txt", "a\nb\nc\n").commit("base")
+    builder.branch("dev").checkout("dev").write("x.txt", "a\nDEV\nc\n").commit("dev (#2)")
+    builder.checkout("main").write("x.txt", "a\nMAIN\nc\n").commit("main (#3)")
+    builder.checkout("dev").merge("main")
+    ws = Workspace.open(SyncRequest(repo=builder.path))
+    shown = ws.hunk_result("x.txt", 0)
+    assert shown is not None and b"".join(shown) in builder.read("x.txt")
+    assert shown[0] == b"<<<<<<<<< HEAD\n" and shown[2].startswith(b"||||||||| ") and shown[-1] == b">>>>>>>>> main\n"
 
 
 def test_editor_precedence_follows_git(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:

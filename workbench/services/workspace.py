@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from workbench.analysis.answer_key import risky_subset
+from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SignalKind, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
@@ -238,6 +239,10 @@ class Workspace:
         if decision is not None:
             return tuple(split_lines(self._decided_text(hunk, decision)))
         if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
+            found = locate(entry.result_bytes, entry.merge) if entry.result_bytes is not None else None
+            if found is not None and found.agrees:  # the work tree's own block: git's labels, style and markers
+                start, end = found.ranges[index]
+                return found.text.lines[start:end]
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
         return hunk.result_text
 
