@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from contextlib import ExitStack
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import StartedGit, run_git
@@ -61,18 +62,25 @@ class PendingContents:
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
         self._batches = _batches([p for p in paths if _is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
-        self._first = self._adding(self._batches[0]) if self._batches else None
+        self._times = ExitStack()  # git freshens the repository's objects it would write and has: put back
+        self._first: StartedGit | None = None
+        if self._batches:
+            with ExitStack() as opening:
+                opening.enter_context(repo.object_times_kept())
+                self._first = opening.enter_context(self._adding(self._batches[0]))
+                self._times = opening.pop_all()
 
     def contents(self) -> dict[str, tuple[str, bytes]]:
         """(blob id, bytes) by path (waits for git)."""
         out: dict[str, tuple[str, bytes]] = {}
-        for k, batch in enumerate(self._batches):
-            run = self._first if k == 0 and self._first is not None else self._adding(batch)
-            with run:
-                added = run.wait(check=False).returncode == 0
-            oids = self._staged(batch) if added else self._hashed(batch)
-            for path in batch:
-                out[path] = (oids[path], self._repo.read_blob(oids[path]))
+        with self._times:
+            for k, batch in enumerate(self._batches):
+                run = self._first if k == 0 and self._first is not None else self._adding(batch)
+                with run:
+                    added = run.wait(check=False).returncode == 0
+                oids = self._staged(batch) if added else self._hashed(batch)
+                for path in batch:
+                    out[path] = (oids[path], self._repo.read_blob(oids[path]))
         return out
 
     def _adding(self, batch: list[str]) -> StartedGit:
@@ -97,8 +105,7 @@ class PendingContents:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        if self._first is not None:
-            self._first.cancel()
+        self._times.close()
 
 
 _LITERAL = "--literal-pathspecs"
