@@ -241,8 +241,7 @@ class Workspace:
         if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
             found = locate(entry.result_bytes, entry.merge) if entry.result_bytes is not None else None
             if found is not None and found.agrees:  # the work tree's own block: git's labels, style and markers
-                start, end = found.ranges[index]
-                return found.text.lines[start:end]
+                return found.text.lines[slice(*found.ranges[index])]
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
         return hunk.result_text
 
