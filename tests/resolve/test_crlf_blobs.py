@@ -24,6 +24,10 @@ CASES = {  # autocrlf, attributes, (base, dev, main)
     "true-mixed": ("true", None, (b"one\r\ntwo\nthree\r\nfour\n", b"one\r\ntwo dev\nthree\r\nfour\n",
                                   b"one\r\ntwo main\nthree\r\nfour\n")),
     "true-no-merge": ("true", "*.txt -merge\n", (b"one\ntwo\n", b"one\r\ntwo dev\r\n", b"one\ntwo main\n")),
+    # dev's blob has no CR, main's has: git add of git's conflict text would drop main's CRs
+    "input-dev-empty": ("input", None, (b"one\r\ntwo\r\n", b"", b"main\r\n")),
+    "true-dev-unterminated": ("true", None, (b"", b"dev", b"main\r\n")),
+    "input-dev-lf-main-crlf": ("input", None, (b"a\nb\nc\n", b"a\nb dev\nc\n", b"a\r\nb main\r\nc\r\n")),
 }
 
 

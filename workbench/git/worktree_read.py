@@ -62,6 +62,7 @@ class PendingContents:
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
         self._batches = _batches([p for p in paths if _is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
+        self._unmerged: dict[str, dict[int, tuple[str, str, int]]] | None = None
         self._times = ExitStack()  # git freshens the repository's objects it would write and has: put back
         self._first: StartedGit | None = None
         if self._batches:
@@ -80,8 +81,39 @@ class PendingContents:
                     added = run.wait(check=False).returncode == 0
                 oids = self._staged(batch) if added else self._hashed(batch)
                 for path in batch:
-                    out[path] = (oids[path], self._repo.read_blob(oids[path]))
+                    out[path] = self._merged_crs_kept(path, oids[path])
         return out
+
+    def _merged_crs_kept(self, path: str, oid: str) -> tuple[str, bytes]:
+        """(blob id, bytes) of ``path``: as ``git add`` stored it, unless that only dropped CRs git's merge wrote.
+
+        During a merge ``core.autocrlf`` keeps a file's CRs only when dev's
+        blob has some; main's CRLF lines in git's conflict text then lose
+        their CRs, though ``git merge`` stored them as they are (it never
+        runs the clean filter on blobs).  For a file the index has unmerged,
+        the file as it is on disk is what git stored when checking it out
+        changed nothing: when its line ends are mixed (converting them would
+        have made them all alike), or when a blob of the conflict has CRs.
+        """
+        data = self._repo.read_blob(oid)
+        try:
+            raw = worktree_path(self._repo, path).read_bytes()
+        except OSError:
+            return oid, data
+        if raw == data or b"\r" not in raw or raw.replace(b"\r\n", b"\n") != data:
+            return oid, data
+        blobs = self._stage_blobs(path)  # none: not git's conflict text, but a file someone changed
+        mixed = raw.count(b"\n") != raw.count(b"\r\n")
+        if not blobs or not (mixed or any(b"\r" in self._repo.read_blob(blob) for blob in blobs)):
+            return oid, data
+        kept = run_git(self._repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=raw,
+                       extra_env=self._repo.object_sink())
+        return kept.stdout.decode("ascii").strip(), raw
+
+    def _stage_blobs(self, path: str) -> list[str]:
+        if self._unmerged is None:
+            self._unmerged = self._repo.index_unmerged()
+        return [oid for _, oid, _ in self._unmerged.get(path, {}).values()]
 
     def _adding(self, batch: list[str]) -> StartedGit:
         args = ["-c", "core.safecrlf=false", _LITERAL, "add", "--sparse", "--", *batch]
