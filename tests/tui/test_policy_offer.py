@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from pilot_tools import drive, settle
 from textual.pilot import Pilot
 
@@ -14,7 +15,8 @@ from workbench.services.policy_offer import fitting_preset
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import UNASKED_GRACE, ConfirmScreen
+from workbench.tui.screens import confirm
+from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
 
 MakeApp = Callable[..., WorkbenchApp]
@@ -50,7 +52,8 @@ def test_fitting_preset_reads_the_presets_own_list(tmp_path: Path) -> None:
     assert fitting_preset(*open_sync(SyncRequest(repo=fits, policy="megatron"))) is None, "a policy is configured"
 
 
-def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, make_app: MakeApp) -> None:
+def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, make_app: MakeApp,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     path = _repo(tmp_path, True)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
@@ -64,10 +67,12 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
         await pilot.pause()
         words = str(dialog.query_one("#question").render())
         assert "megatron" in words and "no sync policy is configured" in words and "pyproject.toml" in words
+        assert confirm.UNASKED_GRACE > 0
+        monkeypatch.setattr(confirm, "UNASKED_GRACE", 3600.0)  # however slow the machine, these keys come before the offer can be read
         await pilot.press("n", "p", "c")  # typed for the file list as the offer came up: they answer nothing
         await pilot.pause()
         assert pilot.app.screen is dialog and not dialog.answered
-        await pilot.pause(UNASKED_GRACE)
+        monkeypatch.setattr(confirm, "UNASKED_GRACE", 0.0)  # read: now its keys answer it
         await pilot.press("p")
         for _ in range(200):
             screen = pilot.app.screen
