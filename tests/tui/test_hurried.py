@@ -426,7 +426,7 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
 
         screen.ws.write = write  # type: ignore[method-assign]
         await burst(pilot, "Dwq", gap=0.02)
-        for _ in range(60):
+        for _ in range(400):
             if app.return_code is not None:
                 break
             await asyncio.sleep(0.05)
