@@ -8,8 +8,6 @@ markers, are what the hunk model is built from.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-
 from workbench.errors import WorkbenchError
 from workbench.git.attributes import attributes_of
 from workbench.git.repo import GitRepo
@@ -39,18 +37,12 @@ class PendingMergeTree:
         require_merge_tree()
         self._repo = repo
         env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
-        with ExitStack() as opening:
-            opening.enter_context(repo.object_times_kept())
-            self._git = opening.enter_context(
-                StartedGit(env["GIT_WORK_TREE"], ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree", "-z",
-                                                  ours, theirs], env)
-            )
-            self._stack = opening.pop_all()
+        self._git = StartedGit(env["GIT_WORK_TREE"], ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree",
+                                                      "-z", ours, theirs], env, around=repo.object_times_kept())
 
     def result(self) -> MergeTreeResult:
         """The plain merge (waits for git)."""
-        with self._stack:
-            proc = self._git.wait(check=False)
+        proc = self._git.wait(check=False)
         if proc.returncode not in (0, 1):
             lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             detail = lines[-1] if lines else f"exit status {proc.returncode}"
@@ -61,7 +53,7 @@ class PendingMergeTree:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._stack.close()
+        self._git.cancel()
 
 
 def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -80,54 +81,56 @@ class StartedGit:
     """``git ARGS`` started in ``cwd`` to run beside this process; ``wait`` gives what ``run_git`` would.
 
     Its output goes to unnamed temporary files, not pipes: git never stalls
-    on a full pipe while this process does other work.  Used as a context
-    manager, a command nobody waited for is killed on the way out (an error
-    in the work done meanwhile leaves no git process behind).
+    on a full pipe while this process does other work.  ``around`` (e.g. the
+    object times kept) is entered before git starts and left once it is
+    done.  Used as a context manager, a command nobody waited for is killed
+    on the way out (an error in the work done meanwhile leaves no git
+    process behind).
     """
 
-    def __init__(self, cwd: str | Path, args: Sequence[str], extra_env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, cwd: str | Path, args: Sequence[str], extra_env: Mapping[str, str] | None = None,
+                 around: AbstractContextManager[object] | None = None) -> None:
         env = git_env()
         if extra_env:
             env.update(extra_env)
         self._args = args
         self._command = [git_executable(), *args]
-        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait or cancel
-        self._err = tempfile.TemporaryFile()  # noqa: SIM115
-        self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-            self._command, cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=self._out, stderr=self._err,
-            env=env,
-        )
+        with ExitStack() as opening:
+            if around is not None:
+                opening.enter_context(around)
+            self._out = opening.enter_context(tempfile.TemporaryFile())
+            self._err = opening.enter_context(tempfile.TemporaryFile())
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                self._command, cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=self._out, stderr=self._err,
+                env=env,
+            )
+            self._open = opening.pop_all()
 
     def wait(self, *, check: bool = True, ok_codes: Sequence[int] = (0,)) -> subprocess.CompletedProcess[bytes]:
         """Wait for the command; its output, or WorkbenchError on failure (as ``run_git``)."""
         if self._proc is None:
             raise RuntimeError("git command already waited for or cancelled")
-        code = self._proc.wait()
+        code = self._proc.wait()  # interrupted, the command runs on until ``cancel`` kills it
         self._proc = None
-        self._out.seek(0)
-        self._err.seek(0)
-        proc = subprocess.CompletedProcess(self._command, code, self._out.read(), self._err.read())
-        self._close()
+        with self._open:
+            self._out.seek(0)
+            self._err.seek(0)
+            proc = subprocess.CompletedProcess(self._command, code, self._out.read(), self._err.read())
         return _checked(self._args, proc, check, ok_codes)
 
     def cancel(self) -> None:
         """Kill the command if it is still running (its output is dropped)."""
         if self._proc is not None:
-            self._proc.kill()
-            self._proc.wait()
-            self._proc = None
-            self._close()
-
-    def _close(self) -> None:
-        self._out.close()
-        self._err.close()
+            with self._open:
+                self._proc.kill()
+                self._proc.wait()
+                self._proc = None
 
     def __enter__(self) -> StartedGit:
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self.cancel()
-
 
 
 def _command_name(args: Sequence[str]) -> str:

@@ -160,8 +160,8 @@ def start_sync(
         if mode == "in-progress":  # the index names the conflicts that merge-tree will (almost always) find
             unmerged = [path for path in sorted(repo.index_unmerged()) if wanted is None or path in wanted]
             cleaning = opening.enter_context(PendingContents(repo, unmerged))
-        opening.pop_all()
-    return StartedSync(repo, mode, dev_sha, main_sha, merge, result_commit, base, wanted, merging, cleaning)
+        running = opening.pop_all()
+    return StartedSync(repo, mode, dev_sha, main_sha, merge, result_commit, base, wanted, merging, cleaning, running)
 
 
 @dataclass(frozen=True)
@@ -182,14 +182,14 @@ class StartedSync:
     merging: PendingMergeTree
     cleaning: PendingContents | None
     """A merge in progress: the work tree's files the index has unmerged, being hashed."""
+    running: ExitStack
+    """Stops the git commands above that nobody waited for."""
 
     def __enter__(self) -> StartedSync:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self.merging.__exit__()
-        if self.cleaning is not None:
-            self.cleaning.__exit__()
+        self.running.close()
 
     def snapshot(self, outlined: Callable[[SyncSnapshot], None] | None = None) -> SyncSnapshot:
         """Everything about the sync that the analysis will need (waits for git's merge).

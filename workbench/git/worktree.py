@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -16,7 +17,8 @@ from workbench.git.repo import GitRepo
 from workbench.git.runner import run_git
 from workbench.git.types import FileMode
 
-_LITERAL = "--literal-pathspecs"
+LITERAL = "--literal-pathspecs"
+"""Paths given to git as they are (no glob or magic read into them)."""
 _INDEX = threading.Lock()
 """Held while git locks the index for this process (``git add``, even ``--dry-run``, takes .git/index.lock):
 two of the app's threads asking at once made one fail as if another program held the lock."""
@@ -42,9 +44,14 @@ def worktree_path(repo: GitRepo, path: str) -> Path:
 def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
     """``data`` (a blob's content) as ``git checkout`` would write it at ``path`` (smudge)."""
     env = repo.object_quarantine()
-    oid = run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data, extra_env=env)
-    blob = oid.stdout.decode("ascii").strip()
+    blob = store_blob(repo, data, env)
     return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob], extra_env=env).stdout
+
+
+def store_blob(repo: GitRepo, data: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Write ``data`` as a blob, no filter applied, where ``env`` points git (the repository without it)."""
+    proc = run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data, extra_env=env)
+    return proc.stdout.decode("ascii").strip()
 
 
 def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = None) -> None:
@@ -58,7 +65,7 @@ def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = No
     ``git merge`` puts its merged blob there.
     """
     with _INDEX:
-        proc = run_git(repo.run_dir, [_LITERAL, "add", "--", path], check=False)
+        proc = run_git(repo.run_dir, [LITERAL, "add", "--", path], check=False)
         if proc.returncode != 0:
             raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
         if expected is None:
@@ -66,8 +73,7 @@ def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = No
         mode, data = expected
         oid = repo.hash_bytes(data)
         if repo.index_entry(path) != (oid, mode):
-            run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data)
-            run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{oid},{path}"])
+            run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{store_blob(repo, data)},{path}"])
 
 
 def stage_problem(repo: GitRepo, path: str) -> str | None:
@@ -75,7 +81,7 @@ def stage_problem(repo: GitRepo, path: str) -> str | None:
     if not os.path.lexists(worktree_path(repo, path)):
         return None
     with _INDEX:
-        proc = run_git(repo.run_dir, [_LITERAL, "add", "--dry-run", "--", path], check=False)
+        proc = run_git(repo.run_dir, [LITERAL, "add", "--dry-run", "--", path], check=False)
     return _add_failure(proc.stderr) if proc.returncode != 0 else None
 
 
@@ -93,7 +99,7 @@ def _add_failure(stderr: bytes) -> str:
 def unstage_deleted(repo: GitRepo, path: str) -> None:
     """Record the path's deletion in the index (``git rm --cached``)."""
     with _INDEX:
-        run_git(repo.run_dir, [_LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path])
+        run_git(repo.run_dir, [LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path])
 
 
 def stage_gitlink(repo: GitRepo, path: str, oid: str) -> None:

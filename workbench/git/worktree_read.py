@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from contextlib import ExitStack
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import StartedGit, run_git
-from workbench.git.worktree import worktree_path
+from workbench.git.worktree import LITERAL, store_blob, worktree_path
 
 _ARGS_BUDGET = 64 * 1024
 """Bytes of paths per git run, well under any system's argument limit."""
@@ -63,25 +62,18 @@ class PendingContents:
         self._batches = _batches([p for p in paths if _is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
         self._unmerged: dict[str, dict[int, tuple[str, str, int]]] | None = None
-        self._times = ExitStack()  # git freshens the repository's objects it would write and has: put back
-        self._first: StartedGit | None = None
-        if self._batches:
-            with ExitStack() as opening:
-                opening.enter_context(repo.object_times_kept())
-                self._first = opening.enter_context(self._adding(self._batches[0]))
-                self._times = opening.pop_all()
+        self._first = self._adding(self._batches[0]) if self._batches else None
 
     def contents(self) -> dict[str, tuple[str, bytes]]:
         """(blob id, bytes) by path (waits for git)."""
         out: dict[str, tuple[str, bytes]] = {}
-        with self._times:
-            for k, batch in enumerate(self._batches):
-                run = self._first if k == 0 and self._first is not None else self._adding(batch)
-                with run:
-                    added = run.wait(check=False).returncode == 0
-                oids = self._staged(batch) if added else self._hashed(batch)
-                for path in batch:
-                    out[path] = self._merged_crs_kept(path, oids[path])
+        for k, batch in enumerate(self._batches):
+            run = self._first if k == 0 and self._first is not None else self._adding(batch)
+            with run:
+                added = run.wait(check=False).returncode == 0
+            oids = self._staged(batch) if added else self._hashed(batch)
+            for path in batch:
+                out[path] = self._merged_crs_kept(path, oids[path])
         return out
 
     def _merged_crs_kept(self, path: str, oid: str) -> tuple[str, bytes]:
@@ -106,9 +98,7 @@ class PendingContents:
         mixed = raw.count(b"\n") != raw.count(b"\r\n")
         if not blobs or not (mixed or any(b"\r" in self._repo.read_blob(blob) for blob in blobs)):
             return oid, data
-        kept = run_git(self._repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=raw,
-                       extra_env=self._repo.object_sink())
-        return kept.stdout.decode("ascii").strip(), raw
+        return store_blob(self._repo, raw, self._repo.object_sink()), raw
 
     def _stage_blobs(self, path: str) -> list[str]:
         if self._unmerged is None:
@@ -116,11 +106,12 @@ class PendingContents:
         return [oid for _, oid, _ in self._unmerged.get(path, {}).values()]
 
     def _adding(self, batch: list[str]) -> StartedGit:
-        args = ["-c", "core.safecrlf=false", _LITERAL, "add", "--sparse", "--", *batch]
-        return StartedGit(self._repo.run_dir, args, self._env)
+        args = ["-c", "core.safecrlf=false", LITERAL, "add", "--sparse", "--", *batch]
+        # git freshens the repository's objects it would write and has: their times are put back
+        return StartedGit(self._repo.run_dir, args, self._env, around=self._repo.object_times_kept())
 
     def _staged(self, batch: list[str]) -> dict[str, str]:
-        listing = run_git(self._repo.run_dir, [_LITERAL, "ls-files", "-s", "-z", "--", *batch], extra_env=self._env)
+        listing = run_git(self._repo.run_dir, [LITERAL, "ls-files", "-s", "-z", "--", *batch], extra_env=self._env)
         found: dict[str, str] = {}
         for record in listing.stdout.split(b"\0"):
             head, _, raw = record.partition(b"\t")
@@ -137,10 +128,8 @@ class PendingContents:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._times.close()
-
-
-_LITERAL = "--literal-pathspecs"
+        if self._first is not None:
+            self._first.cancel()
 
 
 def _batches(paths: Sequence[str]) -> list[list[str]]:
