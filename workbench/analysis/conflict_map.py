@@ -20,9 +20,9 @@ from itertools import islice, pairwise
 from workbench.analysis.conflict_text import (
     DEFAULT_MARKER_SIZE,
     ConflictText,
-    Fits,
     Projection,
     Section,
+    fitting,
     marker_sizes,
     parse_conflicts,
     project,
@@ -83,7 +83,7 @@ def locate(result: bytes, merge: MergeResult) -> Located | None:
 def _read(result: bytes, merge: MergeResult) -> Located | None:
     first: Located | None = None
     fallback: Located | None = None
-    fits = _fitting(merge)
+    fits = fitting(merge.ours, merge.base, merge.theirs)
     sizes = marker_sizes(result)
     for size in sizes or [DEFAULT_MARKER_SIZE]:
         text = parse_conflicts(result, size)
@@ -108,28 +108,6 @@ def _read(result: bytes, merge: MergeResult) -> Located | None:
 _OTHER_READINGS = 8
 """Readings tried where the plain one disagrees, at most (where text looks like a marker, the first
 that fits the sides usually agrees)."""
-
-
-def _fitting(merge: MergeResult) -> Fits:
-    """Whether lines are a run of one side's lines (base's too, for diff3), as git copies them into a block."""
-    sides = {"ours": merge.ours, "base": merge.base, "theirs": merge.theirs}
-    where: dict[str, dict[bytes, list[int]]] = {}
-
-    def fits(name: str, section: tuple[bytes, ...]) -> bool:
-        if not section:
-            return True
-        side = sides[name]
-        if side and not side[-1].endswith(b"\n") and section[-1] in (side[-1] + b"\n", side[-1] + b"\r\n"):
-            section = (*section[:-1], side[-1])  # git ended the side's unterminated last line
-        if name not in where:
-            index: dict[bytes, list[int]] = {}
-            for n, line in enumerate(side):
-                index.setdefault(line, []).append(n)
-            where[name] = index
-        width = len(section)
-        return any(tuple(side[n : n + width]) == section for n in where[name].get(section[0], ()))
-
-    return fits
 
 
 def _locate(text: ConflictText, merge: MergeResult) -> Located:

@@ -137,6 +137,28 @@ Fits = Callable[[str, tuple[bytes, ...]], bool]
 """Whether lines could be a section of side ``ours``, ``base`` or ``theirs`` (a run of its lines, as git copies them)."""
 
 
+def fitting(ours: Sequence[bytes], base: Sequence[bytes], theirs: Sequence[bytes]) -> Fits:
+    """Whether lines are a run of one side's lines, as git copies them into a block (its unterminated
+    last line ended by git: ``_unterminated``)."""
+    sides = {"ours": ours, "base": base, "theirs": theirs}
+    where: dict[str, dict[bytes, list[int]]] = {}
+
+    def fits(name: str, section: tuple[bytes, ...]) -> bool:
+        if not section:
+            return True
+        side = sides[name]
+        section = (*section[:-1], _unterminated(section[-1], side))
+        if name not in where:
+            index: dict[bytes, list[int]] = {}
+            for n, line in enumerate(side):
+                index.setdefault(line, []).append(n)
+            where[name] = index
+        width = len(section)
+        return any(tuple(side[n : n + width]) == section for n in where[name].get(section[0], ()))
+
+    return fits
+
+
 @dataclass(frozen=True)
 class Readings:
     """The ways to read a file's blocks when a line of text may look like a marker (``readings``)."""
