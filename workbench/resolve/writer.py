@@ -286,14 +286,11 @@ def _mode_for(entry: FileAnalysis, choice: FileChoice | None) -> int:
     chosen = {FileChoice.TAKE_MAIN: entry.main.mode, FileChoice.KEEP_DEV: entry.dev.mode}.get(choice) if choice else None
     if chosen:
         base, dev, main = entry.base.mode, entry.dev.mode, entry.main.mode
-        if base in _FILE_MODES and dev in _FILE_MODES and main in _FILE_MODES:
+        if base in BLOB_MODES and dev in BLOB_MODES and main in BLOB_MODES:
             assert dev is not None and main is not None
             return dev if main == base else main if dev == base else chosen
         return chosen
     return entry.result_mode or entry.main.mode or entry.dev.mode or FileMode.REGULAR
-
-
-_FILE_MODES = {FileMode.REGULAR, FileMode.EXECUTABLE}
 
 
 def _staged(
