@@ -162,15 +162,16 @@ def _analysis(
 def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
 ) -> SyncAnalysis:
+    # Imported before git starts, not while it merges: Ctrl-C during an import (dataclasses build their
+    # methods with exec of a string) makes CPython end the process by SIGINT even after main returns 130.
+    from workbench.analysis.engine import analyze, outline
+    from workbench.analysis.policy.rules import load_policy
+    from workbench.git.repo_files import RepoFiles, read_policy_config
     from workbench.git.snapshot import start_sync
 
     with _rare_collections(), start_sync(
         repo, request.rev, request.dev, request.main, request.result, request.paths
     ) as started:
-        # imported while git merges (importing the analysis takes about half as long as the merge)
-        from workbench.analysis.engine import analyze, outline
-        from workbench.analysis.policy.rules import load_policy
-        from workbench.git.repo_files import RepoFiles, read_policy_config
 
         def outlined(first: SyncSnapshot) -> None:
             if progress is not None:  # the file list, before the histories and scripts are read
