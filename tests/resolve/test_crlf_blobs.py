@@ -5,7 +5,9 @@ index (dev's, during a merge) has some.  ``git hash-object`` reads no index,
 so the work tree used to be read with every CRLF turned into LF: taking main
 then staged LF lines where git keeps CRLF, or CRLF where the blobs mix both.
 And ``git add`` of a checked-out blob need not give the blob back: a whole-file
-choice staged main's LF blob with dev's CRs.
+choice staged main's LF blob with dev's CRs.  With ``merge.renormalize``
+git merges the sides as if checked out and added afresh: it stages LF where
+the blobs have CRLF, and the workbench must too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from helpers.syncs import open_session
 
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
-from workbench.resolve.writer import write_file
+from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
 
 CASES = {  # autocrlf, attributes, (base, dev, main)
@@ -28,6 +30,11 @@ CASES = {  # autocrlf, attributes, (base, dev, main)
     "input-dev-empty": ("input", None, (b"one\r\ntwo\r\n", b"", b"main\r\n")),
     "true-dev-unterminated": ("true", None, (b"", b"dev", b"main\r\n")),
     "input-dev-lf-main-crlf": ("input", None, (b"a\nb\nc\n", b"a\nb dev\nc\n", b"a\r\nb main\r\nc\r\n")),
+    "renormalize-true-crlf": ("true", None, (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n")),
+    "renormalize-input-crlf": ("input", None, (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n")),
+    "renormalize-false-text-attr": ("false", "*.txt text eol=crlf\n", (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n",
+                                                                      b"a\r\nb main\r\nc\r\n")),
+    "renormalize-true-mixed": ("true", None, (b"a\r\nb\nc\r\nd\n", b"a\r\nb dev\nc\r\nd\n", b"a\r\nb main\nc\r\nd\n")),
 }
 
 
@@ -39,6 +46,8 @@ def _merged(b: RepoBuilder, case: str) -> RepoBuilder:
     b.branch("dev").checkout("dev").write("a.txt", dev).commit("dev (#2)")
     b.checkout("main").write("a.txt", main).commit("main (#3)")
     b.git("config", "core.autocrlf", autocrlf)  # set after the blobs were committed, as in a clone
+    if case.startswith("renormalize"):
+        b.git("config", "merge.renormalize", "true")
     b.checkout("dev").merge("main")
     return b
 
@@ -67,4 +76,5 @@ def test_one_side_everywhere_stages_what_git_merge_x_stages(builder: RepoBuilder
     assert builder.git("ls-files", "-s", "--", "a.txt") == staged
     assert builder.read("a.txt") == worktree
     status = builder.git("status", "--porcelain", "--", "a.txt")
-    assert status == (b"M  a.txt\n" if choice is Choice.MAIN else b"")  # nothing left unstaged or unmerged
+    assert status in (b"", b"M  a.txt\n")  # nothing left unstaged or unmerged (renormalized, dev's side is staged anew)
+    assert check_write(repo, session, "a.txt").blocked is not Blocked.CHANGED_ON_DISK  # the file is as written

@@ -32,6 +32,8 @@ from workbench.git.types import BLOB_MODES, FileMode
 from workbench.git.worktree import (
     checkout_form,
     marker_size,
+    renormalized,
+    renormalizes,
     stage_gitlink,
     stage_path,
     stage_problem,
@@ -248,6 +250,8 @@ def _write(repo: GitRepo, session: Session, path: str, stage: bool) -> WriteOutc
         event = session.mark_written(path, None)
         return _staged(repo, path, stage, f"deleted {path}", event, unstage_deleted)
     mode = _mode_for(entry, choice)
+    if mode != FileMode.SYMLINK and renormalizes(repo):
+        data = renormalized(repo, path, data)  # git merged the sides renormalized, and so staged its result
     if mode == FileMode.SYMLINK:
         _atomic_symlink(target, os.fsdecode(data))
     else:
