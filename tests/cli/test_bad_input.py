@@ -144,8 +144,35 @@ def test_open_on_a_file_the_sync_lacks(sample_in_progress: SampleSync, tmp_path:
     before = tree_digest(sample_in_progress.path)
     proc = _app_cli("open", "--repo", str(sample_in_progress.path), "--file", "no/such/file.py", cwd=tmp_path,
                     config_home=tmp_path / "config")
-    _assert_clean_error(proc, "--file no/such/file.py: not one of the 16 files of this sync")
+    _assert_clean_error(proc, "--file no/such/file.py: not one of this sync's files (neither dev, main nor the result")
     assert tree_digest(sample_in_progress.path) == before
+
+
+def test_a_file_no_commit_has_is_refused_before_the_analysis(sample_in_progress: SampleSync,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.services.sync import SyncRequest
+    from workbench.tui import launch as launching
+
+    def never(_request: SyncRequest) -> None:
+        raise AssertionError("the analysis started")
+
+    monkeypatch.setattr(launching, "start_loading", never)
+    with pytest.raises(WorkbenchError, match="--file nope.py: not one of this sync's files"):
+        launching.launch(SyncRequest(repo=sample_in_progress.path), start_file="nope.py")
+
+
+def test_a_file_the_sync_did_not_touch_is_refused_once_analysed(sample_in_progress: SampleSync,
+                                                                tmp_path: Path) -> None:
+    from workbench.services.sync import SyncRequest
+    from workbench.services.workspace import Workspace
+
+    touched = {entry.path for entry in Workspace.open(SyncRequest(repo=sample_in_progress.path)).files}
+    tracked = subprocess.run(["git", "ls-files"], cwd=sample_in_progress.path, capture_output=True, text=True,
+                             check=True).stdout.split()
+    untouched = next(path for path in tracked if path not in touched)
+    proc = _app_cli("open", "--repo", str(sample_in_progress.path), "--file", untouched, cwd=tmp_path,
+                    config_home=tmp_path / "config")
+    _assert_clean_error(proc, f"--file {untouched}: not one of the 16 files of this sync")
 
 
 def test_demo_on_a_file_the_sample_lacks_leaves_no_sample_behind(tmp_path: Path) -> None:
@@ -154,7 +181,7 @@ def test_demo_on_a_file_the_sample_lacks_leaves_no_sample_behind(tmp_path: Path)
     env = {**os.environ, "TEXTUAL_DRIVER": HEADLESS, "XDG_CONFIG_HOME": str(tmp_path / "config"), "TMPDIR": str(temp)}
     proc = subprocess.run([sys.executable, "-m", "workbench", "demo", "--file", "nope.py"], capture_output=True,
                           text=True, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, timeout=90, check=False)
-    _assert_clean_error(proc, "--file nope.py: not one of the 16 files of this sync")
+    _assert_clean_error(proc, "--file nope.py: not one of this sync's files")
     assert not any(temp.glob("workbench-demo-*")), "the temporary sample is removed"
 
 

@@ -28,6 +28,8 @@ from workbench.wording import plural
 if TYPE_CHECKING:
     from textual.theme import Theme
 
+    from workbench.git.repo import GitRepo
+
     from workbench.services.workspace import Workspace
     from workbench.tui.config import Config
     from workbench.tui.screens.main import MainScreen
@@ -41,10 +43,15 @@ def launch(request: SyncRequest, *, theme: str | None = None, start_file: str | 
     # Bad input (no repository, unknown revision, no merge) is a one-line error
     # before the screen is taken over; this check is cheap.
     repo = GitRepo.open(request.repo)
-    locate_sync(repo, request.rev, request.dev, request.main)
-    load = start_loading(request)
+    mode, dev, main, merge = locate_sync(repo, request.rev, request.dev, request.main)
     if start_file is not None:
         start_file = repo_relative(start_file, repo.workdir)
+        commits = [dev, main, *(sha for sha in (merge, request.result and repo.resolve(request.result)) if sha)]
+        if not _anywhere(repo, start_file, commits, mode == "in-progress"):
+            raise WorkbenchError(f"--file {start_file}: not one of this sync's files (neither dev, main nor the "
+                                 "result has it; `workbench analyze` lists them)")
+    load = start_loading(request)
+    if start_file is not None:
         load = require_file(load, start_file)
     return run_app(load, theme=theme, start_file=start_file)
 
@@ -57,6 +64,22 @@ def repo_relative(path: str, root: Path | None) -> str:
     full, top = os.path.abspath(path), os.path.abspath(root)
     inside = os.path.commonpath([full, top]) == top
     return Path(os.path.relpath(full, top)).as_posix() if inside and full != top else path
+
+
+def _anywhere(repo: GitRepo, path: str, commits: list[str], in_progress: bool) -> bool:
+    """Whether ``path`` is in one of the commits (or the index or work tree of a merge in progress).
+
+    A file of the sync always is, so a typo is refused at once, not after
+    the whole analysis; a rename conflict's ``path~side`` is looked for as ``path``.
+    """
+    names = {path, path.rpartition("~")[0] or path}
+    if any(repo.tree_entry(sha, name) is not None for sha in commits for name in names):
+        return True
+    if not in_progress:
+        return False
+    root = repo.workdir
+    return (any(repo.index_entry(name) is not None for name in names) or bool(names & set(repo.index_unmerged()))
+            or (root is not None and any(os.path.lexists(Path(root, name)) for name in names)))
 
 
 def require_file(load: Callable[[Report], Workspace], path: str) -> Callable[[Report], Workspace]:
