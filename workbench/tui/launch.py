@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from workbench.git.repo import GitRepo
-
     from workbench.services.workspace import Workspace
     from workbench.tui.config import Config
     from workbench.tui.screens.main import MainScreen
