@@ -32,7 +32,9 @@ class RepoFiles(Protocol):
 
 def git_blob_id(data: bytes) -> str:
     """The id git gives ``data`` as a blob (for results that exist only in memory)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+    digest = hashlib.sha1(b"blob %d\0" % len(data))
+    digest.update(data)  # not header + data: a copy of a large file for nothing
+    return digest.hexdigest()
 
 
 class Trees:

@@ -136,3 +136,12 @@ def test_uses_in_a_file_ast_cannot_read_come_in_line_order() -> None:
     assert uses["Gone"] == [line for n in range(40) for line in (7 + 3 * n, 8 + 3 * n)]
     found = captures("(identifier) @id", parse(git_blob_id(body), body).root_node)["id"]
     assert [node.start_byte for node in found] == sorted(node.start_byte for node in found)
+
+
+def test_a_whole_files_text_shares_the_tree_of_its_blob() -> None:
+    from workbench.analysis.python.parse import parse_content
+
+    body = b"def f(x):\n    return x\n"
+    tree = parse(git_blob_id(body), body)  # as the audit parses a blob, by the id git gives it
+    assert parse_content(body) is tree
+    assert git_blob_id(body) == "10219f0331a9b70c16d544eeea60804d41244878"  # git hash-object's answer

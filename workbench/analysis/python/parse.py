@@ -14,6 +14,8 @@ from functools import cache
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from workbench.analysis.readers import git_blob_id
+
 TREE_CACHE_SIZE = 256
 """Parsed trees kept (a tree costs about ten times its source in memory)."""
 
@@ -48,6 +50,15 @@ def parse(blob_id: str, data: bytes) -> Tree:
     if len(_TREES) > TREE_CACHE_SIZE:
         _TREES.popitem(last=False)
     return tree
+
+
+def parse_content(data: bytes) -> Tree:
+    """The syntax tree of a whole file's text, cached under the blob id git gives that text.
+
+    A side's file or a merge result is usually a blob the API audit parses
+    too (by its id): the risk signals then reuse that tree.
+    """
+    return parse(git_blob_id(data), data)
 
 
 def parse_text(data: bytes) -> Tree:

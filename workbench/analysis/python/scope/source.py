@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from workbench.analysis.python.parse import parse_text
+from workbench.analysis.python.parse import parse_content
 from workbench.analysis.python.scope.collect import Keep
 from workbench.analysis.python.scope.facts import NameFacts, Scope
 from workbench.analysis.python.scope.ts_walk import TreeSitterWalker
@@ -44,7 +44,7 @@ class PythonFile:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self._lines_layout: tuple[list[int], set[int]] | None = None
-        self._root = parse_text(data).root_node
+        self._root = parse_content(data).root_node
 
     def facts(
         self,
