@@ -149,13 +149,13 @@ def start_sync(
         if mode != "merge-commit":
             raise WorkbenchError("--result goes with a merge commit REV")
         result_commit = repo.resolve(result)
-    base = repo.merge_base(dev_sha, main_sha)
-    if base is None:
-        why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
-        raise WorkbenchError(f"dev and main have no merge base: {why}")
     wanted = frozenset(paths) if paths is not None else None
     with ExitStack() as opening:
         merging = opening.enter_context(PendingMergeTree(repo, dev_sha, main_sha))
+        base = repo.merge_base(dev_sha, main_sha)  # while git merges (it finds the same base)
+        if base is None:
+            why = "the clone is shallow (git fetch --unshallow)" if repo.is_shallow else "unrelated histories"
+            raise WorkbenchError(f"dev and main have no merge base: {why}")
         cleaning = None
         if mode == "in-progress":  # the index names the conflicts that merge-tree will (almost always) find
             unmerged = [path for path in sorted(repo.index_unmerged()) if wanted is None or path in wanted]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -162,16 +163,15 @@ def _analysis(
 def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
 ) -> SyncAnalysis:
-    # Imported before git starts, not while it merges: Ctrl-C during an import (dataclasses build their
-    # methods with exec of a string) makes CPython end the process by SIGINT even after main returns 130.
-    from workbench.analysis.engine import analyze, outline
-    from workbench.analysis.policy.rules import load_policy
-    from workbench.git.repo_files import RepoFiles, read_policy_config
     from workbench.git.snapshot import start_sync
 
     with _rare_collections(), start_sync(
         repo, request.rev, request.dev, request.main, request.result, request.paths
     ) as started:
+        with _interrupts_held():  # the analysis is imported while git merges
+            from workbench.analysis.engine import analyze, outline
+            from workbench.analysis.policy.rules import load_policy
+            from workbench.git.repo_files import RepoFiles, read_policy_config
 
         def outlined(first: SyncSnapshot) -> None:
             if progress is not None:  # the file list, before the histories and scripts are read
@@ -188,6 +188,25 @@ def _compute(
 
         return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
                        progress=staged if progress is not None else None)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C until the block ends (in the main thread; elsewhere it never lands in it anyway).
+
+    Imports build dataclass methods with ``exec`` of a string, and a
+    KeyboardInterrupt raised inside such an ``exec`` makes CPython end the
+    process by SIGINT even after ``main`` has returned 130 and cleaned up.
+    Held, the signal is delivered when the imports are done, a moment later.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 @contextmanager
