@@ -435,3 +435,19 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
         assert not any("index lock" in t for t in toasts(pilot)), toasts(pilot)
 
     _run(app, script)
+
+
+def test_a_toast_said_again_replaces_itself_and_few_stay(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
+    app = make_app(sample_merge_commit)
+
+    async def script(pilot: Pilot) -> None:
+        await burst(pilot, "wwww")
+        await settle(pilot)
+        said = toasts(pilot)
+        assert len(said) == 1 and said[0].startswith("Nothing to write"), said
+        for n in range(5):
+            app.notify(f"toast {n}")
+        await settle(pilot)
+        assert toasts(pilot) == ["toast 2", "toast 3", "toast 4"]  # TOASTS_SHOWN, the newest
+
+    _run(app, script)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from textual.app import App, SystemCommand
-from textual.notifications import SeverityLevel
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -16,6 +16,9 @@ from workbench.tui.messages import LoadFailed
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import Loader, MainScreen
 from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
+
+TOASTS_SHOWN = 3
+"""Toasts on screen at once, at most: more would cover the hunk on a small terminal."""
 
 
 class WorkbenchApp(App[int]):
@@ -49,6 +52,21 @@ class WorkbenchApp(App[int]):
         overruled here, in the one place every notification goes through.
         """
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def on_notify(self, event: Notify) -> None:
+        """A toast said again replaces the one on screen, and at most ``TOASTS_SHOWN`` stay (the newest).
+
+        A hurried ``w w w`` or ``n n n`` at the end used to stack one toast per key over the hunk.
+        """
+        new = event.notification
+        shown = [n for n in self._notifications if n is not new]
+        stale = [n for n in shown if (n.message, n.title, n.severity) == (new.message, new.title, new.severity)]
+        kept = [n for n in shown if n not in stale]
+        stale += kept[: max(0, len(kept) - (TOASTS_SHOWN - 1))]
+        for old in stale:
+            self._unnotify(old, refresh=False)
+        if stale:
+            self._refresh_notifications()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(VARIABLE_DEFAULTS)
