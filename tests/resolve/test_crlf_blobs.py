@@ -15,7 +15,9 @@ from __future__ import annotations
 import pytest
 from helpers.syncs import open_session
 
+from workbench.analysis.model import FileStatus
 from workbench.resolve.events import FileChoice
+from workbench.resolve.renormalize import as_git_stages
 from workbench.resolve.splice import Choice
 from workbench.resolve.writer import Blocked, check_write, write_file
 from workbench.sample import RepoBuilder
@@ -78,3 +80,45 @@ def test_one_side_everywhere_stages_what_git_merge_x_stages(builder: RepoBuilder
     status = builder.git("status", "--porcelain", "--", "a.txt")
     assert status in (b"", b"M  a.txt\n")  # nothing left unstaged or unmerged (renormalized, dev's side is staged anew)
     assert check_write(repo, session, "a.txt").blocked is not Blocked.CHANGED_ON_DISK  # the file is as written
+
+
+def test_renormalize_with_a_side_git_leaves_as_binary_is_refused(builder: RepoBuilder) -> None:
+    """A lone CR makes git's text detection call dev's blob binary: renormalizing leaves it as it is while
+    the other sides lose their CRs, so the merged result is no uniform pass over the model's (found by fuzzing)."""
+    b = builder
+    b.write("a.txt", b"a\nb\nc\nd\ne\nf\ng\n").commit("base")
+    b.branch("dev").checkout("dev").write("a.txt", b"a dev\r\nb\nc\nd\ne dev\rX\nf\ng\n").commit("dev (#2)")
+    b.checkout("main").write("a.txt", b"a\nb\nc\nd\ne main\nf\ng\n").commit("main (#3)")
+    b.git("config", "core.autocrlf", "true")
+    b.git("config", "merge.renormalize", "true")
+    b.checkout("dev").merge("main")
+    before = b.read("a.txt"), b.git("ls-files", "-s", "--", "a.txt")
+    repo, session = open_session(b.path)
+    session.decide_file("a.txt", Choice.MAIN)
+    check = check_write(repo, session, "a.txt")
+    assert check.blocked is Blocked.RENORMALIZE and "merge.renormalize" in check.message
+    outcome = write_file(repo, session, "a.txt")
+    assert not outcome.written and not outcome.staged
+    assert (b.read("a.txt"), b.git("ls-files", "-s", "--", "a.txt")) == before
+
+
+def test_renormalize_leaves_a_side_git_took_whole_as_it_is(builder: RepoBuilder) -> None:
+    """git renormalizes only in a content merge: a file main left alone is dev's blob, CRs and all
+    (found by fuzzing: keeping dev's side staged it with LF)."""
+    b = builder
+    b.write("a.txt", b"a\r\nb\r\n").write("c.md", b"1\n2\n3\n").commit("base")
+    b.branch("dev").checkout("dev").write("a.txt", b"dev\r\na\nb\r\n").write("c.md", b"1\n2 dev\n3\n").commit("dev (#2)")
+    b.checkout("main").write("c.md", b"1\n2 main\n3\n").commit("main (#3)")
+    b.checkout("dev")
+    (b.path / ".git" / "info" / "attributes").write_text("*.txt text eol=crlf\n")  # after the blobs, as in a clone
+    b.git("config", "merge.renormalize", "true")
+    b.merge("main")
+    repo, session = open_session(b.path)
+    data = b"dev\r\na\nb\r\n"
+    assert b.git("cat-file", "blob", ":a.txt") == data  # git took dev's blob as it is
+    assert session.file("a.txt").status is FileStatus.RESOLUTION_EDITED  # its checkout cleans to another blob
+    assert as_git_stages(repo, session, "a.txt", data) == data
+    session.choose_file("a.txt", FileChoice.KEEP_DEV)
+    outcome = write_file(repo, session, "a.txt")
+    assert outcome.written and outcome.staged, outcome.message
+    assert b.git("cat-file", "blob", ":a.txt") == data

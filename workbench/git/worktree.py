@@ -48,25 +48,6 @@ def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
     return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob], extra_env=env).stdout
 
 
-def renormalizes(repo: GitRepo) -> bool:
-    """Whether ``merge.renormalize`` is set: git then merges (and stages) each side as if checked out and added afresh."""
-    proc = run_git(repo.run_dir, ["config", "--type=bool", "--default=false", "merge.renormalize"], check=False)
-    return proc.returncode == 0 and proc.stdout.strip() == b"true"
-
-
-def renormalized(repo: GitRepo, path: str, data: bytes) -> bytes:
-    """``data`` checked out at ``path`` and cleaned again ignoring the index, as ``merge.renormalize`` does.
-
-    git's safer autocrlf rule keeps CRs when the index's blob has some;
-    renormalization ignores it, which ``hash-object`` over an empty index
-    reproduces (so a CRLF blob merged under ``core.autocrlf`` is staged LF).
-    """
-    env = {**repo.object_quarantine(), "GIT_INDEX_FILE": str(repo.scratch_dir() / "renormalize.no-index")}
-    proc = run_git(repo.run_dir, ["hash-object", "-w", f"--path={path}", "--stdin"],
-                   input_bytes=checkout_form(repo, path, data), extra_env=env)
-    return run_git(repo.run_dir, ["cat-file", "blob", proc.stdout.decode("ascii").strip()], extra_env=env).stdout
-
-
 def store_blob(repo: GitRepo, data: bytes, env: Mapping[str, str] | None = None) -> str:
     """Write ``data`` as a blob, no filter applied, where ``env`` points git (the repository without it)."""
     proc = run_git(repo.run_dir, ["hash-object", "-w", "--no-filters", "--stdin"], input_bytes=data, extra_env=env)

@@ -32,8 +32,6 @@ from workbench.git.types import BLOB_MODES, FileMode
 from workbench.git.worktree import (
     checkout_form,
     marker_size,
-    renormalized,
-    renormalizes,
     stage_gitlink,
     stage_path,
     stage_problem,
@@ -44,6 +42,7 @@ from workbench.git.worktree_read import disk_oid
 from workbench.resolve.events import Event, FileChoice, chosen_oid
 from workbench.resolve.markers import any_markers, conflict_markers
 from workbench.resolve.python_check import check_python
+from workbench.resolve.renormalize import as_git_stages
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import ConflictTextError
 
@@ -61,6 +60,8 @@ class Blocked(str, Enum):
     UNDECIDED = "undecided"
     NOT_WRITABLE = "not-writable"
     OVERLAP = "overlap"
+    RENORMALIZE = "renormalize"
+    """``merge.renormalize`` changes this file's sides in a way the model does not follow."""
     CONFLICT_TEXT = "conflict-text"
     """The conflict blocks in the work tree do not match the hunks (only a whole-side choice is written)."""
     NOT_STAGEABLE = "not-stageable"
@@ -147,6 +148,8 @@ def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: 
     except SessionError as exc:
         blocked = Blocked.CONFLICT_TEXT if isinstance(exc.__cause__, ConflictTextError) else Blocked.OVERLAP
         return WriteCheck(path, blocked, str(exc))
+    if data is not None and as_git_stages(repo, session, path, data) is None:
+        return WriteCheck(path, Blocked.RENORMALIZE, f"{path}: {_RENORMALIZE_MESSAGE}")
     if data is not None and any_markers(data, marker_sizes(repo, session, path)) is not None:
         return WriteCheck(path, Blocked.MARKERS, _markers_message(session, path))
     warning = ""
@@ -164,6 +167,10 @@ def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: 
         if problem:
             return WriteCheck(path, Blocked.NOT_STAGEABLE, f"{path} not written: it could not be staged ({problem})")
     return WriteCheck(path, warning=warning)
+
+
+_RENORMALIZE_MESSAGE = ("merge.renormalize is set, and git renormalizes this file's sides in a way the workbench "
+                        "does not model (a filter, or a side it leaves as binary): resolve it in an editor")
 
 
 def _spliced_over_an_inexact_model(session: Session, entry: FileAnalysis) -> bool:
@@ -250,8 +257,11 @@ def _write(repo: GitRepo, session: Session, path: str, stage: bool) -> WriteOutc
         event = session.mark_written(path, None)
         return _staged(repo, path, stage, f"deleted {path}", event, unstage_deleted)
     mode = _mode_for(entry, choice)
-    if mode != FileMode.SYMLINK and renormalizes(repo):
-        data = renormalized(repo, path, data)  # git merged the sides renormalized, and so staged its result
+    if mode != FileMode.SYMLINK:
+        staged = as_git_stages(repo, session, path, data)  # merge.renormalize: git merged the sides renormalized
+        if staged is None:
+            raise WorkbenchError(_RENORMALIZE_MESSAGE)
+        data = staged
     if mode == FileMode.SYMLINK:
         _atomic_symlink(target, os.fsdecode(data))
     else:
