@@ -13,9 +13,10 @@ import pygit2
 from workbench.errors import WorkbenchError
 from workbench.git.blob_cache import BlobCache
 from workbench.git.catfile import CatFile
+from workbench.git.line_diff import line_changes
 from workbench.git.objects import commit_info, entry_at, walk_named, walk_tree
 from workbench.git.quarantine import Quarantine, unquote_alternate
-from workbench.git.types import CommitInfo, Edit, Script
+from workbench.git.types import CommitInfo, Script
 
 
 class GitRepo:
@@ -206,26 +207,12 @@ class GitRepo:
             self._pinned[self.hash_bytes(data)] = data
 
     def line_changes(self, old: str, new: str) -> Script:
-        """libgit2's line diff of two blobs as an edit script.
+        """libgit2's line diff of two blobs as an edit script (``line_diff.py``).
 
         Used where a plausible alignment is enough (blame); git-exact merges
         use the analysis layer's own xdiff.
         """
-        patch = pygit2.Patch.create_from(
-            self.read_blob(old),
-            self.read_blob(new),
-            flag=pygit2.enums.DiffOption.FORCE_TEXT,
-            context_lines=0,
-        )
-        return tuple(
-            Edit(
-                h.old_start if h.old_lines == 0 else h.old_start - 1,
-                h.old_lines,
-                h.new_start if h.new_lines == 0 else h.new_start - 1,
-                h.new_lines,
-            )
-            for h in patch.hunks
-        )
+        return line_changes(self.read_blob(old), self.read_blob(new))
 
     def blob_size(self, oid: str) -> int:
         obj = self._repo.get(oid)
