@@ -11,7 +11,7 @@ as binary: a lone CR), a clean filter or ``ident`` is not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from enum import Enum
 
 from workbench.git.repo import GitRepo
@@ -36,17 +36,17 @@ def renormalizes(repo: GitRepo) -> bool:
     return proc.returncode == 0 and proc.stdout.strip() == b"true"
 
 
-def renormalization(repo: GitRepo, path: str, sides: Iterable[bytes]) -> Renormalization:
-    """How git's content merge of ``sides`` (base, dev, main: what exists) at ``path`` renormalizes them."""
+def renormalization(repo: GitRepo, path: str, sides: Sequence[bytes]) -> tuple[Renormalization, tuple[bytes, ...]]:
+    """How git's content merge of ``sides`` (base, dev, main: what exists) at ``path`` renormalizes them,
+    and the sides as git merges them."""
     if not renormalizes(repo):
-        return Renormalization.NONE
-    changed = False
-    for data in sides:
-        after = renormalized(repo, path, data)
-        if after != data.replace(b"\r\n", b"\n"):
-            return Renormalization.UNMODELLED
-        changed = changed or after != data
-    return Renormalization.CRLF_TO_LF if changed else Renormalization.NONE
+        return Renormalization.NONE, tuple(sides)
+    merged = tuple(renormalized(repo, path, data) for data in sides)
+    if all(after == data for after, data in zip(merged, sides, strict=True)):
+        return Renormalization.NONE, merged
+    if all(after == data.replace(b"\r\n", b"\n") for after, data in zip(merged, sides, strict=True)):
+        return Renormalization.CRLF_TO_LF, merged
+    return Renormalization.UNMODELLED, merged  # one side kept its CRLFs while another lost them, or a filter
 
 
 def renormalized(repo: GitRepo, path: str, data: bytes) -> bytes:

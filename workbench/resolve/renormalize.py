@@ -3,16 +3,19 @@
 git renormalizes only in a content merge (both sides changed the file):
 there, the merge of the renormalized sides is the model's result with the
 same CRLF-to-LF pass, when that is all renormalizing does to every side
-(``git/renormalize.py``).  A whole-file choice is that side's blob, and a
+(``git/renormalize.py``) and git's merge of the renormalized sides has the
+model's regions.  A whole-file choice is that side's blob, and a
 file git merged by taking one side's blob is never renormalized.
 """
 
 from __future__ import annotations
 
 from workbench.analysis.model import FileAnalysis
+from workbench.analysis.xdiff import Algorithm, Level, coalesce_alnum, merge_lines, split_lines
 from workbench.git.renormalize import Renormalization, renormalization
 from workbench.git.repo import GitRepo
-from workbench.git.types import BLOB_MODES
+from workbench.git.runner import git_version
+from workbench.git.types import BLOB_MODES, REDIFF_SHIFTED_SINCE
 from workbench.resolve.session import Session
 
 
@@ -22,10 +25,23 @@ def as_git_stages(repo: GitRepo, session: Session, path: str, data: bytes) -> by
     if session.file_choice(path) is not None or not _content_merged(entry):
         return data
     sides = [repo.read_blob(side.oid) for side in (entry.base, entry.dev, entry.main) if side.oid is not None]
-    found = renormalization(repo, path, sides)
-    if found is Renormalization.UNMODELLED:
+    found, merged = renormalization(repo, path, sides)
+    if found is Renormalization.NONE:
+        return data
+    if found is Renormalization.UNMODELLED or not _same_regions(entry, merged):
         return None
-    return data.replace(b"\r\n", b"\n") if found is Renormalization.CRLF_TO_LF else data
+    return data.replace(b"\r\n", b"\n")
+
+
+def _same_regions(entry: FileAnalysis, merged: tuple[bytes, ...]) -> bool:
+    """Whether git's merge of the renormalized sides has the model's regions (a line whose only change
+    is its line end is a change to the model and none to git: then the hunks are not git's)."""
+    if entry.merge is None:
+        return False
+    base, dev, main = (b"", *merged) if entry.base.oid is None else merged
+    again = merge_lines(split_lines(base), split_lines(dev), split_lines(main), Algorithm.HISTOGRAM, Level.ZEALOUS,
+                        rediff_shifted=git_version() >= REDIFF_SHIFTED_SINCE)
+    return coalesce_alnum(again).chunks == entry.merge.chunks
 
 
 def _content_merged(entry: FileAnalysis) -> bool:

@@ -169,8 +169,9 @@ def _check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: 
     return WriteCheck(path, warning=warning)
 
 
-_RENORMALIZE_MESSAGE = ("merge.renormalize is set, and git renormalizes this file's sides in a way the workbench "
-                        "does not model (a filter, or a side it leaves as binary): resolve it in an editor")
+_RENORMALIZE_MESSAGE = ("merge.renormalize is set, and git merged this file's sides renormalized in a way the "
+                        "hunks shown do not follow (a side that changed only line ends, a side git leaves as "
+                        "binary, a filter): resolve it in an editor")
 
 
 def _spliced_over_an_inexact_model(session: Session, entry: FileAnalysis) -> bool:
