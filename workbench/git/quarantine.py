@@ -47,6 +47,8 @@ class Quarantine:
         _sweep_stale()
         self.path = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
         self.objects = tuple(objects)
+        self._keepers = 0
+        self._kept: dict[str, tuple[int, int]] = {}
         with _lock:
             _live.add(self.path)
         weakref.finalize(self, _remove, self.path)
@@ -68,18 +70,35 @@ class Quarantine:
 
     @contextmanager
     def times_kept(self) -> Iterator[None]:
-        """Put back the times of the repository's object files that git freshened meanwhile."""
-        before = _object_times(self.objects)
+        """Put back the times of the repository's object files that git freshened meanwhile.
+
+        Nested or overlapping uses (merge-tree and a ``git add`` running at
+        once) share the times read by the first, and the last to end puts
+        them back: a second reading could take a time git had just freshened
+        for the true one, and put that back at the end.
+        """
+        with _lock:
+            if self._keepers == 0:
+                self._kept = _object_times(self.objects)
+            self._keepers += 1
         try:
             yield
         finally:
-            for path, (_atime, mtime) in _object_times(self.objects).items():
-                old = before.get(path)
-                if old is not None and old[1] != mtime:
-                    try:
-                        os.utime(path, ns=old)
-                    except OSError:
-                        pass
+            with _lock:
+                self._keepers -= 1
+                before = self._kept if self._keepers == 0 else None
+            if before is not None:
+                _put_back(before, _object_times(self.objects))
+
+
+def _put_back(before: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]]) -> None:
+    for path, (_atime, mtime) in now.items():
+        old = before.get(path)
+        if old is not None and old[1] != mtime:
+            try:
+                os.utime(path, ns=old)
+            except OSError:
+                pass
 
 
 def quote_alternate(path: str) -> str:

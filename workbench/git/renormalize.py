@@ -56,7 +56,9 @@ def renormalized(repo: GitRepo, path: str, data: bytes) -> bytes:
     renormalization ignores it, which ``hash-object`` over an empty index
     reproduces.
     """
-    env = {**repo.object_quarantine(), "GIT_INDEX_FILE": str(repo.scratch_dir() / "renormalize.no-index")}
+    # written where git cannot see (so never freshens) the repository's objects, read back with them
+    env = {**repo.object_sink(), "GIT_INDEX_FILE": str(repo.scratch_dir() / "renormalize.no-index")}
     proc = run_git(repo.run_dir, ["hash-object", "-w", f"--path={path}", "--stdin"],
                    input_bytes=checkout_form(repo, path, data), extra_env=env)
-    return run_git(repo.run_dir, ["cat-file", "blob", proc.stdout.decode("ascii").strip()], extra_env=env).stdout
+    oid = proc.stdout.decode("ascii").strip()
+    return run_git(repo.run_dir, ["cat-file", "blob", oid], extra_env=repo.object_quarantine()).stdout
