@@ -32,8 +32,6 @@ CASES = {  # autocrlf, attributes, (base, dev, main)
     "input-dev-empty": ("input", None, (b"one\r\ntwo\r\n", b"", b"main\r\n")),
     "true-dev-unterminated": ("true", None, (b"", b"dev", b"main\r\n")),
     "input-dev-lf-main-crlf": ("input", None, (b"a\nb\nc\n", b"a\nb dev\nc\n", b"a\r\nb main\r\nc\r\n")),
-    # a lone CR is no CRLF: git keeps no CR for it, and explicit text converts (found by fuzzing)
-    "text-eol-crlf-lone-cr": ("false", "*.txt text eol=crlf\n", (b"{\n  3", b"dev {4\rX\n", b"{\nmain zeta6\rX\n")),
     "renormalize-true-crlf": ("true", None, (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n")),
     "renormalize-input-crlf": ("input", None, (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n")),
     "renormalize-false-text-attr": ("false", "*.txt text eol=crlf\n", (b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n",

@@ -96,7 +96,7 @@ class PendingContents:
             return oid, data
         blobs = self._stage_blobs(path)  # none: not git's conflict text, but a file someone changed
         mixed = raw.count(b"\n") != raw.count(b"\r\n")
-        if not blobs or not (mixed or any(_has_crlf(self._repo.read_blob(blob)) for blob in blobs)):
+        if not blobs or not (mixed or any(b"\r" in self._repo.read_blob(blob) for blob in blobs)):
             return oid, data
         return store_blob(self._repo, raw, self._repo.object_sink()), raw
 
@@ -148,9 +148,3 @@ def _batches(paths: Sequence[str]) -> list[list[str]]:
 def _is_regular(repo: GitRepo, path: str) -> bool:
     full = worktree_path(repo, path)
     return full.is_file() and not full.is_symlink()
-
-
-def _has_crlf(data: bytes) -> bool:
-    """git's test of a blob for its CRs to be kept (``has_crlf_in_index``): CRLF line ends, and nothing that makes
-    it binary to git's text detection (a lone CR, a NUL)."""
-    return b"\r\n" in data and data.count(b"\r") == data.count(b"\r\n") and b"\0" not in data
