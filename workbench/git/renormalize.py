@@ -32,8 +32,7 @@ class Renormalization(str, Enum):
 
 def renormalizes(repo: GitRepo) -> bool:
     """Whether ``merge.renormalize`` is set (as git reads a boolean)."""
-    proc = run_git(repo.run_dir, ["config", "--type=bool", "--default=false", "merge.renormalize"], check=False)
-    return proc.returncode == 0 and proc.stdout.strip() == b"true"
+    return repo.config_flag("merge.renormalize")
 
 
 def renormalization(repo: GitRepo, path: str, sides: Sequence[bytes]) -> tuple[Renormalization, tuple[bytes, ...]]:

@@ -304,6 +304,16 @@ class GitRepo:
             return None
         return str(value)
 
+    def config_flag(self, key: str) -> bool:
+        """A boolean setting as git reads one (``yes``, ``on``, ``1``...); unset or unreadable: False.
+
+        Read in this process: the writer asks for every file it checks.
+        """
+        try:
+            return bool(self._repo.config.get_bool(key))
+        except (KeyError, ValueError, pygit2.GitError):
+            return False
+
     @property
     def raw(self) -> pygit2.Repository:
         """For the git layer's own modules only."""
