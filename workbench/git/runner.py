@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
+from workbench.git.types import REDIFF_SHIFTED_SINCE
 
 _VERSION = re.compile(r"git version (\d+)\.(\d+)(?:\.(\d+))?")
 
@@ -165,6 +166,11 @@ def git_version() -> tuple[int, int, int]:
     if not match:
         raise WorkbenchError(f"cannot tell the git version from {out.strip()!r}")
     return int(match[1]), int(match[2]), int(match[3] or 0)
+
+
+def rediffs_shifted() -> bool:
+    """Whether the installed git re-diffs histogram groups that grew while sliding (its merges do)."""
+    return git_version() >= REDIFF_SHIFTED_SINCE
 
 
 def require_merge_tree() -> None:

@@ -11,11 +11,11 @@ file git merged by taking one side's blob is never renormalized.
 from __future__ import annotations
 
 from workbench.analysis.model import FileAnalysis
-from workbench.analysis.xdiff import Algorithm, Level, coalesce_alnum, merge_lines, split_lines
+from workbench.analysis.xdiff import text_model
 from workbench.git.renormalize import Renormalization, renormalization
 from workbench.git.repo import GitRepo
-from workbench.git.runner import git_version
-from workbench.git.types import BLOB_MODES, REDIFF_SHIFTED_SINCE
+from workbench.git.runner import rediffs_shifted
+from workbench.git.types import BLOB_MODES
 from workbench.resolve.session import Session
 
 
@@ -39,9 +39,7 @@ def _same_regions(entry: FileAnalysis, merged: tuple[bytes, ...]) -> bool:
     if entry.merge is None:
         return False
     base, dev, main = (b"", *merged) if entry.base.oid is None else merged
-    again = merge_lines(split_lines(base), split_lines(dev), split_lines(main), Algorithm.HISTOGRAM, Level.ZEALOUS,
-                        rediff_shifted=git_version() >= REDIFF_SHIFTED_SINCE)
-    return coalesce_alnum(again).chunks == entry.merge.chunks
+    return text_model(base, dev, main, rediffs_shifted()).chunks == entry.merge.chunks
 
 
 def _content_merged(entry: FileAnalysis) -> bool:

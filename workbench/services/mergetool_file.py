@@ -38,12 +38,12 @@ from workbench.analysis.model import (
     SyncAnalysis,
 )
 from workbench.analysis.policy.rules import load_policy
-from workbench.analysis.xdiff import Algorithm, Favor, Level, coalesce_alnum, merge_lines, split_lines
+from workbench.analysis.xdiff import Favor, text_model
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
-from workbench.git.runner import git_version
-from workbench.git.types import REDIFF_SHIFTED_SINCE, FileMode
+from workbench.git.runner import git_version, rediffs_shifted
+from workbench.git.types import FileMode
 from workbench.services.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
@@ -190,15 +190,7 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
     merge = None
     hunks: tuple[Hunk, ...] = ()
     if kind is ConflictKind.CONTENT:
-        zealous = merge_lines(
-            split_lines(data["BASE"]),
-            split_lines(data["LOCAL"]),
-            split_lines(data["REMOTE"]),
-            Algorithm.HISTOGRAM,
-            Level.ZEALOUS,
-            rediff_shifted=git_version() >= REDIFF_SHIFTED_SINCE,
-        )
-        merge = coalesce_alnum(zealous)
+        merge = text_model(data["BASE"], data["LOCAL"], data["REMOTE"], rediffs_shifted())
         hunks = build_hunks(merge, result, unmerged=True)
     mode = FileMode.EXECUTABLE if result is not None and os.access(root / relative, os.X_OK) else FileMode.REGULAR
     note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "

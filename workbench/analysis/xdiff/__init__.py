@@ -30,6 +30,7 @@ from workbench.analysis.xdiff.merge import (
     Style,
     coalesce_alnum,
     merge_lines,
+    text_model,
 )
 from workbench.git.types import Edit, Script
 
@@ -47,4 +48,5 @@ __all__ = [
     "diff_lines",
     "merge_lines",
     "split_lines",
+    "text_model",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.xdiff.diff import Algorithm, diff_ids
-from workbench.analysis.xdiff.lines import classify
+from workbench.analysis.xdiff.lines import classify, split_lines
 from workbench.analysis.xdiff.result import (
     ChunkMode,
     Favor,
@@ -326,3 +326,11 @@ def _base_before_anchor(script: list[Edit], pos: int, n_base: int) -> int:
             return b_i1 + b_chg1
         return min(pos - ((p_i2 + p_chg2) - (b_i1 + b_chg1)), n_base)
     return min(pos, n_base)
+
+
+def text_model(base: bytes, ours: bytes, theirs: bytes, rediff_shifted: bool) -> MergeResult:
+    """The model of a file known only by its three texts: git's merge (histogram, zealous), its conflicts
+    separated by lines without letters or digits joined (``coalesce_alnum``), as the engine models a file."""
+    zealous = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.HISTOGRAM,
+                          Level.ZEALOUS, rediff_shifted=rediff_shifted)
+    return coalesce_alnum(zealous)
