@@ -41,14 +41,23 @@ CASES = {  # autocrlf, attributes, (base, dev, main)
 
 
 def _merged(b: RepoBuilder, case: str) -> RepoBuilder:
-    autocrlf, attributes, (base, dev, main) = CASES[case]
+    autocrlf, attributes, sides = CASES[case]
     if attributes:
         b.write(".gitattributes", attributes)
+    return _merge_stopped(b, sides, autocrlf, renormalize=case.startswith("renormalize"))
+
+
+def _merge_stopped(b: RepoBuilder, sides: tuple[bytes, bytes, bytes], autocrlf: str | None,
+                   renormalize: bool) -> RepoBuilder:
+    """``a.txt`` as base, dev and main write it, the settings made after the commits (as in a clone), and dev's
+    merge of main stopped on the conflict."""
+    base, dev, main = sides
     b.write("a.txt", base).commit("base")
     b.branch("dev").checkout("dev").write("a.txt", dev).commit("dev (#2)")
     b.checkout("main").write("a.txt", main).commit("main (#3)")
-    b.git("config", "core.autocrlf", autocrlf)  # set after the blobs were committed, as in a clone
-    if case.startswith("renormalize"):
+    if autocrlf is not None:
+        b.git("config", "core.autocrlf", autocrlf)
+    if renormalize:
         b.git("config", "merge.renormalize", "true")
     b.checkout("dev").merge("main")
     return b
@@ -85,13 +94,8 @@ def test_one_side_everywhere_stages_what_git_merge_x_stages(builder: RepoBuilder
 def test_renormalize_with_a_side_git_leaves_as_binary_is_refused(builder: RepoBuilder) -> None:
     """A lone CR makes git's text detection call dev's blob binary: renormalizing keeps its CRLFs while base and
     main lose theirs, so git's merge is no single pass over the model's (found by fuzzing: LF was staged)."""
-    b = builder
-    b.write("a.txt", b"a\r\nb\r\nc\r\nd\r\ne\r\nf\r\n").commit("base")
-    b.branch("dev").checkout("dev").write("a.txt", b"a dev\r\nb\r\nc\r\nd\r\ne dev\rX\r\nf\r\n").commit("dev (#2)")
-    b.checkout("main").write("a.txt", b"a\r\nb\r\nc\r\nd\r\ne main\r\nf\r\n").commit("main (#3)")
-    b.git("config", "core.autocrlf", "true")
-    b.git("config", "merge.renormalize", "true")
-    b.checkout("dev").merge("main")
+    b = _merge_stopped(builder, (b"a\r\nb\r\nc\r\nd\r\ne\r\nf\r\n", b"a dev\r\nb\r\nc\r\nd\r\ne dev\rX\r\nf\r\n",
+                                 b"a\r\nb\r\nc\r\nd\r\ne main\r\nf\r\n"), "true", renormalize=True)
     before = b.read("a.txt"), b.git("ls-files", "-s", "--", "a.txt")
     repo, session = open_session(b.path)
     session.decide_file("a.txt", Choice.MAIN)
@@ -105,13 +109,8 @@ def test_renormalize_with_a_side_git_leaves_as_binary_is_refused(builder: RepoBu
 def test_renormalize_where_a_side_changed_only_line_ends_is_refused(builder: RepoBuilder) -> None:
     """Main only turned a line dev deleted into CRLF: a conflict to the model, none to git once it renormalizes
     (dev's deletion merges). Taking main for every hunk kept the line that -X theirs drops (found by fuzzing)."""
-    b = builder
-    b.write("a.txt", b"keep\nold\nx\ny\nz\n").commit("base")
-    b.branch("dev").checkout("dev").write("a.txt", b"keep\nx\ny\nz dev\n").commit("dev (#2)")
-    b.checkout("main").write("a.txt", b"keep\r\nold\r\nx\r\ny\r\nz main\r\n").commit("main (#3)")
-    b.git("config", "core.autocrlf", "true")
-    b.git("config", "merge.renormalize", "true")
-    b.checkout("dev").merge("main")
+    b = _merge_stopped(builder, (b"keep\nold\nx\ny\nz\n", b"keep\nx\ny\nz dev\n",
+                                 b"keep\r\nold\r\nx\r\ny\r\nz main\r\n"), "true", renormalize=True)
     repo, session = open_session(b.path)
     session.decide_file("a.txt", Choice.MAIN)
     check = check_write(repo, session, "a.txt")
@@ -124,18 +123,11 @@ def test_renormalize_that_changes_no_side_writes_as_git_does(builder: RepoBuilde
                                                            autocrlf: str | None) -> None:
     """CRLF everywhere and no conversion configured, or a side git keeps as binary among LF-only ones:
     renormalizing leaves every side as it is, and so must the writer (it was refused, found by fuzzing)."""
-    b = builder
     if autocrlf is None:
-        base, dev, main = b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n"
+        sides = b"a\r\nb\r\nc\r\n", b"a\r\nb dev\r\nc\r\n", b"a\r\nb main\r\nc\r\n"
     else:
-        base, dev, main = b"a\nb\nc\nd\ne\n", b"a dev\r\nb\nc\nd\ne dev\rX\n", b"a\nb\nc\nd\ne main\n"
-    b.write("a.txt", base).commit("base")
-    b.branch("dev").checkout("dev").write("a.txt", dev).commit("dev (#2)")
-    b.checkout("main").write("a.txt", main).commit("main (#3)")
-    if autocrlf is not None:
-        b.git("config", "core.autocrlf", autocrlf)
-    b.git("config", "merge.renormalize", "true")
-    b.checkout("dev").merge("main")
+        sides = b"a\nb\nc\nd\ne\n", b"a dev\r\nb\nc\nd\ne dev\rX\n", b"a\nb\nc\nd\ne main\n"
+    b = _merge_stopped(builder, sides, autocrlf, renormalize=True)
     repo, session = open_session(b.path)
     session.decide_file("a.txt", choice)
     outcome = write_file(repo, session, "a.txt")
@@ -165,3 +157,4 @@ def test_renormalize_leaves_a_side_git_took_whole_as_it_is(builder: RepoBuilder)
     outcome = write_file(repo, session, "a.txt")
     assert outcome.written and outcome.staged, outcome.message
     assert b.git("cat-file", "blob", ":a.txt") == data
+
