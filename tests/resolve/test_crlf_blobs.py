@@ -13,6 +13,7 @@ the blobs have CRLF, and the workbench must too.
 from __future__ import annotations
 
 import pytest
+from helpers.odd_repos import age_git_dir, git_dir_times
 from helpers.syncs import open_session
 
 from workbench.analysis.model import FileStatus
@@ -158,3 +159,17 @@ def test_renormalize_leaves_a_side_git_took_whole_as_it_is(builder: RepoBuilder)
     assert outcome.written and outcome.staged, outcome.message
     assert b.git("cat-file", "blob", ":a.txt") == data
 
+
+def test_a_renormalized_write_freshens_none_of_the_repositorys_objects(builder: RepoBuilder) -> None:
+    """Checking the sides out and cleaning them again stores their blobs: in the quarantine, never touching a pack
+    or loose object the repository already has (staging, left out here, writes to the repository by design)."""
+    _merged(builder, "renormalize-true-crlf")
+    builder.git("gc", "-q")
+    age_git_dir(builder.path)
+    objects = {path: t for path, t in git_dir_times(builder.path).items() if path.startswith(".git/objects/")}
+    repo, session = open_session(builder.path)
+    session.decide_file("a.txt", Choice.MAIN)
+    outcome = write_file(repo, session, "a.txt", stage=False)
+    assert outcome.written, outcome.message
+    after = git_dir_times(builder.path)
+    assert {path for path, t in objects.items() if after.get(path) != t} == set()

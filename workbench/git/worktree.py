@@ -42,10 +42,14 @@ def worktree_path(repo: GitRepo, path: str) -> Path:
 
 
 def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:
-    """``data`` (a blob's content) as ``git checkout`` would write it at ``path`` (smudge)."""
-    env = repo.object_quarantine()
-    blob = store_blob(repo, data, env)
-    return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob], extra_env=env).stdout
+    """``data`` (a blob's content) as ``git checkout`` would write it at ``path`` (smudge).
+
+    The blob is stored where git cannot see the repository's objects (so it
+    never freshens one of them that has the same bytes) and read back with them.
+    """
+    blob = store_blob(repo, data, repo.object_sink())
+    return run_git(repo.run_dir, ["cat-file", "--filters", f"--path={path}", blob],
+                   extra_env=repo.object_quarantine()).stdout
 
 
 def store_blob(repo: GitRepo, data: bytes, env: Mapping[str, str] | None = None) -> str:
