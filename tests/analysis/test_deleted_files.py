@@ -6,6 +6,7 @@ from helpers.syncs import analyze
 
 from workbench.analysis.model import DeletedFile, SyncAnalysis
 from workbench.analysis.serialize import analysis_to_json
+from workbench.git.repo_files import LOGS_AT_ONCE
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
 
@@ -95,3 +96,23 @@ def test_a_relative_import_from_a_sibling_package_is_found(builder: RepoBuilder)
     model = found["pkg/legacy/model.py"]
     assert [(i.path, i.line) for i in model.importers] == [("pkg/train/loop.py", 1)]
     assert model.verdict == "restore-file"
+
+
+def test_each_of_many_deletions_names_its_own_commit(builder: RepoBuilder) -> None:
+    """More files than ``deletions`` runs git logs at once: each still gets the commit that deleted it."""
+    count = LOGS_AT_ONCE * 2 + 1
+    for k in range(count):
+        builder.write(f"data/f{k}.txt", f"{k}\n")
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    deleting = {}
+    for k in reversed(range(count)):  # deleted in another order than the paths sort in
+        builder.delete(f"data/f{k}.txt")
+        deleting[f"data/f{k}.txt"] = builder.commit(f"[dev] Drop f{k} (#{100 + k})")
+    builder.checkout("main")
+    for k in range(count):
+        builder.write(f"data/f{k}.txt", f"{k} on main\n")
+    builder.commit("Main edits every file (#1)")
+    found = _deleted(analyze(builder.path, dev="dev", main="main"))
+    assert {path: d.deleted_by.sha if d.deleted_by else None for path, d in found.items()} == deleting
+    assert all(d.verdict == "leave-deleted" for d in found.values())

@@ -44,7 +44,15 @@ def deleted_files(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[Del
     trees = Trees(files, entries)
     missing = _missing(files, trees, entries, context.paths)
     users = find_importers([p for p in missing if p.endswith(".py")], trees, [], thorough=True)
-    return tuple(_deleted(path, trees, files, analysis, context.commit, users.get(path, ())) for path in missing)
+    deleting = files.deletions([p for p in missing if _dev_deleted(trees, p)])
+    return tuple(
+        _deleted(path, trees, deleting.get(path), analysis, context.commit, users.get(path, ())) for path in missing
+    )
+
+
+def _dev_deleted(trees: Trees, path: str) -> bool:
+    """The base had the file and dev does not: some dev commit deleted it."""
+    return trees.blob_id("base", path) is not None and trees.blob_id("dev", path) is None
 
 
 def with_deleted(analysis: SyncAnalysis, found: tuple[DeletedFile, ...]) -> SyncAnalysis:
@@ -65,11 +73,11 @@ def _missing(
 
 
 def _deleted(
-    path: str, trees: Trees, files: RepoFiles, analysis: SyncAnalysis, commit: CommitLookup, users: tuple[Importer, ...]
+    path: str, trees: Trees, sha: str | None, analysis: SyncAnalysis, commit: CommitLookup, users: tuple[Importer, ...]
 ) -> DeletedFile:
+    """``path``'s verdict; ``sha``: the dev commit that deleted it, if dev did."""
     in_base = trees.blob_id("base", path) is not None
     dev_present = trees.blob_id("dev", path) is not None
-    sha = files.deletion(path) if in_base and not dev_present else None
     deleted_by: Commit | None = commit(sha) if sha else None
     restore = f"git checkout {analysis.main} -- {shlex.quote(path)}"
     by = f'{deleted_by.sha[:10]} "{deleted_by.subject}"' if deleted_by else ""
