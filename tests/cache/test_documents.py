@@ -138,9 +138,16 @@ def test_unusual_revisions_have_no_identity(sample_merge_commit: SampleSync, arg
     assert identify_sync(sample_merge_commit.path, rev, dev, None, None) is None
 
 
-def test_a_merge_in_progress_has_no_identity(sample_in_progress: SampleSync) -> None:
-    """Its result is the work tree, which changes under the same commit ids."""
-    assert identify_sync(sample_in_progress.path, None, None, None, None) is None
+def test_a_merge_in_progress_has_the_identity_pygit2_reads_with_its_work_tree(sample_in_progress: SampleSync) -> None:
+    """HEAD and MERGE_HEAD, and the digest of the index and work tree its result is (``test_in_progress.py``)."""
+    found = identify_sync(sample_in_progress.path, None, None, None, None)
+    assert found is not None and found.mode == "in-progress" and found.worktree is not None
+    assert (found.dev, found.main, found.merge, found.result) == (
+        sample_in_progress.dev, sample_in_progress.main, None, None
+    )
+    repo = GitRepo.open(sample_in_progress.path)
+    inputs = _verified_inputs(repo, SyncRequest(repo=sample_in_progress.path), found)
+    assert inputs is not None and inputs["worktree"] == found.worktree
 
 
 def test_a_merge_commit_at_head_has_the_identity_pygit2_reads(sample_merge_commit: SampleSync) -> None:

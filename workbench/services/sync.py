@@ -93,7 +93,7 @@ def sync_document(
     make: Callable[[GitRepo, SyncAnalysis], str],
     *,
     options: dict[str, object] | None = None,
-    modes: tuple[SyncMode, ...] = ("merge-commit", "preview"),
+    modes: tuple[SyncMode, ...] = ("merge-commit", "preview", "in-progress"),
 ) -> str:
     """``make(repo, analysis)`` for the sync ``request`` names, cached as text under ``kind`` and ``options``.
 
@@ -120,7 +120,7 @@ def sync_document(
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
     text = make(repo, _analysis(repo, request, verified, None))
-    if key is not None and verified is not None:
+    if key is not None and verified is not None and _unchanged(verified["worktree"], request):
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
 
@@ -156,7 +156,8 @@ def _analysis(
     if cached is not None:
         return cached
     analysis = _compute(repo, request, progress)
-    save_analysis(cache, key, analysis)
+    if _unchanged(inputs["worktree"], request):
+        save_analysis(cache, key, analysis)
     return analysis
 
 
@@ -235,6 +236,18 @@ def _rare_collections() -> Iterator[None]:
                 gc.set_threshold(*_saved_threshold)
 
 
+def _unchanged(worktree: object, request: SyncRequest) -> bool:
+    """Whether a merge in progress still has the index and work tree whose digest its key holds (``worktree``).
+
+    Someone may edit a file while the analysis is computed: what was read
+    then is of neither state, and is stored under neither key.
+    """
+    if worktree is None:
+        return True
+    now = _identity(request)
+    return now is not None and now.worktree == worktree
+
+
 def _identity(request: SyncRequest) -> SyncIdentity | None:
     """The sync's identity from the git binary when the cache is in use and the sync is between fixed commits."""
     if not request.cache:
@@ -269,9 +282,9 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
     where the repository is (the analysis names it), the paths asked about,
     the policy (a policy file by its bytes), git's version and the settings
     outside any commit that change git's merge (``cache_key`` adds the
-    tool's version and source).  A merge in progress reads the work tree
-    and the index, which change under the same commit ids, so it has no
-    identity.  An unreadable policy file gets None (loading the policy reports it).
+    tool's version and source); for a merge in progress, which reads the
+    index and the work tree under the same commit ids, their digest.  An
+    unreadable policy file gets None (loading the policy reports it).
     """
     policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
     if request.policy is not None and request.policy not in PRESETS:
@@ -291,5 +304,6 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
         "policy": policy,
         "git": list(git_version()),
         "settings": identity.settings,
+        "worktree": identity.worktree,
         "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
     }
