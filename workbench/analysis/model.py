@@ -8,6 +8,7 @@ is ``(n, n - 1)``: an insertion before line n.  Texts are kept as bytes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # The closed sets live in kinds.py; callers import them from here with the records (explicit re-exports).
 from workbench.analysis.kinds import ConflictKind as ConflictKind
@@ -318,7 +319,20 @@ class SyncAnalysis:
     """Who decided the conflicts: a pure ``-X theirs`` merge, or a resolution."""
 
     def file(self, path: str) -> FileAnalysis | None:
+        """The file at ``path`` (the first, should two share it), or None."""
+        return self._by_path.get(path)
+
+    @cached_property
+    def _by_path(self) -> dict[str, FileAnalysis]:
+        """``files`` by path, built at the first lookup: the API audit asks once per file (a scan each was
+        quadratic, 1 s of the 2,000-file synthetic sync)."""
+        found: dict[str, FileAnalysis] = {}
         for entry in self.files:
-            if entry.path == path:
-                return entry
-        return None
+            found.setdefault(entry.path, entry)
+        return found
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields alone: the index of ``_by_path`` is rebuilt, not pickled into the cache."""
+        state = dict(self.__dict__)
+        state.pop("_by_path", None)
+        return state
