@@ -82,6 +82,15 @@ def test_editing_or_staging_a_file_is_a_new_key(
     assert _digest(repo) not in (first, staged, None)
 
 
+def test_editing_a_file_the_merge_left_alone_changes_the_key(sample_in_progress: SampleSync) -> None:
+    repo = sample_in_progress.path
+    first = _digest(repo)
+    subprocess.run(["git", "diff", "--quiet", "--", "README.md"], cwd=repo, check=True)  # clean: as in the index
+    readme = repo / "README.md"
+    readme.write_bytes(readme.read_bytes() + b"More words.\n")
+    assert _digest(repo) not in (first, None)
+
+
 def test_an_unmerged_file_taken_one_way_changes_the_key(sample_in_progress: SampleSync) -> None:
     repo = sample_in_progress.path
     first = _digest(repo)
@@ -141,3 +150,28 @@ def test_an_octopus_merge_has_no_key(sample_in_progress: SampleSync) -> None:
     head = (repo / ".git" / "MERGE_HEAD").read_text()
     (repo / ".git" / "MERGE_HEAD").write_text(head + head)
     assert identify_sync(repo, None, None, None, None) is None
+
+
+def test_a_warm_report_follows_the_acknowledgements_in_the_work_tree(
+    sample_in_progress: SampleSync, isolated_cache: Path, capsys: pytest.CaptureFixture[str], computed: list[int]
+) -> None:
+    """A merge in progress reads ``.workbench/acks.toml`` from the work tree, untracked as it is: it is in the key."""
+    repo = str(sample_in_progress.path)
+
+    def report() -> tuple[int, str]:
+        status = main(["report", "--repo", repo, "--format", "json", "--fail-on", "high"])
+        return status, capsys.readouterr().out
+
+    cold = report()
+    assert report() == cold and len(computed) == 1
+    gate = json.loads(cold[1])["gate"]
+    assert cold[0] == 1 and gate["open"]
+    hunk = gate["open"][0]
+    assert main(["ack", "--repo", repo, "--file", hunk["path"], "--hunk", str(hunk["index"] + 1),
+                 "--reason", "checked by hand"]) == 0
+    capsys.readouterr()
+    acked = report()  # a new document, made from the cached analysis (the acknowledgements are not in it)
+    assert acked != cold and len(json.loads(acked[1])["gate"]["open"]) == len(gate["open"]) - 1
+    assert report() == acked and len(computed) == 1
+    assert main(["report", "--repo", repo, "--format", "json", "--fail-on", "high", "--no-cache"]) == acked[0]
+    assert capsys.readouterr().out == acked[1]

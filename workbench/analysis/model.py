@@ -27,6 +27,7 @@ from workbench.analysis.kinds import Taken as Taken
 from workbench.analysis.kinds import Verdict as Verdict
 from workbench.analysis.kinds import Whose as Whose
 from workbench.analysis.xdiff import MergeResult
+from workbench.git.types import ACKS_PATH as ACKS_PATH
 from workbench.git.types import CommitInfo
 
 Commit = CommitInfo
@@ -34,9 +35,6 @@ Commit = CommitInfo
 
 SCHEMA = "workbench.analysis/1"
 
-ACKS_PATH = ".workbench/acks.toml"
-"""The reviewers' acknowledgements, committed with the sync PR: the workbench's own record, never a change
-beyond git's merge to review."""
 
 _SETTLED_BY_STATUS = {FileStatus.THEIRS_RESOLVED: Decider.THEIRS, FileStatus.HAND_RESOLVED: Decider.HAND}
 

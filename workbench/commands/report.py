@@ -40,6 +40,7 @@ CACHED_FORMATS = ("md", "json", "github")
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from workbench.git.types import ACKS_PATH
     from workbench.services.sync import open_sync, sync_document
     from workbench.streams import stop_writing
 
@@ -47,13 +48,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.format in CACHED_FORMATS:
             # The exit status (the gate's verdict) is the document's first line.  Acknowledgements come from
-            # the result commit for a merge commit only (a preview reads the work tree's): only those are cached.
+            # the result commit, or from the work tree (a preview, a merge in progress): that file is in the key.
             document = sync_document(
                 request,
                 "report",
                 lambda repo, analysis: _document(repo, analysis, args),
                 options={"format": args.format, "fail_on": args.fail_on},
-                modes=("merge-commit",),
+                reads_outside_commits=(ACKS_PATH,),
             )
             status_line, text = document.split("\n", 1)
             status = int(status_line)

@@ -40,6 +40,11 @@ class FileMode(IntEnum):
 
 
 BLOB_MODES = (FileMode.REGULAR, FileMode.EXECUTABLE)
+
+ACKS_PATH = ".workbench/acks.toml"
+"""The reviewers' acknowledgements, committed with the sync PR: the workbench's own record, never a change
+beyond git's merge to review.  Here, at the bottom, because a warm ``report`` keys on the work tree's copy
+without importing the analysis."""
 """The modes of a regular file's blob (a symlink's target is a blob too, but not a file's text)."""
 
 ReadBlob = Callable[[str], bytes]

@@ -10,7 +10,8 @@ paths only), so they are not part of the digest either.
 The digest is read with git itself, side by side: ``ls-files -s`` for the
 index and ``status`` (without taking the index lock, so nothing under
 ``.git`` is written) for the tracked files whose content differs from the
-index, whose bytes are then hashed here.  A clean filter or a sparse
+index (only those: a file the merge staged as it is in the work tree is
+the index's), whose bytes are then hashed here.  A clean filter or a sparse
 checkout makes what git reads depend on more than these bytes: no digest.
 """
 
@@ -76,18 +77,25 @@ def _unkeyable(config: bytes) -> bool:
 
 
 def _changed_paths(status: bytes) -> list[bytes] | None:
-    """The paths of ``status --porcelain=v2 -z`` records (None for a record it cannot read)."""
+    """The paths whose work-tree file differs from the index, from ``status --porcelain=v2 -z`` records.
+
+    An ordinary record whose work-tree column is ``.`` changed only between
+    HEAD and the index (a file the merge staged): its content is the index's,
+    which ``ls-files -s`` already holds.  An unmerged path is always read.
+    None for a record this reader does not know (a rename, a new format).
+    """
     found = []
     for record in status.split(b"\0"):
         if not record:
             continue
         fields = _FIELDS_BEFORE_PATH.get(record[:1])
         if fields is None:
-            return None  # a rename record, or a format this reader does not know
-        parts = record.split(b" ", fields)
-        if len(parts) != fields + 1:
             return None
-        found.append(parts[fields])
+        parts = record.split(b" ", fields)
+        if len(parts) != fields + 1 or len(parts[1]) != 2:
+            return None
+        if record[:1] == b"u" or parts[1][1:] != b".":
+            found.append(parts[fields])
     return found
 
 

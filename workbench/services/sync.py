@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.analysis.policy.presets import PRESETS
@@ -21,7 +22,6 @@ from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
 from workbench.git.identity import SyncIdentity, identify_sync
 from workbench.git.runner import git_version
-from workbench.git.types import SyncMode
 from workbench.resolve.journal_files import keeps_journals
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def sync_document(
     make: Callable[[GitRepo, SyncAnalysis], str],
     *,
     options: dict[str, object] | None = None,
-    modes: tuple[SyncMode, ...] = ("merge-commit", "preview", "in-progress"),
+    reads_outside_commits: tuple[str, ...] = (),
 ) -> str:
     """``make(repo, analysis)`` for the sync ``request`` names, cached as text under ``kind`` and ``options``.
 
@@ -101,14 +101,17 @@ def sync_document(
     back without opening the repository with pygit2 or loading the analysis
     (importing them alone takes longer than git's own merge).  Only while
     the repository keeps no journal of the app (whose decisions ``make`` may
-    read) and the sync's mode is one of ``modes`` (a document that reads the
-    work tree, e.g. a preview's acknowledgements, is not a function of the key).
+    read).  ``reads_outside_commits``: work-tree files (relative to its top)
+    that ``make`` reads when the result is not a commit (a preview's or a
+    merge in progress's acknowledgements): their content is part of the key
+    then, untracked as they may be.
     """
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None
     key = None
-    if identity is not None and inputs is not None and identity.mode in modes and not keeps_journals(identity.gitdir):
-        key = cache_key(kind, {**inputs, "document": options or {}})
+    read = _files_read(identity, reads_outside_commits)
+    if identity is not None and inputs is not None and not keeps_journals(identity.gitdir):
+        key = cache_key(kind, {**inputs, "document": options or {}, **({"files": read} if read else {})})
     cache = _cache()
     if key is not None and (found := cache.get(key)) is not None:
         try:
@@ -120,9 +123,25 @@ def sync_document(
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
     text = make(repo, _analysis(repo, request, verified, None))
-    if key is not None and verified is not None and _unchanged(verified["worktree"], request):
+    if (key is not None and verified is not None and _unchanged(verified["worktree"], request)
+            and _files_read(identity, reads_outside_commits) == read):
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
+
+
+def _files_read(identity: SyncIdentity | None, paths: tuple[str, ...]) -> dict[str, str | None]:
+    """SHA-256 of each work-tree file of ``paths`` (None: absent), when the result is not a commit."""
+    if identity is None or identity.result is not None or not paths:
+        return {}
+    found: dict[str, str | None] = {}
+    for path in paths:
+        try:
+            found[path] = hashlib.sha256(Path(identity.repo, path).read_bytes()).hexdigest()
+        except FileNotFoundError:
+            found[path] = None
+        except OSError:
+            found[path] = "unreadable"  # reading it in ``make`` fails with a clear error; nothing is stored
+    return found
 
 
 def is_cached(request: SyncRequest) -> bool:
