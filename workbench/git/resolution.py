@@ -48,14 +48,14 @@ def resolution_diff(
         auto = merge_tree(repo, newer, main)
         auto_base = repo.merge_base(newer, main) or base
     conflicted = {entry.path for entry in auto.conflicts}
+    own_conflicts = {entry.path for entry in plain.conflicts}
     if mode == "merge-commit":
         assert result_commit is not None
         changed = _tree_changes(repo, auto.tree, repo.tree_of(result_commit))
         results = {path: _commit_file(repo, result_commit, path) for path in _asked(changed, wanted)}
-    else:
+    else:  # the sync's own conflicts are read by the snapshot, and left to the conflict hunks below
         changed = _worktree_changes(repo, auto.tree)
-        results = _worktree_files(repo, _asked(changed, wanted))  # one path asked: one work-tree file read
-    own_conflicts = {entry.path for entry in plain.conflicts}
+        results = _worktree_files(repo, [p for p in _asked(changed, wanted) if p not in own_conflicts])
     # merge-tree names a file moved aside by a file/directory conflict after the
     # commit ids it was given (``path~SHA``); the real merge named it after a branch
     # and it is listed under that name with the conflicts.
