@@ -145,3 +145,19 @@ def test_a_whole_files_text_shares_the_tree_of_its_blob() -> None:
     tree = parse(git_blob_id(body), body)  # as the audit parses a blob, by the id git gives it
     assert parse_content(body) is tree
     assert git_blob_id(body) == "10219f0331a9b70c16d544eeea60804d41244878"  # git hash-object's answer
+
+
+def test_the_tree_cache_keeps_source_bytes_under_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tree costs about 34 times its source: the cache is bounded by source bytes, the oldest tree first out."""
+    from workbench.analysis.python import parse as parsing
+
+    monkeypatch.setattr(parsing, "_TREES", parsing._TreeCache())
+    monkeypatch.setattr(parsing, "TREE_CACHE_SOURCE_BYTES", 130)
+    bodies = [f"def f{k}(x):\n    return x + {k}\n".encode() * 2 for k in range(4)]  # 58 bytes each: two fit, three do not
+    trees = [parse(git_blob_id(body), body) for body in bodies[:2]]
+    assert parse(git_blob_id(bodies[0]), bodies[0]) is trees[0]  # both fit: the first is now the newest
+    parse(git_blob_id(bodies[2]), bodies[2])  # over the bound: the least recently used (the second) goes
+    assert parse(git_blob_id(bodies[0]), bodies[0]) is trees[0]
+    assert parse(git_blob_id(bodies[1]), bodies[1]) is not trees[1]
+    huge = b"x = 1\n" * 100
+    assert parse(git_blob_id(huge), huge) is parse(git_blob_id(huge), huge)  # alone over the bound, still kept

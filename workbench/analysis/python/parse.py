@@ -16,8 +16,10 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from workbench.analysis.readers import git_blob_id
 
-TREE_CACHE_SIZE = 256
-"""Parsed trees kept (a tree costs about ten times its source in memory)."""
+TREE_CACHE_SOURCE_BYTES = 6 * 1024 * 1024
+"""Source bytes whose trees are kept.  A tree costs about 34 times its source in memory (measured: 100
+trees of 26 KB files, 85 MB), so this is about 200 MB of trees: every tree of Megatron-LM #4291 (91 files,
+3.8 MB), 80 of the synthetic sync's 77 KB files, where 256 of them were 670 MB of its 1.6 GB peak."""
 
 
 @cache
@@ -36,19 +38,43 @@ def query(source: str) -> Query:
     return Query(language(), source)
 
 
-_TREES: OrderedDict[str, Tree] = OrderedDict()
+class _TreeCache:
+    """Trees by blob id, the least recently used dropped beyond ``TREE_CACHE_SOURCE_BYTES`` of source."""
+
+    def __init__(self) -> None:
+        self._trees: OrderedDict[str, tuple[Tree, int]] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, blob_id: str) -> Tree | None:
+        found = self._trees.get(blob_id)
+        if found is None:
+            return None
+        self._trees.move_to_end(blob_id)
+        return found[0]
+
+    def put(self, blob_id: str, tree: Tree, size: int) -> None:
+        if blob_id in self._trees:
+            return
+        self._trees[blob_id] = (tree, size)
+        self._bytes += size
+        while self._bytes > TREE_CACHE_SOURCE_BYTES and len(self._trees) > 1:
+            _, (_, dropped) = self._trees.popitem(last=False)
+            self._bytes -= dropped
+
+    def clear(self) -> None:
+        self._trees.clear()
+        self._bytes = 0
+
+
+_TREES = _TreeCache()
 
 
 def parse(blob_id: str, data: bytes) -> Tree:
     """The syntax tree of ``data`` (a blob whose id is ``blob_id``), cached."""
     tree = _TREES.get(blob_id)
-    if tree is not None:
-        _TREES.move_to_end(blob_id)
-        return tree
-    tree = _parser().parse(data)
-    _TREES[blob_id] = tree
-    if len(_TREES) > TREE_CACHE_SIZE:
-        _TREES.popitem(last=False)
+    if tree is None:
+        tree = _parser().parse(data)
+        _TREES.put(blob_id, tree, len(data))
     return tree
 
 
