@@ -138,16 +138,9 @@ def test_unusual_revisions_have_no_identity(sample_merge_commit: SampleSync, arg
     assert identify_sync(sample_merge_commit.path, rev, dev, None, None) is None
 
 
-def test_a_merge_in_progress_has_the_identity_pygit2_reads_with_its_work_tree(sample_in_progress: SampleSync) -> None:
-    """HEAD and MERGE_HEAD, and the digest of the index and work tree its result is (``test_in_progress.py``)."""
-    found = identify_sync(sample_in_progress.path, None, None, None, None)
-    assert found is not None and found.mode == "in-progress" and found.worktree is not None
-    assert (found.dev, found.main, found.merge, found.result) == (
-        sample_in_progress.dev, sample_in_progress.main, None, None
-    )
-    repo = GitRepo.open(sample_in_progress.path)
-    inputs = _verified_inputs(repo, SyncRequest(repo=sample_in_progress.path), found)
-    assert inputs is not None and inputs["worktree"] == found.worktree
+def test_a_merge_in_progress_has_no_identity(sample_in_progress: SampleSync) -> None:
+    """Its result is the work tree, which changes under the same commit ids."""
+    assert identify_sync(sample_in_progress.path, None, None, None, None) is None
 
 
 def test_a_merge_commit_at_head_has_the_identity_pygit2_reads(sample_merge_commit: SampleSync) -> None:
@@ -170,3 +163,21 @@ def test_a_bare_clone_and_a_linked_work_tree_have_the_identity_pygit2_reads(samp
         repo = GitRepo.open(path)
         assert found is not None and (found.repo, found.gitdir) == (str(repo.workdir or repo.gitdir), repo.gitdir)
         assert _verified_inputs(repo, SyncRequest(repo=path, rev=rev), found) is not None
+
+
+def test_a_previews_warm_report_follows_the_acknowledgements_in_the_work_tree(
+    sample_branches: SampleSync, isolated_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A preview reads ``.workbench/acks.toml`` from the work tree, untracked as it is: its bytes are in the key."""
+    sync = ["--repo", str(sample_branches.path), "--dev", "dev", "--main", "main"]
+    report = ["report", *sync, "--format", "json", "--fail-on", "high"]
+    cold = _run(capsys, *report)
+    assert _run(capsys, *report) == cold and _documents(isolated_cache) == 2  # the analysis, the report
+    gate = json.loads(cold[1])["gate"]
+    assert cold[0] == 1 and gate["open"]
+    hunk = gate["open"][0]
+    assert _run(capsys, "ack", *sync, "--file", hunk["path"], "--hunk", str(hunk["index"] + 1),
+                "--reason", "checked by hand")[0] == 0
+    acked = _run(capsys, *report)
+    assert acked != cold and len(json.loads(acked[1])["gate"]["open"]) == len(gate["open"]) - 1
+    assert _run(capsys, *report) == acked == _run(capsys, *report, "--no-cache")

@@ -4,11 +4,9 @@ A cached analysis is found by its key: the commits, where the repository is,
 and the settings outside any commit that change git's merge.  Importing
 pygit2 alone takes longer than ``git merge-tree`` on a real sync, so the key
 is read here with a few small git commands, started at once and run side by
-side.  A merge in progress adds the digest of its index and work tree
-(``worktree_state.py``).  Anything unusual (a revision spelled in a way git
-and libgit2 might read differently, an octopus merge, an error) gives None:
-the caller opens the repository properly, which reports any error, and
-caches nothing.
+side.  Anything unusual (a merge in progress, a revision spelled in a way
+git and libgit2 might read differently, an error) gives None: the caller
+opens the repository properly, which reports any error, and caches nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from pathlib import Path
 
 from workbench.git.runner import git_env, git_executable
 from workbench.git.types import SyncMode
-from workbench.git.worktree_state import worktree_digest
 
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
@@ -34,6 +31,7 @@ class SyncIdentity:
     """The fixed commits of a sync and the repository state its analysis is a function of."""
 
     mode: SyncMode
+    """``merge-commit`` or ``preview`` (a merge in progress has no identity: its result is the work tree)."""
     dev: str
     main: str
     merge: str | None
@@ -44,8 +42,6 @@ class SyncIdentity:
     gitdir: Path
     settings: str
     """SHA-256 of the configuration, replace refs and the attribute, graft and shallow files."""
-    worktree: str | None = None
-    """A merge in progress: the digest of its index and tracked files (``worktree_state.py``), its result."""
 
 
 def identify_sync(
@@ -74,9 +70,9 @@ def identify_sync(
     if located is None or lines is None or config[0] != 0 or replaced[0] != 0:
         return None
     repo, gitdir, common = located
+    if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():
+        return None  # without a revision, the merge in progress is the sync
     settings = _settings_digest(config[1], replaced[1], common)
-    if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():  # the merge in progress is the sync
-        return _in_progress(cwd, repo, gitdir, lines[0][0], config[1], settings)
     if dev is not None:
         return SyncIdentity("preview", lines[0][0], lines[1][0], None, None, repo, gitdir, settings)
     merge, *parents = lines[0]
@@ -86,22 +82,6 @@ def identify_sync(
         "merge-commit", parents[0], parents[1], merge, lines[1][0] if result is not None else merge, repo, gitdir,
         settings,
     )
-
-
-def _in_progress(cwd: Path, repo: str, gitdir: Path, head: str, config: bytes, settings: str) -> SyncIdentity | None:
-    """A merge in progress: HEAD, the one commit MERGE_HEAD names, and the digest of the index and work tree."""
-    try:
-        merging = (gitdir / "MERGE_HEAD").read_text(encoding="ascii").split()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if len(merging) != 1 or not _SHA.fullmatch(merging[0]):
-        return None  # an octopus merge, or a damaged file: opening the repository says which
-    (found,) = _run_all(cwd, [["rev-list", "--no-walk", "--end-of-options", f"{merging[0]}^{{commit}}", "--"]])
-    main = _commit_lines(found, 1)
-    worktree = worktree_digest(Path(repo), gitdir, config) if main is not None else None
-    if main is None or worktree is None:
-        return None
-    return SyncIdentity("in-progress", head, main[0][0], None, None, repo, gitdir, settings, worktree)
 
 
 def _revisions(rev: str | None, dev: str | None, main: str | None, result: str | None) -> list[str] | None:

@@ -293,12 +293,6 @@ class GitRepo:
             return None
         return str(entry.id), entry.mode
 
-    def index_paths(self) -> frozenset[str]:
-        """Every path the index tracks, merged or not."""
-        index = self._repo.index
-        index.read()
-        return frozenset(entry.path for entry in index)
-
     def hash_bytes(self, data: bytes) -> str:
         """The blob id ``data`` would get (nothing is written)."""
         return str(pygit2.hash(data))

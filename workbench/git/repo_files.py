@@ -4,8 +4,7 @@ The engine reads only conflicted paths; these stages need any file of four
 trees, by role: ``base``, ``dev``, ``main`` and ``result``.  The result is a
 commit's tree (a merge commit, or ``--result``), git's own clean merge tree
 (preview: the conflicted paths come from the analysis), or the work tree
-(a merge in progress: the tracked files as they stand there, untracked ones
-left out).  Reads are cached; nothing is written.
+over the index (a merge in progress).  Reads are cached; nothing is written.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ class RepoFiles:
             self._trees["result"] = snapshot.merge_tree.tree
         self._objects: dict[TreeRole, pygit2.Tree] = {}
         self._worktree: dict[str, tuple[str, bytes] | None] = {}
-        self._tracked: frozenset[str] | None = None
 
     @property
     def worktree_result(self) -> bool:
@@ -90,17 +88,9 @@ class RepoFiles:
         return self._repo.read_blob(oid) if oid is not None else None
 
     def _work_file(self, path: str) -> tuple[str, bytes] | None:
-        """A tracked file of the work tree: (blob id, bytes) as it stands there, None when absent or untracked.
-
-        An untracked file is not part of the result (``git commit`` leaves it
-        out), and leaving it out keeps the analysis a function of the index
-        and the tracked files alone, which is what the cache's key holds.
-        """
         if path not in self._worktree:
-            if self._tracked is None:
-                self._tracked = self._repo.index_paths()
             root = self._repo.workdir
-            full = Path(root, path) if root is not None and path in self._tracked else None
+            full = Path(root, path) if root is not None else None
             if full is None or full.is_symlink() or not full.is_file():
                 self._worktree[path] = None
             else:

@@ -377,11 +377,7 @@ def _read_results(
     cleaned = clean_contents(repo, [entry.path for entry in plain.conflicts if entry.path not in asked])
     if cleaning is not None:
         cleaned.update(cleaning.contents())
-    tracked = repo.index_paths()
     for entry in plain.conflicts:
-        if entry.path not in tracked:  # nobody's result: ``git commit`` would not record it (``git rm --cached``)
-            results[entry.path] = ResultFile(False, None, None, False)
-            continue
         results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged, cleaned.get(entry.path))
     return results
 

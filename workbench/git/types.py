@@ -40,12 +40,12 @@ class FileMode(IntEnum):
 
 
 BLOB_MODES = (FileMode.REGULAR, FileMode.EXECUTABLE)
+"""The modes of a regular file's blob (a symlink's target is a blob too, but not a file's text)."""
 
 ACKS_PATH = ".workbench/acks.toml"
 """The reviewers' acknowledgements, committed with the sync PR: the workbench's own record, never a change
-beyond git's merge to review.  Here, at the bottom, because a warm ``report`` keys on the work tree's copy
-without importing the analysis."""
-"""The modes of a regular file's blob (a symlink's target is a blob too, but not a file's text)."""
+beyond git's merge to review.  In the git layer because a warm ``report`` of a preview keys on the work
+tree's copy without importing the analysis."""
 
 ReadBlob = Callable[[str], bytes]
 """Reads a blob by id (blobs never change, so callers may treat it as pure)."""

@@ -102,9 +102,9 @@ def sync_document(
     (importing them alone takes longer than git's own merge).  Only while
     the repository keeps no journal of the app (whose decisions ``make`` may
     read).  ``reads_outside_commits``: work-tree files (relative to its top)
-    that ``make`` reads when the result is not a commit (a preview's or a
-    merge in progress's acknowledgements): their content is part of the key
-    then, untracked as they may be.
+    that ``make`` reads when the result is not a commit (a preview's
+    acknowledgements): their content is part of the key then, untracked as
+    they may be.  A merge in progress has no key at all (``_inputs``).
     """
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None
@@ -123,8 +123,7 @@ def sync_document(
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
     text = make(repo, _analysis(repo, request, verified, None))
-    if (key is not None and verified is not None and _unchanged(verified["worktree"], request)
-            and _files_read(identity, reads_outside_commits) == read):
+    if key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read:
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
 
@@ -175,8 +174,7 @@ def _analysis(
     if cached is not None:
         return cached
     analysis = _compute(repo, request, progress)
-    if _unchanged(inputs["worktree"], request):
-        save_analysis(cache, key, analysis)
+    save_analysis(cache, key, analysis)
     return analysis
 
 
@@ -255,18 +253,6 @@ def _rare_collections() -> Iterator[None]:
                 gc.set_threshold(*_saved_threshold)
 
 
-def _unchanged(worktree: object, request: SyncRequest) -> bool:
-    """Whether a merge in progress still has the index and work tree whose digest its key holds (``worktree``).
-
-    Someone may edit a file while the analysis is computed: what was read
-    then is of neither state, and is stored under neither key.
-    """
-    if worktree is None:
-        return True
-    now = _identity(request)
-    return now is not None and now.worktree == worktree
-
-
 def _identity(request: SyncRequest) -> SyncIdentity | None:
     """The sync's identity from the git binary when the cache is in use and the sync is between fixed commits."""
     if not request.cache:
@@ -301,9 +287,9 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
     where the repository is (the analysis names it), the paths asked about,
     the policy (a policy file by its bytes), git's version and the settings
     outside any commit that change git's merge (``cache_key`` adds the
-    tool's version and source); for a merge in progress, which reads the
-    index and the work tree under the same commit ids, their digest.  An
-    unreadable policy file gets None (loading the policy reports it).
+    tool's version and source).  A merge in progress reads the work tree
+    and the index, which change under the same commit ids, so it has no
+    identity.  An unreadable policy file gets None (loading the policy reports it).
     """
     policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
     if request.policy is not None and request.policy not in PRESETS:
@@ -323,6 +309,5 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
         "policy": policy,
         "git": list(git_version()),
         "settings": identity.settings,
-        "worktree": identity.worktree,
         "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
     }
