@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers.syncs import analyze
 
 from workbench.analysis.model import DeletedFile, SyncAnalysis
@@ -96,6 +97,16 @@ def test_a_relative_import_from_a_sibling_package_is_found(builder: RepoBuilder)
     model = found["pkg/legacy/model.py"]
     assert [(i.path, i.line) for i in model.importers] == [("pkg/train/loop.py", 1)]
     assert model.verdict == "restore-file"
+
+
+def test_pathspec_settings_in_the_environment_change_nothing(
+    builder: RepoBuilder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GIT_LITERAL_PATHSPECS=1`` would read the tool's ``:(literal)PATH`` as a file of that name."""
+    commits = _history(builder)
+    monkeypatch.setenv("GIT_LITERAL_PATHSPECS", "1")
+    found = _deleted(analyze(builder.path, dev="dev", main="main"))
+    assert found["pkg/legacy.py"].deleted_by is not None and found["pkg/legacy.py"].deleted_by.sha == commits["legacy"]
 
 
 def test_each_of_many_deletions_names_its_own_commit(builder: RepoBuilder) -> None:

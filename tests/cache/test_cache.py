@@ -131,6 +131,20 @@ def test_the_key_follows_policy_result_and_settings(sample_merge_commit: SampleS
     assert _cache_key(repo, replace(plain, policy=str(tmp_path / "missing.toml"))) is None
 
 
+def test_the_key_follows_the_default_global_attributes_file(
+    sample_merge_commit: SampleSync, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``core.attributesFile``, git reads ``$XDG_CONFIG_HOME/git/attributes``: a merge driver set there
+    changes the merge, so it changes the key."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    repo = GitRepo.open(sample_merge_commit.path)
+    plain = SyncRequest(repo=sample_merge_commit.path)
+    before = _cache_key(repo, plain)
+    (tmp_path / "xdg" / "git").mkdir(parents=True)
+    (tmp_path / "xdg" / "git" / "attributes").write_text("*.py merge=union\n", encoding="utf-8")
+    assert _cache_key(repo, plain) not in (before, None)
+
+
 def test_the_source_digest_changes_with_any_package_file(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)

@@ -131,14 +131,24 @@ def _commit_lines(found: tuple[int, bytes], count: int) -> list[list[str]] | Non
     return lines
 
 
+def _outside_attributes() -> list[Path]:
+    """The system's attributes file (``$(prefix)/etc/gitattributes``; ``/etc`` for a git installed in ``/usr``)."""
+    found = [Path("/etc/gitattributes")]
+    prefix = Path(git_executable()).resolve().parent.parent
+    if prefix != Path("/usr"):
+        found.append(prefix / "etc" / "gitattributes")
+    return found
+
+
 def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
     """SHA-256 of the settings outside any commit that can change what git merges.
 
     Every configuration entry (all levels: merge drivers, conflict style,
     rename limits, eol), the attributes files that are not in a tree
-    (``info/attributes``, ``core.attributesFile``), and what makes git see
-    other history under the same commit ids (replace refs, grafts, the
-    shallow boundary).
+    (``info/attributes``, ``core.attributesFile`` or its default under
+    ``$XDG_CONFIG_HOME/git``, the system's), and what makes git see other
+    history under the same commit ids (replace refs, grafts, the shallow
+    boundary).
     """
     digest = hashlib.sha256()
     entries = [entry for entry in config.split(b"\0") if entry]
@@ -146,10 +156,14 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
         digest.update(entry + b"\0")
     for line in sorted(replaced.splitlines()):
         digest.update(line + b"\0")
-    files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow"]
+    files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow", *_outside_attributes()]
     attributes = [entry.split(b"\n", 1)[1] for entry in entries if entry.lower().startswith(b"core.attributesfile\n")]
     if attributes:  # the last one set wins, as in git
         files.append(Path(os.path.expanduser(os.fsdecode(attributes[-1]))))
+    else:  # git's default global attributes file
+        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        files.append(Path(xdg, "git", "attributes"))
+    digest.update(b"GIT_ATTR_NOSYSTEM=" + os.environb.get(b"GIT_ATTR_NOSYSTEM", b"\0") + b"\0")
     for path in files:
         try:
             digest.update(path.read_bytes())

@@ -31,6 +31,11 @@ _LOCATING = (
     "GIT_NAMESPACE",
     "GIT_PREFIX",
     "GIT_ATTR_SOURCE",
+    # How git reads a pathspec: the tool's own (``*.py``, ``:(literal)PATH``) mean what they say only without these.
+    "GIT_LITERAL_PATHSPECS",
+    "GIT_GLOB_PATHSPECS",
+    "GIT_NOGLOB_PATHSPECS",
+    "GIT_ICASE_PATHSPECS",
 )
 
 
