@@ -18,8 +18,8 @@ from workbench.analysis.readers import git_blob_id
 
 TREE_CACHE_SOURCE_BYTES = 6 * 1024 * 1024
 """Source bytes whose trees are kept.  A tree costs about 34 times its source in memory (measured: 100
-trees of 26 KB files, 85 MB), so this is about 200 MB of trees: every tree of Megatron-LM #4291 (91 files,
-3.8 MB), 80 of the synthetic sync's 77 KB files, where 256 of them were 670 MB of its 1.6 GB peak."""
+trees of 26 KB files, 85 MB), so this is about 200 MB of trees: every tree the API audit parses on
+Megatron-LM #4291 (75 files, 2.9 MB).  A count of trees bounded nothing: 256 of large files are 670 MB."""
 
 
 @cache
@@ -79,12 +79,15 @@ def parse(blob_id: str, data: bytes) -> Tree:
 
 
 def parse_content(data: bytes) -> Tree:
-    """The syntax tree of a whole file's text, cached under the blob id git gives that text.
+    """The syntax tree of a whole file's text: the cached tree of the blob git would store it as, if any.
 
     A side's file or a merge result is usually a blob the API audit parses
-    too (by its id): the risk signals then reuse that tree.
+    too (by its id): the risk signals then reuse that tree.  One parsed here
+    is not kept: the risk signals ask once per file, and kept, such trees
+    were most of the synthetic sync's growth during risk scoring (the cache
+    holds about 200 MB of trees).
     """
-    return parse(git_blob_id(data), data)
+    return _TREES.get(git_blob_id(data)) or _parser().parse(data)
 
 
 def parse_text(data: bytes) -> Tree:
