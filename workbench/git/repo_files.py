@@ -98,19 +98,30 @@ class RepoFiles:
                 self._worktree[path] = (self._repo.hash_bytes(data), data)
         return self._worktree[path]
 
-    def _git(self, args: list[str], ok_codes: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[bytes]:
-        """git, able to read the objects a preview's merge-tree left in the quarantine."""
-        return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env=self._repo.object_quarantine())
+    def _git(
+        self, args: list[str], ok_codes: tuple[int, ...] = (0,), env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
+        """git, able to read the objects a preview's merge-tree left in the quarantine (``env``: more settings)."""
+        return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env={**self._repo.object_quarantine(), **(env or {})})
 
     def changes(self, old: TreeRole, new: TreeRole) -> tuple[TreeChange, ...]:
-        """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing)."""
+        """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing).
+
+        Against the work tree, on a refreshed copy of the index: ``diff-index``
+        alone trusts the index's file times, so a file only touched (or
+        copied, or checked out again) was listed as changed.
+        """
         if new == "result" and self.worktree_result:
-            args = ["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]]
+            env = self._repo.private_index("index-changes")
+            self._git(["update-index", "-q", "--unmerged", "--ignore-missing", "--refresh"], ok_codes=(0, 1), env=env)
+            out = self._git(["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]], env=env).stdout
         else:
-            args = ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
-        out = self._git(args).stdout.split(b"\0")
+            out = self._git(
+                ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
+            ).stdout
         found = []
-        for status, raw in zip(out[0::2], out[1::2], strict=False):
+        fields = out.split(b"\0")
+        for status, raw in zip(fields[0::2], fields[1::2], strict=False):
             if status:
                 found.append(TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape")))
         return tuple(found)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from helpers.syncs import analyze
@@ -135,3 +136,25 @@ def test_a_merge_in_progress_reads_the_work_trees_config(builder: RepoBuilder) -
     analysis = _analyze(builder.path, policy=None)
     assert analysis.policy is not None and analysis.policy.source == ".workbench.toml"
     assert _by(analysis, "main-text-in-keep-dev") == {}
+
+
+def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder, tmp_path) -> None:
+    """During a merge, ``diff-index`` alone trusts the index's file times: a touched file looked changed."""
+    builder.write("same.txt", "same\n")
+    builder.write("conf.txt", "line1\nline2\nline3\n")
+    builder.commit("base")
+    builder.branch("dev").checkout("dev")
+    builder.write("conf.txt", "line1\nDEV\nline3\n")
+    builder.commit("dev")
+    builder.checkout("main")
+    builder.write("conf.txt", "line1\nMAIN\nline3\n")
+    builder.commit("main")
+    builder.checkout("dev")
+    builder.merge("main")  # stops on conf.txt
+    policy = tmp_path / "policy.toml"
+    policy.write_text('override_from_main = ["same.txt"]\n', encoding="utf-8")
+    before = _by(_analyze(builder.path, policy=str(policy)), "override-not-main")
+    touched = builder.path / "same.txt"
+    stat = touched.stat()
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main") == before == {}
