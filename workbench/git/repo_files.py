@@ -47,6 +47,8 @@ class RepoFiles:
             self._trees["result"] = snapshot.merge_tree.tree
         self._objects: dict[TreeRole, pygit2.Tree] = {}
         self._worktree: dict[str, tuple[str, bytes] | None] = {}
+        self._changes: dict[tuple[TreeRole, TreeRole], tuple[TreeChange, ...]] = {}
+        self._index_copy: dict[str, str] | None = None
 
     @property
     def worktree_result(self) -> bool:
@@ -105,26 +107,40 @@ class RepoFiles:
         return run_git(self._repo.run_dir, args, ok_codes=ok_codes, extra_env={**self._repo.object_quarantine(), **(env or {})})
 
     def changes(self, old: TreeRole, new: TreeRole) -> tuple[TreeChange, ...]:
-        """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing).
+        """Paths whose content differs from ``old``'s tree to ``new``'s (no rename pairing), read once.
 
         Against the work tree, on a refreshed copy of the index: ``diff-index``
         alone trusts the index's file times, so a file only touched (or
         copied, or checked out again) was listed as changed.
         """
-        if new == "result" and self.worktree_result:
-            env = self._repo.private_index("index-changes")
+        if (old, new) not in self._changes:
+            if new == "result" and self.worktree_result:
+                args = ["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]]
+                out = self._git(args, env=self._refreshed_index()).stdout
+            else:
+                out = self._git(
+                    ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
+                ).stdout
+            fields = out.split(b"\0")
+            self._changes[old, new] = tuple(
+                TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape"))
+                for status, raw in zip(fields[0::2], fields[1::2], strict=False)
+                if status
+            )
+        return self._changes[old, new]
+
+    def _refreshed_index(self) -> dict[str, str]:
+        """The environment of a copy of the index whose file times git has refreshed, made once.
+
+        Named after the process making it: the analysis's forked child, when
+        the copy did not exist yet at the fork, may make its own at the same
+        moment, and a copy rewritten under a running git is read half-written.
+        """
+        if self._index_copy is None:
+            env = self._repo.private_index(f"index-changes-{os.getpid()}")
             self._git(["update-index", "-q", "--unmerged", "--ignore-missing", "--refresh"], ok_codes=(0, 1), env=env)
-            out = self._git(["diff-index", "--no-renames", "-z", "--name-status", self._trees[old]], env=env).stdout
-        else:
-            out = self._git(
-                ["diff-tree", "-r", "--no-renames", "-z", "--name-status", self._trees[old], self._trees[new]]
-            ).stdout
-        found = []
-        fields = out.split(b"\0")
-        for status, raw in zip(fields[0::2], fields[1::2], strict=False):
-            if status:
-                found.append(TreeChange(status.decode("ascii")[:1], raw.decode("utf-8", "surrogateescape")))
-        return tuple(found)
+            self._index_copy = env
+        return self._index_copy
 
     def grep(self, role: TreeRole, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
         """Python files of ``role``'s tree containing ``word`` (or any of ``more``) as a whole word.
