@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.format in CACHED_FORMATS:
             # The exit status (the gate's verdict) is the document's first line.  Acknowledgements come from
-            # the result commit, or from the work tree (a preview, a merge in progress): that file is in the key.
+            # the result commit, or from the work tree (a preview): that file is in the key.
             document = sync_document(
                 request,
                 "report",
