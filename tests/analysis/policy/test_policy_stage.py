@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 
+from helpers.histories import history
 from helpers.syncs import analyze
 
 from workbench.analysis.model import PolicyFinding, SyncAnalysis, Taken
@@ -140,16 +141,8 @@ def test_a_merge_in_progress_reads_the_work_trees_config(builder: RepoBuilder) -
 
 def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder, tmp_path) -> None:
     """During a merge, ``diff-index`` alone trusts the index's file times: a touched file looked changed."""
-    builder.write("same.txt", "same\n")
-    builder.write("conf.txt", "line1\nline2\nline3\n")
-    builder.commit("base")
-    builder.branch("dev").checkout("dev")
-    builder.write("conf.txt", "line1\nDEV\nline3\n")
-    builder.commit("dev")
-    builder.checkout("main")
-    builder.write("conf.txt", "line1\nMAIN\nline3\n")
-    builder.commit("main")
-    builder.checkout("dev")
+    history(builder, base={"same.txt": "same\n", "conf.txt": "line1\nline2\nline3\n"},
+            dev={"conf.txt": "line1\nDEV\nline3\n"}, main={"conf.txt": "line1\nMAIN\nline3\n"})
     builder.merge("main")  # stops on conf.txt
     policy = tmp_path / "policy.toml"
     policy.write_text('override_from_main = ["same.txt"]\n', encoding="utf-8")
