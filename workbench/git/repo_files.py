@@ -3,8 +3,10 @@
 The engine reads only conflicted paths; these stages need any file of four
 trees, by role: ``base``, ``dev``, ``main`` and ``result``.  The result is a
 commit's tree (a merge commit, or ``--result``), git's own clean merge tree
-(preview: the conflicted paths come from the analysis), or the work tree
-over the index (a merge in progress).  Reads are cached; nothing is written.
+(preview: the conflicted paths come from the analysis), or the index's
+files as they are in the work tree, cleaned as ``git add`` would (a merge
+in progress; untracked files are not in it).  Reads are cached; nothing is
+written.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import StartedGit, run_git
 from workbench.git.types import BLOB_MODES, PathChange, SyncSnapshot, TreeChange, TreeRole
+from workbench.git.worktree_read import clean_contents, is_regular
 
 CONFIG_FILE = ".workbench.toml"
 PYPROJECT = "pyproject.toml"
@@ -46,7 +49,8 @@ class RepoFiles:
         elif snapshot.mode == "preview":
             self._trees["result"] = snapshot.merge_tree.tree
         self._objects: dict[TreeRole, pygit2.Tree] = {}
-        self._worktree: dict[str, tuple[str, bytes] | None] = {}
+        self._worktree: dict[str, tuple[str, bytes | None] | None] = {}
+        self._index_files: tuple[frozenset[str], dict[str, str], frozenset[str]] | None = None
         self._changes: dict[tuple[TreeRole, TreeRole], tuple[TreeChange, ...]] = {}
         self._index_copy: dict[str, str] | None = None
 
@@ -85,20 +89,69 @@ class RepoFiles:
     def read(self, role: TreeRole, path: str) -> bytes | None:
         if role == "result" and self.worktree_result:
             found = self._work_file(path)
-            return found[1] if found else None
+            if found is None:
+                return None
+            return found[1] if found[1] is not None else self._repo.read_blob(found[0])
         oid = self.blob_id(role, path)
         return self._repo.read_blob(oid) if oid is not None else None
 
-    def _work_file(self, path: str) -> tuple[str, bytes] | None:
+    def _work_file(self, path: str) -> tuple[str, bytes | None] | None:
+        """(blob id, bytes if read yet) of the work tree's ``path`` as ``git add`` would store it; None: no file.
+
+        Tracked files only, as ``changes`` and ``grep`` read the result: an
+        untracked file is not part of the merge git would commit.
+
+        Clean filters apply (``core.autocrlf``, ``eol``, LFS): the raw bytes
+        of a CRLF checkout are not main's LF blob, and made a policy's
+        ``override-not-main`` out of a file equal to main.  A file git's
+        refreshed index calls unchanged is its index blob; the others are
+        the snapshot's cleaned conflict text, or are cleaned together once.
+        """
         if path not in self._worktree:
             root = self._repo.workdir
             full = Path(root, path) if root is not None else None
             if full is None or full.is_symlink() or not full.is_file():
                 self._worktree[path] = None
             else:
-                data = full.read_bytes()
-                self._worktree[path] = (self._repo.hash_bytes(data), data)
+                self._worktree[path] = self._cleaned(path)
         return self._worktree[path]
+
+    def _cleaned(self, path: str) -> tuple[str, bytes | None] | None:
+        tracked, stage0, dirty = self._index_state()
+        if path not in tracked:
+            return None
+        if path in stage0 and path not in dirty:
+            return stage0[path], None
+        known = self._snapshot.results.get(path)
+        if known is not None and known.present and known.oid is not None and known.data is not None:
+            return known.oid, known.data
+        wanted = {path} | {p for p in dirty if p not in self._worktree and is_regular(self._repo, p)}
+        cleaned = clean_contents(self._repo, sorted(wanted))
+        for other, found in cleaned.items():
+            if other != path:
+                self._worktree.setdefault(other, found)
+        return cleaned.get(path)  # absent: no longer a regular file
+
+    def _index_state(self) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
+        """The refreshed index copy's paths (any stage), its stage-0 regular files' blob ids, the paths ``diff-files`` finds changed."""
+        if self._index_files is None:
+            env = self._refreshed_index()
+            listing = self._git(["ls-files", "-s", "-z"], env=env).stdout
+            tracked: set[str] = set()
+            stage0: dict[str, str] = {}
+            for record in listing.split(b"\0"):
+                head, _, raw = record.partition(b"\t")
+                fields = head.split()
+                if len(fields) != 3:
+                    continue
+                path = raw.decode("utf-8", "surrogateescape")
+                tracked.add(path)
+                if fields[2] == b"0" and int(fields[0], 8) in BLOB_MODES:
+                    stage0[path] = fields[1].decode("ascii")
+            changed = self._git(["diff-files", "--name-only", "-z"], env=env).stdout
+            dirty = frozenset(p.decode("utf-8", "surrogateescape") for p in changed.split(b"\0") if p)
+            self._index_files = (frozenset(tracked), stage0, dirty)
+        return self._index_files
 
     def _git(
         self, args: list[str], ok_codes: tuple[int, ...] = (0,), env: dict[str, str] | None = None

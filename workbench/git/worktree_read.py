@@ -59,7 +59,7 @@ class PendingContents:
         self._repo = repo
         self.paths = frozenset(paths)
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
-        self._batches = _batches([p for p in paths if _is_regular(repo, p)])
+        self._batches = _batches([p for p in paths if is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
         self._unmerged: dict[str, dict[int, tuple[str, str, int]]] | None = None
         self._first = self._adding(self._batches[0]) if self._batches else None
@@ -145,6 +145,7 @@ def _batches(paths: Sequence[str]) -> list[list[str]]:
     return batches
 
 
-def _is_regular(repo: GitRepo, path: str) -> bool:
+def is_regular(repo: GitRepo, path: str) -> bool:
+    """A regular file in the work tree (not a symlink to one)."""
     full = worktree_path(repo, path)
     return full.is_file() and not full.is_symlink()

@@ -151,3 +151,31 @@ def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder,
     stat = touched.stat()
     os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
     assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main") == before == {}
+
+
+def test_a_crlf_checkout_of_mains_file_is_mains_file(builder: RepoBuilder, tmp_path) -> None:
+    """During a merge the result is read as ``git add`` stores it: raw CRLF bytes under ``core.autocrlf`` are main's LF blob."""
+    history(builder, base={"same.txt": "a\nb\n", "conf.txt": "line1\nline2\nline3\n"},
+            dev={"conf.txt": "line1\nDEV\nline3\n"},
+            main={"same.txt": "a\nMAIN\n", "conf.txt": "line1\nMAIN\nline3\n"})
+    builder.git("config", "core.autocrlf", "true")
+    builder.merge("main")  # stops on conf.txt; same.txt is checked out with CRLF
+    assert (builder.path / "same.txt").read_bytes() == b"a\r\nMAIN\r\n"
+    policy = tmp_path / "policy.toml"
+    policy.write_text('override_from_main = ["same.txt"]\n', encoding="utf-8")
+    assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main") == {}
+    builder.write("same.txt", b"a\r\nDEV\r\n")
+    assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main").keys() == {"same.txt"}
+
+
+def test_an_untracked_file_is_not_in_the_merge_in_progress(builder: RepoBuilder, tmp_path) -> None:
+    """The result is the index's files: one taken out of the index but left on disk is not committed."""
+    history(builder, base={"conf.txt": "line1\nline2\nline3\n"}, dev={"conf.txt": "line1\nDEV\nline3\n"},
+            main={"new.txt": "from main\n", "conf.txt": "line1\nMAIN\nline3\n"})
+    builder.merge("main")  # stops on conf.txt; new.txt is staged
+    policy = tmp_path / "policy.toml"
+    policy.write_text('override_from_main = ["new.txt"]\n', encoding="utf-8")
+    assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main") == {}
+    builder.git("rm", "-q", "--cached", "--", "new.txt")
+    assert (builder.path / "new.txt").is_file()
+    assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main").keys() == {"new.txt"}
