@@ -35,6 +35,7 @@ from workbench.git.types import (
     SyncMode,
     SyncSnapshot,
 )
+from workbench.git.worktree import worktree_mode
 from workbench.git.worktree_read import PendingContents, clean_contents
 
 
@@ -395,7 +396,10 @@ def _worktree_file(repo: GitRepo, path: str, unmerged: bool, cleaned: tuple[str,
         return ResultFile(True, data, repo.hash_bytes(data), unmerged, FileMode.SYMLINK)
     if cleaned is not None:
         oid, data = cleaned
-        filemode = FileMode.EXECUTABLE if os.access(full, os.X_OK) else FileMode.REGULAR
+        try:
+            filemode = worktree_mode(repo, path, full.stat().st_mode)
+        except OSError:  # gone since git read it
+            filemode = FileMode.REGULAR
         return ResultFile(True, data, oid, unmerged, filemode)
     index = repo.index_entry(path)
     if index is not None and index[1] == FileMode.GITLINK:

@@ -8,6 +8,7 @@ are git's own.  Nothing here ever resets, checks out or cleans.
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,25 @@ def worktree_path(repo: GitRepo, path: str) -> Path:
     if parent != root and root not in parent.parents:
         raise WorkbenchError(f"refusing to write outside the work tree: {path}")
     return parent / candidate.name
+
+
+def worktree_mode(repo: GitRepo, path: str, st_mode: int) -> FileMode:
+    """The mode ``git add`` records for the regular file at ``path``, whose stat gives ``st_mode``.
+
+    The owner's executable bit, as git reads it (``os.access`` says yes to
+    root for a file anyone may run).  Under ``core.fileMode=false`` git
+    ignores the bit on disk (a file system that sets it on every file) and
+    keeps the index's mode: stage 0, or for a conflicted path dev's stage,
+    then base's, then main's.
+    """
+    if repo.config_value("core.filemode") is None or repo.config_flag("core.filemode"):
+        return FileMode.EXECUTABLE if st_mode & stat.S_IXUSR else FileMode.REGULAR
+    entry = repo.index_entry(path)
+    if entry is None:
+        stages = repo.index_unmerged().get(path, {})
+        found = next((stages[n] for n in (2, 1, 3) if n in stages), None)
+        entry = (found[1], found[2]) if found is not None else None
+    return FileMode.EXECUTABLE if entry is not None and entry[1] == FileMode.EXECUTABLE else FileMode.REGULAR
 
 
 def checkout_form(repo: GitRepo, path: str, data: bytes) -> bytes:

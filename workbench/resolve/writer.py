@@ -36,6 +36,7 @@ from workbench.git.worktree import (
     stage_path,
     stage_problem,
     unstage_deleted,
+    worktree_mode,
     worktree_path,
 )
 from workbench.git.worktree_read import disk_oid
@@ -208,7 +209,7 @@ def _changed_on_disk(repo: GitRepo, session: Session, path: str) -> str | None:
     target = worktree_path(repo, path)
     if target.is_symlink() or not target.is_file():
         return None
-    executable = bool(target.stat().st_mode & 0o111)
+    executable = worktree_mode(repo, path, target.stat().st_mode) == FileMode.EXECUTABLE
     if executable != (entry.result_mode == FileMode.EXECUTABLE):
         return "became executable" if executable else "lost its executable bit"
     return None

@@ -20,7 +20,7 @@ cases: git mergetool works a file at a time, and so does its journal.
 
 from __future__ import annotations
 
-import os
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version, rediffs_shifted
 from workbench.git.types import FileMode
+from workbench.git.worktree import worktree_mode
 from workbench.services.sync import SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
@@ -192,7 +193,10 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
     if kind is ConflictKind.CONTENT:
         merge = text_model(data["BASE"], data["LOCAL"], data["REMOTE"], rediffs_shifted())
         hunks = build_hunks(merge, result, unmerged=True)
-    mode = FileMode.EXECUTABLE if result is not None and os.access(root / relative, os.X_OK) else FileMode.REGULAR
+    mode = FileMode.REGULAR
+    if result is not None:
+        with suppress(OSError):  # gone since it was read: as if not executable
+            mode = worktree_mode(repo, relative, (root / relative).stat().st_mode)
     note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
                   "(no commits, no risk evidence)")
     entry = FileAnalysis(
