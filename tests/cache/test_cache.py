@@ -99,12 +99,6 @@ def test_a_damaged_entry_is_recomputed_and_rewritten(
         assert all(cache.get(e.name.removesuffix(".entry")) is not None for e in entries)
 
 
-def test_a_merge_in_progress_is_never_cached(sample_in_progress: SampleSync, isolated_cache: Path) -> None:
-    """Its result is the work tree, which changes under the same commit ids."""
-    open_sync(SyncRequest(repo=sample_in_progress.path))
-    assert _entries(isolated_cache) == []
-
-
 def test_the_key_follows_policy_result_and_settings(sample_merge_commit: SampleSync, tmp_path: Path) -> None:
     repo = GitRepo.open(sample_merge_commit.path)
     plain = SyncRequest(repo=sample_merge_commit.path)

@@ -138,11 +138,6 @@ def test_unusual_revisions_have_no_identity(sample_merge_commit: SampleSync, arg
     assert identify_sync(sample_merge_commit.path, rev, dev, None, None) is None
 
 
-def test_a_merge_in_progress_has_no_identity(sample_in_progress: SampleSync) -> None:
-    """Its result is the work tree, which changes under the same commit ids."""
-    assert identify_sync(sample_in_progress.path, None, None, None, None) is None
-
-
 def test_a_merge_commit_at_head_has_the_identity_pygit2_reads(sample_merge_commit: SampleSync) -> None:
     found = identify_sync(sample_merge_commit.path, None, None, None, None)
     assert found is not None and found.mode == "merge-commit" and found.merge == sample_merge_commit.merge

@@ -4,9 +4,11 @@ A cached analysis is found by its key: the commits, where the repository is,
 and the settings outside any commit that change git's merge.  Importing
 pygit2 alone takes longer than ``git merge-tree`` on a real sync, so the key
 is read here with a few small git commands, started at once and run side by
-side.  Anything unusual (a merge in progress, a revision spelled in a way
-git and libgit2 might read differently, an error) gives None: the caller
-opens the repository properly, which reports any error, and caches nothing.
+side.  A merge in progress adds the state of its index and work tree
+(work_state.py).  Anything unusual (an octopus merge, a revision spelled
+in a way git and libgit2 might read differently, an error) gives None: the
+caller opens the repository properly, which reports any error, and caches
+nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from workbench.git.runner import git_env, git_executable
 from workbench.git.types import SyncMode
+from workbench.git.work_state import WorkState, read_work_state
 
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
@@ -31,7 +34,7 @@ class SyncIdentity:
     """The fixed commits of a sync and the repository state its analysis is a function of."""
 
     mode: SyncMode
-    """``merge-commit`` or ``preview`` (a merge in progress has no identity: its result is the work tree)."""
+    """``merge-commit``, ``preview`` or ``in-progress`` (its result is the index and work tree: ``work``)."""
     dev: str
     main: str
     merge: str | None
@@ -42,6 +45,8 @@ class SyncIdentity:
     gitdir: Path
     settings: str
     """SHA-256 of the configuration, replace refs and the attribute, graft and shallow files."""
+    work: WorkState | None = None
+    """A merge in progress: the state of its index and work tree (None otherwise)."""
 
 
 def identify_sync(
@@ -70,9 +75,11 @@ def identify_sync(
     if located is None or lines is None or config[0] != 0 or replaced[0] != 0:
         return None
     repo, gitdir, common = located
-    if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():
-        return None  # without a revision, the merge in progress is the sync
     settings = _settings_digest(config[1], replaced[1], common)
+    if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():
+        if result is not None:
+            return None
+        return _in_progress(repo, gitdir, lines[0][0], settings)  # without a revision, it is the sync
     if dev is not None:
         return SyncIdentity("preview", lines[0][0], lines[1][0], None, None, repo, gitdir, settings)
     merge, *parents = lines[0]
@@ -82,6 +89,31 @@ def identify_sync(
         "merge-commit", parents[0], parents[1], merge, lines[1][0] if result is not None else merge, repo, gitdir,
         settings,
     )
+
+
+def _in_progress(repo: str, gitdir: Path, head: str, settings: str) -> SyncIdentity | None:
+    """The identity of the merge in progress: HEAD, MERGE_HEAD and the state of the index and work tree."""
+    try:
+        heads = (gitdir / "MERGE_HEAD").read_text(encoding="ascii").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(heads) != 1 or not _SHA.fullmatch(heads[0]) or gitdir == Path(repo):
+        return None  # an octopus merge, or a bare repository: opening it properly says what it is
+    try:
+        found = _run_all(Path(repo), [
+            ["ls-files", "-s", "-v", "-z"],
+            ["ls-tree", "-r", "-d", "--name-only", "-z", head],
+            ["ls-tree", "-r", "-d", "--name-only", "-z", heads[0]],
+        ])
+    except OSError:
+        return None
+    if any(status != 0 for status, _ in found):
+        return None
+    listing, dev_dirs, main_dirs = (out for _, out in found)
+    work = read_work_state(Path(repo), gitdir / "index", listing, [dev_dirs, main_dirs])
+    if work is None:
+        return None
+    return SyncIdentity("in-progress", head, heads[0], None, None, repo, gitdir, settings, work)
 
 
 def _revisions(rev: str | None, dev: str | None, main: str | None, result: str | None) -> list[str] | None:

@@ -76,15 +76,16 @@ def open_sync(
 ) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only).
 
-    A sync between fixed commits (a merge commit, a preview) is looked up in
-    the persistent cache first and stored there after; a merge in progress
-    (its result is the work tree) is always computed.  A cached analysis
-    arrives whole: ``progress`` hears nothing.
+    The sync is looked up in the persistent cache first and stored there
+    after (a merge in progress keyed by the state of its index and work
+    tree, see git/work_state.py).  A cached analysis arrives whole:
+    ``progress`` hears nothing.
     """
     from workbench.git.repo import GitRepo
 
     repo = GitRepo.open(request.repo)
-    return repo, _analysis(repo, request, _verified_inputs(repo, request, _identity(request)), progress)
+    identity = _identity(request)
+    return repo, _analysis(repo, request, identity, _verified_inputs(repo, request, identity), progress)
 
 
 def sync_document(
@@ -103,8 +104,8 @@ def sync_document(
     the repository keeps no journal of the app (whose decisions ``make`` may
     read).  ``reads_outside_commits``: work-tree files (relative to its top)
     that ``make`` reads when the result is not a commit (a preview's
-    acknowledgements): their content is part of the key then, untracked as
-    they may be.  A merge in progress has no key at all (``_inputs``).
+    acknowledgements, a merge in progress's): their content is part of the
+    key then, untracked as they may be.
     """
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None
@@ -122,8 +123,9 @@ def sync_document(
 
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
-    text = make(repo, _analysis(repo, request, verified, None))
-    if key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read:
+    text = make(repo, _analysis(repo, request, identity, verified, None))
+    if (key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read
+            and _unchanged(request, identity)):
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
 
@@ -161,6 +163,7 @@ def _cache() -> DiskCache:
 def _analysis(
     repo: GitRepo,
     request: SyncRequest,
+    identity: SyncIdentity | None,
     inputs: dict[str, object] | None,
     progress: Callable[[LoadProgress], None] | None,
 ) -> SyncAnalysis:
@@ -174,8 +177,21 @@ def _analysis(
     if cached is not None:
         return cached
     analysis = _compute(repo, request, progress)
-    save_analysis(cache, key, analysis)
+    if _unchanged(request, identity):
+        save_analysis(cache, key, analysis)
     return analysis
+
+
+def _unchanged(request: SyncRequest, identity: SyncIdentity | None) -> bool:
+    """Whether an analysis computed since ``identity`` was read may be stored under its key.
+
+    Commits cannot change.  A merge in progress must have been settled (no
+    file too recent for its ``lstat`` to tell its bytes) and still be the
+    same, index file included: git wrote nothing while it was analysed.
+    """
+    if identity is None or identity.work is None:
+        return True
+    return identity.work.settled and _identity(request) == identity
 
 
 def _compute(
@@ -288,8 +304,9 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
     the policy (a policy file by its bytes), git's version and the settings
     outside any commit that change git's merge (``cache_key`` adds the
     tool's version and source).  A merge in progress reads the work tree
-    and the index, which change under the same commit ids, so it has no
-    identity.  An unreadable policy file gets None (loading the policy reports it).
+    and the index, which change under the same commit ids: the digest of
+    their state is in it.  An unreadable policy file gets None (loading the
+    policy reports it).
     """
     policy: dict[str, str | None] = {"spec": request.policy, "bytes": None}
     if request.policy is not None and request.policy not in PRESETS:
@@ -309,5 +326,6 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
         "policy": policy,
         "git": list(git_version()),
         "settings": identity.settings,
+        "work": identity.work.digest if identity.work is not None else None,
         "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
     }

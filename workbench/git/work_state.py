@@ -1,0 +1,128 @@
+"""What a merge in progress is beyond its commits: the index, and the work-tree files the analysis reads.
+
+The analysis of a merge in progress reads the index (its stages and
+flags), the tracked files as they are on disk (cleaned as ``git add``
+would), the attributes files of their directories (tracked or not) and
+the policy file.  Their state is read here cheaply, with ``lstat`` and a
+few git commands, never by reading the tracked files:
+
+- the index listing itself (modes, ids, stages, ``assume-unchanged`` and
+  ``skip-worktree`` tags);
+- each index path's ``lstat`` (mode, size, inode, modification and change
+  times, to the nanosecond), or that it is missing;
+- the bytes of every ``.gitattributes`` in a directory of the index, of
+  dev's tree or main's, and of the work tree's policy files.
+
+A write changes a file's change time, which nothing can set back, so an
+unchanged ``lstat`` means unchanged bytes, with git's racy-git exception:
+a file changed within the clock's granularity of the reading.  The state
+is ``settled`` only when every file read is older than ``RACY_SECONDS``;
+an analysis is stored only under a settled state that was the same before
+and after it (``SyncIdentity.work_stamp``), and any state is looked up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+RACY_SECONDS = 3.0
+"""How recent a file may be before its ``lstat`` no longer tells its bytes (coarse clocks, 2 s on FAT)."""
+POLICY_FILES = (".workbench.toml", "pyproject.toml")
+"""Read from the work tree during a merge, untracked as they may be (``read_policy_config``)."""
+_ATTRIBUTES = ".gitattributes"
+
+
+@dataclass(frozen=True)
+class WorkState:
+    """A digest of the state (for the key), and whether an analysis of it may be stored."""
+
+    digest: str
+    settled: bool
+    stamp: tuple[int, ...]
+    """The index file's inode, size and times: equal before and after an analysis, no git wrote it meanwhile."""
+
+
+def read_work_state(top: Path, index: Path, listing: bytes, tree_dirs: list[bytes]) -> WorkState | None:
+    """The state of the work tree at ``top`` with ``index`` (its file) and ``listing`` (``ls-files -s -v -z``).
+
+    ``tree_dirs``: ``ls-tree -r -d --name-only -z`` of dev's and main's
+    trees.  None when the state cannot be told by ``lstat``: a submodule
+    (its checkout is read through it), or an unreadable listing.
+    """
+    try:
+        return _work_state(top, index, listing, tree_dirs)
+    except OSError:
+        return None
+
+
+def _work_state(top: Path, index: Path, listing: bytes, tree_dirs: list[bytes]) -> WorkState | None:
+    started = time.time()
+    digest = hashlib.sha256(listing)
+    newest = 0
+    dirs: set[str] = {""}
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        head, tab, raw = record.partition(b"\t")
+        fields = head.split()
+        if not tab or len(fields) != 4:
+            return None
+        if fields[1] == b"160000":
+            return None
+        path = os.fsdecode(raw)
+        info = _lstat(top / path)
+        digest.update(b"\0" + raw + b"\0" + repr(info).encode("ascii"))
+        if info is not None:
+            newest = max(newest, info[3], info[4])
+        dirs.update(_parents(path))
+    for listed in tree_dirs:
+        for raw in listed.split(b"\0"):
+            if raw:
+                name = os.fsdecode(raw)
+                dirs.add(name)
+                dirs.update(_parents(name))
+    for name in sorted(dirs):
+        digest.update(_file_token(f"{name}/{_ATTRIBUTES}" if name else _ATTRIBUTES, top))
+    for name in POLICY_FILES:
+        digest.update(_file_token(name, top))
+    settled = newest < (started - RACY_SECONDS) * 1e9
+    index_info = _lstat(index)
+    return WorkState(digest.hexdigest(), settled, index_info or ())
+
+
+def _parents(path: str) -> list[str]:
+    """Every directory above ``path`` ("a/b/c" -> "a", "a/b"), the top left out."""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[: k + 1]) for k in range(len(parts))]
+
+
+def _lstat(path: Path) -> tuple[int, ...] | None:
+    """(mode, size, inode, mtime ns, ctime ns) of ``path`` itself (a symlink's own), or None when missing."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)
+
+
+def _file_token(name: str, top: Path) -> bytes:
+    """The bytes that stand for the small file ``name`` under ``top`` in the digest: its name and content.
+
+    A symlink stands for its target, anything else for its type; an
+    unreadable file raises OSError (no state, nothing cached).
+    """
+    path = top / name
+    info = _lstat(path)
+    head = b"\0" + os.fsencode(name) + b"\0"
+    if info is None:
+        return head + b"absent"
+    if stat.S_ISLNK(info[0]):
+        return head + b"link\0" + os.fsencode(os.readlink(path))
+    if stat.S_ISREG(info[0]):
+        return head + hashlib.sha256(path.read_bytes()).digest()
+    return head + b"mode " + str(stat.S_IFMT(info[0])).encode("ascii")
