@@ -1,7 +1,10 @@
 """How fast the workbench feels on a real sync: Megatron-LM #4291.
 
 Run: ``MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/app_speed.py``
-(skips, exit 0, without MEGATRON_GIT).  Measures, as a user would feel it:
+(skips, exit 0, without MEGATRON_GIT).  ``BENCH_IN_PROGRESS=PATH`` opens the
+merge in progress there instead (a clone of it with dev, 7ff046b1c8, checked
+out and ``git merge 28e13c484b`` stopped on the conflicts; the merge commit
+is not named).  Measures, as a user would feel it:
 
 * with a fresh analysis cache, twice in new processes (cold, then warm), and
   against ``git merge-tree --write-tree`` timed in the same run:
@@ -54,7 +57,8 @@ WAIT = 600.0
 
 
 def main() -> int:
-    repo = os.environ.get("MEGATRON_GIT")
+    stopped = os.environ.get("BENCH_IN_PROGRESS")
+    repo = stopped or os.environ.get("MEGATRON_GIT")
     if not repo or not Path(repo).is_dir():
         print("skipped: set MEGATRON_GIT to a Megatron-LM clone")
         return 0
@@ -67,7 +71,7 @@ def main() -> int:
     from workbench.tui.launch import start_loading
 
     git = float(os.environ[_GIT_SECONDS])
-    request = SyncRequest(repo=repo, rev=SYNC)
+    request = SyncRequest(repo=repo, rev=None if stopped else SYNC)
     load = start_loading(request)
     outline, full = asyncio.run(_time_to_file_list(load))
     print(f"{role}:")

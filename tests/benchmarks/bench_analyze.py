@@ -2,7 +2,8 @@
 
 Two workloads:
   * Megatron-LM sync #4291 (needs MEGATRON_GIT, a clone with both branches), the
-    merge alone and the PR as it stands (``--result``: every change beyond git's merge);
+    merge alone, the PR as it stands (``--result``: every change beyond git's merge),
+    and the merge in progress (a shared clone where ``git merge`` stopped on the conflicts);
   * the synthetic large sync (BENCH_LARGE_FILES files, all conflicting; default 10,000,
     as the speed issue asks; building it takes minutes, so BENCH_LARGE_FILES=0 skips it
     and BENCH_LARGE_REPO=PATH reuses one built before, with its `dev` and `main` branches).
@@ -112,6 +113,18 @@ def compare(label: str, repo: Path, rev_args: list[str], dev: str, main: str, ru
         )
 
 
+def _merge_in_progress(source: Path, path: Path, dev: str, main: str) -> Path:
+    """A shared clone of ``source`` with dev checked out and ``git merge main`` stopped on its conflicts."""
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(source), str(path)], check=True)
+    subprocess.run(["git", "checkout", "-q", "--detach", dev], cwd=path, check=True)
+    merging = subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", "merge",
+                              "--no-edit", main], cwd=path, capture_output=True, check=False)
+    if not (path / ".git" / "MERGE_HEAD").is_file():
+        raise SystemExit(f"git merge did not stop on conflicts: {merging.stderr.decode(errors='replace')}")
+    time.sleep(4)  # files written this second are too recent for the cache to store (git's racy-git rule)
+    return path
+
+
 def _load() -> str:
     try:
         return " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
@@ -125,6 +138,9 @@ def main() -> int:
         merge, dev, main_ = SYNC_4291
         compare("Megatron-LM #4291", Path(source), [merge], dev, main_, RUNS)
         compare("Megatron-LM #4291 --result PR head", Path(source), [merge, "--result", PR_HEAD_4291], dev, main_, RUNS)
+        with tempfile.TemporaryDirectory() as tmp:
+            stopped = _merge_in_progress(Path(source), Path(tmp) / "in-progress", dev, main_)
+            compare("Megatron-LM #4291 merge in progress", stopped, [], dev, main_, RUNS)
     else:
         print("MEGATRON_GIT not set: skipping Megatron-LM #4291")
     reuse = os.environ.get("BENCH_LARGE_REPO")
