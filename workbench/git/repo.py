@@ -108,7 +108,9 @@ class GitRepo:
         copy = quarantine.path / name
         source = self.gitdir / "index"
         if source.is_file():
-            shutil.copyfile(source, copy)
+            # With its times: git trusts an entry's stat only when the file is older than the index
+            # (racy git), and a copy dated now would vouch for a file changed within the index's tick.
+            shutil.copy2(source, copy)
         else:
             copy.unlink(missing_ok=True)
         return {"GIT_INDEX_FILE": str(copy)}
