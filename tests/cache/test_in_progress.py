@@ -84,7 +84,52 @@ def _skip_worktree_edit(repo: Path) -> None:
     (repo / CLEAN).write_text("def route():\n    return None\n", encoding="utf-8")
 
 
+def _filter_script(repo: Path, body: str) -> None:
+    script = repo / "clean.sh"
+    script.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    script.chmod(0o755)
+
+
+def _filtered_by_script(repo: Path) -> None:
+    _git(repo, "config", "filter.x.clean", "./clean.sh")
+    (repo / ".git" / "info" / "attributes").write_text(f"{CONFLICTED} filter=x\n", encoding="utf-8")
+    _filter_script(repo, "cat")
+
+
+def _relative_attributes_file(repo: Path) -> None:
+    _git(repo, "config", "core.attributesFile", "attrs")
+    _git(repo, "config", "filter.up.clean", "tr a-z A-Z")
+    (repo / "attrs").write_text("", encoding="utf-8")
+
+
+def _stat_kept_edit(repo: Path) -> None:
+    """Under ``core.trustctime=false`` an edit of the same size with its mtime put back is no change to git."""
+    _git(repo, "config", "core.trustctime", "false")
+    _git(repo, "update-index", "-q", "--unmerged", "--refresh")
+    target = repo / CLEAN
+    info = target.stat()
+    data = target.read_bytes()
+    target.write_bytes(data[:-2] + b"#\n")
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _stat_reset(repo: Path) -> None:
+    listing = subprocess.run(["git", "-C", str(repo), "ls-files", "-s", "--", CLEAN], capture_output=True,
+                             check=True, text=True).stdout.split()
+    _git(repo, "update-index", "--cacheinfo", f"{listing[0]},{listing[1]},{CLEAN}")
+
+
+def _recreated(repo: Path) -> None:
+    (repo / CLEAN).parent.mkdir(parents=True, exist_ok=True)
+    (repo / CLEAN).write_text("hello\n", encoding="utf-8")
+
+
 CHANGES: dict[str, tuple[Callable[[Path], None] | None, Callable[[Path], None]]] = {
+    "untracked file at a path of git's result": (lambda r: _git(r, "rm", "-q", "-f", "--", CLEAN), _recreated),
+    "relative core.attributesFile": (_relative_attributes_file, lambda r: (r / "attrs").write_text(
+        f"{CONFLICTED} filter=up\n", encoding="utf-8")),
+    "filter script edited in place": (_filtered_by_script, lambda r: _filter_script(r, "tr a-z A-Z")),
+    "index stat reset, core.trustctime=false": (_stat_kept_edit, _stat_reset),
     "untracked policy file": (None, lambda r: (r / ".workbench.toml").write_text(
         'override_from_main = ["README.md"]\nkeep_dev = ["megatron/core/*.py"]\n', encoding="utf-8")),
     "untracked nested attributes": (None, lambda r: (r / "megatron/core/.gitattributes").write_text(
@@ -112,13 +157,14 @@ def test_after_a_change_the_warm_run_prints_what_no_cache_prints(
     _run(capsys, repo)
     stored = _entries(isolated_cache)
     assert stored == 2
-    key = _identity(repo).work
+    key = _identity(repo)
     change(repo)
-    now = _identity(repo).work
-    assert now is not None and key is not None and now.digest != key.digest
+    now = _identity(repo)
+    assert now.work is not None and key.work is not None
+    assert (now.settings, now.work.digest) != (key.settings, key.work.digest)
     warm = _run(capsys, repo)
     assert warm == _run(capsys, repo, "--no-cache")
-    assert _entries(isolated_cache) == stored + (2 if now.settled else 0)  # the new state's own entries
+    assert _entries(isolated_cache) == stored + (2 if now.work.settled else 0)  # the new state's own entries
 
 
 def test_a_state_with_files_too_recent_is_not_stored(sample_in_progress: SampleSync, isolated_cache: Path,
@@ -156,6 +202,7 @@ def test_an_index_git_only_rewrote_is_not_stored_but_the_next_run_is(
         _git(sample_in_progress.path, "update-index", "-q", "--unmerged", "--force-write-index", "--refresh")
         return found
 
+    _git(sample_in_progress.path, "update-index", "-q", "--unmerged", "--refresh")  # the copy's times, refreshed
     before = _identity(sample_in_progress.path)
     monkeypatch.setattr(sync, "_compute", with_a_status)
     open_sync(SyncRequest(repo=sample_in_progress.path))
@@ -171,4 +218,38 @@ def test_an_index_git_only_rewrote_is_not_stored_but_the_next_run_is(
 def test_a_submodule_has_no_identity(sample_in_progress: SampleSync) -> None:
     """``diff-index`` reads a submodule's own checkout, which no ``lstat`` of the work tree tells."""
     _git(sample_in_progress.path, "update-index", "--add", "--cacheinfo", f"160000,{sample_in_progress.dev},vendored")
+    assert identify_sync(sample_in_progress.path, None, None, None, None) is None
+
+
+def test_settings_git_config_alone_reads_are_in_the_key(sample_in_progress: SampleSync, isolated_cache: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``GIT_CONFIG`` points ``git config`` alone elsewhere: the digest still reads the repository's settings."""
+    repo = sample_in_progress.path
+    (repo / ".git" / "info" / "attributes").write_text(f"{CONFLICTED} filter=up\n", encoding="utf-8")
+    empty = tmp_path / "empty.cfg"
+    empty.write_text("", encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG", str(empty))
+    _run(capsys, repo)
+    _git(repo, "config", "--file", str(repo / ".git" / "config"), "filter.up.clean", "tr a-z A-Z")
+    warm = _run(capsys, repo)
+    assert warm == _run(capsys, repo, "--no-cache")
+    assert _entries(isolated_cache) == 4  # the filter changed the key
+
+
+@pytest.mark.parametrize(("variable", "value"), [("GIT_NO_REPLACE_OBJECTS", "1"),
+                                                 ("GIT_REPLACE_REF_BASE", "refs/none/")])
+def test_git_variables_are_in_the_key(sample_in_progress: SampleSync, isolated_cache: Path,
+                                      capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                      variable: str, value: str) -> None:
+    _run(capsys, sample_in_progress.path)
+    monkeypatch.setenv(variable, value)
+    assert _run(capsys, sample_in_progress.path) == _run(capsys, sample_in_progress.path, "--no-cache")
+    assert _entries(isolated_cache) == 4  # its own key
+
+
+@pytest.mark.parametrize("written", [b"%s", b"%s\r\n", b"\n%s\n", b" %s\n"])
+def test_a_merge_head_libgit2_would_refuse_has_no_identity(sample_in_progress: SampleSync, written: bytes) -> None:
+    """git reads these; libgit2 refuses them, so a warm run would print what the cold run cannot."""
+    (sample_in_progress.path / ".git" / "MERGE_HEAD").write_bytes(written % sample_in_progress.main.encode())
     assert identify_sync(sample_in_progress.path, None, None, None, None) is None

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,7 @@ from workbench.git.work_state import WorkState, read_work_state
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_MERGE_HEAD = re.compile(rb"(?:[0-9a-f]{40}|[0-9a-f]{64})\n")
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ def identify_sync(
                  "--git-common-dir", "--show-toplevel"],
                 ["rev-list", "--no-walk=unsorted", "--parents", "--end-of-options", *revs, "--"],
                 ["config", "--list", "-z"],
-                ["for-each-ref", "--format=%(refname)=%(objectname)", "refs/replace/"],
+                ["for-each-ref", "--format=%(refname)=%(objectname)", _replace_ref_base()],
             ],
         )
     except OSError:
@@ -75,7 +78,7 @@ def identify_sync(
     if located is None or lines is None or config[0] != 0 or replaced[0] != 0:
         return None
     repo, gitdir, common = located
-    settings = _settings_digest(config[1], replaced[1], common)
+    settings = _settings_digest(config[1], replaced[1], common, Path(repo))
     if rev is None and dev is None and (gitdir / "MERGE_HEAD").exists():
         if result is not None:
             return None
@@ -92,28 +95,35 @@ def identify_sync(
 
 
 def _in_progress(repo: str, gitdir: Path, head: str, settings: str) -> SyncIdentity | None:
-    """The identity of the merge in progress: HEAD, MERGE_HEAD and the state of the index and work tree."""
+    """The identity of the merge in progress: HEAD, MERGE_HEAD and the state of the index and work tree.
+
+    MERGE_HEAD is read as strictly as libgit2 reads it (one id and a
+    newline, as git writes it): a file git reads and libgit2 refuses would
+    have a warm run print what the cold run cannot.
+    """
     try:
-        heads = (gitdir / "MERGE_HEAD").read_text(encoding="ascii").split()
-    except (OSError, UnicodeDecodeError):
+        written = (gitdir / "MERGE_HEAD").read_bytes()
+    except OSError:
         return None
-    if len(heads) != 1 or not _SHA.fullmatch(heads[0]) or gitdir == Path(repo):
-        return None  # an octopus merge, or a bare repository: opening it properly says what it is
+    if not _MERGE_HEAD.fullmatch(written) or gitdir == Path(repo):
+        return None  # an octopus merge, an odd file, a bare repository: opening it properly says what it is
+    main = written.decode("ascii").strip()
     try:
         found = _run_all(Path(repo), [
             ["ls-files", "-s", "-v", "-z"],
-            ["ls-tree", "-r", "-d", "--name-only", "-z", head],
-            ["ls-tree", "-r", "-d", "--name-only", "-z", heads[0]],
+            ["ls-files", "-s", "--debug", "-z"],
+            ["ls-tree", "-r", "--name-only", "-z", head],
+            ["ls-tree", "-r", "--name-only", "-z", main],
         ])
     except OSError:
         return None
     if any(status != 0 for status, _ in found):
         return None
-    listing, dev_dirs, main_dirs = (out for _, out in found)
-    work = read_work_state(Path(repo), gitdir / "index", listing, [dev_dirs, main_dirs])
+    listing, cached_stat, dev_paths, main_paths = (out for _, out in found)
+    work = read_work_state(Path(repo), gitdir / "index", listing, cached_stat, [dev_paths, main_paths])
     if work is None:
         return None
-    return SyncIdentity("in-progress", head, heads[0], None, None, repo, gitdir, settings, work)
+    return SyncIdentity("in-progress", head, main, None, None, repo, gitdir, settings, work)
 
 
 def _revisions(rev: str | None, dev: str | None, main: str | None, result: str | None) -> list[str] | None:
@@ -172,15 +182,23 @@ def _outside_attributes() -> list[Path]:
     return found
 
 
-def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
+def _replace_ref_base() -> str:
+    """Where git looks for replace refs (``GIT_REPLACE_REF_BASE``, else ``refs/replace/``)."""
+    base = os.environ.get("GIT_REPLACE_REF_BASE") or "refs/replace/"
+    return base if base.endswith("/") else base + "/"
+
+
+def _settings_digest(config: bytes, replaced: bytes, common: Path, top: Path) -> str:
     """SHA-256 of the settings outside any commit that can change what git merges.
 
     Every configuration entry (all levels: merge drivers, conflict style,
     rename limits, eol), the attributes files that are not in a tree
     (``info/attributes``, ``core.attributesFile`` or its default under
-    ``$XDG_CONFIG_HOME/git``, the system's), and what makes git see other
-    history under the same commit ids (replace refs, grafts, the shallow
-    boundary).
+    ``$XDG_CONFIG_HOME/git``, the system's), the programs configured as
+    filters and merge drivers (by ``lstat``: a script edited in place), and
+    what makes git see other history under the same commit ids (replace
+    refs, grafts, the shallow boundary).  ``top``: where git runs, the work
+    tree's top (a relative path in the configuration is read from there).
     """
     digest = hashlib.sha256()
     entries = [entry for entry in config.split(b"\0") if entry]
@@ -191,7 +209,7 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
     files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow", *_outside_attributes()]
     attributes = [entry.split(b"\n", 1)[1] for entry in entries if entry.lower().startswith(b"core.attributesfile\n")]
     if attributes:  # the last one set wins, as in git
-        files.append(Path(os.path.expanduser(os.fsdecode(attributes[-1]))))
+        files.append(_config_path(os.fsdecode(attributes[-1]), top))
     else:  # git's default global attributes file
         xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
         files.append(Path(xdg, "git", "attributes"))
@@ -201,4 +219,49 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path) -> str:
             digest.update(path.read_bytes())
         except OSError:
             digest.update(b"\0absent\0")
+    for program in _programs(entries, top):
+        digest.update(os.fsencode(program) + b"\0" + repr(_stat(program)).encode("ascii") + b"\0")
     return digest.hexdigest()
+
+
+def _config_path(value: str, top: Path) -> Path:
+    """A path setting as git reads it: ``~`` and ``%(prefix)/`` expanded, relative to where git runs."""
+    if value.startswith("%(prefix)/"):
+        return Path(git_executable()).resolve().parent.parent / value.removeprefix("%(prefix)/")
+    return top / os.path.expanduser(value)
+
+
+_PROGRAM_KEYS = re.compile(rb"(?:filter\..*\.(?:clean|smudge|process)|merge\..*\.driver)\n", re.IGNORECASE | re.DOTALL)
+
+
+def _programs(entries: list[bytes], top: Path) -> list[str]:
+    """The files of the programs configured as content filters and merge drivers (their first word).
+
+    A bare name is looked up on ``PATH``, as the shell git runs it with
+    would; a path is read from ``top``.  Shell syntax beyond the first
+    word goes by its text, which the configuration entry already is.
+    """
+    found = []
+    for entry in entries:
+        key, _, value = entry.partition(b"\n")
+        if not _PROGRAM_KEYS.fullmatch(key + b"\n"):
+            continue
+        try:
+            words = shlex.split(os.fsdecode(value))
+        except ValueError:
+            continue
+        if not words:
+            continue
+        first = words[0]
+        located = str(top / os.path.expanduser(first)) if "/" in first else shutil.which(first)
+        found.append(located or first)
+    return sorted(found)
+
+
+def _stat(path: str) -> tuple[int, ...] | None:
+    """(mode, size, inode, mtime ns, ctime ns) of the file ``path`` names (symlinks followed), or None."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)

@@ -267,8 +267,7 @@ class GitRepo:
 
     def index_unmerged(self) -> dict[str, dict[int, tuple[str, str, int]]]:
         """Conflicted paths in the index: path -> {stage: (path, oid, mode)}."""
-        index = self._repo.index
-        index.read()
+        index = self._index()
         out: dict[str, dict[int, tuple[str, str, int]]] = {}
         if index.conflicts is None:
             return out
@@ -285,10 +284,19 @@ class GitRepo:
             out[path] = stages
         return out
 
+    def _index(self) -> pygit2.Index:
+        """The index as it is now on disk; one libgit2 cannot read is a clear error, not a crash."""
+        try:
+            index: pygit2.Index = self._repo.index
+            index.read()
+        except pygit2.GitError as error:
+            raise WorkbenchError(f"cannot read the index ({error}); with a split index, "
+                                 "`git update-index --no-split-index` makes it readable") from None
+        return index
+
     def index_entry(self, path: str) -> tuple[str, int] | None:
         """Stage-0 (oid, mode) of ``path`` in the index, or None."""
-        index = self._repo.index
-        index.read()
+        index = self._index()
         try:
             entry = index[path]
         except (KeyError, pygit2.GitError):

@@ -23,7 +23,7 @@ import pygit2
 from workbench.configfile import read_config
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
-from workbench.git.runner import StartedGit, run_git
+from workbench.git.runner import NO_HOOKS, StartedGit, run_git
 from workbench.git.types import BLOB_MODES, PathChange, SyncSnapshot, TreeChange, TreeRole
 from workbench.git.worktree_read import clean_contents, is_regular
 
@@ -191,7 +191,8 @@ class RepoFiles:
         """
         if self._index_copy is None:
             env = self._repo.private_index(f"index-changes-{os.getpid()}")
-            self._git(["update-index", "-q", "--unmerged", "--ignore-missing", "--refresh"], ok_codes=(0, 1), env=env)
+            self._git([*NO_HOOKS, "update-index", "-q", "--unmerged", "--ignore-missing", "--refresh"], ok_codes=(0, 1),
+                      env=env)
             self._index_copy = env
         return self._index_copy
 

@@ -36,7 +36,18 @@ _LOCATING = (
     "GIT_GLOB_PATHSPECS",
     "GIT_NOGLOB_PATHSPECS",
     "GIT_ICASE_PATHSPECS",
+    # Read by ``git config`` alone: ``config --list`` would show that file instead of the settings git merges with.
+    "GIT_CONFIG",
 )
+
+
+NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
+"""For git writing a private index copy: the user's hooks (``post-index-change``) are for their own index."""
+
+
+def git_variables() -> list[tuple[str, str]]:
+    """The caller's ``GIT_*`` variables that reach git (replace refs, config, grafts...), sorted: part of a cache key."""
+    return sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_") and k not in _LOCATING)
 
 
 def git_env() -> dict[str, str]:

@@ -7,11 +7,13 @@ the policy file.  Their state is read here cheaply, with ``lstat`` and a
 few git commands, never by reading the tracked files:
 
 - the index listing itself (modes, ids, stages, ``assume-unchanged`` and
-  ``skip-worktree`` tags);
-- each index path's ``lstat`` (mode, size, inode, modification and change
-  times, to the nanosecond), or that it is missing;
-- the bytes of every ``.gitattributes`` in a directory of the index, of
-  dev's tree or main's, and of the work tree's policy files.
+  ``skip-worktree`` tags) and the file times it keeps;
+- the ``lstat`` (mode, size, inode, modification and change times, to the
+  nanosecond) of each path of the index, of dev's tree and of main's, or
+  that it is missing (git's merge result and its conflicts are read from
+  the work tree at those paths, tracked or not);
+- the bytes of every ``.gitattributes`` in a directory of those paths, and
+  of the work tree's policy files.
 
 A write changes a file's change time, which nothing can set back, so an
 unchanged ``lstat`` means unchanged bytes, with git's racy-git exception:
@@ -47,61 +49,71 @@ class WorkState:
     """The index file's inode, size and times: equal before and after an analysis, no git wrote it meanwhile."""
 
 
-def read_work_state(top: Path, index: Path, listing: bytes, tree_dirs: list[bytes]) -> WorkState | None:
+def read_work_state(
+    top: Path, index: Path, listing: bytes, cached_stat: bytes, tree_paths: list[bytes]
+) -> WorkState | None:
     """The state of the work tree at ``top`` with ``index`` (its file) and ``listing`` (``ls-files -s -v -z``).
 
-    ``tree_dirs``: ``ls-tree -r -d --name-only -z`` of dev's and main's
-    trees.  None when the state cannot be told by ``lstat``: a submodule
-    (its checkout is read through it), or an unreadable listing.
+    ``cached_stat``: ``ls-files -s --debug -z``, the file times the index
+    keeps, which git trusts (``diff-index``; under ``core.trustctime=false``
+    a same-size edit with its mtime put back is no change to git).
+    ``tree_paths``: ``ls-tree -r --name-only -z`` of dev's and main's trees:
+    a path of either is read from the work tree (git's merge result, a
+    conflict) even when the index has none.  None when the state cannot be
+    told by ``lstat``: a submodule (its checkout is read through it), or an
+    unreadable listing.
     """
     try:
-        return _work_state(top, index, listing, tree_dirs)
+        return _work_state(top, index, listing, cached_stat, tree_paths)
     except OSError:
         return None
 
 
-def _work_state(top: Path, index: Path, listing: bytes, tree_dirs: list[bytes]) -> WorkState | None:
+def _work_state(top: Path, index: Path, listing: bytes, cached_stat: bytes, tree_paths: list[bytes]) -> WorkState | None:
     started = time.time()
     digest = hashlib.sha256(listing)
-    newest = 0
-    dirs: set[str] = {""}
+    digest.update(hashlib.sha256(cached_stat).digest())
+    paths: set[bytes] = set()
     for record in listing.split(b"\0"):
         if not record:
             continue
         head, tab, raw = record.partition(b"\t")
         fields = head.split()
-        if not tab or len(fields) != 4:
+        if not tab or len(fields) != 4 or fields[1] == b"160000":
             return None
-        if fields[1] == b"160000":
-            return None
-        path = os.fsdecode(raw)
-        info = _lstat(top / path)
+        paths.add(raw)
+    for listed in tree_paths:
+        paths.update(raw for raw in listed.split(b"\0") if raw)
+    root = os.fsencode(top)
+    newest = 0
+    dirs: set[str] = {""}
+    for raw in sorted(paths):
+        info = _lstat(os.path.join(root, raw))
         digest.update(b"\0" + raw + b"\0" + repr(info).encode("ascii"))
         if info is not None:
             newest = max(newest, info[3], info[4])
-        dirs.update(_parents(path))
-    for listed in tree_dirs:
-        for raw in listed.split(b"\0"):
-            if raw:
-                name = os.fsdecode(raw)
-                dirs.add(name)
-                dirs.update(_parents(name))
-    for name in sorted(dirs):
+        dirs.add(os.fsdecode(raw.rpartition(b"/")[0]))
+    for name in sorted(_with_parents(dirs)):
         digest.update(_file_token(f"{name}/{_ATTRIBUTES}" if name else _ATTRIBUTES, top))
     for name in POLICY_FILES:
         digest.update(_file_token(name, top))
     settled = newest < (started - RACY_SECONDS) * 1e9
-    index_info = _lstat(index)
-    return WorkState(digest.hexdigest(), settled, index_info or ())
+    return WorkState(digest.hexdigest(), settled, _lstat(index) or ())
 
 
-def _parents(path: str) -> list[str]:
-    """Every directory above ``path`` ("a/b/c" -> "a", "a/b"), the top left out."""
-    parts = path.split("/")[:-1]
-    return ["/".join(parts[: k + 1]) for k in range(len(parts))]
+def _with_parents(dirs: set[str]) -> set[str]:
+    """``dirs`` and every directory above one of them ("a/b" adds "a"); the top is ""."""
+    found = set(dirs)
+    for name in dirs:
+        while name:
+            name = name.rpartition("/")[0]
+            if name in found:
+                break
+            found.add(name)
+    return found
 
 
-def _lstat(path: Path) -> tuple[int, ...] | None:
+def _lstat(path: Path | bytes) -> tuple[int, ...] | None:
     """(mode, size, inode, mtime ns, ctime ns) of ``path`` itself (a symlink's own), or None when missing."""
     try:
         found = os.lstat(path)

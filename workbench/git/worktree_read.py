@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 
 from workbench.git.repo import GitRepo
-from workbench.git.runner import StartedGit, run_git
+from workbench.git.runner import NO_HOOKS, StartedGit, run_git
 from workbench.git.worktree import LITERAL, store_blob, worktree_path
 
 _ARGS_BUDGET = 64 * 1024
@@ -106,7 +106,7 @@ class PendingContents:
         return [oid for _, oid, _ in self._unmerged.get(path, {}).values()]
 
     def _adding(self, batch: list[str]) -> StartedGit:
-        args = ["-c", "core.safecrlf=false", LITERAL, "add", "--sparse", "--", *batch]
+        args = ["-c", "core.safecrlf=false", *NO_HOOKS, LITERAL, "add", "--sparse", "--", *batch]
         # git freshens the repository's objects it would write and has: their times are put back
         return StartedGit(self._repo.run_dir, args, self._env, around=self._repo.object_times_kept())
 

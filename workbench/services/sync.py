@@ -21,7 +21,7 @@ from workbench.analysis.policy.presets import PRESETS
 from workbench.cache import DiskCache, cache_key, default_cache_dir
 from workbench.configfile import read_config
 from workbench.git.identity import SyncIdentity, identify_sync
-from workbench.git.runner import git_version
+from workbench.git.runner import git_variables, git_version
 from workbench.resolve.journal_files import keeps_journals
 
 if TYPE_CHECKING:
@@ -327,5 +327,5 @@ def _inputs(identity: SyncIdentity, request: SyncRequest) -> dict[str, object] |
         "git": list(git_version()),
         "settings": identity.settings,
         "work": identity.work.digest if identity.work is not None else None,
-        "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
+        "environment": git_variables(),
     }
