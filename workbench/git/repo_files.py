@@ -12,6 +12,7 @@ written.
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections import deque
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ class RepoFiles:
             self._trees["result"] = snapshot.merge_tree.tree
         self._objects: dict[TreeRole, pygit2.Tree] = {}
         self._worktree: dict[str, tuple[str, bytes | None] | None] = {}
+        self._root: str | None = None
         self._index_files: tuple[frozenset[str], dict[str, str], frozenset[str]] | None = None
         self._changes: dict[tuple[TreeRole, TreeRole], tuple[TreeChange, ...]] = {}
         self._index_copy: dict[str, str] | None = None
@@ -108,17 +110,12 @@ class RepoFiles:
         the snapshot's cleaned conflict text, or are cleaned together once.
         """
         if path not in self._worktree:
-            root = self._repo.workdir
-            full = Path(root, path) if root is not None else None
-            if full is None or full.is_symlink() or not full.is_file():
-                self._worktree[path] = None
-            else:
-                self._worktree[path] = self._cleaned(path)
+            self._worktree[path] = self._cleaned(path)
         return self._worktree[path]
 
     def _cleaned(self, path: str) -> tuple[str, bytes | None] | None:
         tracked, stage0, dirty = self._index_state()
-        if path not in tracked:
+        if path not in tracked or not self._regular_on_disk(path):  # the audit asks of thousands of module paths
             return None
         if path in stage0 and path not in dirty:
             return stage0[path], None
@@ -131,6 +128,14 @@ class RepoFiles:
             if other != path:
                 self._worktree.setdefault(other, found)
         return cleaned.get(path)  # absent: no longer a regular file
+
+    def _regular_on_disk(self, path: str) -> bool:
+        if self._root is None:
+            self._root = os.fspath(self._repo.workdir or self._repo.run_dir)
+        try:
+            return stat.S_ISREG(os.lstat(os.path.join(self._root, path)).st_mode)
+        except OSError:
+            return False
 
     def _index_state(self) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
         """The refreshed index copy's paths (any stage), its stage-0 regular files' blob ids, the paths ``diff-files`` finds changed."""
