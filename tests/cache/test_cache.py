@@ -185,3 +185,13 @@ def test_an_analysis_too_big_for_the_bound_is_not_stored(sample_merge_commit: Sa
     tight = DiskCache(isolated_cache / "tight", max_bytes=size // 2)
     assert not save_analysis(tight, "k", analysis)
     assert not (isolated_cache / "tight").exists() or list((isolated_cache / "tight").iterdir()) == []
+
+
+def test_the_key_follows_python_and_the_libraries_that_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upgraded pygit2 or tree-sitter grammar can read the same commits otherwise."""
+    from workbench.cache import keys
+
+    before = keys.cache_key("analysis", {"x": 1})
+    assert any(name.startswith("pygit2-") for name in keys.runtime_versions())
+    monkeypatch.setattr(keys, "runtime_versions", lambda: ("pygit2-0.0.0",))
+    assert keys.cache_key("analysis", {"x": 1}) != before

@@ -124,12 +124,28 @@ def _recreated(repo: Path) -> None:
     (repo / CLEAN).write_text("hello\n", encoding="utf-8")
 
 
+def _linked_to_itself(repo: Path) -> None:
+    """The directory moved aside and a symlink to it in its place: every file's ``lstat`` is the same."""
+    folder = (repo / CLEAN).parent
+    folder.rename(folder.with_name("moved"))
+    folder.symlink_to("moved")
+
+
+def _shell_script(repo: Path) -> None:
+    _filtered_by_script(repo)
+    _git(repo, "config", "filter.x.clean", "sh ./clean.sh")
+
+
 CHANGES: dict[str, tuple[Callable[[Path], None] | None, Callable[[Path], None]]] = {
     "untracked file at a path of git's result": (lambda r: _git(r, "rm", "-q", "-f", "--", CLEAN), _recreated),
     "relative core.attributesFile": (_relative_attributes_file, lambda r: (r / "attrs").write_text(
         f"{CONFLICTED} filter=up\n", encoding="utf-8")),
     "filter script edited in place": (_filtered_by_script, lambda r: _filter_script(r, "tr a-z A-Z")),
     "index stat reset, core.trustctime=false": (_stat_kept_edit, _stat_reset),
+    "directory replaced by a symlink to itself": (None, _linked_to_itself),
+    "script a shell runs edited in place": (_shell_script, lambda r: _filter_script(r, "tr a-z A-Z")),
+    "file out of the index edited": (lambda r: _git(r, "rm", "-q", "--cached", "--", CONFLICTED),
+                                     lambda r: (r / CONFLICTED).write_text("edited\n", encoding="utf-8")),
     "untracked policy file": (None, lambda r: (r / ".workbench.toml").write_text(
         'override_from_main = ["README.md"]\nkeep_dev = ["megatron/core/*.py"]\n', encoding="utf-8")),
     "untracked nested attributes": (None, lambda r: (r / "megatron/core/.gitattributes").write_text(
@@ -253,3 +269,30 @@ def test_a_merge_head_libgit2_would_refuse_has_no_identity(sample_in_progress: S
     """git reads these; libgit2 refuses them, so a warm run would print what the cold run cannot."""
     (sample_in_progress.path / ".git" / "MERGE_HEAD").write_bytes(written % sample_in_progress.main.encode())
     assert identify_sync(sample_in_progress.path, None, None, None, None) is None
+
+
+def test_a_policy_file_edited_during_the_analysis_is_not_stored(sample_in_progress: SampleSync, isolated_cache: Path,
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    """Its bytes are in the key: read before the analysis and again after, they must be the same."""
+    policy = tmp_path / "policy.toml"
+    policy.write_text('keep_dev = ["pyproject.toml"]\n', encoding="utf-8")
+    computing = sync._compute
+
+    def with_an_edit(*args: object, **kwargs: object) -> object:
+        found = computing(*args, **kwargs)  # type: ignore[arg-type]
+        policy.write_text('keep_dev = ["uv.lock"]\n', encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(sync, "_compute", with_an_edit)
+    open_sync(SyncRequest(repo=sample_in_progress.path, policy=str(policy)))
+    assert _entries(isolated_cache) == 0
+
+
+def test_a_file_taken_out_of_the_index_is_not_the_result(sample_in_progress: SampleSync) -> None:
+    """``git rm --cached`` leaves the file on disk, and out of the commit: the result has none."""
+    _git(sample_in_progress.path, "rm", "-q", "--cached", "--", CONFLICTED)
+    assert (sample_in_progress.path / CONFLICTED).is_file()
+    _, analysis = open_sync(SyncRequest(repo=sample_in_progress.path, cache=False))
+    entry = analysis.file(CONFLICTED)
+    assert entry is not None and not entry.result_present

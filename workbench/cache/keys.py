@@ -1,9 +1,10 @@
 """Cache keys: a digest of everything an analysis is a function of.
 
 The caller names the inputs (commit ids, policy, options, git's version and
-settings); this module adds the tool's version and a digest of the workbench
-package's own files, so any code change (a new release, a local edit, another
-branch checked out) misses instead of returning a stale analysis.
+settings); this module adds the tool's version, a digest of the workbench
+package's own files and the versions of Python and the libraries that read
+for it, so any code change (a new release, a local edit, another branch
+checked out, an upgraded pygit2) misses instead of returning a stale analysis.
 """
 
 from __future__ import annotations
@@ -68,8 +69,32 @@ def tool_version() -> str:
     return "0+unknown"
 
 
+_RUNTIME = frozenset({"pygit2", "tree_sitter", "tree_sitter_python", "pyflakes", "rich", "pygments"})
+"""Libraries whose version can change an analysis or a document: libgit2's reads, the Python grammar, rendering."""
+
+
+@functools.cache
+def runtime_versions() -> tuple[str, ...]:
+    """Python's version and the installed versions of ``_RUNTIME``, from their ``dist-info`` directory names.
+
+    Names only, nothing imported or read (importing pygit2 alone costs more
+    than a warm run).
+    """
+    found = {f"python-{sys.version}"}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and name.partition("-")[0].lower() in _RUNTIME:
+                found.add(name.removesuffix(".dist-info"))
+    return tuple(sorted(found))
+
+
 def cache_key(kind: str, inputs: dict[str, object]) -> str:
-    """A hex key for ``kind`` (e.g. "analysis") of ``inputs`` (JSON-able), the tool's version and source."""
-    document = {"kind": kind, "version": tool_version(), "source": source_digest(), "inputs": inputs}
+    """A hex key for ``kind`` (e.g. "analysis") of ``inputs`` (JSON-able), the tool's version, source and runtime."""
+    document = {"kind": kind, "version": tool_version(), "source": source_digest(), "runtime": runtime_versions(),
+                "inputs": inputs}
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()

@@ -235,12 +235,15 @@ _PROGRAM_KEYS = re.compile(rb"(?:filter\..*\.(?:clean|smudge|process)|merge\..*\
 
 
 def _programs(entries: list[bytes], top: Path) -> list[str]:
-    """The files of the programs configured as content filters and merge drivers (their first word).
+    """The files the commands configured as content filters and merge drivers name.
 
-    A bare name is looked up on ``PATH``, as the shell git runs it with
-    would; a path is read from ``top``.  Shell syntax beyond the first
-    word goes by its text, which the configuration entry already is.
+    The first word is the program: a bare name is looked up on ``PATH``
+    (a relative entry from ``top``, where git runs it), a path is read from
+    ``top``.  Any later word with a slash is a file too (``sh ./clean.sh``).
+    What a program reads beyond its command line (a Python module it
+    imports, a key file) is not seen: ``--no-cache`` after changing that.
     """
+    search = os.pathsep.join(str(top / entry) for entry in os.environ.get("PATH", os.defpath).split(os.pathsep))
     found = []
     for entry in entries:
         key, _, value = entry.partition(b"\n")
@@ -250,11 +253,11 @@ def _programs(entries: list[bytes], top: Path) -> list[str]:
             words = shlex.split(os.fsdecode(value))
         except ValueError:
             continue
-        if not words:
-            continue
-        first = words[0]
-        located = str(top / os.path.expanduser(first)) if "/" in first else shutil.which(first)
-        found.append(located or first)
+        for k, word in enumerate(words):
+            if "/" in word:
+                found.append(str(top / os.path.expanduser(word)))
+            elif k == 0:
+                found.append(shutil.which(word, path=search) or word)
     return sorted(found)
 
 

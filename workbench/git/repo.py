@@ -294,6 +294,14 @@ class GitRepo:
                                  "`git update-index --no-split-index` makes it readable") from None
         return index
 
+    def index_paths(self) -> frozenset[str]:
+        """Every path the index has an entry for, at any stage: what a commit of the merge would hold."""
+        index = self._index()
+        found = {entry.path for entry in index}
+        if index.conflicts is not None:
+            found.update(entry.path for stages in index.conflicts for entry in stages if entry is not None)
+        return frozenset(found)
+
     def index_entry(self, path: str) -> tuple[str, int] | None:
         """Stage-0 (oid, mode) of ``path`` in the index, or None."""
         index = self._index()

@@ -142,7 +142,13 @@ def _asked(paths: list[str], wanted: Collection[str] | None) -> list[str]:
 
 
 def _worktree_files(repo: GitRepo, paths: list[str]) -> dict[str, ResultFile]:
-    cleaned = clean_contents(repo, paths)
+    """The work tree's files at ``paths``, as ``git add`` would store them; a path the index lacks is absent.
+
+    A file left on disk but out of the index is not part of the merge a
+    commit would record, as for the whole-tree reads (``RepoFiles``).
+    """
+    tracked = repo.index_paths()
+    cleaned = clean_contents(repo, [path for path in paths if path in tracked])
     out = {}
     for path in paths:
         if path in cleaned:

@@ -374,11 +374,15 @@ def _read_results(
             results[entry.path] = ResultFile(True, data, oid, mode=filemode)
         return results
     unmerged = repo.index_unmerged()
+    tracked = repo.index_paths()
     asked = cleaning.paths if cleaning is not None else frozenset()
-    cleaned = clean_contents(repo, [entry.path for entry in plain.conflicts if entry.path not in asked])
+    cleaned = clean_contents(repo, [e.path for e in plain.conflicts if e.path not in asked and e.path in tracked])
     if cleaning is not None:
         cleaned.update(cleaning.contents())
     for entry in plain.conflicts:
+        if entry.path not in tracked:  # taken out of the index (``git rm --cached``): not in the commit
+            results[entry.path] = ResultFile(False, None, None)
+            continue
         results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged, cleaned.get(entry.path))
     return results
 

@@ -12,8 +12,9 @@ few git commands, never by reading the tracked files:
   nanosecond) of each path of the index, of dev's tree and of main's, or
   that it is missing (git's merge result and its conflicts are read from
   the work tree at those paths, tracked or not);
-- the bytes of every ``.gitattributes`` in a directory of those paths, and
-  of the work tree's policy files.
+- each directory of those paths by type and inode (a symlinked directory
+  is followed by a path's ``lstat``, not by git), and the bytes of its
+  ``.gitattributes``, and of the work tree's policy files.
 
 A write changes a file's change time, which nothing can set back, so an
 unchanged ``lstat`` means unchanged bytes, with git's racy-git exception:
@@ -94,6 +95,7 @@ def _work_state(top: Path, index: Path, listing: bytes, cached_stat: bytes, tree
             newest = max(newest, info[3], info[4])
         dirs.add(os.fsdecode(raw.rpartition(b"/")[0]))
     for name in sorted(_with_parents(dirs)):
+        digest.update(_dir_token(name, top))
         digest.update(_file_token(f"{name}/{_ATTRIBUTES}" if name else _ATTRIBUTES, top))
     for name in POLICY_FILES:
         digest.update(_file_token(name, top))
@@ -120,6 +122,24 @@ def _lstat(path: Path | bytes) -> tuple[int, ...] | None:
     except OSError:
         return None
     return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)
+
+
+def _dir_token(name: str, top: Path) -> bytes:
+    """A directory by its type and inode (and a symlink's target): a path's ``lstat`` follows its directories.
+
+    Git treats a path under a symlinked directory as gone; moving the
+    directory and linking to it keeps every file's ``lstat``.  Not its
+    times: they move with any file made or removed in it.
+    """
+    if not name:
+        return b""
+    path = top / name
+    info = _lstat(path)
+    head = b"\0dir " + os.fsencode(name) + b"\0"
+    if info is None:
+        return head + b"absent"
+    target = os.fsencode(os.readlink(path)) if stat.S_ISLNK(info[0]) else b""
+    return head + repr((stat.S_IFMT(info[0]), info[2])).encode("ascii") + target
 
 
 def _file_token(name: str, top: Path) -> bytes:

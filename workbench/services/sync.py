@@ -125,7 +125,7 @@ def sync_document(
     verified = _verified_inputs(repo, request, identity)
     text = make(repo, _analysis(repo, request, identity, verified, None))
     if (key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read
-            and _unchanged(request, identity)):
+            and _unchanged(request, identity, verified)):
         cache.put(key, text.encode("utf-8", "surrogatepass"))
     return text
 
@@ -177,21 +177,26 @@ def _analysis(
     if cached is not None:
         return cached
     analysis = _compute(repo, request, progress)
-    if _unchanged(request, identity):
+    if _unchanged(request, identity, inputs):
         save_analysis(cache, key, analysis)
     return analysis
 
 
-def _unchanged(request: SyncRequest, identity: SyncIdentity | None) -> bool:
-    """Whether an analysis computed since ``identity`` was read may be stored under its key.
+def _unchanged(request: SyncRequest, identity: SyncIdentity | None, inputs: dict[str, object] | None) -> bool:
+    """Whether an analysis computed since ``identity`` and ``inputs`` were read may be stored under their key.
 
-    Commits cannot change.  A merge in progress must have been settled (no
-    file too recent for its ``lstat`` to tell its bytes) and still be the
-    same, index file included: git wrote nothing while it was analysed.
+    Both are read again and must be the same: a policy file, a setting or
+    (during a merge) the index or a file changed while the analysis ran
+    would be stored under the key of what was there before.  A merge in
+    progress must also have been settled (no file too recent for its
+    ``lstat`` to tell its bytes).
     """
-    if identity is None or identity.work is None:
-        return True
-    return identity.work.settled and _identity(request) == identity
+    if identity is None or inputs is None:
+        return False
+    if identity.work is not None and not identity.work.settled:
+        return False
+    again = _identity(request)
+    return again == identity and again is not None and _inputs(again, request) == inputs
 
 
 def _compute(
