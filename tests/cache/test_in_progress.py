@@ -296,3 +296,23 @@ def test_a_file_taken_out_of_the_index_is_not_the_result(sample_in_progress: Sam
     _, analysis = open_sync(SyncRequest(repo=sample_in_progress.path, cache=False))
     entry = analysis.file(CONFLICTED)
     assert entry is not None and not entry.result_present
+
+
+def test_a_split_index_has_no_identity(sample_in_progress: SampleSync) -> None:
+    """libgit2 cannot read it (the cold run says so): a warm run must not print what the cold one cannot."""
+    _git(sample_in_progress.path, "update-index", "--split-index")
+    assert identify_sync(sample_in_progress.path, None, None, None, None) is None
+
+
+def test_the_configuration_libgit2_reads_is_in_the_key(sample_in_progress: SampleSync, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GIT_CONFIG_GLOBAL`` hides ``~/.gitconfig`` from git, not from pygit2 (a report's links read it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    empty = home / "empty.gitconfig"
+    empty.write_text("", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    before = _identity(sample_in_progress.path).settings
+    (home / ".gitconfig").write_text('[remote "origin"]\n\turl = https://github.com/o/r.git\n', encoding="utf-8")
+    assert _identity(sample_in_progress.path).settings != before

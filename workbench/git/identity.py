@@ -108,18 +108,22 @@ def _in_progress(repo: str, gitdir: Path, head: str, settings: str) -> SyncIdent
     if not _MERGE_HEAD.fullmatch(written) or gitdir == Path(repo):
         return None  # an octopus merge, an odd file, a bare repository: opening it properly says what it is
     main = written.decode("ascii").strip()
+    bound = ["--git-dir", str(gitdir), "--work-tree", repo]  # the repository found, not one nested at the top
     try:
         found = _run_all(Path(repo), [
-            ["ls-files", "-s", "-v", "-z"],
-            ["ls-files", "-s", "--debug", "-z"],
-            ["ls-tree", "-r", "--name-only", "-z", head],
-            ["ls-tree", "-r", "--name-only", "-z", main],
+            [*bound, "ls-files", "-s", "-v", "-z"],
+            [*bound, "ls-files", "-s", "--debug", "-z"],
+            [*bound, "ls-tree", "-r", "--full-tree", "--name-only", "-z", head],
+            [*bound, "ls-tree", "-r", "--full-tree", "--name-only", "-z", main],
+            [*bound, "rev-parse", "--shared-index-path"],
         ])
     except OSError:
         return None
     if any(status != 0 for status, _ in found):
         return None
-    listing, cached_stat, dev_paths, main_paths = (out for _, out in found)
+    listing, cached_stat, dev_paths, main_paths, shared = (out for _, out in found)
+    if shared.strip():
+        return None  # a split index: libgit2 cannot read it, and the cold run says so
     work = read_work_state(Path(repo), gitdir / "index", listing, cached_stat, [dev_paths, main_paths])
     if work is None:
         return None
@@ -194,8 +198,9 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path, top: Path) ->
     Every configuration entry (all levels: merge drivers, conflict style,
     rename limits, eol), the attributes files that are not in a tree
     (``info/attributes``, ``core.attributesFile`` or its default under
-    ``$XDG_CONFIG_HOME/git``, the system's), the programs configured as
-    filters and merge drivers (by ``lstat``: a script edited in place), and
+    ``$XDG_CONFIG_HOME/git``, the system's), the configuration files libgit2
+    reads, the programs configured as filters, merge drivers and file
+    system monitor (by ``lstat``: a script edited in place), and
     what makes git see other history under the same commit ids (replace
     refs, grafts, the shallow boundary).  ``top``: where git runs, the work
     tree's top (a relative path in the configuration is read from there).
@@ -206,7 +211,8 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path, top: Path) ->
         digest.update(entry + b"\0")
     for line in sorted(replaced.splitlines()):
         digest.update(line + b"\0")
-    files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow", *_outside_attributes()]
+    files = [common / "info" / "attributes", common / "info" / "grafts", common / "shallow", *_outside_attributes(),
+             *_libgit2_config_files()]
     attributes = [entry.split(b"\n", 1)[1] for entry in entries if entry.lower().startswith(b"core.attributesfile\n")]
     if attributes:  # the last one set wins, as in git
         files.append(_config_path(os.fsdecode(attributes[-1]), top))
@@ -224,6 +230,18 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path, top: Path) ->
     return digest.hexdigest()
 
 
+def _libgit2_config_files() -> list[Path]:
+    """The global and system configuration files libgit2 reads whatever git's variables say.
+
+    ``GIT_CONFIG_GLOBAL`` or ``GIT_CONFIG_NOSYSTEM`` hide them from
+    ``config --list``, but the analysis reads some settings through pygit2
+    (``core.fileMode``, ``merge.renormalize``, the remote a report links to).
+    """
+    home = Path(os.path.expanduser("~"))
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(home / ".config")
+    return [home / ".gitconfig", Path(xdg, "git", "config"), Path("/etc/gitconfig")]
+
+
 def _config_path(value: str, top: Path) -> Path:
     """A path setting as git reads it: ``~`` and ``%(prefix)/`` expanded, relative to where git runs."""
     if value.startswith("%(prefix)/"):
@@ -231,7 +249,8 @@ def _config_path(value: str, top: Path) -> Path:
     return top / os.path.expanduser(value)
 
 
-_PROGRAM_KEYS = re.compile(rb"(?:filter\..*\.(?:clean|smudge|process)|merge\..*\.driver)\n", re.IGNORECASE | re.DOTALL)
+_PROGRAM_KEYS = re.compile(rb"(?:filter\..*\.(?:clean|smudge|process)|merge\..*\.driver|core\.fsmonitor)\n",
+                           re.IGNORECASE | re.DOTALL)
 
 
 def _programs(entries: list[bytes], top: Path) -> list[str]:
