@@ -85,20 +85,27 @@ def _work_state(top: Path, index: Path, listing: bytes, cached_stat: bytes, tree
         paths.add(raw)
     for listed in tree_paths:
         paths.update(raw for raw in listed.split(b"\0") if raw)
-    root = os.fsencode(top)
+    root = os.fsencode(top) + b"/"
     newest = 0
-    dirs: set[str] = {""}
+    stats: list[bytes] = []  # one line per path, hashed at once: a warm run pays this loop for every path
     for raw in sorted(paths):
-        info = _lstat(os.path.join(root, raw))
-        digest.update(b"\0" + raw + b"\0" + repr(info).encode("ascii"))
-        if info is not None:
-            newest = max(newest, info[3], info[4])
-        dirs.add(os.fsdecode(raw.rpartition(b"/")[0]))
+        try:
+            found = os.lstat(root + raw)
+        except OSError:
+            stats.append(b"%s\0absent\0" % raw)
+            continue
+        stats.append(b"%s\0%o %d %d %d %d\0" % (raw, found.st_mode, found.st_size, found.st_ino,
+                                                 found.st_mtime_ns, found.st_ctime_ns))
+        newest = max(newest, found.st_mtime_ns, found.st_ctime_ns)
+    digest.update(b"".join(stats))
+    dirs = {os.fsdecode(raw.rpartition(b"/")[0]) for raw in paths}
+    dirs.add("")
+    where = os.fspath(top)
     for name in sorted(_with_parents(dirs)):
-        digest.update(_dir_token(name, top))
-        digest.update(_file_token(f"{name}/{_ATTRIBUTES}" if name else _ATTRIBUTES, top))
+        digest.update(_dir_token(name, where))
+        digest.update(_file_token(f"{name}/{_ATTRIBUTES}" if name else _ATTRIBUTES, where))
     for name in POLICY_FILES:
-        digest.update(_file_token(name, top))
+        digest.update(_file_token(name, where))
     settled = newest < (started - RACY_SECONDS) * 1e9
     return WorkState(digest.hexdigest(), settled, _lstat(index) or ())
 
@@ -115,7 +122,7 @@ def _with_parents(dirs: set[str]) -> set[str]:
     return found
 
 
-def _lstat(path: Path | bytes) -> tuple[int, ...] | None:
+def _lstat(path: str | Path) -> tuple[int, ...] | None:
     """(mode, size, inode, mtime ns, ctime ns) of ``path`` itself (a symlink's own), or None when missing."""
     try:
         found = os.lstat(path)
@@ -124,7 +131,7 @@ def _lstat(path: Path | bytes) -> tuple[int, ...] | None:
     return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)
 
 
-def _dir_token(name: str, top: Path) -> bytes:
+def _dir_token(name: str, top: str) -> bytes:
     """A directory by its type and inode (and a symlink's target): a path's ``lstat`` follows its directories.
 
     Git treats a path under a symlinked directory as gone; moving the
@@ -133,7 +140,7 @@ def _dir_token(name: str, top: Path) -> bytes:
     """
     if not name:
         return b""
-    path = top / name
+    path = os.path.join(top, name)
     info = _lstat(path)
     head = b"\0dir " + os.fsencode(name) + b"\0"
     if info is None:
@@ -142,13 +149,13 @@ def _dir_token(name: str, top: Path) -> bytes:
     return head + repr((stat.S_IFMT(info[0]), info[2])).encode("ascii") + target
 
 
-def _file_token(name: str, top: Path) -> bytes:
+def _file_token(name: str, top: str) -> bytes:
     """The bytes that stand for the small file ``name`` under ``top`` in the digest: its name and content.
 
     A symlink stands for its target, anything else for its type; an
     unreadable file raises OSError (no state, nothing cached).
     """
-    path = top / name
+    path = os.path.join(top, name)
     info = _lstat(path)
     head = b"\0" + os.fsencode(name) + b"\0"
     if info is None:
@@ -156,5 +163,6 @@ def _file_token(name: str, top: Path) -> bytes:
     if stat.S_ISLNK(info[0]):
         return head + b"link\0" + os.fsencode(os.readlink(path))
     if stat.S_ISREG(info[0]):
-        return head + hashlib.sha256(path.read_bytes()).digest()
+        with open(path, "rb") as handle:
+            return head + hashlib.sha256(handle.read()).digest()
     return head + b"mode " + str(stat.S_IFMT(info[0])).encode("ascii")
