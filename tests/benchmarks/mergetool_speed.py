@@ -13,8 +13,9 @@ terminal (tmux), for each FILE:
 * ``git mergetool --tool=workbench FILE``, from git's start to the hunk on screen.
 
 Median of a few runs each, wall time, with ``git merge-tree --write-tree`` of the
-same sync timed in the same run for the ratio (a merge in progress is never
-cached: every run is cold).  Not a test: it prints figures, it asserts nothing about time.
+same sync timed in the same run for the ratio.  The merge is made seconds
+before the runs, so its files are too recent for the cache to store an
+analysis (three seconds, see git/work_state.py) and the first runs are cold.  Not a test: it prints figures, it asserts nothing about time.
 """
 
 from __future__ import annotations
