@@ -24,7 +24,7 @@ from pathlib import Path
 
 from workbench.git.runner import git_env, git_executable
 from workbench.git.types import SyncMode
-from workbench.git.work_state import WorkState, read_work_state
+from workbench.git.work_state import WorkState, file_stamp, read_work_state
 
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""
@@ -226,7 +226,7 @@ def _settings_digest(config: bytes, replaced: bytes, common: Path, top: Path) ->
         except OSError:
             digest.update(b"\0absent\0")
     for program in _programs(entries, top):
-        digest.update(os.fsencode(program) + b"\0" + repr(_stat(program)).encode("ascii") + b"\0")
+        digest.update(os.fsencode(program) + b"\0" + repr(file_stamp(program, follow_symlinks=True)).encode("ascii") + b"\0")
     return digest.hexdigest()
 
 
@@ -278,12 +278,3 @@ def _programs(entries: list[bytes], top: Path) -> list[str]:
             elif k == 0:
                 found.append(shutil.which(word, path=search) or word)
     return sorted(found)
-
-
-def _stat(path: str) -> tuple[int, ...] | None:
-    """(mode, size, inode, mtime ns, ctime ns) of the file ``path`` names (symlinks followed), or None."""
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)

@@ -26,7 +26,7 @@ from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.runner import NO_HOOKS, StartedGit, run_git
 from workbench.git.types import BLOB_MODES, PathChange, SyncSnapshot, TreeChange, TreeRole
-from workbench.git.worktree_read import clean_contents, is_regular
+from workbench.git.worktree_read import clean_contents, index_records
 
 CONFIG_FILE = ".workbench.toml"
 PYPROJECT = "pyproject.toml"
@@ -122,7 +122,7 @@ class RepoFiles:
         known = self._snapshot.results.get(path)
         if known is not None and known.present and known.oid is not None and known.data is not None:
             return known.oid, known.data
-        wanted = {path} | {p for p in dirty if p not in self._worktree and is_regular(self._repo, p)}
+        wanted = {path} | {p for p in dirty if p not in self._worktree}  # those not regular files are left out
         cleaned = clean_contents(self._repo, sorted(wanted))
         for other, found in cleaned.items():
             if other != path:
@@ -141,18 +141,9 @@ class RepoFiles:
         """The refreshed index copy's paths (any stage), its stage-0 regular files' blob ids, the paths ``diff-files`` finds changed."""
         if self._index_files is None:
             env = self._refreshed_index()
-            listing = self._git(["ls-files", "-s", "-z"], env=env).stdout
-            tracked: set[str] = set()
-            stage0: dict[str, str] = {}
-            for record in listing.split(b"\0"):
-                head, _, raw = record.partition(b"\t")
-                fields = head.split()
-                if len(fields) != 3:
-                    continue
-                path = raw.decode("utf-8", "surrogateescape")
-                tracked.add(path)
-                if fields[2] == b"0" and int(fields[0], 8) in BLOB_MODES:
-                    stage0[path] = fields[1].decode("ascii")
+            records = list(index_records(self._git(["ls-files", "-s", "-z"], env=env).stdout))
+            tracked = {path for _, _, _, path in records}
+            stage0 = {path: oid for mode, oid, stage, path in records if stage == 0 and mode in BLOB_MODES}
             changed = self._git(["diff-files", "--name-only", "-z"], env=env).stdout
             dirty = frozenset(p.decode("utf-8", "surrogateescape") for p in changed.split(b"\0") if p)
             self._index_files = (frozenset(tracked), stage0, dirty)

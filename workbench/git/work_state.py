@@ -107,7 +107,7 @@ def _work_state(top: Path, index: Path, listing: bytes, cached_stat: bytes, tree
     for name in POLICY_FILES:
         digest.update(_file_token(name, where))
     settled = newest < (started - RACY_SECONDS) * 1e9
-    return WorkState(digest.hexdigest(), settled, _lstat(index) or ())
+    return WorkState(digest.hexdigest(), settled, file_stamp(index) or ())
 
 
 def _with_parents(dirs: set[str]) -> set[str]:
@@ -122,10 +122,10 @@ def _with_parents(dirs: set[str]) -> set[str]:
     return found
 
 
-def _lstat(path: str | Path) -> tuple[int, ...] | None:
-    """(mode, size, inode, mtime ns, ctime ns) of ``path`` itself (a symlink's own), or None when missing."""
+def file_stamp(path: str | Path, *, follow_symlinks: bool = False) -> tuple[int, ...] | None:
+    """(mode, size, inode, mtime ns, ctime ns) of ``path`` (by default a symlink's own), or None when missing."""
     try:
-        found = os.lstat(path)
+        found = os.stat(path, follow_symlinks=follow_symlinks)
     except OSError:
         return None
     return (found.st_mode, found.st_size, found.st_ino, found.st_mtime_ns, found.st_ctime_ns)
@@ -141,7 +141,7 @@ def _dir_token(name: str, top: str) -> bytes:
     if not name:
         return b""
     path = os.path.join(top, name)
-    info = _lstat(path)
+    info = file_stamp(path)
     head = b"\0dir " + os.fsencode(name) + b"\0"
     if info is None:
         return head + b"absent"
@@ -156,7 +156,7 @@ def _file_token(name: str, top: str) -> bytes:
     unreadable file raises OSError (no state, nothing cached).
     """
     path = os.path.join(top, name)
-    info = _lstat(path)
+    info = file_stamp(path)
     head = b"\0" + os.fsencode(name) + b"\0"
     if info is None:
         return head + b"absent"

@@ -10,7 +10,7 @@ quarantine.py), so ``.git`` is neither written nor freshened.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import NO_HOOKS, StartedGit, run_git
@@ -59,7 +59,7 @@ class PendingContents:
         self._repo = repo
         self.paths = frozenset(paths)
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
-        self._batches = _batches([p for p in paths if is_regular(repo, p)])
+        self._batches = _batches([p for p in paths if _is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
         self._unmerged: dict[str, dict[int, tuple[str, str, int]]] | None = None
         self._first = self._adding(self._batches[0]) if self._batches else None
@@ -112,12 +112,7 @@ class PendingContents:
 
     def _staged(self, batch: list[str]) -> dict[str, str]:
         listing = run_git(self._repo.run_dir, [LITERAL, "ls-files", "-s", "-z", "--", *batch], extra_env=self._env)
-        found: dict[str, str] = {}
-        for record in listing.stdout.split(b"\0"):
-            head, _, raw = record.partition(b"\t")
-            fields = head.split()
-            if len(fields) == 3 and fields[2] == b"0":
-                found[raw.decode("utf-8", "surrogateescape")] = fields[1].decode("ascii")
+        found = {path: oid for _, oid, stage, path in index_records(listing.stdout) if stage == 0}
         return found if set(batch) <= found.keys() else self._hashed(batch)
 
     def _hashed(self, batch: list[str]) -> dict[str, str]:
@@ -130,6 +125,15 @@ class PendingContents:
     def __exit__(self, *_exc: object) -> None:
         if self._first is not None:
             self._first.cancel()
+
+
+def index_records(listing: bytes) -> Iterator[tuple[int, str, int, str]]:
+    """(mode, blob id, stage, path) of each entry of an ``ls-files -s -z`` listing."""
+    for record in listing.split(b"\0"):
+        head, _, raw = record.partition(b"\t")
+        fields = head.split()
+        if len(fields) == 3:
+            yield int(fields[0], 8), fields[1].decode("ascii"), int(fields[2]), raw.decode("utf-8", "surrogateescape")
 
 
 def _batches(paths: Sequence[str]) -> list[list[str]]:
@@ -145,7 +149,6 @@ def _batches(paths: Sequence[str]) -> list[list[str]]:
     return batches
 
 
-def is_regular(repo: GitRepo, path: str) -> bool:
-    """A regular file in the work tree (not a symlink to one)."""
+def _is_regular(repo: GitRepo, path: str) -> bool:
     full = worktree_path(repo, path)
     return full.is_file() and not full.is_symlink()

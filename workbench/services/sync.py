@@ -275,7 +275,7 @@ def _rare_collections() -> Iterator[None]:
 
 
 def _identity(request: SyncRequest) -> SyncIdentity | None:
-    """The sync's identity from the git binary when the cache is in use and the sync is between fixed commits."""
+    """The sync's identity from the git binary when the cache is in use (None: it cannot be told surely)."""
     if not request.cache:
         return None
     return identify_sync(request.repo, request.rev, request.dev, request.main, request.result)
