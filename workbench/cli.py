@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from workbench import streams
 from workbench.errors import WorkbenchError
@@ -24,15 +25,27 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-# Command name -> module (configure(parser), run(args), HELP); imported on use.
-COMMAND_MODULES: dict[str, str] = {
-    "open": "workbench.commands.open",
-    "analyze": "workbench.commands.analyze",
-    "report": "workbench.commands.report",
-    "demo": "workbench.commands.demo",
-    "train": "workbench.commands.train",
-    "mergetool": "workbench.commands.mergetool",
-    "ack": "workbench.commands.ack",
+class Command(NamedTuple):
+    """A subcommand: its module (``configure(parser)``, ``run(args)``), imported only to run it, and its help."""
+
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    "open": Command("workbench.commands.open", "open the workbench on a sync (the default command)"),
+    "analyze": Command("workbench.commands.analyze", "print the sync analysis (a table, or --json)"),
+    "report": Command("workbench.commands.report", "report on the sync for its PR (md), bots (json), a terminal (text) or CI (github)"),
+    "demo": Command("workbench.commands.demo", "open the workbench on a built-in sample sync"),
+    "train": Command(
+        "workbench.commands.train",
+        "training: replay a shipped sync, decide each hunk, then see what the maintainers did",
+    ),
+    "mergetool": Command("workbench.commands.mergetool", "resolve one conflicted file for git mergetool (BASE LOCAL REMOTE MERGED)"),
+    "ack": Command(
+        "workbench.commands.ack",
+        "acknowledge a risky hunk with a reason (.workbench/acks.toml, honoured by report --fail-on)",
+    ),
 }
 
 
@@ -46,11 +59,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     parser.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for name, module_name in COMMAND_MODULES.items():
-        module = importlib.import_module(module_name)
-        subparser = sub.add_parser(name, help=module.HELP, description=module.HELP)
+    for name, (module, words) in COMMANDS.items():
+        subparser = sub.add_parser(name, help=words, description=words)
         if command is None or command == name:
-            module.configure(subparser)
+            importlib.import_module(module).configure(subparser)
     return parser
 
 
@@ -69,7 +81,7 @@ def _normalise(argv: list[str]) -> list[str]:
     while index < len(args) and args[index] == "--debug":
         index += 1
     rest = args[index:]
-    if not rest or (rest[0] not in COMMAND_MODULES and rest[0] not in ("-h", "--help", "--version")):
+    if not rest or (rest[0] not in COMMANDS and rest[0] not in ("-h", "--help", "--version")):
         args.insert(index, "open")
     return args
 
@@ -79,7 +91,7 @@ def _command(argv: list[str]) -> str | None:
     index = 0
     while index < len(argv) and argv[index] == "--debug":
         index += 1
-    return argv[index] if index < len(argv) and argv[index] in COMMAND_MODULES else None
+    return argv[index] if index < len(argv) and argv[index] in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -112,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    module = importlib.import_module(COMMAND_MODULES[args.command])
+    module = importlib.import_module(COMMANDS[args.command].module)
     status = int(module.run(args))
     sys.stdout.flush()  # a reader that went away (`| head`) is met here, not at exit (status 120)
     return status

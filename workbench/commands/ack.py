@@ -11,8 +11,6 @@ import argparse
 
 from workbench.commands import add_sync_options, sync_request
 
-HELP = "acknowledge a risky hunk with a reason (.workbench/acks.toml, honoured by report --fail-on)"
-
 DECISIONS = ("main", "dev", "both", "both-main-first", "custom", "result", "merged")
 
 

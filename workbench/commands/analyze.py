@@ -11,8 +11,6 @@ if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
     from workbench.git.repo import GitRepo
 
-HELP = "print the sync analysis (a table, or --json)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)

@@ -6,8 +6,6 @@ import argparse
 import shutil
 import sys
 
-HELP = "open the workbench on a built-in sample sync"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", choices=("in-progress", "merge-commit"), default="in-progress",

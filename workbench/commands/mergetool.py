@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from workbench.git.repo import GitRepo
     from workbench.services.workspace import Workspace
 
-HELP = "resolve one conflicted file for git mergetool (BASE LOCAL REMOTE MERGED)"
 
 UNRESOLVED = 1
 """Exit status when MERGED is left unresolved (git keeps the conflict)."""

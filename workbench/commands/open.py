@@ -6,8 +6,6 @@ import argparse
 
 from workbench.commands import add_sync_options, sync_request
 
-HELP = "open the workbench on a sync (the default command)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)

@@ -12,8 +12,6 @@ if TYPE_CHECKING:
     from workbench.git.repo import GitRepo
     from workbench.report import Report
 
-HELP = "report on the sync for its PR (md), bots (json), a terminal (text) or CI (github)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)

@@ -23,8 +23,6 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 
-HELP = "training: replay a shipped sync, decide each hunk, then see what the maintainers did"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("rev", nargs="?", metavar="REV", help="shipped sync, catalogue id (megatron:4291) or sample:NAME")

@@ -21,10 +21,13 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.git.runner import git_env, git_executable
-from workbench.git.types import SyncMode
 from workbench.git.work_state import WorkState, file_stamp, read_work_state
+
+if TYPE_CHECKING:  # the records module takes longer to import than a warm run's whole key
+    from workbench.git.types import SyncMode
 
 _PLAIN_REV = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/~^-]*")
 """Revisions both git and libgit2 read alike: names and ids with ``~N`` and ``^N``, no ranges or searches."""

@@ -13,7 +13,6 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.git.types import REDIFF_SHIFTED_SINCE
 
 _VERSION = re.compile(r"git version (\d+)\.(\d+)(?:\.(\d+))?")
 
@@ -186,6 +185,8 @@ def git_version() -> tuple[int, int, int]:
 
 def rediffs_shifted() -> bool:
     """Whether the installed git re-diffs histogram groups that grew while sliding (its merges do)."""
+    from workbench.git.types import REDIFF_SHIFTED_SINCE  # here: a warm run imports this module, not the records
+
     return git_version() >= REDIFF_SHIFTED_SINCE
 
 
