@@ -12,8 +12,8 @@ import pytest
 from workbench.analysis.serialize import analysis_to_json
 from workbench.errors import WorkbenchError
 from workbench.sample import SampleSync
-from workbench.services import sync_process
-from workbench.services.sync import LoadProgress, SyncRequest, open_sync
+from workbench.services import sync, sync_process
+from workbench.services.sync import LoadProgress, Lookup, SyncRequest, look_up, open_sync
 
 
 @pytest.fixture(autouse=True)
@@ -26,10 +26,10 @@ def computed_here(monkeypatch: pytest.MonkeyPatch) -> list[SyncRequest]:
     """The requests the parent analysed itself (the child's answer missing)."""
     parent, original, seen = os.getpid(), sync_process.open_sync, []
 
-    def recorded(asked: SyncRequest, progress: sync_process.Progress) -> object:
+    def recorded(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None) -> object:
         if os.getpid() == parent:
             seen.append(asked)
-        return original(asked, progress)
+        return original(asked, progress, lookup)
 
     monkeypatch.setattr(sync_process, "open_sync", recorded)
     return seen
@@ -46,7 +46,7 @@ def test_the_process_gives_the_analysis_and_its_progress(
     request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
     expected = _json(request, open_sync)
     opener = sync_process.start_sync_process(request)
-    assert opener is not None
+    assert opener.forked
     heard: list[LoadProgress] = []
     assert _json(request, opener, heard) == expected
     assert computed_here == []  # the child's analysis, not the parent's
@@ -61,7 +61,7 @@ def test_an_error_in_the_process_is_the_error_of_the_thread(
     with pytest.raises(WorkbenchError) as direct:
         open_sync(request)
     opener = sync_process.start_sync_process(request)
-    assert opener is not None
+    assert opener.forked
     with pytest.raises(WorkbenchError) as relayed:
         opener(request, None)
     assert str(relayed.value) == str(direct.value)
@@ -76,28 +76,34 @@ def test_a_child_that_gives_no_answer_leaves_the_analysis_to_the_thread(
     parent = os.getpid()
     computed_here: list[SyncRequest] = []
 
-    def dies_in_the_child(asked: SyncRequest, progress: sync_process.Progress) -> object:
+    def dies_in_the_child(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None) -> object:
         if os.getpid() != parent:
             raise RuntimeError("the child fails")
         computed_here.append(asked)
-        return open_sync(asked, progress)
+        return open_sync(asked, progress, lookup)
 
     monkeypatch.setattr(sync_process, "open_sync", dies_in_the_child)
     opener = sync_process.start_sync_process(request)
-    assert opener is not None
+    assert opener.forked
     assert _json(request, opener) == expected
     assert computed_here == [request]
 
 
-def test_no_process_where_forking_is_unsafe(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_process_where_forking_is_unsafe(
+    sample_merge_commit: SampleSync, monkeypatch: pytest.MonkeyPatch, computed_here: list[SyncRequest]
+) -> None:
     monkeypatch.setattr(sync_process, "can_fork", lambda: False)
-    assert sync_process.start_sync_process(SyncRequest()) is None
+    request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
+    opener = sync_process.start_sync_process(request)
+    assert not opener.forked
+    assert _json(request, opener) == _json(request, open_sync)
+    assert computed_here == [request]
 
 
 def test_the_opener_serves_only_its_request(sample_merge_commit: SampleSync) -> None:
     request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
     opener = sync_process.start_sync_process(request)
-    assert opener is not None
+    assert opener.forked
     with pytest.raises(ValueError, match="another request"):
         opener(SyncRequest(repo=str(sample_merge_commit.path)), None)
     _json(request, opener)  # and reaps the child
@@ -108,6 +114,27 @@ def test_a_cached_analysis_is_read_in_the_thread(sample_merge_commit: SampleSync
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     request = SyncRequest(repo=str(sample_merge_commit.path))
     opener = sync_process.start_sync_process(request)
-    assert opener is not None  # nothing cached yet
+    assert opener.forked  # nothing cached yet
     opener(request, None)  # the child analyses the sync and stores it
-    assert sync_process.start_sync_process(request) is None
+    assert not sync_process.start_sync_process(request).forked
+
+
+def test_the_identity_is_read_once(sample_merge_commit: SampleSync, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch, computed_here: list[SyncRequest]) -> None:
+    """The lookup's identity is the one the analysis is served and stored with: git is not asked again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    request = SyncRequest(repo=str(sample_merge_commit.path))
+    sync_process.start_sync_process(request)(request, None)  # computed and stored
+    asked: list[object] = []
+    original = sync.identify_sync
+    monkeypatch.setattr(sync, "identify_sync", lambda *args: asked.append(args) or original(*args))
+    opener = sync_process.start_sync_process(request)
+    assert not opener.forked and len(asked) == 1
+    assert _json(request, opener) == _json(request, open_sync)
+    assert len(asked) == 2  # once for the opener, once for the direct open_sync
+
+
+def test_a_lookup_serves_only_its_request(sample_merge_commit: SampleSync) -> None:
+    request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
+    with pytest.raises(ValueError, match="another request"):
+        open_sync(SyncRequest(repo=str(sample_merge_commit.path)), None, look_up(request))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import selectors
 import shlex
 import shutil
 import subprocess
@@ -146,18 +147,34 @@ def _revisions(rev: str | None, dev: str | None, main: str | None, result: str |
 
 
 def _run_all(cwd: Path, commands: list[list[str]]) -> list[tuple[int, bytes]]:
-    """Run the git commands side by side in ``cwd``: (exit status, stdout) of each."""
+    """Run the git commands side by side in ``cwd``: (exit status, stdout) of each.
+
+    Their output is drained as it comes: a listing outgrows a pipe's buffer,
+    and a command waiting for its turn to be read would stop until then.
+    """
     exe, env = git_executable(), git_env()
     procs = [
         subprocess.Popen([exe, *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL)
         for args in commands
     ]
-    out = []
-    for proc in procs:
-        stdout, _ = proc.communicate()
-        out.append((proc.returncode, stdout))
-    return out
+    chunks: list[list[bytes]] = [[] for _ in procs]
+    with selectors.DefaultSelector() as waiting:
+        for k, proc in enumerate(procs):
+            assert proc.stdout is not None
+            waiting.register(proc.stdout, selectors.EVENT_READ, k)
+        while waiting.get_map():
+            for ready, _ in waiting.select():
+                data = os.read(ready.fd, _CHUNK)
+                if data:
+                    chunks[ready.data].append(data)
+                else:
+                    waiting.unregister(ready.fileobj)
+                    ready.fileobj.close()  # type: ignore[union-attr]
+    return [(proc.wait(), b"".join(parts)) for proc, parts in zip(procs, chunks, strict=True)]
+
+
+_CHUNK = 1 << 16
 
 
 def _location(found: tuple[int, bytes]) -> tuple[str, Path, Path] | None:

@@ -98,7 +98,7 @@ def _work_state(top: Path, index: Path, listing: bytes, cached_stat: bytes, tree
                                                  found.st_mtime_ns, found.st_ctime_ns))
         newest = max(newest, found.st_mtime_ns, found.st_ctime_ns)
     digest.update(b"".join(stats))
-    dirs = {os.fsdecode(raw.rpartition(b"/")[0]) for raw in paths}
+    dirs = {os.fsdecode(raw) for raw in {raw.rpartition(b"/")[0] for raw in paths}}
     dirs.add("")
     where = os.fspath(top)
     for name in sorted(_with_parents(dirs)):

@@ -71,20 +71,49 @@ class LoadProgress:
     analysis: SyncAnalysis | None = None
 
 
+@dataclass(frozen=True)
+class Lookup:
+    """What the cache knows of a request, asked of the git binary once (``look_up``)."""
+
+    request: SyncRequest
+    identity: SyncIdentity | None
+    """The sync's identity when it was looked up (None: never cached)."""
+    cached: bool
+    """Whether an analysis was stored under its key then (``open_sync`` still verifies the key)."""
+
+
+def look_up(request: SyncRequest) -> Lookup:
+    """Whether the analysis ``request`` names is in the persistent cache, and the identity that says so.
+
+    A hint for the front end choosing how to load (a cached analysis is read
+    at once, no second process pays); handing the lookup to ``open_sync``
+    spares it reading the identity again (a merge in progress's takes a
+    tenth of a second).  Nothing is loaded.
+    """
+    identity = _identity(request)
+    inputs = _inputs(identity, request) if identity is not None else None
+    cached = inputs is not None and _cache().path(cache_key("analysis", inputs)).is_file()
+    return Lookup(request, identity, cached)
+
+
 def open_sync(
-    request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None
+    request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None, lookup: Lookup | None = None
 ) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only).
 
     The sync is looked up in the persistent cache first and stored there
     after (a merge in progress keyed by the state of its index and work
     tree, see git/work_state.py).  A cached analysis arrives whole:
-    ``progress`` hears nothing.
+    ``progress`` hears nothing.  ``lookup``: the identity read moments ago
+    by ``look_up(request)``, used instead of reading it again (an analysis
+    is stored only if the identity read after it is still the same).
     """
     from workbench.git.repo import GitRepo
 
+    if lookup is not None and lookup.request != request:
+        raise ValueError("the lookup was made for another request")
     repo = GitRepo.open(request.repo)
-    identity = _identity(request)
+    identity = lookup.identity if lookup is not None else _identity(request)
     return repo, _analysis(repo, request, identity, _verified_inputs(repo, request, identity), progress)
 
 
@@ -143,17 +172,6 @@ def _files_read(identity: SyncIdentity | None, paths: tuple[str, ...]) -> dict[s
         except OSError:
             found[path] = "unreadable"  # reading it in ``make`` fails with a clear error; nothing is stored
     return found
-
-
-def is_cached(request: SyncRequest) -> bool:
-    """Whether the analysis ``request`` names is in the persistent cache (asked of the git binary, nothing loaded).
-
-    A hint for the front end choosing how to load (a cached analysis is read
-    at once, no second process pays): ``open_sync`` still verifies the key.
-    """
-    identity = _identity(request)
-    inputs = _inputs(identity, request) if identity is not None else None
-    return inputs is not None and _cache().path(cache_key("analysis", inputs)).is_file()
 
 
 def _cache() -> DiskCache:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from workbench.analysis.forked import can_fork
 from workbench.errors import WorkbenchError
-from workbench.services.sync import LoadProgress, SyncRequest, is_cached, open_sync
+from workbench.services.sync import LoadProgress, Lookup, SyncRequest, look_up, open_sync
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
@@ -56,34 +56,42 @@ def start_analysis_process(compute: Compute) -> AnalysisProcess | None:
     return AnalysisProcess(pid, os.fdopen(read, "rb"))
 
 
-def start_sync_process(request: SyncRequest) -> Opener | None:
-    """Start analysing ``request`` in a forked child now; None where forking is not safe or not worth it
-    (a cached analysis is read in the thread at once: sending it through a pipe would only cost time).
+def start_sync_process(request: SyncRequest) -> SyncOpener:
+    """The opener the app loads ``request`` with: its analysis started now in a forked child, unless
+    forking is not safe or not worth it (a cached analysis is read in the thread at once: sending it
+    through a pipe would only cost time).
 
-    The returned opener, called with the same request (from any thread),
-    relays the child's progress and returns the repository and analysis.
+    The identity the cache was asked with is handed on, not read again.
+    The opener, called with the same request (from any thread), relays the
+    child's progress and returns the repository and analysis.
     """
-    if not can_fork() or is_cached(request):
-        return None
-    process = start_analysis_process(lambda progress: open_sync(request, progress)[1])
-    return _SyncOpener(request, process) if process is not None else None
+    lookup = look_up(request)
+    process = None if lookup.cached else start_analysis_process(lambda progress: open_sync(request, progress, lookup)[1])
+    return SyncOpener(lookup, process)
 
 
-class _SyncOpener:
-    """``open_sync`` for one request, answered by its process (computed here when the process gave no answer)."""
+class SyncOpener:
+    """``open_sync`` for one request: answered by its process when one was started (computed in the
+    caller's thread when there is none or it gave no answer), with the identity of its lookup."""
 
-    def __init__(self, request: SyncRequest, process: AnalysisProcess) -> None:
-        self._request, self._process = request, process
+    def __init__(self, lookup: Lookup, process: AnalysisProcess | None) -> None:
+        self._lookup, self._process = lookup, process
+
+    @property
+    def forked(self) -> bool:
+        """Whether a child process computes the analysis."""
+        return self._process is not None
 
     def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
-        if request != self._request:
+        if request != self._lookup.request:
             raise ValueError("the sync process was started for another request")
-        analysis = self._process.receive(progress)
-        if analysis is None:
-            return open_sync(request, progress)
-        from workbench.git.repo import GitRepo
+        if self._process is not None:
+            analysis = self._process.receive(progress)
+            if analysis is not None:
+                from workbench.git.repo import GitRepo
 
-        return GitRepo.open(request.repo), analysis
+                return GitRepo.open(request.repo), analysis
+        return open_sync(request, progress, self._lookup)
 
 
 class AnalysisProcess:

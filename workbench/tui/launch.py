@@ -105,13 +105,12 @@ def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
     screen is.  The thread is a daemon: a bad setting found meanwhile exits
     at once instead of waiting for the analysis.
     """
-    from workbench.services.sync import open_sync
     from workbench.services.sync_process import start_sync_process
     from workbench.services.workspace import Workspace
 
     relay = ProgressRelay(hold=HOLD_OUTLINE)
     future: Future[Workspace] = Future()
-    opener = start_sync_process(request) or open_sync  # forked before the thread starts: forking needs one thread
+    opener = start_sync_process(request)  # forked before the thread starts: forking needs one thread
 
     def run() -> None:
         try:

@@ -46,6 +46,10 @@ class Host(Protocol):
         """Show where an undo or redo acted."""
         ...
 
+    async def wait_for_refresh(self) -> bool:
+        """Wait until the screen has been refreshed (from a worker, not the screen's own task)."""
+        ...
+
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> object:
         """Run a command that asks questions as a worker of the screen (``exclusive``: a new one cancels the old);
         the coroutine is made when the worker starts, so a cancelled one leaves nothing unawaited."""

@@ -31,6 +31,7 @@ def offer_policy(host: Host, reopen: Reopen) -> None:
 
 
 async def _ask(host: Host, fit: PresetFit, reopen: Reopen) -> None:
+    await host.wait_for_refresh()  # the analysis on screen first, then the question over it
     question = Text()
     question.append(f"This repository looks like the one the {fit.name!r} policy preset is for", style="bold")
     question.append(f" (its override list exists: {', '.join(fit.evidence)}), but no sync policy is "
