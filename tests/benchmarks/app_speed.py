@@ -22,7 +22,7 @@ Megatron-LM fits the ``megatron`` policy preset and the benchmark configures
 no policy, so once the analysis is in the app offers the preset in a
 ``ConfirmScreen`` over the ``MainScreen`` (``tui/actions/preset.py``).  The
 timings read the ``MainScreen`` from the screen stack, not ``app.screen``
-(the offer comes up after the full analysis is on screen, so it is not in
+(the offer comes up once the full analysis is painted, so it is not in
 those figures); before moving between hunks the offer is answered as a user
 would, with its "Continue without" key (``c``), so the keys reach the
 main screen.  Every wait has a deadline (``WAIT``) and fails naming what it
@@ -194,15 +194,21 @@ async def _time_to_file_list(load) -> tuple[float, float]:  # noqa: ANN001
 async def _decline_preset_offer(app, pilot, screen) -> None:  # noqa: ANN001
     """Answer the preset offer, if the screen makes one, with its "Continue without" key, as a user would.
 
-    The offer is a worker of the main screen (group ``preset``, started when the analysis is in) that
-    pushes a ``ConfirmScreen``; done when that worker has finished and the main screen is on top."""
+    The offer is a worker of the main screen (group ``preset``, started once the analysis is painted)
+    that pushes a ``ConfirmScreen``; it is made when ``fitting_preset`` finds one and no policy was
+    asked for.  Done when it has been answered, its worker has finished and the main screen is on top."""
+    from workbench.services.policy_offer import fitting_preset
     from workbench.tui.screens.confirm import ConfirmScreen
 
+    ws = screen.ws
+    pending = ws.request is not None and ws.request.policy is None and fitting_preset(ws.repo, ws.analysis) is not None
     check = _deadline("the preset offer to be answered and the main screen back on top")
-    while any(worker.group == "preset" and not worker.is_finished for worker in app.workers) or app.screen is not screen:
+    while (pending or any(worker.group == "preset" and not worker.is_finished for worker in app.workers)
+           or app.screen is not screen):
         check()
         if isinstance(app.screen, ConfirmScreen):
             await pilot.press("c")
+            pending = False
         await pilot.pause(0.02)
 
 

@@ -46,8 +46,8 @@ class Host(Protocol):
         """Show where an undo or redo acted."""
         ...
 
-    async def wait_for_refresh(self) -> bool:
-        """Wait until the screen has been refreshed (from a worker, not the screen's own task)."""
+    def call_after_refresh(self, callback: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
+        """Call ``callback`` once the screen has been refreshed (never, if it closes first)."""
         ...
 
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> object:

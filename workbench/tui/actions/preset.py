@@ -26,12 +26,18 @@ def offer_policy(host: Host, reopen: Reopen) -> None:
     if ws is None or ws.request is None or ws.request.policy is not None:
         return
     fit = fitting_preset(ws.repo, ws.analysis)
-    if fit is not None:
+    if fit is not None:  # asked once the analysis is painted: the dialog's dimmed backdrop would hold up that frame
+        host.call_after_refresh(_start_asking, host, fit, reopen)
+
+
+def _start_asking(host: Host, fit: PresetFit, reopen: Reopen) -> None:
+    if host.app.is_running:  # not while the app shuts down (a quit typed meanwhile)
         host.start(partial(_ask, host, fit, reopen), group="preset", exclusive=True)
 
 
 async def _ask(host: Host, fit: PresetFit, reopen: Reopen) -> None:
-    await host.wait_for_refresh()  # the analysis on screen first, then the question over it
+    if not host.app.is_running:
+        return
     question = Text()
     question.append(f"This repository looks like the one the {fit.name!r} policy preset is for", style="bold")
     question.append(f" (its override list exists: {', '.join(fit.evidence)}), but no sync policy is "
