@@ -80,6 +80,7 @@ def test_a_child_that_gives_no_answer_leaves_the_analysis_to_the_thread(
         if os.getpid() != parent:
             raise RuntimeError("the child fails")
         computed_here.append(asked)
+        assert lookup is None, "the state may have changed during the child's run: its identity is read again"
         return open_sync(asked, progress, lookup)
 
     monkeypatch.setattr(sync_process, "open_sync", dies_in_the_child)

@@ -79,7 +79,7 @@ class Lookup:
     identity: SyncIdentity | None
     """The sync's identity when it was looked up (None: never cached)."""
     cached: bool
-    """Whether an analysis was stored under its key then (``open_sync`` still verifies the key)."""
+    """Whether an analysis was stored under its key then (``open_sync`` still checks the commits through pygit2)."""
 
 
 def look_up(request: SyncRequest) -> Lookup:
@@ -87,8 +87,10 @@ def look_up(request: SyncRequest) -> Lookup:
 
     A hint for the front end choosing how to load (a cached analysis is read
     at once, no second process pays); handing the lookup to ``open_sync``
-    spares it reading the identity again (a merge in progress's takes a
-    tenth of a second).  Nothing is loaded.
+    moments later spares it reading the identity again (a merge in
+    progress's takes a tenth of a second of an app's start).  Nothing is
+    loaded.  The analysis served is the state's at lookup: hand it on only
+    at once, never after a wait.
     """
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None

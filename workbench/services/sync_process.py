@@ -71,8 +71,8 @@ def start_sync_process(request: SyncRequest) -> SyncOpener:
 
 
 class SyncOpener:
-    """``open_sync`` for one request: answered by its process when one was started (computed in the
-    caller's thread when there is none or it gave no answer), with the identity of its lookup."""
+    """``open_sync`` for one request: answered by its process when one was started, else computed in
+    the caller's thread with the identity of its lookup (read again when the process gave no answer)."""
 
     def __init__(self, lookup: Lookup, process: AnalysisProcess | None) -> None:
         self._lookup, self._process = lookup, process
@@ -85,13 +85,16 @@ class SyncOpener:
     def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
         if request != self._lookup.request:
             raise ValueError("the sync process was started for another request")
-        if self._process is not None:
-            analysis = self._process.receive(progress)
-            if analysis is not None:
-                from workbench.git.repo import GitRepo
+        if self._process is None:
+            return open_sync(request, progress, self._lookup)
+        analysis = self._process.receive(progress)
+        if analysis is not None:
+            from workbench.git.repo import GitRepo
 
-                return GitRepo.open(request.repo), analysis
-        return open_sync(request, progress, self._lookup)
+            return GitRepo.open(request.repo), analysis
+        # No answer after the child's whole run: the repository may have changed meanwhile, and the
+        # lookup's key may by now hold what the child stored of the state before. Read it again.
+        return open_sync(request, progress)
 
 
 class AnalysisProcess:
