@@ -150,5 +150,6 @@ def _batches(paths: Sequence[str]) -> list[list[str]]:
 
 
 def _is_regular(repo: GitRepo, path: str) -> bool:
+    """A regular file in the work tree (not a symlink to one): what ``git add`` reads through the clean filter."""
     full = worktree_path(repo, path)
     return full.is_file() and not full.is_symlink()
