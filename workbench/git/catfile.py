@@ -5,6 +5,14 @@ chains, and git's delta-base cache makes that 4-10x faster than libgit2's
 (measured: 1,149 blobs of Megatron-LM sync #4291 in 0.18 s vs 0.71 s).
 One process serves every read; requests are serialised by a lock so worker
 threads can share it.
+
+Its delta-base cache is raised to ``DELTA_BASE_CACHE`` (git's default is
+96 MB) unless the user set ``core.deltaBaseCacheLimit``: the analysis reads
+each file's history in several passes, and a pack's delta chains can cross
+files, so with the default the bases of one pass are gone by the next and
+every read rebuilds its chain.  Measured on a 2,000-file synthetic sync:
+45,690 reads took 55 s with 96 MB, 15 s with 256 MB; Megatron-LM #4291 reads
+the same either way.  What git holds there is its own memory, not Python's.
 """
 
 from __future__ import annotations
@@ -17,7 +25,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.git.runner import git_env, git_executable
+from workbench.git.runner import git_env, git_executable, run_git
+
+DELTA_BASE_CACHE = "256m"
+"""``core.deltaBaseCacheLimit`` for the reading process when the user's configuration sets none."""
 
 _INHERITED: list[subprocess.Popen[bytes]] = []
 """The parent's cat-file processes, as a forked child found them: kept, never used or reaped."""
@@ -32,12 +43,13 @@ class CatFile:
         if extra_env:
             self._env.update(extra_env)
         self._lock = threading.Lock()
+        self._command = [git_executable(), *_cache_setting(cwd, extra_env), "cat-file", "--batch"]
         self._start()
 
     def _start(self) -> None:
         self._owner = os.getpid()
         self._proc = subprocess.Popen(
-            [git_executable(), "cat-file", "--batch"],
+            self._command,
             cwd=str(self._cwd),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -67,6 +79,14 @@ class CatFile:
             data = stdout.read(int(size))
             stdout.read(1)
             return kind.decode("ascii"), data
+
+
+def _cache_setting(cwd: Path, extra_env: Mapping[str, str] | None) -> list[str]:
+    """``-c core.deltaBaseCacheLimit=...`` unless the user's configuration already says how large it is."""
+    found = run_git(cwd, ["config", "--get", "core.deltaBaseCacheLimit"], check=False, extra_env=extra_env)
+    if found.returncode == 0:
+        return []
+    return ["-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}"]
 
 
 def _stop(proc: subprocess.Popen[bytes], owner: int) -> None:
