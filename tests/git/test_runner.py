@@ -11,7 +11,7 @@ import pytest
 from workbench.errors import WorkbenchError
 from workbench.git.line_scripts import PendingScripts
 from workbench.git.repo import GitRepo
-from workbench.git.runner import StartedGit, run_git
+from workbench.git.runner import DELTA_BASE_CACHE, StartedGit, delta_cache_options, run_git
 from workbench.git.snapshot import load_sync, start_sync
 from workbench.sample.truth import SampleSync
 
@@ -106,3 +106,23 @@ def test_a_merge_in_progress_hashes_the_files_the_index_has_unmerged_while_git_m
         assert started.cleaning is not None and started.cleaning.paths == {unmerged[0]}
         one = started.snapshot()
     assert one.results == {unmerged[0]: whole.results[unmerged[0]]}
+
+
+def test_a_larger_delta_base_cache_is_asked_for_when_nothing_sets_one(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    assert delta_cache_options(repo) == ("-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}")
+    assert GitRepo.open(repo).reading_options() == delta_cache_options(repo)
+
+
+def test_the_users_delta_base_cache_is_kept_from_the_repository(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    run_git(repo, ["config", "core.deltaBaseCacheLimit", "32m"])
+    assert delta_cache_options(repo) == ()
+
+
+def test_the_users_delta_base_cache_is_kept_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _repo(tmp_path)
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "core.deltaBaseCacheLimit")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "8m")
+    assert delta_cache_options(repo) == ()

@@ -6,13 +6,8 @@ chains, and git's delta-base cache makes that 4-10x faster than libgit2's
 One process serves every read; requests are serialised by a lock so worker
 threads can share it.
 
-Its delta-base cache is raised to ``DELTA_BASE_CACHE`` (git's default is
-96 MB) unless the user set ``core.deltaBaseCacheLimit``: the analysis reads
-each file's history in several passes, and a pack's delta chains can cross
-files, so with the default the bases of one pass are gone by the next and
-every read rebuilds its chain.  Measured on a 2,000-file synthetic sync:
-45,690 reads took 55 s with 96 MB, 15 s with 256 MB; Megatron-LM #4291 reads
-the same either way.  What git holds there is its own memory, not Python's.
+Its delta-base cache is the one ``GitRepo.reading_options`` asks for
+(``runner.delta_cache_options`` says why).
 """
 
 from __future__ import annotations
@@ -21,14 +16,11 @@ import os
 import subprocess
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.git.runner import git_env, git_executable, run_git
-
-DELTA_BASE_CACHE = "256m"
-"""``core.deltaBaseCacheLimit`` for the reading process when the user's configuration sets none."""
+from workbench.git.runner import git_env, git_executable
 
 _INHERITED: list[subprocess.Popen[bytes]] = []
 """The parent's cat-file processes, as a forked child found them: kept, never used or reaped."""
@@ -37,13 +29,13 @@ _INHERITED: list[subprocess.Popen[bytes]] = []
 class CatFile:
     """A ``git cat-file --batch`` process for one repository."""
 
-    def __init__(self, cwd: Path, extra_env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, cwd: Path, extra_env: Mapping[str, str] | None = None, options: Sequence[str] = ()) -> None:
         self._cwd = cwd
         self._env = git_env()
         if extra_env:
             self._env.update(extra_env)
         self._lock = threading.Lock()
-        self._command = [git_executable(), *_cache_setting(cwd, extra_env), "cat-file", "--batch"]
+        self._command = [git_executable(), *options, "cat-file", "--batch"]
         self._start()
 
     def _start(self) -> None:
@@ -79,14 +71,6 @@ class CatFile:
             data = stdout.read(int(size))
             stdout.read(1)
             return kind.decode("ascii"), data
-
-
-def _cache_setting(cwd: Path, extra_env: Mapping[str, str] | None) -> list[str]:
-    """``-c core.deltaBaseCacheLimit=...`` unless the user's configuration already says how large it is."""
-    found = run_git(cwd, ["config", "--get", "core.deltaBaseCacheLimit"], check=False, extra_env=extra_env)
-    if found.returncode == 0:
-        return []
-    return ["-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}"]
 
 
 def _stop(proc: subprocess.Popen[bytes], owner: int) -> None:

@@ -59,7 +59,8 @@ class PendingScripts:
             sink = repo.object_sink()
             old_tree = _mktree(repo, [(k, old) for k, (old, _) in enumerate(pairs) if old is not None], sink)
             new_tree = _mktree(repo, [(k, new) for k, (_, new) in enumerate(pairs)], sink)
-            self._diff = StartedGit(repo.run_dir, [*_DIFF_OPTIONS, old_tree, new_tree], repo.object_quarantine())
+            self._diff = StartedGit(repo.run_dir, [*repo.reading_options(), *_DIFF_OPTIONS, old_tree, new_tree],
+                                    repo.object_quarantine())
 
     def scripts(self) -> list[Script]:
         """The scripts, in the order of the pairs (waits for git)."""

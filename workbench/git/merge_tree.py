@@ -37,8 +37,9 @@ class PendingMergeTree:
         require_merge_tree()
         self._repo = repo
         env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
-        self._git = StartedGit(env["GIT_WORK_TREE"], ["-c", "merge.conflictStyle=merge", "merge-tree", "--write-tree",
-                                                      "-z", ours, theirs], env, around=repo.object_times_kept())
+        self._git = StartedGit(env["GIT_WORK_TREE"], [*repo.reading_options(), "-c", "merge.conflictStyle=merge",
+                                                      "merge-tree", "--write-tree", "-z", ours, theirs],
+                               env, around=repo.object_times_kept())
 
     def result(self) -> MergeTreeResult:
         """The plain merge (waits for git)."""

@@ -16,6 +16,7 @@ from workbench.git.catfile import CatFile
 from workbench.git.line_diff import line_changes
 from workbench.git.objects import commit_info, entry_at, walk_named, walk_tree
 from workbench.git.quarantine import Quarantine, unquote_alternate
+from workbench.git.runner import delta_cache_options
 from workbench.git.types import CommitInfo, Script
 
 
@@ -29,6 +30,7 @@ class GitRepo:
         self._commit_cache: dict[str, CommitInfo] = {}
         self._quarantine: Quarantine | None = None
         self._catfile: CatFile | None = None
+        self._reading: tuple[str, ...] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
@@ -191,13 +193,19 @@ class GitRepo:
         data = self._pinned.get(oid) or self._blobs.get(oid)
         if data is None:
             if self._catfile is None:
-                self._catfile = CatFile(self.run_dir, self.object_quarantine())
+                self._catfile = CatFile(self.run_dir, self.object_quarantine(), self.reading_options())
             found = self._catfile.read(oid)
             if found is None or found[0] != "blob":
                 raise WorkbenchError(f"missing blob {oid[:10]} (shallow or damaged repository?)")
             data = found[1]
             self._blobs.put(oid, data)
         return data
+
+    def reading_options(self) -> tuple[str, ...]:
+        """Options for a git command that reads many objects: a larger delta-base cache unless the user set one."""
+        if self._reading is None:
+            self._reading = delta_cache_options(self.run_dir, self.object_quarantine())
+        return self._reading
 
     def remember_blobs(self, contents: Iterable[bytes]) -> None:
         """Make contents that are not in the repository readable by blob id.
@@ -215,6 +223,16 @@ class GitRepo:
         use the analysis layer's own xdiff.
         """
         return line_changes(self.read_blob(old), self.read_blob(new))
+
+    def stored_size(self, oid: str) -> int | None:
+        """An object's size from its header alone (nothing inflated); None when the repository lacks it."""
+        pinned = self._pinned.get(oid)
+        if pinned is not None:
+            return len(pinned)
+        try:
+            return int(self._repo.odb.read_header(oid)[1])
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
 
     def blob_size(self, oid: str) -> int:
         obj = self._repo.get(oid)

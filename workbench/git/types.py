@@ -163,7 +163,9 @@ class SyncSnapshot:
     git_version: tuple[int, int, int]
     repo_path: str
     line_scripts: dict[str, tuple[Script, Script]] = field(default_factory=dict, repr=False)
-    """Per conflicted text path: git's histogram scripts base->dev and base->main."""
+    """Per conflicted path between regular files: git's histogram scripts base->dev and base->main.
+
+    A small binary file has one too, unused: the engine merges no binary file (``snapshot._scripted_paths``)."""
     paths: frozenset[str] | None = None
     """The conflicts were restricted to these paths (``load_sync(paths=...)``; None: every one)."""
     resolution: ResolutionDiff | None = field(default=None, repr=False)
