@@ -226,9 +226,6 @@ class GitRepo:
 
     def stored_size(self, oid: str) -> int | None:
         """An object's size from its header alone (nothing inflated); None when the repository lacks it."""
-        pinned = self._pinned.get(oid)
-        if pinned is not None:
-            return len(pinned)
         try:
             return int(self._repo.odb.read_header(oid)[1])
         except (KeyError, ValueError, pygit2.GitError):
