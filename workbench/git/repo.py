@@ -16,7 +16,7 @@ from workbench.git.catfile import CatFile
 from workbench.git.line_diff import line_changes
 from workbench.git.objects import commit_info, entry_at, walk_named, walk_tree
 from workbench.git.quarantine import Quarantine, unquote_alternate
-from workbench.git.runner import delta_cache_options
+from workbench.git.runner import delta_cache_options, run_git
 from workbench.git.types import CommitInfo, Script
 
 
@@ -224,12 +224,25 @@ class GitRepo:
         """
         return line_changes(self.read_blob(old), self.read_blob(new))
 
-    def stored_size(self, oid: str) -> int | None:
-        """An object's size from its header alone (nothing inflated); None when the repository lacks it."""
-        try:
-            return int(self._repo.odb.read_header(oid)[1])
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
+    def stored_sizes(self, oids: Iterable[str]) -> dict[str, int]:
+        """The sizes of the objects in ``oids`` the repository has, from their headers (nothing inflated).
+
+        Asked of ``git cat-file --batch-check``, not libgit2: libgit2 would map
+        the pack into this process for good, and the pages a header lookup
+        touches count as this process's memory (330 MB on the 10,000-file sync).
+        """
+        wanted = list(dict.fromkeys(oids))
+        if not wanted:
+            return {}
+        listing = "".join(f"{oid}\n" for oid in wanted).encode("ascii")
+        found = run_git(self.run_dir, ["cat-file", "--batch-check=%(objectname) %(objectsize)"], input_bytes=listing,
+                        extra_env=self.object_quarantine()).stdout
+        sizes: dict[str, int] = {}
+        for line in found.decode("ascii", "replace").splitlines():
+            oid, _, size = line.partition(" ")
+            if size.isdigit():
+                sizes[oid] = int(size)
+        return sizes
 
     def blob_size(self, oid: str) -> int:
         obj = self._repo.get(oid)

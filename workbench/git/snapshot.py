@@ -352,27 +352,29 @@ def _scripted_paths(repo: GitRepo, plain: MergeTreeResult) -> list[tuple[str, tu
     Reading every version to tell binary files apart took a tenth of the
     snapshot of a 2,000-file sync, and the engine reads them again (in two
     processes) to classify each conflict.  So only a path with a version
-    over ``SCRIPTED_UNREAD`` bytes (by its object's header) is read here, and
+    over ``SCRIPTED_UNREAD`` bytes (``GitRepo.stored_sizes``) is read here, and
     dropped when binary: git would diff it as text, and the histogram diff of
     a binary's many repeated "lines" can take seconds (3.7 s for one pair of
     900 KB).  A small binary file gets a script the engine never asks for
     (it merges no binary file), at a cost bounded by the size.
     """
-    found: list[tuple[str, tuple[_Pair, _Pair]]] = []
+    candidates: list[tuple[str, tuple[_Pair, _Pair]]] = []
     for entry in plain.conflicts:
         stages = [s for s in (entry.base, entry.ours, entry.theirs) if s is not None]
         if entry.ours is None or entry.theirs is None or any(s.mode not in BLOB_MODES for s in stages):
             continue
-        if any(_large(repo, s.oid) and is_binary(repo.read_blob(s.oid)) for s in stages):
-            continue
         base = entry.base.oid if entry.base else None
-        found.append((entry.path, ((base, entry.ours.oid), (base, entry.theirs.oid))))
-    return found
+        candidates.append((entry.path, ((base, entry.ours.oid), (base, entry.theirs.oid))))
+    sizes = repo.stored_sizes(oid for _, pairs in candidates for oid in _versions(pairs))
+    return [(path, pairs) for path, pairs in candidates
+            if not any(sizes.get(oid, SCRIPTED_UNREAD + 1) > SCRIPTED_UNREAD and is_binary(repo.read_blob(oid))
+                       for oid in _versions(pairs))]
 
 
-def _large(repo: GitRepo, oid: str) -> bool:
-    size = repo.stored_size(oid)
-    return size is None or size > SCRIPTED_UNREAD
+def _versions(pairs: tuple[_Pair, _Pair]) -> list[str]:
+    """The blob ids of base (when there is one), dev and main."""
+    (base, ours), (_, theirs) = pairs
+    return [oid for oid in (base, ours, theirs) if oid is not None]
 
 
 def _read_results(
