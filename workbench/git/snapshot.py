@@ -366,9 +366,12 @@ def _scripted_paths(repo: GitRepo, plain: MergeTreeResult) -> list[tuple[str, tu
         base = entry.base.oid if entry.base else None
         candidates.append((entry.path, ((base, entry.ours.oid), (base, entry.theirs.oid))))
     sizes = repo.stored_sizes(oid for _, pairs in candidates for oid in _versions(pairs))
-    return [(path, pairs) for path, pairs in candidates
-            if not any(sizes.get(oid, SCRIPTED_UNREAD + 1) > SCRIPTED_UNREAD and is_binary(repo.read_blob(oid))
-                       for oid in _versions(pairs))]
+
+    def binary_and_large(oid: str) -> bool:  # a size git did not give (a pinned blob) counts as large
+        size = sizes.get(oid)
+        return (size is None or size > SCRIPTED_UNREAD) and is_binary(repo.read_blob(oid))
+
+    return [(path, pairs) for path, pairs in candidates if not any(map(binary_and_large, _versions(pairs)))]
 
 
 def _versions(pairs: tuple[_Pair, _Pair]) -> list[str]:
