@@ -14,7 +14,6 @@ from workbench.textsafe import visible
 from workbench.tui.actions.host import Host
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import MARKED
-from workbench.tui.screens.edit import EditScreen
 
 
 def edit(host: Host) -> None:
@@ -54,6 +53,9 @@ async def _edited_text(host: Host, ws: Workspace, path: str, index: int, seed: b
     title = f"hunk {index + 1} of {visible(path)}"
     language = "python" if suffix == ".py" else None
     text = built_in_editable(seed)
+    # Imported here: Textual's TextArea is about 15 ms of every app start, for a screen most sessions never open.
+    from workbench.tui.screens.edit import EditScreen
+
     edited = await host.app.push_screen_wait(EditScreen(text, title, language))
     return None if edited is None else edited.encode("utf-8", "surrogateescape")
 
