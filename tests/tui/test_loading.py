@@ -9,6 +9,7 @@ slow test loads a 2,000-file synthetic sync with no gate at all, and the
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -124,6 +125,28 @@ def test_without_a_move_the_full_analysis_opens_on_the_riskiest_file(
             assert screen.path == screen.ws.files[0].path == screen.query_one(FileList).highlighted_path
 
     asyncio.run(main())
+
+
+def test_the_loaded_analysis_is_left_out_of_full_collections_until_the_app_exits(
+    sample_in_progress: SampleSync, themes: list[Theme], private_config: Path
+) -> None:
+    gate = threading.Event()
+    app = _app(_gated(sample_in_progress.path, gate), themes, private_config)
+    frozen: list[int] = []
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await _outline(pilot)
+            frozen.append(gc.get_freeze_count())
+            gate.set()
+            await ready(pilot)
+            frozen.append(gc.get_freeze_count())
+
+    gc.unfreeze()
+    asyncio.run(main())
+    assert frozen[0] == 0, "nothing is frozen before the analysis is in"
+    assert frozen[1] > 0, "the analysis (and the app) are frozen once it is in"
+    assert gc.get_freeze_count() == 0, "the app unfreezes them when it exits: a process running apps one after another keeps no garbage"
 
 
 def test_progress_words_fractions_throttle_and_relay() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable
 from functools import partial
 
@@ -79,6 +80,10 @@ class WorkbenchApp(App[int]):
             self._initial_theme = DEFAULT_THEME
         self.theme = self._initial_theme
         self.push_screen(self._screen(self._load, self.config, self._start_file))
+
+    def on_unmount(self) -> None:
+        """What the main screen froze when the analysis came (``gc.freeze``) is collectable again."""
+        gc.unfreeze()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """The sync could not be opened: leave, and let the command print why (exit 2)."""
