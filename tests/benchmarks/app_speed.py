@@ -116,9 +116,13 @@ def _parent(repo: str) -> int:
 
 
 def _app(load, start_file=None):  # noqa: ANN001, ANN202
-    from workbench.tui.app import WorkbenchApp
-    from workbench.tui.config import Config
-    from workbench.tui.themes import builtin_theme_dir, load_themes
+    """The app as ``launch.run_app`` makes it (its modules imported the same way), with default settings."""
+    from workbench.tui.launch import loading_modules
+
+    with loading_modules():
+        from workbench.tui.app import WorkbenchApp
+        from workbench.tui.config import Config
+        from workbench.tui.themes import builtin_theme_dir, load_themes
 
     return WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), start_file=start_file)
 
