@@ -23,12 +23,14 @@ from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.cursor import is_open_risk, positions
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Position, Workspace, file_level
+from workbench.tui import syntax
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
 from workbench.tui.glyphs import RISK_LETTER
 from workbench.tui.screens.commit_diff import CommitDiffScreen
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
+from workbench.tui.syntax import PythonSpans
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
@@ -227,6 +229,24 @@ def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: Sam
         assert dev_diff.rows and not screen.query_one("#main-diff", DiffView).rows, "all main: identical to main"
         await pilot.press("v")
         assert screen.query_one("#views").current == "hunks"
+
+    drive(app, script)
+
+
+def test_showing_the_diffs_captures_only_the_highlighting_on_screen(
+    sample_in_progress: SampleSync, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(syntax, "CHUNK", 2)  # the sample's files are short: two lines a chunk makes many chunks
+    app = make_app(sample_in_progress, start_file=LAYER)
+
+    async def script(pilot: Pilot) -> None:
+        screen = main_screen(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        spans = screen.query_one("#dev-diff", DiffView)._new_syntax  # noqa: SLF001 - what the view was handed
+        assert isinstance(spans, PythonSpans)
+        chunks = len(spans._lines) // syntax.CHUNK + 1  # noqa: SLF001
+        assert 0 < len(spans._filled) < chunks, "what the view shows is captured, not the whole file"  # noqa: SLF001
 
     drive(app, script)
 

@@ -74,6 +74,7 @@ class PythonSpans(Mapping[int, Spans]):
     captured when scrolled to, or never.  A capture that spans chunks (a
     docstring) is met by each chunk's query and cut to that chunk's rows.
     Lookups may come from the worker and from the screen, so filling is locked.
+    Its length, its truth and iterating over it capture every chunk: callers test ``is None``.
     """
 
     def __init__(self, data: bytes) -> None:

@@ -144,7 +144,9 @@ class MainScreen(Screen[None]):
         ws = self.ws = message.workspace
         # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
         # passes, which otherwise walked it on every few hundred keys (pauses of 0.1-0.3 s on Megatron-LM
-        # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits.
+        # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits. The young
+        # generations are collected first (well under a millisecond), so no garbage of the load is frozen.
+        gc.collect(1)
         gc.freeze()
         cursor = self.cursor = self._carried.carried_to(ws) if self._carried is not None else Cursor(ws)
         self.log.info(f"sync loaded in {message.seconds:.2f}s")

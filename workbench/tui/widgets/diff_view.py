@@ -60,7 +60,9 @@ class DiffView(LineView):
     ) -> None:
         self._rows = rows
         self._old_tone, self._new_tone = old_tone, new_tone
-        self._old_syntax, self._new_syntax = old_syntax or {}, new_syntax or {}
+        # Not ``or {}``: the truth of a file's spans is their length, and that captures the whole file.
+        self._old_syntax = {} if old_syntax is None else old_syntax
+        self._new_syntax = {} if new_syntax is None else new_syntax
         self._empty = empty
         self.x_offset = 0
         last = max((n for r in rows for n in (r.old, r.new) if n is not None), default=1)
