@@ -1,4 +1,4 @@
-"""Object sizes from their headers: what the snapshot decides to read before git's line scripts."""
+"""Object sizes: from their headers (what the snapshot decides to read before git's line scripts), and of remembered blobs."""
 
 from __future__ import annotations
 
@@ -18,3 +18,14 @@ def test_sizes_of_stored_objects_and_none_for_missing_ones(tmp_path: Path) -> No
     repo = GitRepo.open(tmp_path)
     assert repo.stored_sizes([*oids, missing, oids[0]]) == {oids[0]: len(small), oids[1]: len(large)}
     assert repo.stored_sizes([]) == {}
+
+
+def test_a_remembered_blob_has_its_size(tmp_path: Path) -> None:
+    """git mergetool's temporary versions are no objects: the whole-file view showed them as 0 bytes."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    repo = GitRepo.open(tmp_path)
+    data = b"B\0\1\2binary"
+    oid = repo.hash_bytes(data)
+    assert repo.blob_size(oid) == 0, "not in the repository"
+    repo.remember_blobs([data])
+    assert repo.blob_size(oid) == len(data)

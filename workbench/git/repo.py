@@ -245,6 +245,10 @@ class GitRepo:
         return sizes
 
     def blob_size(self, oid: str) -> int:
+        """A blob's size in bytes (0 when there is no such blob), a remembered one's too (``remember_blobs``)."""
+        pinned = self._pinned.get(oid)
+        if pinned is not None:
+            return len(pinned)
         obj = self._repo.get(oid)
         return obj.size if isinstance(obj, pygit2.Blob) else 0
 
