@@ -18,6 +18,8 @@ from textual.pilot import Pilot
 IMG = Path(__file__).resolve().parent / "img"
 SIZE = (150, 42)
 LAYER = "megatron/core/transformer/transformer_layer.py"
+CONFLICTED = "megatron/core/optimizer/distrib_optimizer.py"
+"""A file a plain ``git merge main`` of the sample's dev leaves conflicted (git mergetool's kind of file)."""
 SHOTS: list[tuple[str, str | None, str | None, tuple[str, ...]]] = [
     ("overview", None, None, ()),
     ("hunk-decided", LAYER, None, ("b",)),
@@ -73,6 +75,45 @@ async def _idle(pilot: Pilot) -> None:
     await pilot.pause(0.1)
 
 
+async def _shoot_first_look(name: str) -> None:
+    """docs/mergetool.md's picture: git mergetool's first look at a conflicted file, its evidence still being read."""
+    import subprocess
+    import threading
+
+    from workbench.errors import WorkbenchError
+    from workbench.sample import build_sample_sync
+    from workbench.services.mergetool_file import FIRST_LOOK_PENDING, first_look, read_mergetool
+    from workbench.services.workspace import Workspace
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.config import Config
+    from workbench.tui.launch import start_first_look
+    from workbench.tui.loading import Report
+    from workbench.tui.screens.main import MainScreen
+    from workbench.tui.themes import builtin_theme_dir, load_themes
+
+    repo = Path(tempfile.mkdtemp(prefix="workbench-shots-")) / "megatron-sample"
+    build_sample_sync(repo, "branches")
+    subprocess.run(["git", "-c", "user.name=shots", "-c", "user.email=shots@example.com", "merge", "--no-edit", "main"],
+                   cwd=repo, capture_output=True, check=False)  # stops on the conflicts
+    listed = subprocess.run(["git", "checkout-index", "--stage=all", "--temp", "--", CONFLICTED], cwd=repo,
+                            capture_output=True, check=True).stdout.decode()
+    base, local, remote = (str(repo / n) for n in listed.split("\t")[0].split())
+    given = read_mergetool(base, local, remote, str(repo / CONFLICTED))
+    evidence = threading.Event()
+
+    def load(_report: Report) -> Workspace:
+        evidence.wait(60)  # the picture is taken while the merge's evidence is still "being read"
+        raise WorkbenchError("the picture is taken")
+
+    look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING))
+    app = WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), first_look=look)
+    async with app.run_test(size=SIZE) as pilot:
+        await _ready(pilot, MainScreen)
+        await pilot.pause(0.3)
+        app.save_screenshot(f"{name}.svg", str(IMG))
+        evidence.set()
+
+
 QUIZ_SHOTS: list[tuple[str, tuple[str, ...]]] = [
     ("training-reveal", ("m", "r")),
     ("training-score", ("m", "n", "d", "s")),
@@ -116,6 +157,8 @@ def main() -> int:
         build_sample_sync(repo, "in-progress")
         asyncio.run(_shoot(repo, name, start_file, None, keys, size))
         print(f"docs/img/{name}.svg")
+    asyncio.run(_shoot_first_look("mergetool-first-look"))
+    print("docs/img/mergetool-first-look.svg")
     for name, keys in QUIZ_SHOTS:
         os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="workbench-shots-")
         asyncio.run(_shoot_quiz(name, keys))

@@ -15,9 +15,16 @@ from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import write_file
 from workbench.sample import RepoBuilder
-from workbench.services.mergetool_file import analyse_mergetool, load_mergetool, mergetool_repo, read_mergetool
+from workbench.services.mergetool_file import (
+    analyse_mergetool,
+    first_look,
+    load_mergetool,
+    mergetool_repo,
+    read_mergetool,
+    reads_history,
+)
 from workbench.services.sync_process import start_analysis_process
-from workbench.services.workspace import Workspace
+from workbench.services.workspace import Workspace, situation_of
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 
@@ -97,3 +104,29 @@ def test_the_analysis_from_a_forked_process_is_the_analysis_computed_here(
     assert outcome.written, outcome.message
     merged = (conflict.path / "x.py").read_text()
     assert "v2 = 20\n" in merged and "v7 = 700\n" in merged and "<<<<<<<" not in merged
+
+
+@pytest.mark.parametrize("alone", [False, True], ids=["merge-stages", "three-versions-alone"])
+def test_a_first_look_is_the_complete_analysis_hunks_before_their_evidence(conflict: RepoBuilder, alone: bool) -> None:
+    """What ``git mergetool`` shows while the merge's evidence is read: the same hunks on the same markers,
+    under the same journal (decisions made in ``workbench open`` show at once), from its own repository object
+    (its thread runs beside the complete analysis's). Outside the merge's stages there is nothing to wait for."""
+    files = _stages(conflict, "x.py")
+    if alone:
+        files["LOCAL"].write_text(BASE.replace("v2 = 2", "v2 = 21"))
+    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(conflict.path / "x.py"))
+    assert reads_history(given) is not alone
+    if alone:
+        return
+    repo, look = first_look(given)
+    complete = analyse_mergetool(given)
+    (seen,), (full,) = look.files, complete.files
+    assert len(full.hunks) == 2
+    assert [(h.dev, h.main, h.base, h.result, h.taken) for h in seen.hunks] == \
+        [(h.dev, h.main, h.base, h.result, h.taken) for h in full.hunks]
+    assert (seen.base, seen.dev, seen.main, seen.result_oid) == (full.base, full.dev, full.main, full.result_oid)
+    assert (look.mode, look.dev, look.main, look.labels) == (complete.mode, complete.dev, complete.main, complete.labels)
+    assert not seen.signals and all(not h.signals for h in seen.hunks), "no evidence is claimed, not even its absence"
+    assert situation_of(repo, look) == situation_of(given.repo, complete)
+    assert repo is not given.repo
+    assert repo.read_blob(seen.dev.oid) == files["LOCAL"].read_bytes()

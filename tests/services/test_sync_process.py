@@ -139,3 +139,16 @@ def test_a_lookup_serves_only_its_request(sample_merge_commit: SampleSync) -> No
     request = SyncRequest(repo=str(sample_merge_commit.path), cache=False)
     with pytest.raises(ValueError, match="another request"):
         open_sync(SyncRequest(repo=str(sample_merge_commit.path)), None, look_up(request))
+
+
+@pytest.mark.parametrize("behind", [False, True])
+def test_a_child_behind_the_app_runs_at_the_lowest_priority(behind: bool) -> None:
+    """``git mergetool``'s child yields the CPU to the app's start (its first look); otherwise it keeps the
+    app's priority. The git it runs inherits the child's."""
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    process = sync_process.start_analysis_process(
+        lambda _progress: os.getpriority(os.PRIO_PROCESS, 0), behind=behind)  # type: ignore[arg-type,return-value]
+    assert process is not None
+    seen = process.receive(None)
+    assert seen == (min(mine + sync_process.BEHIND, 19) if behind else mine)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == mine, "the app's own priority is untouched"

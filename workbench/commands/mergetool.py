@@ -52,7 +52,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from workbench.errors import WorkbenchError
-    from workbench.services.mergetool_file import analyse_mergetool, mergetool_repo, read_mergetool
+    from workbench.services.mergetool_file import (
+        FIRST_LOOK_PENDING,
+        analyse_mergetool,
+        first_look,
+        mergetool_repo,
+        read_mergetool,
+        reads_history,
+    )
     from workbench.services.sync_process import start_analysis_process
 
     given_files = [args.base, args.local, args.remote, args.merged]
@@ -70,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
     # The analysis (the merge's history, risk and audit for this path) runs while Textual loads: in a
     # forked process where a second core allows (forked now, while this process runs one thread), so
     # neither waits for the other; its answer, else the analysis computed here, is read by a thread.
-    process = start_analysis_process(lambda _progress: analyse_mergetool(given))
+    # During a merge that takes seconds, cold: the app shows a first look meanwhile (below), and the
+    # process runs behind it.
+    process = start_analysis_process(lambda _progress: analyse_mergetool(given), behind=reads_history(given))
     from concurrent.futures import Future  # here, not at start: every command's start imports this module
 
     analysis: Future[tuple[GitRepo, SyncAnalysis]] = Future()
@@ -87,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     threading.Thread(target=analyse, name="workbench-mergetool", daemon=True).start()
 
     from workbench.services.workspace import Workspace
-    from workbench.tui.launch import run_app
+    from workbench.tui.launch import run_app, start_first_look
     from workbench.tui.loading import Report
 
     opened: list[Workspace] = []
@@ -97,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
         opened.append(workspace)
         return workspace
 
-    run_app(load, theme=args.theme)
+    # While the merge's evidence is read (1-3 s, cold), the file's hunks from its three versions are shown.
+    look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)) \
+        if reads_history(given) else None
+    run_app(load, theme=args.theme, first_look=look)
     return 0 if opened and resolved(opened[0], Path(args.merged)) else UNRESOLVED
 
 

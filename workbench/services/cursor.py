@@ -57,6 +57,14 @@ class Cursor:
         """A cursor for the same sync opened again (another policy): the view toggles are kept."""
         return Cursor(ws, show_diffs=self.show_diffs, expand_all=self.expand_all)
 
+    def keep_move(self, first_look: Cursor, path: str | None) -> None:
+        """After a first look (``Workspace.first_look``): ``path`` opens on the hunk the user moved to there;
+        a user who did not move gets the complete analysis's opening hunk (its riskiest)."""
+        if path is None or first_look.path != path or first_look.current is None:
+            return
+        if first_look.current != opening_hunk(first_look.ws, path):
+            self.pending = first_look.current
+
     # -- where we are ------------------------------------------------------------------------
 
     def here(self) -> Position | None:

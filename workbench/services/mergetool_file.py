@@ -75,6 +75,9 @@ class MergetoolInput:
     """BASE, LOCAL and REMOTE by role."""
     result: bytes | None
     policy: str | None
+    stages: dict[str, str | None] | str
+    """MERGED's stage blobs by role when LOCAL and REMOTE are them in a merge in progress (the merge's
+    evidence can be read), else why not (the three versions are all there is)."""
 
 
 def read_mergetool(
@@ -103,7 +106,7 @@ def read_mergetool(
     result = _read(merged_path, "MERGED") if merged_path.exists() else None
     if policy is not None:
         load_policy(policy, lambda: None)  # an unknown preset or unreadable file is bad input, merge or not
-    return MergetoolInput(repo, root, relative, versions, result, policy)
+    return MergetoolInput(repo, root, relative, versions, result, policy, _merge_stages(repo, relative, versions))
 
 
 def _work_tree_file(repo: GitRepo, root: Path, merged_path: Path, merged: str) -> str:
@@ -128,9 +131,34 @@ def analyse_mergetool(given: MergetoolInput) -> SyncAnalysis:
     It holds nothing of this process (it may be computed in another, ``sync_process.py``);
     ``mergetool_repo`` is the repository to open it with.
     """
-    stages = _merge_stages(given.repo, given.path, given.versions)
+    stages = given.stages
     loaded = stages if isinstance(stages, str) else _merge_analysis(given, stages)
     return _files_only(given, loaded) if isinstance(loaded, str) else loaded
+
+
+FIRST_LOOK_PENDING = "this merge's history, risk and API audit for the file"
+"""What a first look is still waiting for (``Workspace.pending``)."""
+
+
+def reads_history(given: MergetoolInput) -> bool:
+    """Whether the analysis reads the merge's evidence (seconds, cold), so that a ``first_look`` is worth showing;
+    else the three versions are all there is, and the analysis is as quick."""
+    return not isinstance(given.stages, str)
+
+
+def first_look(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:
+    """The three versions' hunks, to show while the merge's evidence is read (``reads_history``).
+
+    Building the hunks takes milliseconds; the merge's history, risk and API
+    audit for the path take one to three seconds, cold.  No note is added:
+    the first look carries the merge's identity (its journal is the merge's),
+    and the app marks its risk as pending until ``analyse_mergetool``'s
+    answer replaces it.  It has a repository object of its own: the complete
+    analysis's is used by another thread meanwhile.
+    """
+    repo = GitRepo.open(given.root)
+    repo.remember_blobs(given.versions.values())
+    return repo, _versions_alone(given, repo, ())
 
 
 def mergetool_repo(given: MergetoolInput) -> GitRepo:
@@ -185,7 +213,14 @@ def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> Syn
 
 def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
     """The three versions alone: hunks placed in MERGED, no history, and a note saying why."""
-    repo, root, relative, data, result = given.repo, given.root, given.path, given.versions, given.result
+    note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
+                  "(no commits, no risk evidence)")
+    return _versions_alone(given, given.repo, (note,))
+
+
+def _versions_alone(given: MergetoolInput, repo: GitRepo, signals: tuple[Signal, ...]) -> SyncAnalysis:
+    """MERGED's hunks from the three versions git passed, placed on its markers; no history."""
+    root, relative, data, result = given.root, given.path, given.versions, given.result
     oids = {role: repo.hash_bytes(content) for role, content in data.items()}
     kind = ConflictKind.BINARY if any(is_binary(d) for d in data.values()) else ConflictKind.CONTENT
     merge = None
@@ -197,8 +232,6 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
     if result is not None:
         with suppress(OSError):  # gone since it was read: as if not executable
             mode = worktree_mode(repo, relative, (root / relative).stat().st_mode)
-    note = Signal(SignalKind.NO_HISTORY, f"no history: {why}, so only the three versions git passed are compared "
-                  "(no commits, no risk evidence)")
     entry = FileAnalysis(
         path=relative,
         status=FileStatus.CONFLICTED,
@@ -213,7 +246,7 @@ def _files_only(given: MergetoolInput, why: str) -> SyncAnalysis:
         merge=merge,
         result_bytes=result,
         theirs_bytes=merge.render(Favor.THEIRS) if merge is not None else None,
-        signals=(note,),
+        signals=signals,
         result_mode=mode if result is not None else None,
     )
     return SyncAnalysis(

@@ -41,8 +41,19 @@ Compute = Callable[[Progress], "SyncAnalysis"]
 _PROGRESS, _ANALYSIS, _ERROR = "progress", "analysis", "error"
 
 
-def start_analysis_process(compute: Compute) -> AnalysisProcess | None:
-    """Start ``compute`` in a forked child now; None where forking is not safe (threads run, one core)."""
+BEHIND = 19
+"""How much lower the child's CPU priority is when it runs behind the app (``behind``): the lowest."""
+
+
+def start_analysis_process(compute: Compute, *, behind: bool = False) -> AnalysisProcess | None:
+    """Start ``compute`` in a forked child now; None where forking is not safe (threads run, one core).
+
+    ``behind``: the child (and the git it runs) takes the CPU only when the
+    app leaves it, for an app that has something to show before the answer
+    (``git mergetool``'s first look): on two cores the child and its git
+    processes otherwise took turns with the app's start (0.1-0.2 s later on
+    screen, the answer itself no later within the noise).
+    """
     if not can_fork():
         return None
     for stream in (sys.stdout, sys.stderr):  # the child must not write the parent's buffered output again
@@ -51,7 +62,7 @@ def start_analysis_process(compute: Compute) -> AnalysisProcess | None:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child's coverage is not collected
         os.close(read)
-        _child(compute, write)
+        _child(compute, write, behind)
     os.close(write)
     return AnalysisProcess(pid, os.fdopen(read, "rb"))
 
@@ -144,7 +155,7 @@ class AnalysisProcess:
         self._reaped = True
 
 
-def _child(compute: Compute, write: int) -> None:  # pragma: no cover - runs in the child
+def _child(compute: Compute, write: int, behind: bool) -> None:  # pragma: no cover - runs in the child
     """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers.
 
     The terminal belongs to the app: nothing the child or its git commands
@@ -152,6 +163,8 @@ def _child(compute: Compute, write: int) -> None:  # pragma: no cover - runs in 
     """
     code = 1
     try:
+        if behind:
+            os.nice(BEHIND)
         quiet = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)

@@ -108,6 +108,8 @@ class Workspace:
         """The training quiz this replay is decided for (``open_quiz``), or None: a quiz writes nothing."""
         self.scope = HunkScope(quiz.asked()) if quiz is not None else EVERY_HUNK
         """The hunks visited and counted (a quiz: the asked ones)."""
+        self.pending: str | None = None
+        """A first look (``first_look``): the evidence still being read, in a few words; None: complete."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None,
@@ -153,6 +155,15 @@ class Workspace:
         session = Session(analysis, events, read_blob=repo.read_blob, resumed_on_disk=analysis.mode is Mode.IN_PROGRESS)
         return cls(repo, analysis, journal, session)
 
+    @classmethod
+    def first_look(cls, repo: GitRepo, analysis: SyncAnalysis, pending: str) -> Workspace:
+        """``load`` of an analysis shown while the complete one is computed (``git mergetool``'s three
+        versions while the merge's history and risk are read): nothing is decided or written on it, and its
+        risk is unknown, not low. ``pending`` names what is still being read."""
+        workspace = cls.load(repo, analysis)
+        workspace.pending = pending
+        return workspace
+
     def resumed_words(self) -> str:
         """Where and when the resumed decisions were made, in one sentence."""
         events = [e for e in self.journal.load() if e.changes]
@@ -191,6 +202,8 @@ class Workspace:
         """Why nothing may be written now (a quiz, a preview, another checkout, decisions not saved), or None."""
         if self.quiz is not None:
             return "a training quiz is a replay and writes nothing to the work tree"
+        if self.pending is not None:
+            return f"the analysis is not complete yet ({self.pending} still being read)"
         self._claim()
         if self.unsaved is not None:
             return f"read-only: {self.unsaved}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from functools import partial
 
 from textual.app import App, SystemCommand
@@ -12,6 +13,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from workbench.tui.config import Config, remember_theme
+from workbench.tui.fileview import FirstLook
 from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
 from workbench.tui.messages import LoadFailed
 from workbench.tui.screens.help import HelpScreen
@@ -31,12 +33,14 @@ class WorkbenchApp(App[int]):
 
     def __init__(self, load: Loader, config: Config, themes: list[Theme], *,
                  theme: str | None = None, start_file: str | None = None,
-                 screen: type[MainScreen] = MainScreen) -> None:
+                 screen: type[MainScreen] = MainScreen, first_look: Future[FirstLook] | None = None) -> None:
         super().__init__()
         self._load = load
+        """Opens the sync; runs in a worker of the main screen."""
+        self._first_look = first_look
+        """Opens a first look shown while ``load`` runs (``git mergetool``), or None."""
         self._screen = screen
         """The main screen's class (``QuizScreen`` for training)."""
-        """Opens the sync; runs in a worker of the main screen."""
         self.config = config
         self._themes = themes
         self._start_file = start_file
@@ -79,7 +83,7 @@ class WorkbenchApp(App[int]):
             self.notify(f"No theme named {self._initial_theme!r}; using {DEFAULT_THEME}.", severity="warning")
             self._initial_theme = DEFAULT_THEME
         self.theme = self._initial_theme
-        self.push_screen(self._screen(self._load, self.config, self._start_file))
+        self.push_screen(self._screen(self._load, self.config, self._start_file, self._first_look))
 
     def on_unmount(self) -> None:
         """What the main screen froze when the analysis came (``gc.freeze``) is collectable again."""

@@ -68,6 +68,20 @@ class CommitDiff:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """A workspace to show while the complete one loads (``Workspace.first_look``), with the file it opens on
+    already prepared: both are made before the screen exists (``launch.start_first_look``)."""
+
+    workspace: Workspace
+    view: FileView | None
+    """The first file's rows (None: it has no files)."""
+
+    @classmethod
+    def of(cls, workspace: Workspace) -> FirstLook:
+        return cls(workspace, prepare_file(workspace, workspace.files[0].path) if workspace.files else None)
+
+
 def prepare_file(workspace: Workspace, path: str) -> FileView:
     entry = workspace.entry(path)
     if not entry.all_hunks:

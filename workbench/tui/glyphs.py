@@ -17,6 +17,9 @@ LOST = "✗"
 
 RISK_LETTER = {Level.HIGH: "H", Level.MEDIUM: "M", Level.LOW: "L"}
 RISK_WORD = {Level.HIGH: "high risk", Level.MEDIUM: "medium risk", Level.LOW: "low risk"}
+PENDING_RISK = "·"
+"""Where a risk letter goes while the risk is still being computed (never shown as low)."""
+PENDING_RISK_WORD = "risk pending"
 
 STATUS_LETTER = {
     FileStatus.CONFLICTED: "C",

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from workbench.git.repo import GitRepo
     from workbench.services.workspace import Workspace
     from workbench.tui.config import Config
+    from workbench.tui.fileview import FirstLook
     from workbench.tui.screens.main import MainScreen
 
 
@@ -152,15 +153,40 @@ def load_settings(theme: str | None = None) -> tuple[Config, list[Theme]]:
     return config, themes
 
 
+def start_first_look(make: Callable[[], Workspace]) -> Future[FirstLook]:
+    """Make a first look (``Workspace.first_look``) and prepare its file in a thread now, into the returned future.
+
+    Started before Textual is imported: the few tenths of a second of
+    preparing the file's rows and syntax then overlap the app's start
+    instead of following it.
+    """
+    from workbench.tui.fileview import FirstLook
+
+    future: Future[FirstLook] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(FirstLook.of(make()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the screen, which shows the complete load instead
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="workbench-first-look", daemon=True).start()
+    return future
+
+
 def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, start_file: str | None = None,
-            screen: type[MainScreen] | None = None) -> int:
-    """Run the app on whatever ``load`` opens (in a worker); a load failure is a one-line error."""
+            screen: type[MainScreen] | None = None, first_look: Future[FirstLook] | None = None) -> int:
+    """Run the app on whatever ``load`` opens (in a worker); a load failure is a one-line error.
+
+    ``first_look``: a quicker workspace shown, read-only, until ``load``'s replaces it (``start_first_look``).
+    """
     with loading_modules():
         from workbench.tui.app import WorkbenchApp
         from workbench.tui.screens.main import MainScreen
 
     config, themes = load_settings(theme)
-    app = WorkbenchApp(load, config, themes, theme=theme, start_file=start_file, screen=screen or MainScreen)
+    app = WorkbenchApp(load, config, themes, theme=theme, start_file=start_file, screen=screen or MainScreen,
+                       first_look=first_look)
     status = app.run()
     if app.load_error is not None:
         raise WorkbenchError(app.load_error)

@@ -34,6 +34,8 @@ class WorkspaceLoaded(Message):
     workspace: Workspace
     seconds: float
     """How long loading took (shown in the log, used by benchmarks)."""
+    view: FileView | None = None
+    """The file it opens on, already prepared (a first look), or None."""
 
 
 @dataclass
@@ -48,6 +50,8 @@ class FileViewReady(Message):
     """A file's rows, folds and syntax are ready to draw."""
 
     view: FileView
+    workspace: Workspace
+    """What it was prepared from (a first look's view is stale once the complete analysis is in)."""
 
 
 @dataclass

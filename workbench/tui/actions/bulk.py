@@ -19,6 +19,8 @@ def bulk(host: Host) -> None:
     if ws is None or cursor is None:
         host.notify("Still analysing the sync: bulk moves wait until it is complete.")
         return
+    if not host.ready_to_decide():  # a first look: its risk levels are not known yet
+        return
     text_file = cursor.path if cursor.shown is Shown.HUNKS else None
     host.start(partial(_ask, host, ws, text_file), group="bulk", exclusive=True)
 

@@ -37,6 +37,7 @@ def file_row(ws: Workspace, entry: FileAnalysis) -> FileRow:
         total=total,
         unwritten=ws.writes and session.is_dirty(entry.path),
         marked=bool(session.marked_hunks(entry.path)),
+        risk_pending=ws.pending is not None,
     )
 
 
@@ -45,7 +46,7 @@ def totals(ws: Workspace) -> Totals:
     scoped = ws.scope.restricted
     return Totals(
         undecided=_undecided_asked(ws) if scoped else ws.session.undecided(),
-        high=_undecided_asked(ws, Level.HIGH) if scoped else ws.session.undecided_high(),
+        high=None if ws.pending is not None else _undecided_asked(ws, Level.HIGH) if scoped else ws.session.undecided_high(),
         unwritten=len(ws.session.dirty_paths()) if ws.writes else 0,
         writes=ws.writes,
         marked=ws.session.marked_count(),

@@ -41,6 +41,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             decision=word,
             decided=decision is not None or choice is not None,
             marked=hunk.index in marked,
+            risk_pending=ws.pending is not None,
         )
         if not ws.scope.asks(path, hunk.index):
             out[hunk.index] = replace(out[hunk.index], asked=False, decision=NOT_ASKED)

@@ -18,6 +18,7 @@ from workbench.tui.glyphs import (
     EDIT_TAKEN_WORD,
     FILE_CHOICE_WORD,
     LOST,
+    PENDING_RISK_WORD,
     RISK_LETTER,
     RISK_WORD,
     TAKEN_WORD,
@@ -35,23 +36,30 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     commits = _commit_index(entry)
     if index is None or not entry.hunks:
         text.append(f"{status_words(entry)}\n", style="bold")
+        _pending(text, ws)
         for message in entry.messages:
             text.append(f"• {visible(message)}\n")
         _signals(text, entry.signals, commits, palette)
         _edits(text, entry, commits, palette)
         return text
     hunk = ws.hunk(path, index)
-    text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
-    text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
+    if ws.pending is not None:
+        text.append(PENDING_RISK_WORD, style=Style(color=palette.muted.color, italic=True))
+        text.append(f" · hunk {index + 1}/{len(entry.all_hunks)}\n")
+        _pending(text, ws)
+    else:
+        text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
+        text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
     decided = _decided_words(ws, path, hunk)
     signals = hunk.signals
     if decided:  # the signals and lost lines are the merge's result's, which the decision replaces
         text.append(f"{decided}\n", style="bold")
-        text.append("Before your decision:\n", style=Style(italic=True))
+        if ws.pending is None:
+            text.append("Before your decision:\n", style=Style(italic=True))
         signals = tuple(s for s in signals if s.kind is not SignalKind.STILL_CONFLICTED)
     if signals:
         _signals(text, signals, commits, palette)
-    else:
+    elif ws.pending is None:  # on a first look there is no evidence yet: "no risk signals" would be a claim
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
     _lost(text, hunk, palette, bool(decided))
@@ -63,6 +71,13 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         _signals(text, entry.signals, commits, palette)
     _edits(text, entry, commits, palette)
     return text
+
+
+def _pending(text: Text, ws: Workspace) -> None:
+    """A first look: what is still being read, and that deciding waits for it."""
+    if ws.pending is not None:
+        text.append(f"Still reading {visible(ws.pending)}: its risk signals and commits appear here in a moment, "
+                    "and deciding starts then.\n", style=Style(italic=True))
 
 
 def _edits(text: Text, entry: FileAnalysis, commits: dict[str, Commit], palette: Palette) -> None:

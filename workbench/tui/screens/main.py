@@ -7,7 +7,9 @@ bulk moves) or to the widget that owns them; results down to the widgets,
 through the presenters (``tui/presentation/``).  Loading shows the sync's
 outline as soon as it is known, with a progress bar, and swaps in the full
 analysis when it is ready, keeping the file the user moved to; nothing can
-be decided before that.  A training quiz is this screen on a workspace that
+be decided before that.  A loader may also give a first look (``git
+mergetool``: the file's hunks from its three versions), shown, read-only
+and with its risk pending, until the complete analysis replaces it.  A training quiz is this screen on a workspace that
 carries a quiz (``screens/quiz.py`` adds its two keys).
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,21 +27,20 @@ from textual.widgets import ContentSwitcher
 from textual.worker import Worker
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
-from workbench.resolve.events import FileChoice
-from workbench.resolve.splice import Choice
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.tui.actions import announcing, deciding, editing, moving, noting, training, viewing
-from workbench.tui.actions.bulk import bulk
+from workbench.textsafe import visible
+from workbench.tui.actions import announcing, deciding, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, prepare_file
+from workbench.tui.fileview import FileView, FirstLook, prepare_file
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
+from workbench.tui.screens.main_keys import MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
@@ -50,24 +52,18 @@ Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
 
 
-def _keyed(command: Callable[..., object], *args: object) -> Callable[[MainScreen], None]:
-    """An action method that runs ``command(screen, *args)``: one line of the key table below."""
-
-    def action(screen: MainScreen) -> None:
-        command(screen, *args)
-
-    return action
-
-
-class MainScreen(Screen[None]):
+class MainScreen(MainKeys, Screen[None]):
     """Review, decide and write one sync."""
 
     BINDINGS = bindings(Scope.SCREEN)
 
-    def __init__(self, load: Loader, config: Config, start_file: str | None = None) -> None:
+    def __init__(self, load: Loader, config: Config, start_file: str | None = None,
+                 first_look: Future[FirstLook] | None = None) -> None:
         super().__init__()
         self._load_workspace = load
         """Opens the sync (run in a worker; injected so tests and benchmarks choose the repository)."""
+        self._first_look = first_look
+        """A first look to show while ``load`` runs (``launch.start_first_look``), or None."""
         self.config = config
         self._start_file = start_file
         self.ws: Workspace | None = None
@@ -130,18 +126,38 @@ class MainScreen(Screen[None]):
         self.query_one("#history").border_title = "History"
         self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
         self.query_one(FileList).options.focus()
+        first_look = self._first_look
+        if first_look is not None and first_look.done() and first_look.exception() is None:
+            found = first_look.result()  # ready: shown in the screen's first frame
+            self.on_workspace_loaded(WorkspaceLoaded(found.workspace, 0.0, found.view))
+        elif first_look is not None:
+            self._load_first_look(first_look)
         self._load()
 
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         load_posting(self._load_workspace, self.post_message)
 
+    @work(thread=True, group="first-look")
+    def _load_first_look(self, first_look: Future[FirstLook]) -> None:
+        try:
+            found = first_look.result()
+        except Exception:  # noqa: BLE001 - the complete load reads the same files and reports any problem in one line
+            return
+        self.post_message(WorkspaceLoaded(found.workspace, 0.0, found.view))
+
     def on_load_progressed(self, message: LoadProgressed) -> None:
         if self.ws is None:
             self.panes.show_progress(message.progress)
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
-        ws = self.ws = message.workspace
+        ws, shown = message.workspace, self.ws
+        if ws.pending is not None and shown is not None:
+            return  # a first look that came after the complete analysis
+        first_look = self.cursor if shown is not None and shown.pending is not None else None
+        if first_look is not None:
+            self._carried = first_look
+        self.ws = ws
         # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
         # passes, which otherwise walked it on every few hundred keys (pauses of 0.1-0.3 s on Megatron-LM
         # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits. The young
@@ -158,12 +174,17 @@ class MainScreen(Screen[None]):
             return
         # launch() refuses a --file the sync lacks before this point (require_file).
         first = cursor.first_file(self._start_file, moved, files.shown_paths)
+        if first_look is not None:
+            cursor.keep_move(first_look, first)
         if first is not None:
             files.highlight(first)
-            self.open_file(first)
+            self.open_file(first, message.view if message.view is not None and message.view.path == first else None)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
-        announcing.after_load(self, ws, self._reopen, self.query_one(SyncBar))
+        if ws.pending is not None:
+            self.query_one(SyncBar).set_busy(f"reading {ws.pending}")
+        else:
+            announcing.after_load(self, ws, self._reopen, self.query_one(SyncBar))
 
     def _reopen(self, request: SyncRequest, name: str) -> None:
         """Analyse the sync again with another policy preset; the decisions are kept (they are journaled)."""
@@ -177,13 +198,15 @@ class MainScreen(Screen[None]):
 
         Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
         user cannot see yet, never text in a field."""
-        if self.ws is not None:
+        ws = self.ws
+        if ws is not None and ws.pending is None:
             return True
         now = time.monotonic()
         if now - self._early_notice > 3:
             self._early_notice = now
-            self.notify("Still analysing the sync: deciding starts when the analysis is complete "
-                        "(the key was ignored).", severity="warning")
+            waiting = "Still analysing the sync" if ws is None else f"Still reading {visible(ws.pending or '')}"
+            self.notify(f"{waiting}: deciding starts when the analysis is complete (the key was ignored).",
+                        severity="warning")
         return False
 
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
@@ -207,22 +230,25 @@ class MainScreen(Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str) -> None:
-        """Show a file: evidence now, rows when the worker has prepared them."""
+    def open_file(self, path: str, prepared: FileView | None = None) -> None:
+        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``)."""
         assert self.ws is not None and self.cursor is not None
         self.cursor.open(path)
         self.view = None
         self.panes.show_opening(self.ws, path)
-        self._prepare(path)
+        if prepared is not None:
+            self.on_file_view_ready(FileViewReady(prepared, self.ws))
+        else:
+            self._prepare(path)
 
     @work(thread=True, exclusive=True, group="file")
     def _prepare(self, path: str) -> None:
         assert self.ws is not None
-        self.post_message(FileViewReady(prepare_file(self.ws, path)))
+        self.post_message(FileViewReady(prepare_file(self.ws, path), self.ws))
 
     def on_file_view_ready(self, message: FileViewReady) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
-        if ws is None or cursor is None:
+        if ws is None or cursor is None or message.workspace is not ws:
             return
         queued, cursor.queued = cursor.queued, None
         if view.path != cursor.path:
@@ -353,7 +379,7 @@ class MainScreen(Screen[None]):
     def _commit_chosen(self, message: HistoryPanel.CommitChosen) -> None:
         viewing.show_commit(self, message.sha, message.side)
 
-    # -- keys: one line each, to the cursor, a command, or the widget that owns them ----------
+    # -- keys (the table itself is ``MainKeys``) -------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
@@ -363,39 +389,6 @@ class MainScreen(Screen[None]):
 
     def request_quit(self) -> None:
         self.writing.quit()
-
-    action_next_hunk = _keyed(lambda screen: moving.step(screen, +1, screen.query_one(FileList).shown_paths))
-    action_prev_hunk = _keyed(lambda screen: moving.step(screen, -1, screen.query_one(FileList).shown_paths))
-    action_next_risky = _keyed(moving.risky, +1)
-    action_prev_risky = _keyed(moving.risky, -1)
-    action_next_open = _keyed(moving.undecided, +1)
-    action_prev_open = _keyed(moving.undecided, -1)
-    action_take_main = _keyed(deciding.take_side, Choice.MAIN, FileChoice.TAKE_MAIN)
-    action_take_dev = _keyed(deciding.take_side, Choice.DEV, FileChoice.KEEP_DEV)
-    action_take_both = _keyed(deciding.decide, Choice.BOTH)
-    action_take_both_main_first = _keyed(deciding.decide, Choice.BOTH_MAIN_FIRST)
-    action_keep_result = _keyed(deciding.decide, Choice.RESULT)
-    action_restore_merge = _keyed(deciding.restore_merge)
-    action_file_main = _keyed(deciding.decide_file, Choice.MAIN, FileChoice.TAKE_MAIN)
-    action_file_dev = _keyed(deciding.decide_file, Choice.DEV, FileChoice.KEEP_DEV)
-    action_delete_file = _keyed(deciding.delete_file)
-    action_undo = _keyed(deciding.undo_redo, False)
-    action_redo = _keyed(deciding.undo_redo, True)
-    action_edit = _keyed(editing.edit)
-    action_note = _keyed(noting.note)
-    action_acknowledge = _keyed(noting.acknowledge)
-    action_bulk = _keyed(bulk)
-    action_write = _keyed(lambda screen: screen.writing.write())
-    action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
-    action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
-    action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())
-    action_focus_files = _keyed(lambda screen: screen.query_one(FileList).back_to_list())
-    action_focus_history = _keyed(lambda screen: screen.query_one(HistoryPanel).focus())
-    action_toggle_base = _keyed(viewing.toggle_base)
-    action_toggle_context = _keyed(viewing.toggle_context)
-    action_toggle_diffs = _keyed(viewing.toggle_diffs)
-    action_zoom = _keyed(viewing.zoom)
-    action_next_lost = _keyed(viewing.next_lost)
 
     def action_scroll_text(self, step: int) -> None:
         viewing.scroll_text(self, step)

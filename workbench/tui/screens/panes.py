@@ -117,8 +117,9 @@ class Panes:
         query = self.screen.query_one
         query(PathBar).show(path)
         entry = ws.entry(path)
-        looked_up = not any(signal.kind == SignalKind.NO_HISTORY for signal in entry.signals)
-        query(HistoryPanel).show(entry.history.dev, entry.history.main, set(), looked_up=looked_up)
+        unread = ("still being read" if ws.pending is not None
+                  else "not looked up (see Why)" if any(s.kind == SignalKind.NO_HISTORY for s in entry.signals) else None)
+        query(HistoryPanel).show(entry.history.dev, entry.history.main, set(), unread=unread)
         query(WhyPanel).show(why_text(ws, path, None, self.palette))
         query(ResultPreview).show((), "Result", "")
 

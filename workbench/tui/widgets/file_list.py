@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from workbench.analysis.model import Level
-from workbench.tui.glyphs import DECIDED, MARKED
+from workbench.tui.glyphs import DECIDED, MARKED, PENDING_RISK_WORD
 from workbench.tui.palette import theme_palette
 from workbench.tui.widgets.file_rows import FileOptions, FileRow
 from workbench.wording import plural
@@ -36,7 +36,8 @@ class Totals:
     """The whole sync's counters (the file count is the list's own)."""
 
     undecided: int
-    high: int
+    high: int | None
+    """Undecided high-risk hunks; None: the risk is still being computed (a first look)."""
     unwritten: int
     marked: int = 0
     """Edited hunks that still hold conflict markers."""
@@ -103,7 +104,7 @@ class FileList(Vertical):
 
     def _theme_changed(self) -> None:
         palette = theme_palette(self.app.theme, dict(self.app.theme_variables), self.app.current_theme.dark)
-        self._styles = {"high": palette.risk[Level.HIGH]}
+        self._styles = {"high": palette.risk[Level.HIGH], "muted": Style(color=palette.muted.color, italic=True)}
         if self._totals is not None:  # the counters were painted in the old theme's colour
             self.set_totals(*self._totals)
 
@@ -159,7 +160,10 @@ class FileList(Vertical):
         else:
             text.append(f"{totals.undecided} undecided", style="bold")
             text.append(" · ")
-            text.append(f"{totals.high} high risk", style=high)
+            if totals.high is None:
+                text.append(PENDING_RISK_WORD, style=self._styles.get("muted", Style()))
+            else:
+                text.append(f"{totals.high} high risk", style=high)
             if totals.marked:
                 text.append(f" · {MARKED} {totals.marked} with markers", style=high)
         self._paint_summary(text, mode, done)

@@ -22,13 +22,12 @@ from textual.message import Message
 
 from workbench.analysis.model import Level
 from workbench.textsafe import visible
-from workbench.tui.glyphs import DECIDED, MARKED, RISK_LETTER, UNWRITTEN
+from workbench.tui.glyphs import DECIDED, MARKED, PENDING_RISK, RISK_LETTER, UNWRITTEN
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.line_paint import label_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.widgets.line_view import LineView
 
-PENDING_RISK = "·"
 PENDING_COUNTS = "⋯"
 
 
@@ -47,6 +46,8 @@ class FileRow:
     """An edited hunk still holds conflict markers."""
     loading: bool = False
     """From the sync's outline: hunks, risk and counts are still being computed."""
+    risk_pending: bool = False
+    """Hunks and counts are known, the risk is still being computed (a first look)."""
 
 
 class FileOptions(LineView):
@@ -140,7 +141,8 @@ class FileOptions(LineView):
         room = max(4, width - 4 - len(tail))
         path = shorten_path(visible(row.path), room)
         muted = combine(base, Style(color=palette.muted.color))
-        letter = (PENDING_RISK, muted) if row.loading else (RISK_LETTER[row.level], combine(base, palette.risk[row.level]))
+        letter = ((PENDING_RISK, muted) if row.loading or row.risk_pending
+                  else (RISK_LETTER[row.level], combine(base, palette.risk[row.level])))
         parts = [
             letter,
             (row.status, muted),

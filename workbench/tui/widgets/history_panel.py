@@ -42,8 +42,9 @@ class _Row:
     commit: Commit | None
     """None: the side's heading."""
     count: int = 0
-    looked_up: bool = True
-    """False: the history was never read (git mergetool outside a merge), so "no commits" would mislead."""
+    unread: str | None = None
+    """Why there is no history to list, where "no commits" would mislead: it was never looked up (git
+    mergetool outside a merge), or it is still being read (a first look); None: it was read."""
 
 
 class HistoryPanel(LineView):
@@ -70,12 +71,12 @@ class HistoryPanel(LineView):
         self._marked: frozenset[str] = frozenset()
 
     def show(self, dev: tuple[Commit, ...], main: tuple[Commit, ...], marked: set[str], *,
-             looked_up: bool = True) -> None:
+             unread: str | None = None) -> None:
         """A file's history; ``marked`` are the commits behind the current hunk."""
         self._rows = []
         sides: tuple[tuple[Whose, tuple[Commit, ...]], ...] = (("dev", dev), ("main", main))
         for side, commits in sides:
-            self._rows.append(_Row(side, None, len(commits), looked_up))
+            self._rows.append(_Row(side, None, len(commits), unread))
             self._rows.extend(_Row(side, commit) for commit in commits)
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -127,8 +128,8 @@ class HistoryPanel(LineView):
         hue = combine(base, palette.hue[row.side])
         muted = combine(base, _fg(palette.muted))
         if row.commit is None:
-            if not row.looked_up:
-                words = " · history not looked up (see Why)"
+            if row.unread is not None:
+                words = f" · history {row.unread}"
             elif row.count:
                 words = f" · {plural(row.count, 'commit')} since the merge base"
             else:

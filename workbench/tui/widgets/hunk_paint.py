@@ -18,7 +18,7 @@ from workbench.analysis.display.folds import Fold
 from workbench.analysis.display.layout import AlignedRow, Cell, Region
 from workbench.analysis.model import Level
 from workbench.tui.base_rows import BothDeleted
-from workbench.tui.glyphs import DECIDED, LOST, MARKED, RISK_LETTER, RISK_WORD
+from workbench.tui.glyphs import DECIDED, LOST, MARKED, PENDING_RISK, PENDING_RISK_WORD, RISK_LETTER, RISK_WORD
 from workbench.tui.line_paint import label_segments, number_segment, text_segments
 from workbench.tui.palette import Palette, combine
 from workbench.tui.syntax import SyntaxSpans
@@ -45,6 +45,8 @@ class HunkTitle:
     """Edited, but the text still holds conflict markers."""
     asked: bool = True
     """False: shown for context only, not part of the exercise (a training quiz); painted muted."""
+    risk_pending: bool = False
+    """The risk is still being computed (a first look): shown as pending, never as low."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,12 +166,16 @@ def header_line(hunk: int, title: HunkTitle | None, width: int, palette: Palette
                  f"{RISK_WORD[title.level]}  ·  {title.taken}  ·  {title.decision}")
         return label_segments([(words, muted)], width, muted)
     risk_style = combine(base, Style(color=palette.risk[title.level].color, bold=True)) if not current else base
+    risk_words = f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}"
+    if title.risk_pending:
+        risk_words = f"{PENDING_RISK}     {PENDING_RISK_WORD}"
+        risk_style = combine(base, Style(color=palette.muted.color, italic=True)) if not current else base
     mark = "▶" if at_cursor else ("▌" if current else " ")
     flag = f"{MARKED} " if title.marked else f"{DECIDED} " if title.decided else ""
     marked_style = combine(base, Style(color=palette.risk[Level.HIGH].color, bold=True)) if not current else base
     parts = [
         (f"{mark}hunk {title.number}/{title.total}  ", base),
-        (f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}", risk_style),
+        (risk_words, risk_style),
         (f"  ·  {title.taken}  ·  ", base),
         (flag + title.decision, marked_style if title.marked else base),
     ]
