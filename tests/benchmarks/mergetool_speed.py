@@ -40,11 +40,12 @@ from pathlib import Path
 DEV, MAIN = "7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2"
 FILES = ("megatron/core/optimizer/__init__.py", "megatron/core/ssm/gated_delta_net.py", "megatron/training/training.py")
 RUNS = 5
-SHOWN = "hunk 1/"
+SHOWN = re.compile(rb"hunk \d+/\d+")
+"""A hunk's title (the file opens on its riskiest hunk, not always the first)."""
 RACY = 3.5
 """Seconds after which the merge's files are old enough for an analysis of them to be stored (git/work_state.py)."""
-EVIDENCE = re.compile(rb"hunk 1/\d+ +[HML] +\d+ (high|medium|low) risk")
-"""The first hunk's title once its risk is in (a first look says "risk pending")."""
+EVIDENCE = re.compile(rb"hunk \d+/\d+ +[HML] +\d+ (high|medium|low) risk")
+"""A hunk's title once its risk is in (a first look says "risk pending")."""
 TOOL = 'workbench mergetool "$BASE" "$LOCAL" "$REMOTE" "$MERGED"'
 BIN = Path(sys.executable).parent
 _SOCKETS = itertools.count()
@@ -145,7 +146,7 @@ def _time_to_hunk(work: Path, env: dict[str, str], repo: Path, command: list[str
         while time.monotonic() - start < 60:
             screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, check=False).stdout
             now = time.monotonic() - start
-            if shown is None and SHOWN.encode() in screen:
+            if shown is None and SHOWN.search(screen):
                 shown = now
             if EVIDENCE.search(screen) or (shown is not None and b"no history:" in screen):
                 return shown if shown is not None else now, now

@@ -13,12 +13,14 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 from pilot_tools import ready, screen_text, settle, toasts
 from textual.pilot import Pilot
 from textual.theme import Theme
 
+from workbench.analysis.xdiff import text_model
 from workbench.resolve.journal import Journal
 from workbench.sample import RepoBuilder
 from workbench.services.mergetool_file import (
@@ -32,7 +34,7 @@ from workbench.services.mergetool_file import (
 from workbench.services.workspace import Workspace, situation_of
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import FirstLook
+from workbench.tui.fileview import FirstLook, prepare_file
 from workbench.tui.launch import start_first_look
 from workbench.tui.loading import Report
 from workbench.tui.screens.main import MainScreen
@@ -123,10 +125,15 @@ def test_the_first_look_shows_the_hunks_with_their_risk_pending_and_decides_noth
         assert not Journal.for_situation(given.repo.gitdir, situation_of(given.repo, screen.ws.analysis),
                                          str(given.root)).load(), "a first look journals nothing"
         assert b"<<<<<<<" in (given.root / "x.py").read_bytes(), "nothing was written"
+        seen = screen.view
+        assert seen is not None and seen.layout is not None
         gate.set()
         await ready(pilot)
         await settle(pilot)
         assert screen.ws is not None and screen.ws.pending is None
+        complete = screen.view
+        assert complete is not None and complete is not seen
+        assert complete.layout is seen.layout and complete.syntax is seen.syntax, "the same versions are not parsed again"
         assert not any("risk pending" in t for t in _title_lines(pilot.app)), _title_lines(pilot.app)
         assert "Still reading" not in screen.query_one(WhyPanel).text.plain
         await pilot.press("m")
@@ -194,3 +201,19 @@ def test_a_failed_first_look_leaves_the_complete_analysis_to_show(
         assert screen.ws is not None and screen.ws.pending is None
 
     _run(app, script)
+
+
+def test_a_file_is_prepared_anew_when_its_versions_or_hunks_differ(builder: RepoBuilder) -> None:
+    """``prepare_file``'s ``like`` is only a shortcut: another merge or other hunks are laid out and parsed again."""
+    given = _three_conflicts(builder)
+    look = Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)
+    seen = prepare_file(look, "x.py")
+    again = prepare_file(look, "x.py", like=seen)
+    assert again.layout is seen.layout and again.syntax is seen.syntax
+    entry = look.entry("x.py")
+    fewer = replace(look.analysis, files=(replace(entry, hunks=entry.hunks[:1],
+                                                  merge=text_model(b"a\n", b"b\n", b"c\n", False)),))
+    other = Workspace.first_look(look.repo, fewer, FIRST_LOOK_PENDING)
+    fresh = prepare_file(other, "x.py", like=seen)
+    assert fresh.layout is not seen.layout and fresh.syntax is not seen.syntax
+    assert len(fresh.layout.rows) < len(seen.layout.rows)

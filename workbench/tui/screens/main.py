@@ -178,7 +178,8 @@ class MainScreen(MainKeys, Screen[None]):
             cursor.keep_move(first_look, first)
         if first is not None:
             files.highlight(first)
-            self.open_file(first, message.view if message.view is not None and message.view.path == first else None)
+            prepared = message.view if message.view is not None and message.view.path == first else None
+            self.open_file(first, prepared, like=self.view if first_look is not None else None)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.pending is not None:
@@ -230,8 +231,9 @@ class MainScreen(MainKeys, Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str, prepared: FileView | None = None) -> None:
-        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``)."""
+    def open_file(self, path: str, prepared: FileView | None = None, like: FileView | None = None) -> None:
+        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``; from
+        ``like``'s where they are the same, ``prepare_file``)."""
         assert self.ws is not None and self.cursor is not None
         self.cursor.open(path)
         self.view = None
@@ -239,12 +241,12 @@ class MainScreen(MainKeys, Screen[None]):
         if prepared is not None:
             self.on_file_view_ready(FileViewReady(prepared, self.ws))
         else:
-            self._prepare(path)
+            self._prepare(path, like)
 
     @work(thread=True, exclusive=True, group="file")
-    def _prepare(self, path: str) -> None:
+    def _prepare(self, path: str, like: FileView | None) -> None:
         assert self.ws is not None
-        self.post_message(FileViewReady(prepare_file(self.ws, path), self.ws))
+        self.post_message(FileViewReady(prepare_file(self.ws, path, like), self.ws))
 
     def on_file_view_ready(self, message: FileViewReady) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
