@@ -136,6 +136,7 @@ def test_the_first_look_shows_the_hunks_with_their_risk_pending_and_decides_noth
         assert complete.layout is seen.layout and complete.syntax is seen.syntax, "the same versions are not parsed again"
         assert not any("risk pending" in t for t in _title_lines(pilot.app)), _title_lines(pilot.app)
         assert "Still reading" not in screen.query_one(WhyPanel).text.plain
+        assert "The analysis is complete: deciding works now." in toasts(pilot), "the refused key is answered"
         await pilot.press("m")
         await settle(pilot)
         assert screen.ws.session.decided("x.py") == 1

@@ -168,7 +168,8 @@ class MainScreen(MainKeys, Screen[None]):
         self.log.info(f"sync loaded in {message.seconds:.2f}s")
         moved = self.panes.show_loaded(ws)  # the user's place in the outline is kept; else the riskiest file
         files = self.query_one(FileList)
-        self.loaded_at = time.monotonic()
+        if ws.pending is None:
+            self.loaded_at = time.monotonic()
         if not ws.files:
             self.panes.placeholder("Nothing to review: the sync merged without conflicts.")
             return
@@ -184,8 +185,10 @@ class MainScreen(MainKeys, Screen[None]):
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.pending is not None:
             self.query_one(SyncBar).set_busy(f"reading {ws.pending}")
-        else:
-            announcing.after_load(self, ws, self._reopen, self.query_one(SyncBar))
+            return
+        if first_look is not None and self._early_notice:  # a key was refused on the first look
+            self.notify("The analysis is complete: deciding works now.")
+        announcing.after_load(self, ws, self._reopen, self.query_one(SyncBar))
 
     def _reopen(self, request: SyncRequest, name: str) -> None:
         """Analyse the sync again with another policy preset; the decisions are kept (they are journaled)."""
