@@ -16,12 +16,15 @@ from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from pilot_tools import ready, screen_text, settle, toasts
 from textual.pilot import Pilot
 from textual.theme import Theme
 
 from workbench.analysis.xdiff import text_model
+from workbench.errors import WorkbenchError
 from workbench.resolve.journal import Journal
+from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
 from workbench.services.mergetool_file import (
     FIRST_LOOK_PENDING,
@@ -34,9 +37,11 @@ from workbench.services.mergetool_file import (
 from workbench.services.workspace import Workspace, situation_of
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import FirstLook, prepare_file
+from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
 from workbench.tui.launch import start_first_look
 from workbench.tui.loading import Report
+from workbench.tui.messages import WorkspaceLoaded
+from workbench.tui.screens import main as main_module
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
@@ -78,7 +83,7 @@ async def _first_look_shown(pilot: Pilot) -> MainScreen:
     while True:
         screen = pilot.app.screen
         if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None \
-                and screen.current_hunk_on_screen():
+                and (screen.view.layout is None or screen.current_hunk_on_screen()):
             await pilot.pause()
             return screen
         if time.monotonic() > deadline:
@@ -205,16 +210,163 @@ def test_a_failed_first_look_leaves_the_complete_analysis_to_show(
 
 
 def test_a_file_is_prepared_anew_when_its_versions_or_hunks_differ(builder: RepoBuilder) -> None:
-    """``prepare_file``'s ``like`` is only a shortcut: another merge or other hunks are laid out and parsed again."""
+    """``reprepared`` is only a shortcut: another merge or other hunks are laid out and parsed again."""
     given = _three_conflicts(builder)
     look = Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)
     seen = prepare_file(look, "x.py")
-    again = prepare_file(look, "x.py", like=seen)
-    assert again.layout is seen.layout and again.syntax is seen.syntax
+    again = reprepared(look, "x.py", seen)
+    assert again is not None and again.layout is seen.layout and again.syntax is seen.syntax
+    assert reprepared(look, "x.py", None) is None
     entry = look.entry("x.py")
     fewer = replace(look.analysis, files=(replace(entry, hunks=entry.hunks[:1],
                                                   merge=text_model(b"a\n", b"b\n", b"c\n", False)),))
     other = Workspace.first_look(look.repo, fewer, FIRST_LOOK_PENDING)
-    fresh = prepare_file(other, "x.py", like=seen)
-    assert fresh.layout is not seen.layout and fresh.syntax is not seen.syntax
-    assert len(fresh.layout.rows) < len(seen.layout.rows)
+    assert reprepared(other, "x.py", seen) is None
+    fresh = prepare_file(other, "x.py")
+    assert fresh.layout is not None and seen.layout is not None and len(fresh.layout.rows) < len(seen.layout.rows)
+
+
+def _binary_conflict(builder: RepoBuilder) -> MergetoolInput:
+    builder.write("blob.bin", b"\x00base\x00").commit("base")
+    builder.branch("dev").checkout("dev").write("blob.bin", b"\x00dev\x00").commit("dev")
+    builder.checkout("main").write("blob.bin", b"\x00main\x00").commit("main")
+    builder.checkout("dev").merge("main")
+    out = builder.git("checkout-index", "--stage=all", "--temp", "--", "blob.bin").decode()
+    base_file, local, remote = (str(builder.path / name) for name in out.split("\t")[0].split())
+    return read_mergetool(base_file, local, remote, str(builder.path / "blob.bin"))
+
+
+def test_a_binary_file_first_look_takes_no_side(builder: RepoBuilder, themes: list[Theme], private_config: Path) -> None:
+    """A whole-file choice (m/d on a binary file) is a decision like any other: it waits for the analysis."""
+    given = _binary_conflict(builder)
+    gate = threading.Event()
+    app = _app(themes, private_config, given, gate)
+
+    async def script(pilot: Pilot) -> None:
+        screen = await _first_look_shown(pilot)
+        assert screen.ws is not None and screen.ws.pending is not None and screen.cursor is not None
+        assert screen.cursor.whole_file
+        await pilot.press("m", "d", "x")
+        await pilot.pause()
+        assert screen.ws.session.file_choice("blob.bin") is None
+        assert not Journal.for_situation(given.repo.gitdir, situation_of(given.repo, screen.ws.analysis),
+                                         str(given.root)).load()
+        gate.set()
+        await ready(pilot)
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.ws.session.file_choice("blob.bin") is not None
+
+    _run(app, script)
+
+
+def test_keys_that_need_the_risk_say_it_is_still_being_read(
+        builder: RepoBuilder, themes: list[Theme], private_config: Path) -> None:
+    """N/P (high-risk hunks) and g (lost lines) would answer "none" from a first look, which knows neither."""
+    given = _three_conflicts(builder)
+    gate = threading.Event()
+    app = _app(themes, private_config, given, gate)
+
+    async def script(pilot: Pilot) -> None:
+        screen = await _first_look_shown(pilot)
+        await pilot.press("N", "g")
+        await pilot.pause()
+        said = toasts(pilot)
+        assert "The risk is still being read: N and P move between high-risk hunks once it is in." in said, said
+        assert any(t.startswith("Which lines the result loses is still being read") for t in said), said
+        assert not any("No other undecided high-risk hunk" in t or "lost no lines" in t for t in said), said
+        assert screen.current == 0
+        gate.set()
+
+    _run(app, script)
+
+
+def test_the_workspace_of_a_first_look_refuses_every_change(builder: RepoBuilder) -> None:
+    """The guard behind the screen's: a first look's session is never changed, nor its journal written."""
+    given = _three_conflicts(builder)
+    look = Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)
+    attempts: list[Callable[[], object]] = [
+        lambda: look.decide("x.py", 0, Decision(Choice.MAIN)),
+        lambda: look.decide_file("x.py", Choice.DEV),
+        lambda: look.decide_many([("x.py", 0), ("x.py", 1)], Choice.MAIN, "bulk"),
+        lambda: look.set_note("x.py", 0, "later"),
+        look.undo,
+        look.redo,
+        lambda: look.write("x.py"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(WorkbenchError, match="the analysis is not complete yet"):
+            attempt()
+    assert look.session.decided("x.py") == 0 and not look.session.note("x.py", 0)
+    assert look.write_blocker() == f"the analysis is not complete yet ({FIRST_LOOK_PENDING} still being read)"
+    assert b"<<<<<<<" in (given.root / "x.py").read_bytes()
+
+
+def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
+        builder: RepoBuilder, themes: list[Theme], private_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the complete analysis's hunks differ from the first look's, the file is prepared again: a decision
+    key meanwhile would act on a hunk the user has not seen, so it waits."""
+    given = _three_conflicts(builder)
+    gate, laid_out = threading.Event(), threading.Event()
+    original = main_module.prepare_file
+
+    def held(ws: Workspace, path: str) -> FileView:
+        if ws.pending is None:
+            assert laid_out.wait(30)
+        return original(ws, path)
+
+    monkeypatch.setattr(main_module, "prepare_file", held)
+
+    def load(_report: Report) -> Workspace:
+        assert gate.wait(30)
+        complete = analyse_mergetool(given)
+        (entry,) = complete.files
+        fewer = replace(entry, hunks=entry.hunks[:2], merge=None)  # another basis: laid out anew
+        return Workspace.load(mergetool_repo(given), replace(complete, files=(fewer,)))
+
+    look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING))
+    app = WorkbenchApp(load, Config(path=private_config), themes, first_look=look)
+
+    async def script(pilot: Pilot) -> None:
+        screen = await _first_look_shown(pilot)
+        gate.set()
+        deadline = time.monotonic() + 20
+        while screen.ws is None or screen.ws.pending is not None:
+            assert time.monotonic() < deadline
+            await pilot.pause(0.02)
+        await pilot.press("m")
+        await pilot.pause()
+        assert screen.ws.session.decided("x.py") == 0
+        assert any(t.startswith("The analysis is in and its file is being laid out") for t in toasts(pilot))
+        laid_out.set()
+        await ready(pilot)
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.ws.session.decided("x.py") == 1
+
+    _run(app, script)
+
+
+def test_a_first_look_arriving_while_the_sync_is_analysed_again_is_not_shown(
+        builder: RepoBuilder, themes: list[Theme], private_config: Path) -> None:
+    """After the complete analysis was on screen (a reanalysis with another preset sets it aside), a late
+    first look would replace it with one that decides nothing."""
+    given = _three_conflicts(builder)
+    gate = threading.Event()
+    gate.set()
+    late: Future[FirstLook] = Future()
+    app = _app(themes, private_config, given, gate, late)
+
+    async def script(pilot: Pilot) -> None:
+        screen = await ready(pilot)
+        late.set_exception(OSError("never needed"))  # the screen's own first-look worker ends
+        complete = screen.ws
+        screen.ws = None  # as _reopen leaves it while the sync is analysed again
+        screen.post_message(WorkspaceLoaded(Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING), 0.0))
+        await settle(pilot)
+        assert screen.ws is None
+        screen.ws = complete
+
+    _run(app, script)

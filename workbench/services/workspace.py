@@ -291,20 +291,30 @@ class Workspace:
                 self.unsaved_news = True
         return event
 
+    def _complete(self) -> None:
+        """A first look decides and writes nothing (the screen refuses the keys; this guards the session)."""
+        if self.pending is not None:
+            raise WorkbenchError(f"the analysis is not complete yet ({self.pending} still being read)")
+
     def decide(self, path: str, index: int, decision: Decision) -> Event:
+        self._complete()
         return self._recorded(self.session.decide(path, index, decision))
 
     def decide_file(self, path: str, choice: Choice) -> Event:
+        self._complete()
         return self._recorded(self.session.decide_file(path, choice))
 
     def decide_many(self, targets: list[tuple[str, int]], choice: Choice, label: str) -> Event:
         """A bulk move (``moves.py``): one event, so one undo."""
+        self._complete()
         return self._recorded(self.session.decide_many(targets, choice, label))
 
     def choose_file(self, path: str, choice: FileChoice) -> Event:
+        self._complete()
         return self._recorded(self.session.choose_file(path, choice))
 
     def set_note(self, path: str, index: int | None, text: str) -> Event:
+        self._complete()
         return self._recorded(self.session.set_note(path, index, text))
 
     def _recorded(self, event: Event) -> Event:
@@ -312,9 +322,11 @@ class Workspace:
         return event
 
     def undo(self) -> Event | None:
+        self._complete()
         return self._record(self.session.undo())
 
     def redo(self) -> Event | None:
+        self._complete()
         return self._record(self.session.redo())
 
     def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
@@ -327,6 +339,7 @@ class Workspace:
         """Write one file (staged during a merge in progress); journal what was written.
 
         Never while decisions are not saved: the journal would not know the file changed."""
+        self._complete()
         self._claim()
         if self.unsaved is not None:
             return WriteOutcome(path, False, False, f"read-only: {self.unsaved}")

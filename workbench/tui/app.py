@@ -84,6 +84,7 @@ class WorkbenchApp(App[int]):
             self._initial_theme = DEFAULT_THEME
         self.theme = self._initial_theme
         self.push_screen(self._screen(self._load, self.config, self._start_file, self._first_look))
+        self._first_look = None  # the screen holds it until shown
 
     def on_unmount(self) -> None:
         """What the main screen froze when the analysis came (``gc.freeze``) is collectable again."""

@@ -42,9 +42,9 @@ class FileView:
     sides: tuple[SideFacts, ...] = ()
     lost: dict[str, frozenset[int]] = field(default_factory=dict)
     """Side -> layout rows whose line of that side the result lost (marked, jumped to)."""
-    basis: object = None
-    """What the layout and syntax were made from (the file's merge and its hunks' places): a file prepared again
-    on an equal basis reuses them (``prepare_file``'s ``like``)."""
+    basis: tuple[object, ...] | None = None
+    """What the layout and syntax were made from (the file's merge and its hunks' places): the same file of
+    another workspace on an equal basis reuses them (``reprepared``)."""
 
 
 @dataclass(frozen=True)
@@ -82,18 +82,32 @@ class FirstLook:
 
     @classmethod
     def of(cls, workspace: Workspace) -> FirstLook:
+        """``workspace`` with its first file (the one file of ``git mergetool``) prepared."""
         return cls(workspace, prepare_file(workspace, workspace.files[0].path) if workspace.files else None)
 
 
-def prepare_file(workspace: Workspace, path: str, like: FileView | None = None) -> FileView:
-    """``path``'s rows and syntax; those of ``like`` when it was prepared on an equal basis (the complete
-    analysis replacing a first look of the same versions: parsing and aligning them again took 0.1-0.2 s)."""
+def _basis(entry: FileAnalysis) -> tuple[object, ...]:
+    return (entry.merge, tuple((h.index, h.kind, h.base, h.dev, h.main, h.result) for h in entry.all_hunks))
+
+
+def reprepared(workspace: Workspace, path: str, like: FileView | None) -> FileView | None:
+    """``path`` in ``workspace`` from ``like``'s rows and syntax, at once, when they were made from the same
+    versions and hunks (the complete analysis replacing a first look: parsing and aligning them again took
+    0.1-0.2 s); None when it must be prepared anew."""
+    entry = workspace.entry(path)
+    if like is None or like.path != path or like.layout is None or not entry.all_hunks:
+        return None
+    basis = _basis(entry)
+    if like.basis != basis:
+        return None
+    return FileView(path, like.layout, like.syntax, lost=lost_rows(like.layout, entry.all_hunks), basis=basis)
+
+
+def prepare_file(workspace: Workspace, path: str) -> FileView:
     entry = workspace.entry(path)
     if not entry.all_hunks:
         return FileView(path, None, sides=_sides(workspace, entry))
-    basis = (entry.merge, tuple((h.index, h.kind, h.base, h.dev, h.main, h.result) for h in entry.all_hunks))
-    if like is not None and like.path == path and like.layout is not None and like.basis == basis:
-        return FileView(path, like.layout, like.syntax, lost=lost_rows(like.layout, entry.all_hunks), basis=basis)
+    basis = _basis(entry)
     if entry.merge is not None:
         layout = with_edits(merge_layout(entry.merge, entry.hunks), entry.edits)
     else:

@@ -1,8 +1,9 @@
-"""What the screen says once the sync is loaded, and when decisions stop being saved."""
+"""What the screen says once the sync is loaded, when a key must wait for it, and when decisions stop being saved."""
 
 from __future__ import annotations
 
 from workbench.services.workspace import Workspace
+from workbench.textsafe import visible
 from workbench.tui.actions import preset, training
 from workbench.tui.actions.host import Host
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -19,6 +20,18 @@ def after_load(host: Host, ws: Workspace, reopen: preset.Reopen, sync_bar: SyncB
         host.notify(f"Acknowledgements not read: {ws.acks_problem}", severity="warning", timeout=15)
     if ws.quiz is not None:
         training.welcome(host, sync_bar, ws, ws.quiz)
+
+
+def key_waits(host: Host, ws: Workspace | None) -> None:
+    """Why a decision key was ignored: the sync is still analysed, a first look's evidence is still read, or
+    the complete analysis's file is still laid out (``ws`` complete)."""
+    if ws is None or ws.pending is not None:
+        waiting = "Still analysing the sync" if ws is None else f"Still reading {visible(ws.pending or '')}"
+        host.notify(f"{waiting}: deciding starts when the analysis is complete (the key was ignored).",
+                    severity="warning")
+    else:
+        host.notify("The analysis is in and its file is being laid out: one moment (the key was ignored).",
+                    severity="warning")
 
 
 def tell_unsaved(host: Host) -> None:

@@ -23,7 +23,8 @@ def decide(host: Host, choice: Choice) -> None:
     """Decide the current hunk; a key pressed while its file opens is kept for it, not lost."""
     cursor = host.cursor
     if cursor is not None and cursor.hunk_target() is None and cursor.path is not None and cursor.shown is None:
-        cursor.queued = choice
+        if host.ready_to_decide():  # not while a first look's file is laid out anew: the key would act unseen
+            cursor.queued = choice
         return
     decide_now(host, choice)
 
@@ -83,6 +84,8 @@ def take_side(host: Host, choice: Choice, file_choice: FileChoice) -> None:
     """``m``/``d``: this hunk's side, or the whole file's where the file is one choice."""
     cursor = host.cursor
     if cursor is not None and cursor.whole_file:
+        if not host.ready_to_decide():
+            return
         choose(host, file_choice)
     else:
         decide(host, choice)

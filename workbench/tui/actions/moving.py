@@ -23,6 +23,9 @@ def step(host: Host, delta: int, shown: tuple[str, ...]) -> None:
 
 
 def risky(host: Host, delta: int) -> None:
+    if host.ws is not None and host.ws.pending is not None:
+        host.notify("The risk is still being read: N and P move between high-risk hunks once it is in.")
+        return
     if host.cursor is not None:
         _go(host, host.cursor.next_risky(delta), "No other undecided high-risk hunk in this sync.")
 

@@ -93,6 +93,9 @@ def zoom(screen: MainScreen) -> None:
 
 def next_lost(screen: MainScreen) -> None:
     """``g``: the hunk view's next lost line (from any pane), the view focused to read it."""
+    if screen.ws is not None and screen.ws.pending is not None:
+        screen.notify("Which lines the result loses is still being read: g moves between them once it is in.")
+        return
     if _centre_shows(screen) == "hunks":
         view = screen.query_one(HunkView)
         view.action_next_lost()

@@ -30,12 +30,11 @@ from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.textsafe import visible
 from workbench.tui.actions import announcing, deciding, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, FirstLook, prepare_file
+from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
@@ -68,9 +67,12 @@ class MainScreen(MainKeys, Screen[None]):
         self._start_file = start_file
         self.ws: Workspace | None = None
         self.cursor: Cursor | None = None
-        """Where the user is (None until the analysis is complete)."""
+        """Where the user is (None until the analysis, or a first look of it, is on screen)."""
         self._carried: Cursor | None = None
-        """The cursor of the analysis being redone (its view toggles are kept)."""
+        """The cursor of the analysis being redone or of the first look being replaced (its toggles are kept)."""
+        self._relaying = False
+        """A first look was replaced and its file is being laid out anew: decision keys wait (a key would act on
+        a hunk the user has not seen)."""
         self.view: FileView | None = None
         """The prepared rows of the file on screen (None while they are prepared)."""
         self.writing = Writing(self)
@@ -126,7 +128,7 @@ class MainScreen(MainKeys, Screen[None]):
         self.query_one("#history").border_title = "History"
         self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
         self.query_one(FileList).options.focus()
-        first_look = self._first_look
+        first_look, self._first_look = self._first_look, None
         if first_look is not None and first_look.done() and first_look.exception() is None:
             found = first_look.result()  # ready: shown in the screen's first frame
             self.on_workspace_loaded(WorkspaceLoaded(found.workspace, 0.0, found.view))
@@ -142,7 +144,8 @@ class MainScreen(MainKeys, Screen[None]):
     def _load_first_look(self, first_look: Future[FirstLook]) -> None:
         try:
             found = first_look.result()
-        except Exception:  # noqa: BLE001 - the complete load reads the same files and reports any problem in one line
+        except Exception as exc:  # noqa: BLE001 - the complete load reads the same files and reports any problem
+            self.log.warning(f"no first look: {type(exc).__name__}: {exc}")
             return
         self.post_message(WorkspaceLoaded(found.workspace, 0.0, found.view))
 
@@ -152,20 +155,22 @@ class MainScreen(MainKeys, Screen[None]):
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         ws, shown = message.workspace, self.ws
-        if ws.pending is not None and shown is not None:
+        if ws.pending is not None and (shown is not None or self.loaded_at is not None):
             return  # a first look that came after the complete analysis
         first_look = self.cursor if shown is not None and shown.pending is not None else None
         if first_look is not None:
             self._carried = first_look
         self.ws = ws
-        # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
-        # passes, which otherwise walked it on every few hundred keys (pauses of 0.1-0.3 s on Megatron-LM
-        # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits. The young
-        # generations are collected first (well under a millisecond), so no garbage of the load is frozen.
-        gc.collect(1)
-        gc.freeze()
-        cursor = self.cursor = self._carried.carried_to(ws) if self._carried is not None else Cursor(ws)
-        self.log.info(f"sync loaded in {message.seconds:.2f}s")
+        if ws.pending is None:
+            # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
+            # passes, which otherwise walked it on every few hundred keys (pauses of 0.1-0.3 s on Megatron-LM
+            # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits. The young
+            # generations are collected first (well under a millisecond), so no garbage of the load is frozen.
+            gc.collect(1)
+            gc.freeze()
+        carried, self._carried = self._carried, None
+        cursor = self.cursor = carried.carried_to(ws) if carried is not None else Cursor(ws)
+        self.log.info("first look shown" if ws.pending is not None else f"sync loaded in {message.seconds:.2f}s")
         moved = self.panes.show_loaded(ws)  # the user's place in the outline is kept; else the riskiest file
         files = self.query_one(FileList)
         if ws.pending is None:
@@ -180,7 +185,10 @@ class MainScreen(MainKeys, Screen[None]):
         if first is not None:
             files.highlight(first)
             prepared = message.view if message.view is not None and message.view.path == first else None
-            self.open_file(first, prepared, like=self.view if first_look is not None else None)
+            if first_look is not None:
+                prepared = reprepared(ws, first, self.view)
+                self._relaying = prepared is None
+            self.open_file(first, prepared)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.pending is not None:
@@ -203,14 +211,12 @@ class MainScreen(MainKeys, Screen[None]):
         Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
         user cannot see yet, never text in a field."""
         ws = self.ws
-        if ws is not None and ws.pending is None:
+        if ws is not None and ws.pending is None and not self._relaying:
             return True
         now = time.monotonic()
         if now - self._early_notice > 3:
             self._early_notice = now
-            waiting = "Still analysing the sync" if ws is None else f"Still reading {visible(ws.pending or '')}"
-            self.notify(f"{waiting}: deciding starts when the analysis is complete (the key was ignored).",
-                        severity="warning")
+            announcing.key_waits(self, ws)
         return False
 
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
@@ -234,9 +240,8 @@ class MainScreen(MainKeys, Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str, prepared: FileView | None = None, like: FileView | None = None) -> None:
-        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``; from
-        ``like``'s where they are the same, ``prepare_file``)."""
+    def open_file(self, path: str, prepared: FileView | None = None) -> None:
+        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``)."""
         assert self.ws is not None and self.cursor is not None
         self.cursor.open(path)
         self.view = None
@@ -244,12 +249,11 @@ class MainScreen(MainKeys, Screen[None]):
         if prepared is not None:
             self.on_file_view_ready(FileViewReady(prepared, self.ws))
         else:
-            self._prepare(path, like)
+            self._prepare(self.ws, path)
 
     @work(thread=True, exclusive=True, group="file")
-    def _prepare(self, path: str, like: FileView | None) -> None:
-        assert self.ws is not None
-        self.post_message(FileViewReady(prepare_file(self.ws, path, like), self.ws))
+    def _prepare(self, ws: Workspace, path: str) -> None:
+        self.post_message(FileViewReady(prepare_file(ws, path), ws))
 
     def on_file_view_ready(self, message: FileViewReady) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
@@ -258,6 +262,7 @@ class MainScreen(MainKeys, Screen[None]):
         queued, cursor.queued = cursor.queued, None
         if view.path != cursor.path:
             return
+        self._relaying = False
         self.view = view
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
