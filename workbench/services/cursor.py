@@ -54,7 +54,8 @@ class Cursor:
         """A queued decision was applied: advance once the file's opening move is done."""
 
     def carried_to(self, ws: Workspace) -> Cursor:
-        """A cursor for the same sync opened again (another policy): the view toggles are kept."""
+        """A cursor for the same sync opened again (another policy, or the complete analysis after a first
+        look): the view toggles are kept."""
         return Cursor(ws, show_diffs=self.show_diffs, expand_all=self.expand_all)
 
     def keep_move(self, first_look: Cursor, path: str | None) -> None:

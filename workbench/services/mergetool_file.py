@@ -151,9 +151,12 @@ def first_look(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:
 
     Building the hunks takes milliseconds; the merge's history, risk and API
     audit for the path take one to three seconds, cold.  No note is added:
-    the first look carries the merge's identity (its journal is the merge's),
-    and the app marks its risk as pending until ``analyse_mergetool``'s
-    answer replaces it.  It has a repository object of its own: the complete
+    the first look carries the merge's identity (its journal is the merge's,
+    so decisions made in ``workbench open`` show at once), and the app marks
+    its risk as pending until ``analyse_mergetool``'s answer replaces it.
+    Where that answer falls back to the three versions alone (a content
+    filter, a merge git would make otherwise), its journal is the file's
+    own, and the decisions shown may change with it; none is made meanwhile.  It has a repository object of its own: the complete
     analysis's is used by another thread meanwhile.
     """
     repo = GitRepo.open(given.root)
