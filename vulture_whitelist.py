@@ -1,5 +1,5 @@
 """Names vulture cannot see used: Textual reads them (widget attributes, Line API hooks), Rich sets
-``quiet``, and the scope walk calls its handlers by node type."""
+``quiet``, pickle reads ``dispatch_table``, and the scope walk calls its handlers by node type."""
 
 _.border_title  # noqa: B018, F821  Textual draws it
 _.border_subtitle  # noqa: B018, F821
@@ -7,6 +7,7 @@ _.control  # noqa: B018, F821  Textual's message.control
 _.can_replace  # noqa: B018, F821  Textual's message coalescing
 _.virtual_size  # noqa: B018, F821  Textual's ScrollView
 _.quiet  # noqa: B018, F821  Rich's Console
+_.dispatch_table  # noqa: B018, F821  pickle.Pickler reads it
 
 # The scope walk dispatches on tree-sitter node types by name (getattr(self, '_' + node type)).
 _._as_pattern  # noqa: B018, F821
