@@ -78,17 +78,26 @@ def _app(themes: list[Theme], private_config: Path, given: MergetoolInput, gate:
     return WorkbenchApp(load, Config(path=private_config), themes, first_look=look)
 
 
-async def _first_look_shown(pilot: Pilot) -> MainScreen:
+async def _until(pilot: Pilot, done: Callable[[], bool], what: str) -> None:
+    """Wait (at most 20 s) until ``done()``; ``what`` names it when it never is."""
     deadline = time.monotonic() + 20
-    while True:
-        screen = pilot.app.screen
-        if isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None \
-                and (screen.view.layout is None or screen.current_hunk_on_screen()):
-            await pilot.pause()
-            return screen
+    while not done():
         if time.monotonic() > deadline:
-            raise TimeoutError("the first look never showed its hunk")
+            raise TimeoutError(f"never: {what}")
         await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def _first_look_shown(pilot: Pilot) -> MainScreen:
+    def shown() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None \
+            and (screen.view.layout is None or screen.current_hunk_on_screen())
+
+    await _until(pilot, shown, "the first look showed its hunk")
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
 
 
 def _title_lines(app: WorkbenchApp) -> list[str]:
@@ -162,10 +171,8 @@ def test_the_hunk_the_user_moved_to_on_the_first_look_stays_current(
         await pilot.pause()
         assert screen.current == 1
         gate.set()
-        deadline = time.monotonic() + 20
-        while screen.ws is None or screen.ws.pending is not None or screen.view is None or screen.opening:
-            assert time.monotonic() < deadline, "the complete analysis never replaced the first look"
-            await pilot.pause(0.02)
+        await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
+                     and not screen.opening, "the complete analysis replaced the first look")
         await settle(pilot)
         assert screen.current == 1 and screen.current_hunk_on_screen()
 
@@ -331,10 +338,8 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
     async def script(pilot: Pilot) -> None:
         screen = await _first_look_shown(pilot)
         gate.set()
-        deadline = time.monotonic() + 20
-        while screen.ws is None or screen.ws.pending is not None:
-            assert time.monotonic() < deadline
-            await pilot.pause(0.02)
+        await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None,
+                     "the complete analysis came")
         await pilot.press("m")
         await pilot.pause()
         assert screen.ws.session.decided("x.py") == 0

@@ -21,7 +21,6 @@ import argparse
 import os
 import shlex
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,24 +78,19 @@ def run(args: argparse.Namespace) -> int:
     # neither waits for the other; its answer, else the analysis computed here, is read by a thread.
     # During a merge that takes seconds, cold: the app shows a first look meanwhile (below), and the
     # process runs behind it.
-    process = start_analysis_process(lambda _progress: analyse_mergetool(given), behind=reads_history(given))
-    from concurrent.futures import Future  # here, not at start: every command's start imports this module
+    history = reads_history(given)
+    process = start_analysis_process(lambda _progress: analyse_mergetool(given), behind=history)
+    from workbench.tui.launch import in_thread, run_app, start_first_look
 
-    analysis: Future[tuple[GitRepo, SyncAnalysis]] = Future()
+    def analyse() -> tuple[GitRepo, SyncAnalysis]:
+        answer = process.receive(None) if process is not None else None
+        if answer is None:  # no second core, or the process gave no answer
+            answer = analyse_mergetool(given)
+        return mergetool_repo(given), answer
 
-    def analyse() -> None:
-        try:
-            answer = process.receive(None) if process is not None else None
-            if answer is None:  # no second core, or the process gave no answer
-                answer = analyse_mergetool(given)
-            analysis.set_result((mergetool_repo(given), answer))
-        except BaseException as exc:  # noqa: BLE001 - handed to the app's loader, which reports it
-            analysis.set_exception(exc)
-
-    threading.Thread(target=analyse, name="workbench-mergetool", daemon=True).start()
+    analysis = in_thread("workbench-mergetool", analyse)  # what it raises goes to the app's loader, which reports it
 
     from workbench.services.workspace import Workspace
-    from workbench.tui.launch import run_app, start_first_look
     from workbench.tui.loading import Report
 
     opened: list[Workspace] = []
@@ -107,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
         return workspace
 
     # While the merge's evidence is read (1-3 s, cold), the file's hunks from its three versions are shown.
-    look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)) \
-        if reads_history(given) else None
+    look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)) if history else None
     run_app(load, theme=args.theme, first_look=look)
     return 0 if opened and resolved(opened[0], Path(args.merged)) else UNRESOLVED
 

@@ -156,8 +156,9 @@ def first_look(given: MergetoolInput) -> tuple[GitRepo, SyncAnalysis]:
     its risk as pending until ``analyse_mergetool``'s answer replaces it.
     Where that answer falls back to the three versions alone (a content
     filter, a merge git would make otherwise), its journal is the file's
-    own, and the decisions shown may change with it; none is made meanwhile.  It has a repository object of its own: the complete
-    analysis's is used by another thread meanwhile.
+    own, and the decisions shown may change with it; none is made meanwhile.
+    It has a repository object of its own: the complete analysis's is used
+    by another thread meanwhile.
     """
     repo = GitRepo.open(given.root)
     repo.remember_blobs(given.versions.values())

@@ -203,7 +203,7 @@ class Workspace:
         if self.quiz is not None:
             return "a training quiz is a replay and writes nothing to the work tree"
         if self.pending is not None:
-            return f"the analysis is not complete yet ({self.pending} still being read)"
+            return self._incomplete()
         self._claim()
         if self.unsaved is not None:
             return f"read-only: {self.unsaved}"
@@ -291,10 +291,13 @@ class Workspace:
                 self.unsaved_news = True
         return event
 
+    def _incomplete(self) -> str:
+        return f"the analysis is not complete yet ({self.pending} still being read)"
+
     def _complete(self) -> None:
         """A first look decides and writes nothing (the screen refuses the keys; this guards the session)."""
         if self.pending is not None:
-            raise WorkbenchError(f"the analysis is not complete yet ({self.pending} still being read)")
+            raise WorkbenchError(self._incomplete())
 
     def decide(self, path: str, index: int, decision: Decision) -> Event:
         self._complete()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from workbench.errors import WorkbenchError
 from workbench.services.sync import SyncRequest
@@ -101,6 +101,27 @@ def require_file(load: Callable[[Report], Workspace], path: str) -> Callable[[Re
     return load_checked
 
 
+T = TypeVar("T")
+
+
+def in_thread(name: str, make: Callable[[], T]) -> Future[T]:
+    """``make()`` in a thread started now: its result, or what it raised, in the returned future.
+
+    A daemon thread: a bad setting found meanwhile exits at once instead of
+    waiting for it (whoever waits on the future reports what it raised).
+    """
+    future: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(make())
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return future
+
+
 def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
     """Start analysing ``request`` in a thread now; the returned loader waits for it.
 
@@ -112,16 +133,8 @@ def start_loading(request: SyncRequest) -> Callable[[Report], Workspace]:
     from workbench.services.workspace import Workspace
 
     relay = ProgressRelay(hold=HOLD_OUTLINE)
-    future: Future[Workspace] = Future()
     opener = start_sync_process(request)  # forked before the thread starts: forking needs one thread
-
-    def run() -> None:
-        try:
-            future.set_result(Workspace.open(request, relay, opener))
-        except BaseException as exc:  # noqa: BLE001 - handed to the app's worker, which reports it
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="workbench-load", daemon=True).start()
+    future = in_thread("workbench-load", lambda: Workspace.open(request, relay, opener))
 
     def load(report: Report) -> Workspace:
         relay.attach(report)
@@ -162,16 +175,7 @@ def start_first_look(make: Callable[[], Workspace]) -> Future[FirstLook]:
     """
     from workbench.tui.fileview import FirstLook
 
-    future: Future[FirstLook] = Future()
-
-    def run() -> None:
-        try:
-            future.set_result(FirstLook.of(make()))
-        except BaseException as exc:  # noqa: BLE001 - handed to the screen, which shows the complete load instead
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="workbench-first-look", daemon=True).start()
-    return future
+    return in_thread("workbench-first-look", lambda: FirstLook.of(make()))  # a failure: the complete load shows
 
 
 def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, start_file: str | None = None,

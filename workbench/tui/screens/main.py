@@ -9,8 +9,9 @@ outline as soon as it is known, with a progress bar, and swaps in the full
 analysis when it is ready, keeping the file the user moved to; nothing can
 be decided before that.  A loader may also give a first look (``git
 mergetool``: the file's hunks from its three versions), shown, read-only
-and with its risk pending, until the complete analysis replaces it.  A training quiz is this screen on a workspace that
-carries a quiz (``screens/quiz.py`` adds its two keys).
+and with its risk pending, until the complete analysis replaces it.  A
+training quiz is this screen on a workspace that carries a quiz
+(``screens/quiz.py`` adds its two keys).
 """
 
 from __future__ import annotations
@@ -158,8 +159,6 @@ class MainScreen(MainKeys, Screen[None]):
         if ws.pending is not None and (shown is not None or self.loaded_at is not None):
             return  # a first look that came after the complete analysis
         first_look = self.cursor if shown is not None and shown.pending is not None else None
-        if first_look is not None:
-            self._carried = first_look
         self.ws = ws
         if ws.pending is None:
             # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
@@ -168,7 +167,7 @@ class MainScreen(MainKeys, Screen[None]):
             # generations are collected first (well under a millisecond), so no garbage of the load is frozen.
             gc.collect(1)
             gc.freeze()
-        carried, self._carried = self._carried, None
+        carried, self._carried = first_look or self._carried, None
         cursor = self.cursor = carried.carried_to(ws) if carried is not None else Cursor(ws)
         self.log.info("first look shown" if ws.pending is not None else f"sync loaded in {message.seconds:.2f}s")
         moved = self.panes.show_loaded(ws)  # the user's place in the outline is kept; else the riskiest file
