@@ -21,6 +21,7 @@ from pilot_tools import ready, screen_text, settle, toasts
 from textual.pilot import Pilot
 from textual.theme import Theme
 
+from workbench.analysis.display.folds import Fold
 from workbench.analysis.xdiff import text_model
 from workbench.errors import WorkbenchError
 from workbench.resolve.journal import Journal
@@ -45,6 +46,7 @@ from workbench.tui.screens import main as main_module
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
+from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel
 
 SIZE = (160, 45)
@@ -175,6 +177,31 @@ def test_the_hunk_the_user_moved_to_on_the_first_look_stays_current(
                      and not screen.opening, "the complete analysis replaced the first look")
         await settle(pilot)
         assert screen.current == 1 and screen.current_hunk_on_screen()
+
+    _run(app, script)
+
+
+def test_a_fold_opened_on_the_first_look_stays_open(
+        builder: RepoBuilder, themes: list[Theme], private_config: Path) -> None:
+    given = _three_conflicts(builder)
+    gate = threading.Event()
+    app = _app(themes, private_config, given, gate)
+
+    def folds(screen: MainScreen) -> list[int]:
+        return [entry.start for entry in screen.entries() if isinstance(entry, Fold)]
+
+    async def script(pilot: Pilot) -> None:
+        screen = await _first_look_shown(pilot)
+        closed = folds(screen)
+        assert len(closed) >= 2  # the context between the three hunks
+        screen.post_message(HunkView.FoldToggled(screen.query_one(HunkView), closed[0]))
+        await pilot.pause()
+        assert folds(screen) == closed[1:]
+        gate.set()
+        await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
+                     and not screen.opening, "the complete analysis replaced the first look")
+        await settle(pilot)
+        assert folds(screen) == closed[1:]  # still open; the others still closed
 
     _run(app, script)
 

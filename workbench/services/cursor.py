@@ -121,13 +121,14 @@ class Cursor:
             self.pending = place.hunk if place.hunk is not None else opening_hunk(ws, start)
         return start or (shown[0] if shown else None)
 
-    def open(self, path: str) -> None:
-        """Start showing ``path``: nothing current until it is prepared; its folds closed."""
+    def open(self, path: str, folds: frozenset[int] = frozenset()) -> None:
+        """Start showing ``path``: nothing current until it is prepared; its folds closed but ``folds``
+        (layout rows where opened folds start, for a file shown again on the same layout)."""
         self.path = path
         self.opening = path
         self.shown = None
         self.current = None
-        self.expanded = frozenset()
+        self.expanded = folds
 
     def open_at(self, path: str) -> None:
         """Open ``path`` to be read: on its opening hunk, with the view focused once shown."""

@@ -184,10 +184,13 @@ class MainScreen(MainKeys, Screen[None]):
         if first is not None:
             files.highlight(first)
             prepared = message.view if message.view is not None and message.view.path == first else None
+            folds: frozenset[int] = frozenset()
             if first_look is not None:
                 prepared = reprepared(ws, first, self.view)
                 self._relaying = prepared is None
-            self.open_file(first, prepared)
+                if prepared is not None and first_look.path == first:
+                    folds = first_look.expanded  # the same layout: the folds the user opened stay open
+            self.open_file(first, prepared, folds)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
         if ws.pending is not None:
@@ -239,10 +242,11 @@ class MainScreen(MainKeys, Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str, prepared: FileView | None = None) -> None:
-        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``)."""
+    def open_file(self, path: str, prepared: FileView | None = None, folds: frozenset[int] = frozenset()) -> None:
+        """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``);
+        ``folds`` open (see ``Cursor.open``)."""
         assert self.ws is not None and self.cursor is not None
-        self.cursor.open(path)
+        self.cursor.open(path, folds)
         self.view = None
         self.panes.show_opening(self.ws, path)
         if prepared is not None:
