@@ -21,15 +21,19 @@ from workbench.git.types import SideHistory, SyncSnapshot
 
 def touching_commits(history: SideHistory, path: str) -> tuple[str, ...]:
     """Commits in range whose blob of ``path`` differs from every parent's, newest first."""
-    blobs = history.blobs.get(path, {})
+    blob = history.blobs.get(path, {}).get
+    parents_of = history.parents
     found = []
-    for sha in history.commits:
-        mine = blobs.get(sha)
-        parents = history.parents[sha]
-        if not parents:
+    for sha in history.commits:  # every commit of the side, for every file: the one-parent case without a generator
+        mine = blob(sha)
+        parents = parents_of[sha]
+        if len(parents) == 1:
+            if blob(parents[0]) != mine:
+                found.append(sha)
+        elif not parents:
             if mine is not None:
                 found.append(sha)
-        elif all(blobs.get(parent) != mine for parent in parents):
+        elif all(blob(parent) != mine for parent in parents):
             found.append(sha)
     return tuple(found)
 
@@ -174,11 +178,12 @@ def attribute_hunks(
     main_lines = _changed_lines(merge.theirs_script, [(h.main.start - 1, h.main.end) for h in hunks])
     dev_found = _blame(snapshot.dev_history, dev.path, dev_lines, mapper)
     main_found = _blame(snapshot.main_history, main.path, main_lines, mapper)
+    dev_order, main_order = _order(snapshot.dev_history, dev_found), _order(snapshot.main_history, main_found)
     return tuple(
         replace(
             hunk,
-            dev_commits=_ordered(snapshot.dev_history, dev_found, hunk.dev.start - 1, hunk.dev.end),
-            main_commits=_ordered(snapshot.main_history, main_found, hunk.main.start - 1, hunk.main.end),
+            dev_commits=_ordered(dev_order, dev_found, hunk.dev.start - 1, hunk.dev.end),
+            main_commits=_ordered(main_order, main_found, hunk.main.start - 1, hunk.main.end),
         )
         for hunk in hunks
     )
@@ -200,8 +205,15 @@ def _blame(history: SideHistory, path: str, lines: list[int], mapper: LineMapper
     return attribute(history, path, lines, mapper)
 
 
-def _ordered(history: SideHistory, found: dict[int, str], start: int, end: int) -> tuple[str, ...]:
-    """The commits behind lines [start, end), newest first."""
+def _order(history: SideHistory, found: dict[int, str]) -> dict[str, int]:
+    """The position of each commit ``found`` names in the side's history (newest first; a commit outside
+    it after all), once per file: a table of the whole history per hunk was most of blame's own time."""
+    wanted = set(found.values())
+    order = {sha: i for i, sha in enumerate(history.commits) if sha in wanted} if wanted else {}
+    return {sha: order.get(sha, len(history.commits)) for sha in wanted}
+
+
+def _ordered(order: dict[str, int], found: dict[int, str], start: int, end: int) -> tuple[str, ...]:
+    """The commits behind lines [start, end), newest first (``order``: see ``_order``)."""
     shas = {found[n] for n in range(start, end) if n in found}
-    order = {sha: i for i, sha in enumerate(history.commits)}
-    return tuple(sorted(shas, key=lambda sha: order.get(sha, len(order))))
+    return tuple(sorted(shas, key=order.__getitem__))

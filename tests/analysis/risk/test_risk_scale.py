@@ -53,8 +53,9 @@ def test_bisected_lookups_agree_with_scans(ours, theirs, lo: int, span: int, lin
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=st.lists(st.sampled_from([b"", b"  ", b"a", b"b  c", b" a", b")", b"b c"]), max_size=12),
-       block=st.lists(st.sampled_from([b"", b"a", b"b c", b")", b" a "]), min_size=1, max_size=4))
+@given(data=st.lists(st.sampled_from([b"", b"  ", b"a", b"b  c", b" a", b")", b"b c", b"b \t   c\r", b"\x0cb     c"]),
+                     max_size=12),
+       block=st.lists(st.sampled_from([b"", b"a", b"b c", b")", b" a ", b"b\t\tc"]), min_size=1, max_size=4))
 def test_the_blob_line_index_agrees_with_the_scan(data: list[bytes], block: list[bytes]) -> None:
     blobs = Blobs(lambda _oid: b"\n".join(data))
     assert blobs.has_block("x", block) is contains_block(b"\n".join(data), block)
