@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from workbench.analysis.serialize import analysis_to_json
 from workbench.errors import WorkbenchError
 from workbench.sample import SampleSync
 from workbench.services import sync, sync_process
-from workbench.services.sync import LoadProgress, Lookup, SyncRequest, look_up, open_sync
+from workbench.services.sync import Later, LoadProgress, Lookup, SyncRequest, look_up, open_sync
 
 
 @pytest.fixture(autouse=True)
@@ -26,10 +27,11 @@ def computed_here(monkeypatch: pytest.MonkeyPatch) -> list[SyncRequest]:
     """The requests the parent analysed itself (the child's answer missing)."""
     parent, original, seen = os.getpid(), sync_process.open_sync, []
 
-    def recorded(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None) -> object:
+    def recorded(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None,
+                 later: Later | None = None) -> object:
         if os.getpid() == parent:
             seen.append(asked)
-        return original(asked, progress, lookup)
+        return original(asked, progress, lookup, later)
 
     monkeypatch.setattr(sync_process, "open_sync", recorded)
     return seen
@@ -76,7 +78,8 @@ def test_a_child_that_gives_no_answer_leaves_the_analysis_to_the_thread(
     parent = os.getpid()
     computed_here: list[SyncRequest] = []
 
-    def dies_in_the_child(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None) -> object:
+    def dies_in_the_child(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None,
+                          later: Later | None = None) -> object:
         if os.getpid() != parent:
             raise RuntimeError("the child fails")
         computed_here.append(asked)
@@ -125,7 +128,9 @@ def test_the_identity_is_read_once(sample_merge_commit: SampleSync, tmp_path: Pa
     """The lookup's identity is the one the analysis is served and stored with: git is not asked again."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     request = SyncRequest(repo=str(sample_merge_commit.path))
-    sync_process.start_sync_process(request)(request, None)  # computed and stored
+    first = sync_process.start_sync_process(request)
+    first(request, None)  # computed, then stored by the child
+    first.finished()
     asked: list[object] = []
     original = sync.identify_sync
     monkeypatch.setattr(sync, "identify_sync", lambda *args: asked.append(args) or original(*args))
@@ -152,3 +157,31 @@ def test_a_child_behind_the_app_runs_at_the_lowest_priority(behind: bool) -> Non
     seen = process.receive(None)
     assert seen == (min(mine + sync_process.BEHIND, 19) if behind else mine)
     assert os.getpriority(os.PRIO_PROCESS, 0) == mine, "the app's own priority is untouched"
+
+
+def test_the_answer_comes_before_the_child_stores_it(
+    sample_merge_commit: SampleSync, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app has the analysis as soon as it is computed; the child stores it in the cache after sending it
+    (here it waits for the test to say so), and the next start finds it cached."""
+    from workbench.cache import analyses
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    release = tmp_path / "release"
+    original = analyses.save_analysis
+
+    def held(*args: object) -> bool:
+        deadline = time.monotonic() + 30
+        while not release.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analyses, "save_analysis", held)
+    request = SyncRequest(repo=str(sample_merge_commit.path))
+    opener = sync_process.start_sync_process(request)
+    assert opener.forked
+    assert _json(request, opener) == _json(SyncRequest(repo=str(sample_merge_commit.path), cache=False), open_sync)
+    assert not look_up(request).cached  # answered, not stored yet
+    release.touch()
+    opener.finished()
+    assert look_up(request).cached

@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         read_mergetool,
         reads_history,
     )
+    from workbench.services.sync import Later
     from workbench.services.sync_process import start_analysis_process
 
     given_files = [args.base, args.local, args.remote, args.merged]
@@ -79,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     # During a merge that takes seconds, cold: the app shows a first look meanwhile (below), and the
     # process runs behind it.
     history = reads_history(given)
-    process = start_analysis_process(lambda _progress: analyse_mergetool(given), behind=history)
+    later: Later = []  # the child stores the analysis in the cache once the app has it
+    process = start_analysis_process(lambda _progress: analyse_mergetool(given, later), behind=history, later=later)
     from workbench.tui.launch import in_thread, run_app, start_first_look
 
     def analyse() -> tuple[GitRepo, SyncAnalysis]:

@@ -45,7 +45,7 @@ from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version, rediffs_shifted
 from workbench.git.types import FileMode
 from workbench.git.worktree import worktree_mode
-from workbench.services.sync import SyncRequest, open_sync
+from workbench.services.sync import Later, SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
 _ROLES = ("BASE", "LOCAL", "REMOTE")
@@ -125,14 +125,14 @@ def _work_tree_file(repo: GitRepo, root: Path, merged_path: Path, merged: str) -
     return relative
 
 
-def analyse_mergetool(given: MergetoolInput) -> SyncAnalysis:
+def analyse_mergetool(given: MergetoolInput, later: Later | None = None) -> SyncAnalysis:
     """The file's analysis: the merge's evidence when LOCAL/REMOTE are its stages, else the versions alone.
 
     It holds nothing of this process (it may be computed in another, ``sync_process.py``);
-    ``mergetool_repo`` is the repository to open it with.
+    ``mergetool_repo`` is the repository to open it with.  ``later``: see ``open_sync``.
     """
     stages = given.stages
-    loaded = stages if isinstance(stages, str) else _merge_analysis(given, stages)
+    loaded = stages if isinstance(stages, str) else _merge_analysis(given, stages, later)
     return _files_only(given, loaded) if isinstance(loaded, str) else loaded
 
 
@@ -200,10 +200,11 @@ def _merge_stages(repo: GitRepo, relative: str, data: dict[str, bytes]) -> dict[
     return oids
 
 
-def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None]) -> SyncAnalysis | str:
+def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None], later: Later | None) -> SyncAnalysis | str:
     """``workbench open``'s analysis of MERGED in the merge in progress, or why there is none."""
     try:
-        _repo, analysis = open_sync(SyncRequest(repo=str(given.root), policy=given.policy, paths=(given.path,)))
+        _repo, analysis = open_sync(SyncRequest(repo=str(given.root), policy=given.policy, paths=(given.path,)),
+                                    later=later)
     except WorkbenchError as exc:
         return str(exc)
     entry = analysis.file(given.path)

@@ -98,8 +98,15 @@ def look_up(request: SyncRequest) -> Lookup:
     return Lookup(request, identity, cached)
 
 
+Later = list[Callable[[], None]]
+"""Steps put off until an answer has been handed on: storing a computed analysis in the cache (pickling it
+and reading the sync's identity again, 0.1-0.2 s on #4291 in progress), which an analysis process does
+after sending its answer to the app (``sync_process.py``)."""
+
+
 def open_sync(
-    request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None, lookup: Lookup | None = None
+    request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None, lookup: Lookup | None = None,
+    later: Later | None = None,
 ) -> tuple[GitRepo, SyncAnalysis]:
     """Read the repository and analyse the sync it names (read-only).
 
@@ -109,6 +116,7 @@ def open_sync(
     ``progress`` hears nothing.  ``lookup``: the identity read moments ago
     by ``look_up(request)``, used instead of reading it again (an analysis
     is stored only if the identity read after it is still the same).
+    ``later``: where the storing goes instead of being done before returning.
     """
     from workbench.git.repo import GitRepo
 
@@ -116,7 +124,7 @@ def open_sync(
         raise ValueError("the lookup was made for another request")
     repo = GitRepo.open(request.repo)
     identity = lookup.identity if lookup is not None else _identity(request)
-    return repo, _analysis(repo, request, identity, _verified_inputs(repo, request, identity), progress)
+    return repo, _analysis(repo, request, identity, _verified_inputs(repo, request, identity), progress, later)
 
 
 def sync_document(
@@ -186,8 +194,10 @@ def _analysis(
     identity: SyncIdentity | None,
     inputs: dict[str, object] | None,
     progress: Callable[[LoadProgress], None] | None,
+    later: Later | None = None,
 ) -> SyncAnalysis:
-    """The analysis from the cache when ``inputs`` (its key's inputs) has one, else computed (and stored)."""
+    """The analysis from the cache when ``inputs`` (its key's inputs) has one, else computed and stored
+    (now, or by the caller when it gives ``later``)."""
     if inputs is None:
         return _compute(repo, request, progress)
     from workbench.cache.analyses import load_analysis, save_analysis
@@ -197,8 +207,15 @@ def _analysis(
     if cached is not None:
         return cached
     analysis = _compute(repo, request, progress)
-    if _unchanged(request, identity, inputs):
-        save_analysis(cache, key, analysis)
+
+    def store() -> None:
+        if _unchanged(request, identity, inputs):
+            save_analysis(cache, key, analysis)
+
+    if later is None:
+        store()
+    else:
+        later.append(store)
     return analysis
 
 

@@ -12,6 +12,9 @@ report and then the analysis back pickled through a pipe, and the app's
 loading thread reads them as they come.  Whenever the child gives no answer
 (it crashed, was killed, sent something unreadable), the loading thread
 computes the analysis itself: the answer never depends on the path taken.
+The child stores the analysis in the cache only after sending it (storing
+pickles it again and reads the sync's identity once more: 0.1-0.2 s the app
+no longer waits for); an app that quits meanwhile leaves it to finish.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ import os
 import pickle
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
 from workbench.analysis.forked import can_fork
 from workbench.errors import WorkbenchError
-from workbench.services.sync import LoadProgress, Lookup, SyncRequest, look_up, open_sync
+from workbench.services.sync import Later, LoadProgress, Lookup, SyncRequest, look_up, open_sync
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
@@ -47,8 +51,12 @@ tenth of a core the app wants, and every core the app leaves (measured: as good 
 and a busy machine starves the analysis less)."""
 
 
-def start_analysis_process(compute: Compute, *, behind: bool = False) -> AnalysisProcess | None:
+def start_analysis_process(compute: Compute, *, behind: bool = False, later: Later | None = None) -> AnalysisProcess | None:
     """Start ``compute`` in a forked child now; None where forking is not safe (threads run, one core).
+
+    ``later``: the list ``compute`` puts steps off to (``open_sync``'s): the
+    child runs them once its answer is sent, so the app does not wait for the
+    analysis to be stored in the cache.
 
     ``behind``: the child (and the git it runs) takes the CPU only when the
     app leaves it, for an app that has something to show before the answer
@@ -64,7 +72,7 @@ def start_analysis_process(compute: Compute, *, behind: bool = False) -> Analysi
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child's coverage is not collected
         os.close(read)
-        _child(compute, write, behind)
+        _child(compute, write, behind, later if later is not None else [])
     os.close(write)
     return AnalysisProcess(pid, os.fdopen(read, "rb"))
 
@@ -79,7 +87,9 @@ def start_sync_process(request: SyncRequest) -> SyncOpener:
     child's progress and returns the repository and analysis.
     """
     lookup = look_up(request)
-    process = None if lookup.cached else start_analysis_process(lambda progress: open_sync(request, progress, lookup)[1])
+    later: Later = []
+    process = None if lookup.cached else start_analysis_process(
+        lambda progress: open_sync(request, progress, lookup, later)[1], later=later)
     return SyncOpener(lookup, process)
 
 
@@ -94,6 +104,11 @@ class SyncOpener:
     def forked(self) -> bool:
         """Whether a child process computes the analysis."""
         return self._process is not None
+
+    def finished(self) -> None:
+        """Wait until the child (if any) has exited, having stored the analysis it sent (``receive``)."""
+        if self._process is not None:
+            self._process.finished()
 
     def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
         if request != self._lookup.request:
@@ -115,12 +130,17 @@ class AnalysisProcess:
 
     def __init__(self, pid: int, source: BinaryIO) -> None:
         self._pid, self._source = pid, source
-        self._reaped = False
+        self._reaped = self._answered = False
+        self._reaper: threading.Thread | None = None
         atexit.register(self._stop)  # the app quit before the analysis came: the child is not left running
 
     def receive(self, progress: Progress) -> SyncAnalysis | None:
         """The child's analysis, its progress relayed on the way, or None when it gave none (the caller
-        computes it); a ``WorkbenchError`` it met is raised here.  Call it once."""
+        computes it); a ``WorkbenchError`` it met is raised here.  Call it once.
+
+        An answer read whole is returned at once: the child then stores it
+        in the cache and is reaped by a thread meanwhile (``finished``).
+        """
         answer: SyncAnalysis | None = None
         try:
             with self._source:
@@ -137,18 +157,29 @@ class AnalysisProcess:
                 ValueError):
             answer = None  # no readable answer: the caller computes it
         finally:
-            status = self._reap()
-        return answer if status == 0 else None
+            if answer is None:
+                self._reap()
+        if answer is not None:
+            self._answered = True
+            self._reaper = threading.Thread(target=self._reap, name="workbench-reap-analysis", daemon=True)
+            self._reaper.start()
+        return answer
 
-    def _reap(self) -> int:
-        _, status = os.waitpid(self._pid, 0)
+    def finished(self) -> None:
+        """Wait until the child has exited (its answer stored): for a caller that looks the sync up again at once."""
+        if self._reaper is not None:
+            self._reaper.join()
+        elif not self._reaped:
+            self._reap()
+
+    def _reap(self) -> None:
+        os.waitpid(self._pid, 0)
         self._reaped = True
         atexit.unregister(self._stop)
-        return os.waitstatus_to_exitcode(status)
 
     def _stop(self) -> None:
-        if self._reaped:
-            return
+        if self._reaped or self._answered:
+            return  # an answered child is storing it: it exits on its own (and is reaped by init after us)
         try:
             os.kill(self._pid, signal.SIGKILL)
             os.waitpid(self._pid, 0)
@@ -157,8 +188,9 @@ class AnalysisProcess:
         self._reaped = True
 
 
-def _child(compute: Compute, write: int, behind: bool) -> None:  # pragma: no cover - runs in the child
-    """Analyse, sending progress and the answer; leave without the parent's exit handlers or finalizers.
+def _child(compute: Compute, write: int, behind: bool, later: Later) -> None:  # pragma: no cover - in the child
+    """Analyse, sending progress and the answer, then run the steps ``compute`` put off until after it
+    (``later``); leave without the parent's exit handlers or finalizers.
 
     The terminal belongs to the app: nothing the child or its git commands
     might print (a library's warning, say) may reach it, and nothing may read it.
@@ -182,6 +214,8 @@ def _child(compute: Compute, write: int, behind: bool) -> None:  # pragma: no co
                 send(_ERROR, str(exc))
             else:
                 send(_ANALYSIS, analysis)
+        for step in later:  # the pipe is closed: the parent has its answer
+            step()
         code = 0
     except BaseException:  # noqa: BLE001, S110 - the parent computes the answer itself (and reports any error)
         pass
