@@ -66,7 +66,7 @@ def main() -> int:
     if role is None:
         return _parent(repo)
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="workbench-bench-config-")
-    from workbench.services.sync import SyncRequest
+    from workbench.services.sync import SyncRequest, look_up
     from workbench.services.workspace import Workspace
     from workbench.tui.launch import start_loading
 
@@ -79,6 +79,11 @@ def main() -> int:
     print(f"  full analysis on screen:       {full:.2f} s after start ({full / git:.1f}x merge-tree)")
     if role != _ROLES[0]:
         return 0
+    deadline = time.monotonic() + WAIT
+    while not look_up(request).cached:  # stored behind the app, once it had the answer
+        if time.monotonic() > deadline:
+            raise Timeout("app_speed: the cold start never stored its analysis")
+        time.sleep(0.02)
     analysis_start = time.perf_counter()
     Workspace.open(request)
     print(f"  analysis alone (open_sync + journal + disk state, now cached): {time.perf_counter() - analysis_start:.2f} s")

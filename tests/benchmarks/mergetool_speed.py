@@ -93,6 +93,7 @@ def main(files: list[str]) -> int:
             warm_env = {**env, "XDG_CACHE_HOME": str(work / f"warm-{next(_SOCKETS)}")}
             time.sleep(RACY)  # the merge's files are older than the cache's racy window: the first run stores
             _time_to_hunk(work, warm_env, repo, ["workbench", "mergetool", *stages, path])
+            _until_stored(Path(warm_env["XDG_CACHE_HOME"]))  # stored behind the app, once it had the answer
             warm, warm_evidence = _medians(work, env, repo, ["workbench", "mergetool", *stages, path], warm_env)
             print(f"  warm (the cache filled by a first run): {warm:.2f} s to the hunk ({warm / mt:.1f}x), "
                   f"{warm_evidence:.2f} s to its history and risk ({warm_evidence / mt:.1f}x)")
@@ -123,6 +124,15 @@ def _stages(git, repo: Path, path: str) -> list[str]:  # noqa: ANN001
     """BASE, LOCAL and REMOTE as git mergetool writes them (``checkout-index --temp``)."""
     names = git("checkout-index", "--stage=all", "--temp", "--", path).decode().split("\t")[0].split()
     return [str(repo / name) for name in names]
+
+
+def _until_stored(cache: Path) -> None:
+    """Wait (at most 30 s) until the cache holds an analysis: the analysis process stores it after answering."""
+    deadline = time.monotonic() + 30
+    while not any(cache.glob("workbench/analyses/*.entry")):
+        if time.monotonic() > deadline:
+            raise SystemExit("mergetool_speed: the first run never stored its analysis")
+        time.sleep(0.02)
 
 
 def _medians(work: Path, env: dict[str, str], repo: Path, command: list[str],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -119,7 +120,9 @@ def test_a_cached_analysis_is_read_in_the_thread(sample_merge_commit: SampleSync
     request = SyncRequest(repo=str(sample_merge_commit.path))
     opener = sync_process.start_sync_process(request)
     assert opener.forked  # nothing cached yet
-    opener(request, None)  # the child analyses the sync and stores it
+    opener(request, None)  # the child analyses the sync and stores it once the answer is sent
+    _until_cached(request)
+    assert sync_process.can_fork()  # so that "not forked" below is the cache's doing
     assert not sync_process.start_sync_process(request).forked
 
 
@@ -128,9 +131,8 @@ def test_the_identity_is_read_once(sample_merge_commit: SampleSync, tmp_path: Pa
     """The lookup's identity is the one the analysis is served and stored with: git is not asked again."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     request = SyncRequest(repo=str(sample_merge_commit.path))
-    first = sync_process.start_sync_process(request)
-    first(request, None)  # computed, then stored by the child
-    first.finished()
+    sync_process.start_sync_process(request)(request, None)  # computed, then stored behind the app
+    _until_cached(request)
     asked: list[object] = []
     original = sync.identify_sync
     monkeypatch.setattr(sync, "identify_sync", lambda *args: asked.append(args) or original(*args))
@@ -183,5 +185,13 @@ def test_the_answer_comes_before_the_child_stores_it(
     assert _json(request, opener) == _json(SyncRequest(repo=str(sample_merge_commit.path), cache=False), open_sync)
     assert not look_up(request).cached  # answered, not stored yet
     release.touch()
-    opener.finished()
-    assert look_up(request).cached
+    _until_cached(request)
+    assert threading.active_count() == 1  # nothing left running here that would stop the next fork
+
+
+def _until_cached(request: SyncRequest) -> None:
+    """Wait (at most 30 s) until the analysis of ``request`` is in the cache (stored behind the app)."""
+    deadline = time.monotonic() + 30
+    while not look_up(request).cached:
+        assert time.monotonic() < deadline, "the analysis was never stored"
+        time.sleep(0.01)

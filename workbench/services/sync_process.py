@@ -14,7 +14,10 @@ loading thread reads them as they come.  Whenever the child gives no answer
 computes the analysis itself: the answer never depends on the path taken.
 The child stores the analysis in the cache only after sending it (storing
 pickles it again and reads the sync's identity once more: 0.1-0.2 s the app
-no longer waits for); an app that quits meanwhile leaves it to finish.
+no longer waits for), in a grandchild it leaves behind: the child exits at
+once, so the app reaps it without waiting and runs no thread for it (a
+thread would stop the process from forking again), and an app that quits
+meanwhile leaves the store to finish.
 """
 
 from __future__ import annotations
@@ -54,9 +57,9 @@ and a busy machine starves the analysis less)."""
 def start_analysis_process(compute: Compute, *, behind: bool = False, later: Later | None = None) -> AnalysisProcess | None:
     """Start ``compute`` in a forked child now; None where forking is not safe (threads run, one core).
 
-    ``later``: the list ``compute`` puts steps off to (``open_sync``'s): the
-    child runs them once its answer is sent, so the app does not wait for the
-    analysis to be stored in the cache.
+    ``later``: the list ``compute`` puts steps off to (``open_sync``'s): they
+    run once the answer is sent, where the app does not wait for them
+    (``_detached``).
 
     ``behind``: the child (and the git it runs) takes the CPU only when the
     app leaves it, for an app that has something to show before the answer
@@ -105,11 +108,6 @@ class SyncOpener:
         """Whether a child process computes the analysis."""
         return self._process is not None
 
-    def finished(self) -> None:
-        """Wait until the child (if any) has exited, having stored the analysis it sent (``receive``)."""
-        if self._process is not None:
-            self._process.finished()
-
     def __call__(self, request: SyncRequest, progress: Progress) -> tuple[GitRepo, SyncAnalysis]:
         if request != self._lookup.request:
             raise ValueError("the sync process was started for another request")
@@ -130,16 +128,15 @@ class AnalysisProcess:
 
     def __init__(self, pid: int, source: BinaryIO) -> None:
         self._pid, self._source = pid, source
-        self._reaped = self._answered = False
-        self._reaper: threading.Thread | None = None
+        self._reaped = False
         atexit.register(self._stop)  # the app quit before the analysis came: the child is not left running
 
     def receive(self, progress: Progress) -> SyncAnalysis | None:
         """The child's analysis, its progress relayed on the way, or None when it gave none (the caller
         computes it); a ``WorkbenchError`` it met is raised here.  Call it once.
 
-        An answer read whole is returned at once: the child then stores it
-        in the cache and is reaped by a thread meanwhile (``finished``).
+        An answer read whole is the answer, whatever the child did after
+        sending it (it leaves storing it to a grandchild, ``_detached``).
         """
         answer: SyncAnalysis | None = None
         try:
@@ -157,20 +154,8 @@ class AnalysisProcess:
                 ValueError):
             answer = None  # no readable answer: the caller computes it
         finally:
-            if answer is None:
-                self._reap()
-        if answer is not None:
-            self._answered = True
-            self._reaper = threading.Thread(target=self._reap, name="workbench-reap-analysis", daemon=True)
-            self._reaper.start()
-        return answer
-
-    def finished(self) -> None:
-        """Wait until the child has exited (its answer stored): for a caller that looks the sync up again at once."""
-        if self._reaper is not None:
-            self._reaper.join()
-        elif not self._reaped:
             self._reap()
+        return answer
 
     def _reap(self) -> None:
         os.waitpid(self._pid, 0)
@@ -178,8 +163,8 @@ class AnalysisProcess:
         atexit.unregister(self._stop)
 
     def _stop(self) -> None:
-        if self._reaped or self._answered:
-            return  # an answered child is storing it: it exits on its own (and is reaped by init after us)
+        if self._reaped:
+            return
         try:
             os.kill(self._pid, signal.SIGKILL)
             os.waitpid(self._pid, 0)
@@ -214,10 +199,38 @@ def _child(compute: Compute, write: int, behind: bool, later: Later) -> None:  #
                 send(_ERROR, str(exc))
             else:
                 send(_ANALYSIS, analysis)
-        for step in later:  # the pipe is closed: the parent has its answer
-            step()
-        code = 0
+        code = 0  # the pipe is closed: the parent has its answer, whatever happens to ``later``
+        _detached(later)
     except BaseException:  # noqa: BLE001, S110 - the parent computes the answer itself (and reports any error)
         pass
     finally:
         os._exit(code)
+
+
+def _detached(steps: Later) -> None:  # pragma: no cover - runs in the child
+    """Run ``steps`` in a grandchild and return at once, so that the parent, which waits for this child's
+    exit, does not wait for them; the grandchild is left to init.  It ignores the terminal's hangup (a
+    store is short, and a tmux pane or terminal closed right after the app quits would lose it).  Where
+    forking is not safe here (a thread runs), the steps run in this process instead."""
+    if not steps:
+        return
+    if threading.active_count() == 1:
+        try:
+            pid = os.fork()
+        except OSError:
+            pid = -1
+        if pid > 0:
+            return
+        if pid == 0:
+            code = 1
+            try:
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                for step in steps:
+                    step()
+                code = 0
+            except BaseException:  # noqa: BLE001, S110 - a store that fails leaves the cache without the entry
+                pass
+            finally:
+                os._exit(code)
+    for step in steps:
+        step()
