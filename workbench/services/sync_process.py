@@ -23,6 +23,7 @@ meanwhile leaves the store to finish.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import pickle
 import signal
@@ -158,7 +159,8 @@ class AnalysisProcess:
         return answer
 
     def _reap(self) -> None:
-        os.waitpid(self._pid, 0)
+        with contextlib.suppress(ChildProcessError):  # ``_stop`` at exit reaped it first
+            os.waitpid(self._pid, 0)
         self._reaped = True
         atexit.unregister(self._stop)
 
