@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import threading
 import time
 from pathlib import Path
@@ -187,6 +188,50 @@ def test_the_answer_comes_before_the_child_stores_it(
     release.touch()
     _until_cached(request)
     assert threading.active_count() == 1  # nothing left running here that would stop the next fork
+
+
+def test_the_store_holds_none_of_the_apps_descriptors_and_is_ended_if_it_hangs(
+    sample_merge_commit: SampleSync, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipe the app had open (a caller reading its output to the end, say) is not held open by the store
+    left behind the app; and a store that never finishes is ended after ``DETACHED_SECONDS``."""
+    from workbench.cache import analyses
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(sync_process, "DETACHED_SECONDS", 4)
+    storing = tmp_path / "storing"
+
+    def hangs(*_args: object) -> bool:
+        storing.write_text(str(os.getpid()))
+        time.sleep(60)
+        return False
+
+    monkeypatch.setattr(analyses, "save_analysis", hangs)
+    read, write = os.pipe()
+    request = SyncRequest(repo=str(sample_merge_commit.path))
+    opener = sync_process.start_sync_process(request)
+    _json(request, opener)
+    deadline = time.monotonic() + 30
+    while not storing.exists():
+        assert time.monotonic() < deadline, "the store never started"
+        time.sleep(0.01)
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 2)  # well before the store is ended (which closes all it holds)
+    assert ready and os.read(read, 1) == b"", "the store holds the app's pipe open"
+    os.close(read)
+    pid = int(storing.read_text())
+    while _running(pid):
+        assert time.monotonic() < deadline, "a hung store was never ended"
+        time.sleep(0.05)
+    assert not look_up(request).cached
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting for init to reap it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def _until_cached(request: SyncRequest) -> None:

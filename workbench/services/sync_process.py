@@ -209,11 +209,18 @@ def _child(compute: Compute, write: int, behind: bool, later: Later) -> None:  #
         os._exit(code)
 
 
+DETACHED_SECONDS = 60
+"""How long the grandchild that stores an analysis may run (a git command that never returns must not leave
+it running for good); a store takes 0.1-0.2 s on Megatron-LM."""
+
+
 def _detached(steps: Later) -> None:  # pragma: no cover - runs in the child
     """Run ``steps`` in a grandchild and return at once, so that the parent, which waits for this child's
     exit, does not wait for them; the grandchild is left to init.  It ignores the terminal's hangup (a
-    store is short, and a tmux pane or terminal closed right after the app quits would lose it).  Where
-    forking is not safe here (a thread runs), the steps run in this process instead."""
+    store is short, and a tmux pane or terminal closed right after the app quits would lose it), holds
+    none of the app's descriptors (a pipe the app's caller reads to its end would wait for the store),
+    and is ended after ``DETACHED_SECONDS``.  Where forking is not safe here (a thread runs), the steps
+    run in this process instead."""
     if not steps:
         return
     if threading.active_count() == 1:
@@ -227,6 +234,8 @@ def _detached(steps: Later) -> None:  # pragma: no cover - runs in the child
             code = 1
             try:
                 signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                signal.alarm(DETACHED_SECONDS)  # SIGALRM's default action ends the process
+                _drop_inherited()
                 for step in steps:
                     step()
                 code = 0
@@ -236,3 +245,32 @@ def _detached(steps: Later) -> None:  # pragma: no cover - runs in the child
                 os._exit(code)
     for step in steps:
         step()
+
+
+def _drop_inherited() -> None:  # pragma: no cover - runs in the grandchild
+    """Point every descriptor above stderr at /dev/null: the app's pipes and files are not the store's.
+
+    ``dup2`` rather than ``close``: a Python object that still owns such a
+    number may close it later, which must not close a file the store opened.
+    """
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in _open_descriptors():
+        if fd > 2 and fd != null:
+            os.dup2(null, fd)
+
+
+def _open_descriptors() -> list[int]:  # pragma: no cover - runs in the grandchild
+    """This process's open descriptors (Linux's /proc, BSD's and macOS's /dev/fd, else every number, asked)."""
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        with contextlib.suppress(OSError):
+            names = os.listdir(listing)
+            return [fd for fd in map(int, names) if _is_open(fd)]  # the listing's own descriptor is closed by now
+    return [fd for fd in range(min(os.sysconf("SC_OPEN_MAX"), 65536)) if _is_open(fd)]
+
+
+def _is_open(fd: int) -> bool:  # pragma: no cover - runs in the grandchild
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
