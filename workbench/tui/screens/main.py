@@ -188,8 +188,8 @@ class MainScreen(MainKeys, Screen[None]):
             if first_look is not None:
                 prepared = reprepared(ws, first, self.view)
                 self._relaying = prepared is None
-                if prepared is not None and first_look.path == first:
-                    folds = first_look.expanded  # the same layout: the folds the user opened stay open
+                if prepared is not None:  # the file on screen, on the same layout: the folds the user opened stay open
+                    folds = first_look.expanded
             self.open_file(first, prepared, folds)
         elif files.filtered:
             self.panes.placeholder("The analysis is complete, but the filter hides every file: esc clears it.")
