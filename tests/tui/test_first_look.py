@@ -102,6 +102,14 @@ async def _first_look_shown(pilot: Pilot) -> MainScreen:
     return screen
 
 
+async def _replaced(pilot: Pilot, screen: MainScreen, gate: threading.Event) -> None:
+    """Let the complete analysis in, and wait until it has replaced the first look with its file laid out."""
+    gate.set()
+    await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
+                 and not screen.opening, "the complete analysis replaced the first look")
+    await settle(pilot)
+
+
 def _title_lines(app: WorkbenchApp) -> list[str]:
     """The hunk titles on screen ("hunk 2/3  H  68 high risk  ·  conflict  ·  undecided")."""
     return [line for line in screen_text(app) if "hunk " in line and "·  conflict" in line]
@@ -172,10 +180,7 @@ def test_the_hunk_the_user_moved_to_on_the_first_look_stays_current(
         await pilot.press("n")
         await pilot.pause()
         assert screen.current == 1
-        gate.set()
-        await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
-                     and not screen.opening, "the complete analysis replaced the first look")
-        await settle(pilot)
+        await _replaced(pilot, screen, gate)
         assert screen.current == 1 and screen.current_hunk_on_screen()
 
     _run(app, script)
@@ -197,10 +202,7 @@ def test_a_fold_opened_on_the_first_look_stays_open(
         screen.post_message(HunkView.FoldToggled(screen.query_one(HunkView), closed[0]))
         await pilot.pause()
         assert folds(screen) == closed[1:]
-        gate.set()
-        await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
-                     and not screen.opening, "the complete analysis replaced the first look")
-        await settle(pilot)
+        await _replaced(pilot, screen, gate)
         assert folds(screen) == closed[1:]  # still open; the others still closed
 
     _run(app, script)
