@@ -117,8 +117,9 @@ _SCANS = 8
 
 
 _TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
-_SPACES = re.compile(rb"  +")
 """ASCII whitespace but the newline and the space (``bytes.split``'s set) made spaces, as ``norm`` treats them."""
+_SPACES = re.compile(rb"  +")
+"""A run of spaces inside a line, made one as ``norm`` does."""
 
 
 @dataclass(frozen=True)
