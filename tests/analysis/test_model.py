@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import replace
+from pathlib import Path
 
-from helpers.syncs import analyze
+import pygit2
+from helpers.syncs import analyze, analyze_preview
 
-from workbench.sample import SampleSync
+from workbench.analysis.model import FileStatus, Rendered
+from workbench.analysis.xdiff import Favor
+from workbench.sample import RepoBuilder, SampleSync
 
 
 def test_a_file_is_found_by_path_and_the_lookup_is_not_pickled(sample_merge_commit: SampleSync) -> None:
@@ -21,3 +25,30 @@ def test_a_file_is_found_by_path_and_the_lookup_is_not_pickled(sample_merge_comm
     assert restored.file(analysis.files[0].path) == analysis.files[0]
     fewer = replace(analysis, files=analysis.files[1:])  # a new analysis has its own lookup
     assert fewer.file(analysis.files[0].path) is None and fewer.file(analysis.files[1].path) is analysis.files[1]
+
+
+
+def test_a_result_that_is_mains_rendering_is_not_kept(sample_merge_commit: SampleSync) -> None:
+    """A file resolved as ``-X theirs`` keeps no copy of its text, yet reads as the merge commit's blob."""
+    repo = pygit2.Repository(str(sample_merge_commit.path))
+    texts = [f for f in analyze(sample_merge_commit.path, rev=sample_merge_commit.merge).files if f.merge is not None]
+    assert texts and all(f.rendered is Rendered.BOTH and f.stored_result is None for f in texts)
+    for entry in texts:
+        assert entry.merge is not None and entry.theirs_bytes == entry.merge.render(Favor.THEIRS)
+        assert entry.result_bytes == repo.revparse_single(f"{sample_merge_commit.merge}:{entry.path}").data
+    preview = [f for f in analyze_preview(sample_merge_commit.path).files if f.merge is not None]
+    assert preview and all(f.stored_result is None and f.result_bytes == f.theirs_bytes for f in preview)
+
+
+
+def test_any_other_result_is_kept(tmp_path: Path) -> None:
+    """A merge stopped on its conflict: the work tree's text (markers and all) is kept as read."""
+    b = RepoBuilder.init(tmp_path)
+    b.write("a.py", "x = 1\ny = 2\n").commit("base")
+    b.branch("dev").checkout("dev").write("a.py", "x = 10\ny = 2\n").commit("dev (#2)")
+    b.checkout("main").write("a.py", "x = 100\ny = 2\n").commit("main (#3)")
+    assert b.checkout("dev").merge("main") == 1
+    (entry,) = analyze(b.path).files
+    assert entry.status is FileStatus.CONFLICTED and entry.rendered is Rendered.THEIRS
+    assert entry.result_bytes is entry.stored_result and entry.result_bytes == (b.path / "a.py").read_bytes()
+    assert entry.theirs_bytes == b"x = 100\ny = 2\n"

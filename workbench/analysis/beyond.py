@@ -143,7 +143,7 @@ def changed_file(
             main=_touching(snapshot.main_history, found.path, commit),
         ),
         merge=merge,
-        result_bytes=result,
+        stored_result=result,
         messages=messages,
         result_mode=found.result.mode if found.result.present else None,
         edits=attribute_hunks(hunks, merge, snapshot, dev, main, mapper),

@@ -111,6 +111,22 @@ class Resolver(str, Enum):
     """The bot or a person resolved them (or the merge is still being resolved)."""
 
 
+class Rendered(str, Enum):
+    """Which of a file's texts are rendered from its merge whenever read instead of kept (``FileAnalysis``).
+
+    A text file resolved as ``-X theirs`` (every file of a preview) holds
+    exactly the merge rendered for main: keeping those bytes as well as the
+    merge's lines was a third of the memory of a sync of thousands of files.
+    """
+
+    NOTHING = "nothing"
+    """Both texts are kept as they are (or absent)."""
+    THEIRS = "theirs"
+    """What ``-X theirs`` writes is the merge rendered for main; the result is kept."""
+    BOTH = "both"
+    """The result is that rendering too."""
+
+
 class Decider(str, Enum):
     """Who settled a file's content (``decided_by`` in JSON)."""
 

@@ -8,7 +8,7 @@ is ``(n, n - 1)``: an insertion before line n.  Texts are kept as bytes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # The closed sets live in kinds.py; callers import them from here with the records (explicit re-exports).
 from workbench.analysis.kinds import ConflictKind as ConflictKind
@@ -20,13 +20,14 @@ from workbench.analysis.kinds import MismatchKind as MismatchKind
 from workbench.analysis.kinds import Mode as Mode
 from workbench.analysis.kinds import PolicyKind as PolicyKind
 from workbench.analysis.kinds import PolicyRule as PolicyRule
+from workbench.analysis.kinds import Rendered as Rendered
 from workbench.analysis.kinds import Resolver as Resolver
 from workbench.analysis.kinds import Severity as Severity
 from workbench.analysis.kinds import SignalKind as SignalKind
 from workbench.analysis.kinds import Taken as Taken
 from workbench.analysis.kinds import Verdict as Verdict
 from workbench.analysis.kinds import Whose as Whose
-from workbench.analysis.xdiff import MergeResult
+from workbench.analysis.xdiff import Favor, MergeResult
 from workbench.git.types import ACKS_PATH as ACKS_PATH
 from workbench.git.types import CommitInfo
 
@@ -149,6 +150,28 @@ class FileHistory:
     main: tuple[Commit, ...] = ()
 
 
+class _Same:
+    """A merge as a cache key by identity: hashing or comparing its lines would cost as much as rendering them."""
+
+    __slots__ = ("merge",)
+
+    def __init__(self, merge: MergeResult) -> None:
+        self.merge = merge
+
+    def __hash__(self) -> int:
+        return id(self.merge)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.merge is self.merge
+
+
+@lru_cache(maxsize=8)
+def _rendered_for_main(key: _Same) -> bytes:
+    """The merge rendered for main, kept for the last few files read: a caller that reads a file's text once per
+    hunk renders it once (the cache holds the merge, so its id names no other while it is kept)."""
+    return key.merge.render(Favor.THEIRS)
+
+
 @dataclass(frozen=True)
 class FileAnalysis:
     """Everything known about one path that needs a look."""
@@ -165,9 +188,11 @@ class FileAnalysis:
     history: FileHistory
     merge: MergeResult | None = field(default=None, repr=False)
     """The line-level merge the hunks index into (None for non-text files)."""
-    result_bytes: bytes | None = field(default=None, repr=False)
-    theirs_bytes: bytes | None = field(default=None, repr=False)
-    """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""
+    stored_result: bytes | None = field(default=None, repr=False)
+    """The result's bytes unless ``rendered`` says they are the merge's (read them as ``result_bytes``)."""
+    stored_theirs: bytes | None = field(default=None, repr=False)
+    """Main's bytes of a binary file (read ``theirs_bytes``)."""
+    rendered: Rendered = Rendered.NOTHING
     messages: tuple[str, ...] = ()
     policy: PolicyRule | None = None
     """Which sync-policy rule applied (e.g. "keep-dev", "override-from-main")."""
@@ -201,6 +226,18 @@ class FileAnalysis:
 
     later: bool = False
     """A commit after the sync merge changed the file (``--result`` names a later commit)."""
+
+    @property
+    def theirs_bytes(self) -> bytes | None:
+        """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""
+        if self.rendered is not Rendered.NOTHING and self.merge is not None:
+            return _rendered_for_main(_Same(self.merge))
+        return self.stored_theirs
+
+    @property
+    def result_bytes(self) -> bytes | None:
+        """What the result holds (None when absent or not read)."""
+        return self.theirs_bytes if self.rendered is Rendered.BOTH else self.stored_result
 
     @property
     def all_hunks(self) -> tuple[Hunk, ...]:

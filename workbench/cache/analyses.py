@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
-from workbench.analysis.model import SyncAnalysis
+from workbench.analysis.model import FileAnalysis, SyncAnalysis
 from workbench.cache.store import DiskCache
 
 
@@ -35,9 +35,17 @@ def load_analysis(cache: DiskCache, key: str) -> SyncAnalysis | None:
     return value if isinstance(value, SyncAnalysis) else None
 
 
-_PICKLE_PER_TEXT_BYTE = 6
-"""A pickled analysis takes about this many bytes per byte of the files' text (the merge's three
-versions, the result, hunk texts): 21 MB for the 3.6 MB of Megatron-LM #4291's 126 files."""
+_PICKLE_PER_TEXT_BYTE = 3
+"""A pickled analysis takes at most about this many bytes per byte of the files' text as ``_text_size``
+counts it (main's version, and a result that is not main's rendering; the pickle also holds the other
+two versions and the hunks): 8.9 MB for 3.6 MB on Megatron-LM #4291's merge commit (126 files), 14.8 MB
+for 8.2 MB on its merge in progress."""
+
+
+def _text_size(entry: FileAnalysis) -> int:
+    """The bytes of ``entry``'s text, counted without rendering it: main's version and a result kept apart."""
+    kept = len(entry.stored_result or entry.stored_theirs or b"")
+    return kept + sum(map(len, entry.merge.theirs)) if entry.merge is not None else kept
 
 
 Reducer = Callable[[object], tuple[type, tuple[object, ...]]]
@@ -77,7 +85,7 @@ def save_analysis(cache: DiskCache, key: str, analysis: SyncAnalysis) -> bool:
     started: pickling thousands of files costs time, disk and (pickle's memo
     of every object) memory, only to be thrown away.
     """
-    text = sum(len(f.theirs_bytes or f.result_bytes or b"") for f in analysis.files)
+    text = sum(_text_size(f) for f in analysis.files)
     if text * _PICKLE_PER_TEXT_BYTE > cache.max_bytes:
         return False
     table = _by_constructor()

@@ -32,13 +32,14 @@ from workbench.analysis.model import (
     FileStatus,
     Hunk,
     Mode,
+    Rendered,
     Side,
     Signal,
     SignalKind,
     SyncAnalysis,
 )
 from workbench.analysis.policy.rules import load_policy
-from workbench.analysis.xdiff import Favor, text_model
+from workbench.analysis.xdiff import text_model
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
@@ -249,8 +250,8 @@ def _versions_alone(given: MergetoolInput, repo: GitRepo, signals: tuple[Signal,
         hunks=hunks,
         history=FileHistory(),
         merge=merge,
-        result_bytes=result,
-        theirs_bytes=merge.render(Favor.THEIRS) if merge is not None else None,
+        stored_result=result,
+        rendered=Rendered.THEIRS if merge is not None else Rendered.NOTHING,
         signals=signals,
         result_mode=mode if result is not None else None,
     )
