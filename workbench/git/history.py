@@ -7,12 +7,13 @@ then diffs blobs only where they change, never running git per hunk.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 
 import pygit2
 
 from workbench.git.repo import GitRepo
-from workbench.git.types import SideHistory
+from workbench.git.types import PathBlobs, SideHistory
 
 
 def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]) -> SideHistory:
@@ -24,22 +25,23 @@ def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]
         walker.hide(base)
     commits: list[str] = []
     parents: dict[str, tuple[str, ...]] = {}
-    blobs: dict[str, dict[str, str | None]] = {path: {} for path in wanted}
-    boundary: set[str] = set()
     reader = _TreeReader(wanted)
+    rows: dict[str, int] = {}
+    columns: dict[str, array[int]] = {}
     for commit in walker:
         sha = str(commit.id)
         commits.append(sha)
         parents[sha] = tuple(str(p) for p in commit.parent_ids)
-        _record(reader, commit.tree, sha, blobs)
-    for sha in commits:
-        for parent in parents[sha]:
-            if parent not in parents:
-                boundary.add(parent)
+        _record(reader, commit.tree, sha, rows, columns)
+    boundary = {parent for sha in commits for parent in parents[sha] if parent not in parents}
     for sha in sorted(boundary):
         obj = raw.get(sha)
         if obj is not None:
-            _record(reader, obj.peel(pygit2.Commit).tree, sha, blobs)
+            _record(reader, obj.peel(pygit2.Commit).tree, sha, rows, columns)
+    empty: dict[str, int] = {}  # a path under another wanted path that is a file is never read: no commit has it
+    blobs = {
+        path: PathBlobs(rows if path in columns else empty, reader.names, columns.get(path, ())) for path in wanted
+    }
     return SideHistory(tip=tip, commits=tuple(commits), parents=parents, blobs=blobs)
 
 
@@ -66,45 +68,50 @@ class _TreeReader:
     """Blob ids of the wanted paths under a tree, memoised by subtree id.
 
     Consecutive commits share almost all subtrees, so only the directories a
-    commit changed are ever read again.  Each blob id becomes one string
-    however many commits hold it, and the root's answer (new in every commit)
-    is not memoised: on a sync of 10,000 files and hundreds of commits, a
-    string per (commit, path) and a root table per commit took most of the memory.
+    commit changed are ever read again.  Each blob id becomes one string and
+    one number however many commits hold it, and the root's answer (new in
+    every commit) is not memoised: on a sync of 10,000 files and hundreds of
+    commits, a string per (commit, path) and a root table per commit took most
+    of the memory.
     """
 
     def __init__(self, paths: tuple[str, ...]) -> None:
         self._trie = _build_trie(paths)
-        self._memo: dict[tuple[str, int], dict[str, str | None]] = {}
-        self._names: dict[pygit2.Oid, str] = {}
+        self._memo: dict[tuple[str, int], dict[str, int]] = {}
+        self._numbers: dict[pygit2.Oid, int] = {}
+        self.names: list[str | None] = [None]
+        """Blob ids by number; 0 is None (absent)."""
 
-    def read(self, tree: pygit2.Tree) -> dict[str, str | None]:
+    def read(self, tree: pygit2.Tree) -> dict[str, int]:
+        """Each wanted path's blob under ``tree``, as its number in ``names``."""
         return self._read(tree, self._trie)
 
-    def _read(self, tree: pygit2.Tree, trie: _Trie) -> dict[str, str | None]:
+    def _read(self, tree: pygit2.Tree, trie: _Trie) -> dict[str, int]:
         key = (str(tree.id), id(trie))
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        out: dict[str, str | None] = {}
+        out: dict[str, int] = {}
         for name, node in trie.items():
             try:
                 entry = tree[name]
             except KeyError:
                 entry = None
             if isinstance(node, str):
-                out[node] = None if entry is None or isinstance(entry, pygit2.Tree) else self._name(entry.id)
+                out[node] = 0 if entry is None or isinstance(entry, pygit2.Tree) else self._number(entry.id)
             elif isinstance(entry, pygit2.Tree):
                 out.update(self._read(entry, node))
             else:
-                out.update(dict.fromkeys(_leaves(node)))
+                out.update(dict.fromkeys(_leaves(node), 0))
         if trie is not self._trie:
             self._memo[key] = out
         return out
 
-    def _name(self, oid: pygit2.Oid) -> str:
-        found = self._names.get(oid)
+    def _number(self, oid: pygit2.Oid) -> int:
+        found = self._numbers.get(oid)
         if found is None:
-            found = self._names[oid] = str(oid)
+            found = self._numbers[oid] = len(self.names)
+            self.names.append(str(oid))
         return found
 
 
@@ -118,11 +125,12 @@ def _leaves(trie: _Trie) -> list[str]:
     return found
 
 
-def _record(
-    reader: _TreeReader,
-    tree: pygit2.Tree,
-    sha: str,
-    blobs: dict[str, dict[str, str | None]],
-) -> None:
-    for path, oid in reader.read(tree).items():
-        blobs[path][sha] = oid
+def _record(reader: _TreeReader, tree: pygit2.Tree, sha: str, rows: dict[str, int], columns: dict[str, array[int]]) -> None:
+    if sha in rows:
+        return
+    rows[sha] = len(rows)
+    for path, name in reader.read(tree).items():
+        column = columns.get(path)
+        if column is None:
+            column = columns[path] = array("I")
+        column.append(name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Literal, NamedTuple
@@ -121,6 +121,49 @@ class ResultFile:
     mode: int | None = None
 
 
+class PathBlobs(Mapping[str, str | None]):
+    """One path's blob id (None: absent) in every commit of a side, as a column of small numbers.
+
+    Every commit has an entry for every path, so a plain dict per path cost
+    about 70 bytes per (commit, path): 98 MB of a 10,000-file sync's memory.
+    The commits' rows and the blob ids are shared by all the side's paths;
+    each path keeps 4 bytes per commit.
+    """
+
+    __slots__ = ("_column", "_names", "_rows")
+
+    def __init__(self, rows: Mapping[str, int], names: Sequence[str | None], column: Sequence[int]) -> None:
+        self._rows = rows
+        self._names = names
+        self._column = column
+
+    def __getitem__(self, sha: str) -> str | None:
+        return self._names[self._column[self._rows[sha]]]
+
+    def get(self, sha: str, default: str | None = None) -> str | None:  # type: ignore[override]  # blob ids only
+        row = self._rows.get(sha)
+        return default if row is None else self._names[self._column[row]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def values(self) -> ValuesView[str | None]:
+        return _Column(self)
+
+
+class _Column(ValuesView[str | None]):
+    """A path's blob ids in row order, read straight from its column."""
+
+    _mapping: PathBlobs
+
+    def __iter__(self) -> Iterator[str | None]:
+        names = self._mapping._names  # noqa: SLF001 - the view belongs to the mapping
+        return (names[n] for n in self._mapping._column)  # noqa: SLF001
+
+
 @dataclass(frozen=True)
 class SideHistory:
     """The commits of one side since the merge base, and a path's blob in each.
@@ -134,7 +177,7 @@ class SideHistory:
     tip: str
     commits: tuple[str, ...]
     parents: dict[str, tuple[str, ...]] = field(repr=False)
-    blobs: dict[str, dict[str, str | None]] = field(repr=False)
+    blobs: Mapping[str, Mapping[str, str | None]] = field(repr=False)
 
     def in_range(self, sha: str) -> bool:
         return sha in self.parents
