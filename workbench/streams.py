@@ -99,3 +99,20 @@ def stop_writing() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+WRITE_PIECE = 1 << 20
+"""Characters handed to a text stream at a time by ``write_document``."""
+
+
+def write_document(text: str, start: int = 0, end: str = "\n") -> None:
+    """Write ``text`` from ``start``, then ``end``, to stdout a piece at a time.
+
+    A text stream encodes what it is given whole: the JSON of a sync of
+    10,000 files (50 MB), written at once with its newline appended, was
+    held three times over (the text, the text with the newline, the
+    encoded bytes) at the moment the process used the most memory.
+    """
+    for at in range(start, len(text), WRITE_PIECE):
+        sys.stdout.write(text[at : at + WRITE_PIECE])
+    sys.stdout.write(end)

@@ -23,12 +23,13 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from workbench.services.sync import open_sync, sync_document
+    from workbench.streams import write_document
 
     pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)
     if args.json:
         text = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
-        sys.stdout.write((json.dumps(json.loads(text), indent=pretty) if pretty else text) + "\n")
+        write_document(json.dumps(json.loads(text), indent=pretty) if pretty else text)
         return 0
     from workbench.report.listing import print_analysis
     from workbench.resolve.provenance import with_provenance

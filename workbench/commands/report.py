@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
     from workbench.git.types import ACKS_PATH
     from workbench.services.sync import open_sync, sync_document
-    from workbench.streams import stop_writing
+    from workbench.streams import stop_writing, write_document
 
     request = sync_request(args)
     try:
@@ -54,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
                 options={"format": args.format, "fail_on": args.fail_on},
                 reads_outside_commits=(ACKS_PATH,),
             )
-            status_line, text = document.split("\n", 1)
-            status = int(status_line)
-            sys.stdout.write(text)
+            first_line = document.index("\n")
+            status = int(document[:first_line])
+            write_document(document, first_line + 1, end="")
         else:
             from workbench.report import write_report
 
