@@ -105,14 +105,15 @@ WRITE_PIECE = 1 << 20
 """Characters handed to a text stream at a time by ``write_document``."""
 
 
-def write_document(text: str, start: int = 0, end: str = "\n") -> None:
-    """Write ``text`` from ``start``, then ``end``, to stdout a piece at a time.
+def write_document(pieces: list[str], start: int = 0, end: str = "\n") -> None:
+    """Write ``pieces`` (from character ``start`` of the first), then ``end``, to stdout a megabyte at a time.
 
     A text stream encodes what it is given whole: the JSON of a sync of
     10,000 files (50 MB), written at once with its newline appended, was
     held three times over (the text, the text with the newline, the
-    encoded bytes) at the moment the process used the most memory.
+    encoded bytes) when the process used the most memory.
     """
-    for at in range(start, len(text), WRITE_PIECE):
-        sys.stdout.write(text[at : at + WRITE_PIECE])
+    for n, piece in enumerate(pieces):
+        for at in range(start if n == 0 else 0, len(piece), WRITE_PIECE):
+            sys.stdout.write(piece[at : at + WRITE_PIECE])
     sys.stdout.write(end)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,7 +11,14 @@ from helpers.reports import git, report_for
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Level, PolicyFinding
-from workbench.analysis.serialize import analysis_to_json, commit_to_json, deleted_file_to_json, finding_to_json, hunk_to_json
+from workbench.analysis.serialize import (
+    analysis_json_text,
+    analysis_to_json,
+    commit_to_json,
+    deleted_file_to_json,
+    finding_to_json,
+    hunk_to_json,
+)
 from workbench.cli import main
 from workbench.report.document import RecordedDecision
 from workbench.report.jsonout import SCHEMA, report_to_json
@@ -89,6 +97,15 @@ def test_the_cli_writes_a_valid_document(bot_merge: SampleSync, capsys: pytest.C
     assert set(analyze["summary"]) <= set(doc["summary"])
     assert doc["summary"]["python_lines"]["files"] > 0
     assert doc["gate"]["level"] == "high"
+
+
+def test_the_analysis_json_in_pieces_is_the_whole_document_s_text(bot_merge: SampleSync) -> None:
+    """``analyze --json`` writes the document a file at a time: the same text, byte for byte."""
+    _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
+    pieces = analysis_json_text(analysis)
+    assert len(pieces) == len(analysis.files) + 2 and len(analysis.files) > 3
+    assert "".join(pieces) == json.dumps(analysis_to_json(analysis))
+    assert "".join(analysis_json_text(replace(analysis, files=()))) == json.dumps(analysis_to_json(replace(analysis, files=())))
 
 
 def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:

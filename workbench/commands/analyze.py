@@ -28,8 +28,8 @@ def run(args: argparse.Namespace) -> int:
     pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)
     if args.json:
-        text = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
-        write_document(json.dumps(json.loads(text), indent=pretty) if pretty else text)
+        pieces = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
+        write_document([json.dumps(json.loads("".join(pieces)), indent=pretty)] if pretty else pieces)
         return 0
     from workbench.report.listing import print_analysis
     from workbench.resolve.provenance import with_provenance
@@ -39,11 +39,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _document(repo: GitRepo, analysis: SyncAnalysis) -> str:
+def _document(repo: GitRepo, analysis: SyncAnalysis) -> list[str]:
     """The ``workbench.analysis/1`` document as compact JSON, files the app decided with their evidence."""
-    import json
-
-    from workbench.analysis.serialize import analysis_to_json
+    from workbench.analysis.serialize import analysis_json_text
     from workbench.resolve.provenance import with_provenance
 
-    return json.dumps(analysis_to_json(with_provenance(repo, analysis)))
+    return analysis_json_text(with_provenance(repo, analysis))

@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
                 options={"format": args.format, "fail_on": args.fail_on},
                 reads_outside_commits=(ACKS_PATH,),
             )
-            first_line = document.index("\n")
-            status = int(document[:first_line])
+            first_line = document[0].index("\n")  # the first piece holds the status line (alone, or all the text)
+            status = int(document[0][:first_line])
             write_document(document, first_line + 1, end="")
         else:
             from workbench.report import write_report
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _document(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> str:
+def _document(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> list[str]:
     """The exit status on the first line, then the report's text."""
     import io
 
@@ -78,7 +78,7 @@ def _document(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -
     report = _report(repo, analysis, args)
     out = io.StringIO()
     write_report(report, args.format, out)
-    return f"{_status(report)}\n{out.getvalue()}"
+    return [f"{_status(report)}\n", out.getvalue()]
 
 
 def _report(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> Report:

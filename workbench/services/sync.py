@@ -14,8 +14,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from workbench.analysis.policy.presets import PRESETS
 from workbench.cache import DiskCache, cache_key, default_cache_dir
@@ -130,12 +131,15 @@ def open_sync(
 def sync_document(
     request: SyncRequest,
     kind: str,
-    make: Callable[[GitRepo, SyncAnalysis], str],
+    make: Callable[[GitRepo, SyncAnalysis], list[str]],
     *,
     options: dict[str, object] | None = None,
     reads_outside_commits: tuple[str, ...] = (),
-) -> str:
+) -> list[str]:
     """``make(repo, analysis)`` for the sync ``request`` names, cached as text under ``kind`` and ``options``.
+
+    The text comes in pieces (a large document is never joined: its pieces
+    are written out one after the other, to the cache and to stdout).
 
     What ``analyze --json`` and ``report`` print: a warm run reads the text
     back without opening the repository with pygit2 or loading the analysis
@@ -155,18 +159,25 @@ def sync_document(
     cache = _cache()
     if key is not None and (found := cache.get(key)) is not None:
         try:
-            return bytes(found).decode("utf-8", "surrogatepass")
+            return [bytes(found).decode("utf-8", "surrogatepass")]
         except UnicodeDecodeError:
             pass  # damaged beyond the checksum's reach: computed again
     from workbench.git.repo import GitRepo
 
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
-    text = make(repo, _analysis(repo, request, identity, verified, None))
+    analysis = _analysis(repo, request, identity, verified, None)
+    repo.forget_read_blobs()
+    pieces = make(repo, analysis)
     if (key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read
             and _unchanged(request, identity, verified)):
-        cache.put(key, text.encode("utf-8", "surrogatepass"))
-    return text
+        cache.put_with(key, partial(_write_encoded, pieces))
+    return pieces
+
+
+def _write_encoded(pieces: list[str], out: BinaryIO) -> None:
+    for piece in pieces:
+        out.write(piece.encode("utf-8", "surrogatepass"))
 
 
 def _files_read(identity: SyncIdentity | None, paths: tuple[str, ...]) -> dict[str, str | None]:
