@@ -65,7 +65,7 @@ def _env(tmp: Path, **extra: str) -> dict[str, str]:
 def test_deciding_and_writing_resolves_the_file_and_git_stages_it(conflict: RepoBuilder, tmp_path: Path) -> None:
     term = _mergetool(tmp_path, conflict.path, _env(tmp_path))
     try:
-        term.wait_for("git mergetool", "LOCAL", "REMOTE", "hunk 1/2")
+        term.wait_for("git mergetool", "LOCAL", "REMOTE", "hunk 1/2", "high risk")  # the evidence is in: keys decide
         term.keys("d", "n", "m", "w")
         term.wait_for("written to the work tree")
         term.keys("q")
@@ -82,7 +82,7 @@ def test_quitting_unresolved_leaves_the_conflict_to_git(conflict: RepoBuilder, t
     before = (conflict.path / "x.py").read_bytes()
     term = _mergetool(tmp_path, conflict.path, _env(tmp_path))
     try:
-        term.wait_for("hunk 1/2")
+        term.wait_for("hunk 1/2", "high risk")
         term.keys("d", "q")  # one of two hunks decided, nothing written: the app asks (and cannot write it yet)
         term.wait_for("Nothing can be written yet", "Quit (q)")
         term.keys("q")
