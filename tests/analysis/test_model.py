@@ -10,7 +10,7 @@ import pygit2
 from helpers.syncs import analyze, analyze_preview
 
 from workbench.analysis.model import FileStatus, Rendered
-from workbench.analysis.xdiff import Favor
+from workbench.git.blob_cache import BUDGET
 from workbench.sample import RepoBuilder, SampleSync
 
 
@@ -34,7 +34,6 @@ def test_a_result_that_is_mains_rendering_is_not_kept(sample_merge_commit: Sampl
     texts = [f for f in analyze(sample_merge_commit.path, rev=sample_merge_commit.merge).files if f.merge is not None]
     assert texts and all(f.rendered is Rendered.BOTH and f.stored_result is None for f in texts)
     for entry in texts:
-        assert entry.merge is not None and entry.theirs_bytes == entry.merge.render(Favor.THEIRS)
         assert entry.result_bytes == repo.revparse_single(f"{sample_merge_commit.merge}:{entry.path}").data
     preview = [f for f in analyze_preview(sample_merge_commit.path).files if f.merge is not None]
     assert preview and all(f.stored_result is None and f.result_bytes == f.theirs_bytes for f in preview)
@@ -52,3 +51,17 @@ def test_any_other_result_is_kept(tmp_path: Path) -> None:
     assert entry.status is FileStatus.CONFLICTED and entry.rendered is Rendered.THEIRS
     assert entry.result_bytes is entry.stored_result and entry.result_bytes == (b.path / "a.py").read_bytes()
     assert entry.theirs_bytes == b"x = 100\ny = 2\n"
+
+
+def test_a_binary_resolved_as_main_is_kept_once(tmp_path: Path) -> None:
+    """A binary file has no merge to render: main's blob is kept, and the result that is the same bytes is
+    the same object (one copy of a large file, in memory, through the fork's pipe and in the cache)."""
+    size = BUDGET // 4 + 1  # too large for the blob cache, which would otherwise hand out one object for both reads
+    b = RepoBuilder.init(tmp_path)
+    b.write("w.bin", b"\x00base".ljust(size, b"b")).commit("base")
+    b.branch("dev").checkout("dev").write("w.bin", b"\x00dev".ljust(size, b"d")).commit("dev (#2)")
+    b.checkout("main").write("w.bin", b"\x00main".ljust(size, b"m")).commit("main (#3)")
+    b.checkout("dev").merge("main", "theirs", check=True)
+    (entry,) = analyze(b.path, rev="HEAD").files
+    assert entry.merge is None and entry.rendered is Rendered.NOTHING
+    assert entry.theirs_bytes == b"\x00main".ljust(size, b"m") and entry.result_bytes is entry.theirs_bytes
