@@ -127,3 +127,16 @@ def _read_terminal(fd: int) -> bytes:
         return os.read(fd, 65536)
     except OSError:  # EIO: the program closed the terminal and everything is read
         return b""
+
+
+def test_a_document_in_pieces_is_written_whole_from_its_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pieces longer and shorter than a write, the first cut at ``start``: the text and its end, nothing else."""
+    from workbench import streams
+
+    monkeypatch.setattr(streams, "WRITE_PIECE", 7)
+    streams.write_document(["0\nstatus line skipped", "", "ab", "c" * 20], start=2)
+    assert capsys.readouterr().out == "status line skipped" + "ab" + "c" * 20 + "\n"
+    streams.write_document(["1\n"], start=2, end="")
+    assert capsys.readouterr().out == ""

@@ -48,9 +48,9 @@ def analysis_json_text(analysis: SyncAnalysis) -> list[str]:
     """``json.dumps(analysis_to_json(analysis))`` in pieces, a file's JSON data made and dropped one at a time.
 
     The whole document's data and the encoder's output held at once took four
-    times the text's size: 185 MB of a 10,000-file sync's JSON.  (No string
-    value can hold ``"files": []`` with its quotes unescaped, so the first
-    one is the key.)
+    times the text's size: 37 MB for the 9.3 MB of a 2,000-file sync's JSON.
+    (Only plain strings come before the files, and no string holds
+    ``"files": []`` with its quotes unescaped, so the first one is the key.)
     """
     head, tail = json.dumps(analysis_to_json(analysis, files=False)).split(_NO_FILES, 1)
     pieces = [head + '"files": [']
