@@ -252,12 +252,11 @@ def _analyze_file(
         theirs_bytes = read_blob(main.oid)
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
+    if theirs_bytes is not None and result.data == theirs_bytes:
+        theirs_bytes = result.data  # resolved as main's side (-X theirs): one object (a binary kept once), compared again at no cost
     rendered = Rendered.NOTHING
-    kept = result.data
     if merge is not None:  # main's side is rendered again when read, and so is the result when it is just that
         rendered = Rendered.BOTH if result.data == theirs_bytes else Rendered.THEIRS
-    elif theirs_bytes is not None and result.data == theirs_bytes:
-        kept = theirs_bytes  # a binary resolved as main's side: one copy of it, not two
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
     warnings = _warnings(merge, exact, result)
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
@@ -276,7 +275,7 @@ def _analyze_file(
             main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
         ),
         merge=merge,
-        stored_result=None if rendered is Rendered.BOTH else kept,
+        stored_result=None if rendered is Rendered.BOTH else result.data,
         stored_theirs=theirs_bytes if merge is None else None,
         rendered=rendered,
         messages=tuple(m.text for m in entry.messages),

@@ -116,7 +116,8 @@ class Rendered(str, Enum):
 
     A text file resolved as ``-X theirs`` (every file of a preview) holds
     exactly the merge rendered for main: keeping those bytes as well as the
-    merge's lines was a third of the memory of a sync of thousands of files.
+    merge's lines took a fifth of the memory of a sync of 10,000 files
+    (1.34 GB at the end of its stages, 1.09 GB without them).
     """
 
     NOTHING = "nothing"
