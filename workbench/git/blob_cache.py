@@ -33,8 +33,3 @@ class BlobCache:
         while self._size > self._budget and self._items:
             _, dropped = self._items.popitem(last=False)
             self._size -= len(dropped)
-
-    def clear(self) -> None:
-        """Forget every blob (the reads they served are over)."""
-        self._items.clear()
-        self._size = 0

@@ -207,10 +207,6 @@ class GitRepo:
             self._reading = delta_cache_options(self.run_dir, self.object_quarantine())
         return self._reading
 
-    def forget_read_blobs(self) -> None:
-        """Drop the blobs kept from earlier reads: once an analysis is complete, its document needs the memory."""
-        self._blobs.clear()
-
     def remember_blobs(self, contents: Iterable[bytes]) -> None:
         """Make contents that are not in the repository readable by blob id.
 

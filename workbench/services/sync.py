@@ -166,9 +166,7 @@ def sync_document(
 
     repo = GitRepo.open(request.repo)
     verified = _verified_inputs(repo, request, identity)
-    analysis = _analysis(repo, request, identity, verified, None)
-    repo.forget_read_blobs()
-    pieces = make(repo, analysis)
+    pieces = make(repo, _analysis(repo, request, identity, verified, None))
     if (key is not None and verified is not None and _files_read(identity, reads_outside_commits) == read
             and _unchanged(request, identity, verified)):
         cache.put_with(key, partial(_write_encoded, pieces))
