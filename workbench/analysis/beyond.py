@@ -142,7 +142,7 @@ def changed_file(
             dev=_touching(snapshot.dev_history, found.path, commit),
             main=_touching(snapshot.main_history, found.path, commit),
         ),
-        merge=merge,
+        merge=merge.packed(),
         stored_result=result,
         messages=messages,
         result_mode=found.result.mode if found.result.present else None,

@@ -234,19 +234,17 @@ def _analyze_file(
     exact: bool | None = None
     theirs_bytes: bytes | None = None
     if kind in (ConflictKind.CONTENT, ConflictKind.ADD_ADD, ConflictKind.RENAME) and dev.present and main.present:
-        base_lines = split_lines(read_blob(base.oid)) if base.oid else []
-        shared = dict(zip(base_lines, base_lines, strict=True))
         zealous = merge_lines(
-            base_lines,
-            _shared(split_lines(read_blob(dev.oid or "")), shared),
-            _shared(split_lines(read_blob(main.oid or "")), shared),
+            split_lines(read_blob(base.oid)) if base.oid else [],
+            split_lines(read_blob(dev.oid or "")),
+            split_lines(read_blob(main.oid or "")),
             Algorithm.HISTOGRAM,
             Level.ZEALOUS,
             rediff_shifted=snapshot.rediff_shifted,
             scripts=snapshot.line_scripts.get(entry.path),
         )
         exact = _matches_git(zealous, entry, read_blob)
-        merge = coalesce_alnum(zealous)
+        merge = coalesce_alnum(zealous).packed()  # kept until the last stage, and by the app and the cache
         theirs_bytes = merge.render(Favor.THEIRS)
     elif kind is ConflictKind.BINARY and main.oid is not None:
         theirs_bytes = read_blob(main.oid)
@@ -283,16 +281,6 @@ def _analyze_file(
         exact=exact,
         result_mode=result.mode if result.present else None,
     )
-
-
-def _shared(lines: list[bytes], table: dict[bytes, bytes]) -> list[bytes]:
-    """``lines`` with each line equal to one already in ``table`` replaced by that object.
-
-    Dev, main and base share most of their lines; the merge (and the analysis
-    that keeps it) then holds each distinct line once instead of three
-    times: a third of the memory of a sync of thousands of files.
-    """
-    return [table.setdefault(line, line) for line in lines]
 
 
 def _matches_git(merge: MergeResult, entry: ConflictEntry, read_blob: ReadBlob) -> bool | None:

@@ -7,6 +7,7 @@ is ``(n, n - 1)``: an insertion before line n.  Texts are kept as bytes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -109,9 +110,9 @@ class Hunk:
     main: LineRange
     result: LineRange | None
     taken: Taken
-    base_text: tuple[bytes, ...]
-    dev_text: tuple[bytes, ...]
-    main_text: tuple[bytes, ...]
+    base_text: Sequence[bytes]
+    dev_text: Sequence[bytes]
+    main_text: Sequence[bytes]
     result_text: tuple[bytes, ...] | None
     dev_commits: tuple[str, ...] = ()
     main_commits: tuple[str, ...] = ()

@@ -7,6 +7,7 @@ report's own sections get their own keys.  Extend, never rename.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.analysis.model import SCHEMA as ANALYSIS_SCHEMA
@@ -110,5 +111,5 @@ def _gate(report: Report) -> dict[str, Any] | None:
     }
 
 
-def _text(lines: tuple[bytes, ...]) -> str:
+def _text(lines: Sequence[bytes]) -> str:
     return decode(b"".join(lines))

@@ -83,7 +83,7 @@ def edit_text(hunk: Hunk, decision: Decision) -> bytes:
         if hunk.merged_text is None:
             raise ValueError(f"hunk {hunk.index + 1}: git's merge of this region is not known")
         return b"".join(hunk.merged_text)
-    return chosen_text(hunk.dev_text, hunk.main_text, decision, _uses_crlf(hunk.dev_text + hunk.main_text))
+    return chosen_text(hunk.dev_text, hunk.main_text, decision, _uses_crlf((*hunk.dev_text, *hunk.main_text)))
 
 
 Replacement = tuple[int, int, bytes]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from workbench.analysis.answer_key import risky_subset
@@ -247,7 +247,7 @@ class Workspace:
         hunk = self.hunk(path, index)
         choice = self.session.file_choice(path)
         if choice is not None:
-            return None if choice is FileChoice.DELETE else (hunk.dev_text if choice is FileChoice.KEEP_DEV else hunk.main_text)
+            return None if choice is FileChoice.DELETE else tuple(hunk.dev_text if choice is FileChoice.KEEP_DEV else hunk.main_text)
         decision = self.session.decision(path, index)
         if decision is not None:
             return tuple(split_lines(self._decided_text(hunk, decision)))
@@ -421,9 +421,9 @@ def _risk_order(entry: FileAnalysis) -> tuple[int, int, str]:
 
 def _crlf(hunk: Hunk) -> bool:
     """Whether the side texts end their lines with CRLF (for the newline ``both`` adds)."""
-    return any(line.endswith(b"\r\n") for line in hunk.dev_text + hunk.main_text)
+    return any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
 
 
-def _terminated(lines: tuple[bytes, ...], eol: bytes) -> bytes:
+def _terminated(lines: Sequence[bytes], eol: bytes) -> bytes:
     data = b"".join(lines)
     return data + eol if data and not data.endswith(b"\n") else data

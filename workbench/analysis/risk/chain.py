@@ -10,6 +10,8 @@ search), never git.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from workbench.analysis.model import Hunk, Signal, SignalKind, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
 from workbench.analysis.risk.line_compare import contains_block, content_lines, weight_of
@@ -24,7 +26,7 @@ MAX_VERSIONS = 40
 """How far back along dev's versions of a file the older state is looked for."""
 
 
-def _substantial(lines: tuple[bytes, ...]) -> bool:
+def _substantial(lines: Sequence[bytes]) -> bool:
     return weight_of(content_lines(lines)) >= MIN_BLOCK_WEIGHT
 
 

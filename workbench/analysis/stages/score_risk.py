@@ -279,8 +279,8 @@ def _all_data(hunk: Hunk) -> bool:
     return meaningful(text) and is_data(text)
 
 
-def _sample(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
-    return lines[:: len(lines) // SAMPLE + 1]
+def _sample(lines: Sequence[bytes]) -> tuple[bytes, ...]:
+    return tuple(lines[:: len(lines) // SAMPLE + 1])
 
 
 def _main_has_dev_lines(hunk: Hunk, ev: FileEvidence) -> Signal | None:

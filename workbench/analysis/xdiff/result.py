@@ -9,10 +9,11 @@ rules for text added around conflicts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Literal
 
+from workbench.analysis.xdiff.packed import Lines, pack
 from workbench.git.types import Script
 
 
@@ -72,17 +73,25 @@ class MergeChunk:
 
 @dataclass(frozen=True)
 class MergeResult:
-    """The merge's regions over the three line lists, ready to render."""
+    """The merge's regions over the three line lists, ready to render.
 
-    base: tuple[bytes, ...]
-    ours: tuple[bytes, ...]
-    theirs: tuple[bytes, ...]
+    The lists are tuples while the merge is computed; a merge that is kept is ``packed``.
+    """
+
+    base: Sequence[bytes]
+    ours: Sequence[bytes]
+    theirs: Sequence[bytes]
     chunks: tuple[MergeChunk, ...]
     style: Style = Style.MERGE
     whole: Literal["ours", "theirs"] | None = None
     """'ours' or 'theirs' when one side did not change the base at all."""
     ours_script: Script = field(default=(), repr=False)
     theirs_script: Script = field(default=(), repr=False)
+
+    def packed(self) -> MergeResult:
+        """The same merge with its lines packed (``packed.Lines``): for a merge that is kept, not worked on."""
+        ours, base, theirs = pack((self.ours, self.base, self.theirs))  # ours laid out whole: it renders in runs
+        return replace(self, base=base, ours=ours, theirs=theirs)
 
     @property
     def conflicts(self) -> tuple[MergeChunk, ...]:
@@ -153,7 +162,7 @@ def _copy(
     """xdl_recs_copy: lines, plus a newline when the last one lacks it and asked."""
     if count < 1:
         return b""
-    data = b"".join(lines[start : start + count])
+    data = lines.join(start, start + count) if isinstance(lines, Lines) else b"".join(lines[start : start + count])
     if add_nl and not data.endswith(b"\n"):
         data += b"\r\n" if cr else b"\n"
     return data

@@ -6,7 +6,7 @@ Repository text (paths, subjects, file lines) goes through ``visible`` (or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -90,7 +90,7 @@ def _commits(text: Text, commits: Iterable[Commit | None], shas: Iterable[str], 
         commit_line(text, sha, commit, palette)
 
 
-def _diff(text: Text, title: str, old: tuple[bytes, ...], new: tuple[bytes, ...], palette: Palette) -> None:
+def _diff(text: Text, title: str, old: Sequence[bytes], new: Sequence[bytes], palette: Palette) -> None:
     rows = unified_rows(old, new, context=2)
     text.append(f"\n{title}\n", style="bold")
     if not rows:
