@@ -37,8 +37,8 @@ def load_analysis(cache: DiskCache, key: str) -> SyncAnalysis | None:
 
 _PICKLE_PER_TEXT_BYTE = 3
 """A pickled analysis takes at most about this many bytes per byte of the files' text as ``_text_size``
-counts it (main's version, and a result that is not main's rendering; the pickle also holds the other
-two versions and the hunks): 8.9 MB for 3.6 MB on Megatron-LM #4291's merge commit (126 files), 14.8 MB
+counts it (main's version, and a result that is not main's rendering; the pickle also holds the merges'
+packed lines and the hunks): 9.1 MB for 3.6 MB on Megatron-LM #4291's merge commit (126 files), 15.0 MB
 for 8.2 MB on its merge in progress."""
 
 
