@@ -23,7 +23,7 @@ from enum import Enum
 from workbench.analysis.conflict_map import Located, locate
 from workbench.analysis.conflict_text import Section
 from workbench.analysis.model import Hunk
-from workbench.analysis.xdiff import ChunkMode, MergeResult, split_lines
+from workbench.analysis.xdiff import ChunkMode, MergeResult, joined, split_lines
 from workbench.analysis.xdiff.result import needs_cr
 
 
@@ -128,7 +128,7 @@ def splice_merge(
     for chunk in merge.chunks:
         if chunk.mode is ChunkMode.IDENTICAL:
             continue
-        out.append(b"".join(merge.ours[pos : chunk.i1]))
+        out.append(joined(merge.ours, pos, chunk.i1))
         if chunk.mode is ChunkMode.CONFLICT:
             decision = decisions[k]
             k += 1
@@ -140,11 +140,11 @@ def splice_merge(
                 main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
                 out.append(chosen_text(dev, main, decision, cr))
         elif chunk.mode is ChunkMode.OURS_ONLY:
-            out.append(b"".join(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]))
+            out.append(joined(merge.ours, chunk.i1, chunk.i1 + chunk.chg1))
         else:
-            out.append(b"".join(merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]))
+            out.append(joined(merge.theirs, chunk.i2, chunk.i2 + chunk.chg2))
         pos = chunk.i1 + chunk.chg1
-    out.append(b"".join(merge.ours[pos:]))
+    out.append(joined(merge.ours, pos))
     return b"".join(out)
 
 

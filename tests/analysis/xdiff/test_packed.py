@@ -9,7 +9,7 @@ from array import array
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.analysis.xdiff import Favor, MergeResult, Style, merge_lines, split_lines
+from workbench.analysis.xdiff import Favor, MergeResult, Style, joined, merge_lines, split_lines
 from workbench.analysis.xdiff.packed import Lines, pack
 
 _LINE = st.sampled_from([b"a\n", b"b\n", b"c\r\n", b"\n", b"x = 1\n", b"", b"no newline"])
@@ -35,6 +35,8 @@ def test_packed_versions_read_as_their_lines(versions: list[list[bytes]]) -> Non
         for start in range(-2, len(original) + 2):
             for stop in range(-2, len(original) + 2):
                 assert lines.join(start, stop) == b"".join(original[start:stop])
+                assert joined(lines, start, stop) == joined(original, start, stop) == b"".join(original[start:stop])
+        assert joined(lines) == joined(original) == b"".join(original)
     for one, other in itertools.combinations(range(len(versions)), 2):
         assert (packed[one] == packed[other]) == (versions[one] == versions[other])
 

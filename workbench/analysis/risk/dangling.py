@@ -29,7 +29,7 @@ from workbench.analysis.python.scope import (
     Question,
     Scope,
 )
-from workbench.analysis.xdiff import split_lines
+from workbench.analysis.xdiff import joined, split_lines
 
 MIN_NAME = 3
 """Shorter names (``x``, ``i``) are everywhere; they prove nothing."""
@@ -134,7 +134,7 @@ class FileNames:
             return None
         if self._facts_cache is None:
             lines = self._lines
-            dev_file = PythonFile(b"".join(entry.merge.ours))
+            dev_file = PythonFile(joined(entry.merge.ours))
             dev = _dev_facts(dev_file, lines)
             self._facts_cache = dev, _result_facts(main_taken(entry), dev, self._lines)
         return self._facts_cache

@@ -32,6 +32,7 @@ from workbench.analysis.xdiff.merge import (
     merge_lines,
     text_model,
 )
+from workbench.analysis.xdiff.packed import joined
 from workbench.git.types import Edit, Script
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "Style",
     "coalesce_alnum",
     "diff_lines",
+    "joined",
     "merge_lines",
     "split_lines",
     "text_model",

@@ -92,6 +92,13 @@ class Lines(Sequence[bytes]):
         return (Lines, (self._pool, self._starts, self._ids))
 
 
+def joined(lines: Sequence[bytes], start: int = 0, stop: int | None = None) -> bytes:
+    """``b"".join(lines[start:stop])``: for packed lines without a ``bytes`` per line."""
+    if isinstance(lines, Lines):
+        return lines.join(start, len(lines) if stop is None else stop)
+    return b"".join(lines[start:stop])
+
+
 def pack(versions: Sequence[Sequence[bytes]]) -> tuple[Lines, ...]:
     """The versions as ``Lines`` over one pool: the first version whole, then the other versions' lines it lacks."""
     first = versions[0] if versions else ()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Literal
 
-from workbench.analysis.xdiff.packed import Lines, pack
+from workbench.analysis.xdiff.packed import joined, pack
 from workbench.git.types import Script
 
 
@@ -105,9 +105,9 @@ class MergeResult:
     ) -> bytes:
         """The merged file; ``labels`` are (ours, theirs, base) marker names."""
         if self.whole == "theirs":
-            return b"".join(self.theirs)
+            return joined(self.theirs)
         if self.whole == "ours":
-            return b"".join(self.ours)
+            return joined(self.ours)
         out: list[bytes] = []
         pos = 0
         for chunk in self.chunks:
@@ -162,7 +162,7 @@ def _copy(
     """xdl_recs_copy: lines, plus a newline when the last one lacks it and asked."""
     if count < 1:
         return b""
-    data = lines.join(start, start + count) if isinstance(lines, Lines) else b"".join(lines[start : start + count])
+    data = joined(lines, start, start + count)
     if add_nl and not data.endswith(b"\n"):
         data += b"\r\n" if cr else b"\n"
     return data
