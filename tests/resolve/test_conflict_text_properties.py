@@ -22,9 +22,11 @@ STYLES = [(), ("--diff3",), ("--zdiff3",)]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _model(base: bytes, ours: bytes, theirs: bytes):
-    """The hunk model of what ``git merge-file`` merges (myers, zealous_alnum)."""
-    return merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+def _model(base: bytes, ours: bytes, theirs: bytes, packed: bool):
+    """The hunk model of what ``git merge-file`` merges (myers, zealous_alnum): as computed (tuples, as
+    ``git mergetool`` keeps it) or packed (as a sync's analysis keeps it)."""
+    merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+    return merge.packed() if packed else merge
 
 
 @SETTINGS
@@ -34,7 +36,7 @@ def test_choices_spliced_into_any_conflict_text_are_gits_merge(
 ) -> None:
     base, ours, theirs = triple
     conflicted = merge_file(base, ours, theirs, *style, f"--marker-size={size}")
-    model = _model(base, ours, theirs)
+    model = _model(base, ours, theirs, data.draw(st.booleans(), label="packed"))
     hunks = build_hunks(model, conflicted, unmerged=True)
     n = len(hunks)
     if not n:
@@ -58,15 +60,15 @@ def test_choices_spliced_into_any_conflict_text_are_gits_merge(
 
 
 @SETTINGS
-@given(triples(MARKER_LIKE), st.sampled_from(STYLES))
+@given(triples(MARKER_LIKE), st.sampled_from(STYLES), st.booleans())
 def test_text_that_looks_like_a_separator_is_never_written_as_one(
-    triple: tuple[bytes, bytes, bytes], style: tuple[str, ...]
+    triple: tuple[bytes, bytes, bytes], style: tuple[str, ...], packed: bool
 ) -> None:
     """Sides holding ``=======`` and ``|||||||`` lines: one side everywhere writes git's merge for that side,
     or is refused when the blocks read two ways (never a side cut short at a line taken for a marker)."""
     base, ours, theirs = triple
     conflicted = merge_file(base, ours, theirs, *style)
-    model = _model(base, ours, theirs)
+    model = _model(base, ours, theirs, packed)
     hunks = build_hunks(model, conflicted, unmerged=True)
     if not hunks:
         return
