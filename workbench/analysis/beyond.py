@@ -115,6 +115,7 @@ def changed_file(
 ) -> FileAnalysis:
     """A path git merged without conflict (or a newer dev's conflict) that the result changed."""
     merge, result = _merge_of(found, read_blob, snapshot.rediff_shifted)
+    merge = merge.packed()  # before the hunks, whose texts are then slices of its pool
     auto = read_blob(found.auto[0]) if found.auto is not None and found.auto[1] in BLOB_MODES else b""
     exact = found.conflicted or merge.render(Favor.NONE) == auto
     script = found.edit_script if exact and not found.conflicted else None
@@ -142,7 +143,7 @@ def changed_file(
             dev=_touching(snapshot.dev_history, found.path, commit),
             main=_touching(snapshot.main_history, found.path, commit),
         ),
-        merge=merge.packed(),
+        merge=merge,
         stored_result=result,
         messages=messages,
         result_mode=found.result.mode if found.result.present else None,

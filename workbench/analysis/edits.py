@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workbench.analysis.model import Hunk, HunkKind, LineRange, Taken
-from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeChunk, MergeResult, diff_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeChunk, MergeResult, diff_lines, joined, split_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +239,8 @@ def _make(
     index: int,
     merged_text: tuple[bytes, ...] | None,
 ) -> Hunk:
-    dev_text = tuple(merge.ours[dev.slice()])
-    main_text = tuple(merge.theirs[main.slice()])
+    dev_text = merge.ours[dev.slice()]  # packed lines stay slices of the merge's pool
+    main_text = merge.theirs[main.slice()]
     return Hunk(
         index=index,
         base=base,
@@ -248,7 +248,7 @@ def _make(
         main=main,
         result=result,
         taken=_taken(dev_text, main_text, result_text),
-        base_text=tuple(merge.base[base.slice()]),
+        base_text=merge.base[base.slice()],
         dev_text=dev_text,
         main_text=main_text,
         result_text=result_text,
@@ -257,11 +257,11 @@ def _make(
     )
 
 
-def _taken(dev: tuple[bytes, ...], main: tuple[bytes, ...], result: tuple[bytes, ...]) -> Taken:
+def _taken(dev: Sequence[bytes], main: Sequence[bytes], result: tuple[bytes, ...]) -> Taken:
     """Whose text the result put in place of git's merge here (newline at the end aside)."""
     held = b"".join(result).rstrip(b"\r\n")
-    if dev != main and held == b"".join(dev).rstrip(b"\r\n"):
+    if dev != main and held == joined(dev).rstrip(b"\r\n"):
         return Taken.DEV
-    if dev != main and held == b"".join(main).rstrip(b"\r\n"):
+    if dev != main and held == joined(main).rstrip(b"\r\n"):
         return Taken.MAIN
     return Taken.OTHER

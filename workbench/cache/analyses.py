@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
+from workbench.analysis.xdiff import joined
 from workbench.cache.store import DiskCache
 
 
@@ -45,7 +46,7 @@ for 8.2 MB on its merge in progress."""
 def _text_size(entry: FileAnalysis) -> int:
     """The bytes of ``entry``'s text, counted without rendering it: main's version and a result kept apart."""
     kept = len(entry.stored_result or entry.stored_theirs or b"")
-    return kept + sum(map(len, entry.merge.theirs)) if entry.merge is not None else kept
+    return kept + len(joined(entry.merge.theirs)) if entry.merge is not None else kept
 
 
 Reducer = Callable[[object], tuple[type, tuple[object, ...]]]

@@ -74,7 +74,7 @@ class Lines(Sequence[bytes]):
 
     def __eq__(self, other: object) -> bool:
         """Equal to any sequence of the same lines (a tuple of them included), as the tuple it replaces was."""
-        if (isinstance(other, Lines) and other._pool is self._pool
+        if (isinstance(other, Lines) and other._pool is self._pool and other._starts is self._starts
                 and isinstance(other._ids, array) and isinstance(self._ids, array)):
             return other._ids == self._ids  # one number per distinct line, outside the first version
         if not isinstance(other, Sequence) or isinstance(other, (bytes, str)):
