@@ -126,8 +126,7 @@ def _leaves(trie: _Trie) -> list[str]:
 
 
 def _record(reader: _TreeReader, tree: pygit2.Tree, sha: str, rows: dict[str, int], columns: dict[str, array[int]]) -> None:
-    if sha in rows:
-        return
+    """Give ``sha`` the next row and each path's blob number in it (the walk's commits and the boundary are distinct)."""
     rows[sha] = len(rows)
     for path, name in reader.read(tree).items():
         column = columns.get(path)
