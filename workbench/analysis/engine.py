@@ -31,7 +31,7 @@ from workbench.analysis.model import (
 )
 from workbench.analysis.pipeline import run_default_stages, run_stages
 from workbench.analysis.policy.rules import Policy
-from workbench.analysis.readers import RepoFiles
+from workbench.analysis.readers import HeldBlobs, RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
 from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.xdiff import (
@@ -85,7 +85,9 @@ def analyze(
     files = _analyze_files(snapshot, read_blob, commit, mapper, report)
     listed = with_later(tuple(files), snapshot)
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
-    context = AnalysisContext(snapshot, read_blob, commit, line_changes, mapper, policy, repo_files, snapshot.paths)
+    held = HeldBlobs(listed)
+    context = AnalysisContext(snapshot, held.over(read_blob), commit, line_changes, mapper, policy, repo_files,
+                              snapshot.paths, held)
     if stages is None:
         return run_default_stages(base, context, report)
     for done, stage in enumerate(stages):

@@ -60,7 +60,7 @@ def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalys
     if policy is None:
         return analysis
     entries = {f.path: f for f in analysis.files}
-    trees = Trees(files, entries) if files is not None else None
+    trees = Trees(files, entries, context.held) if files is not None else None
     evaluation = _Evaluation(policy, analysis, entries, trees, files, context.paths)
     findings = evaluation.run()
     report = PolicyReport(policy.name, policy.source, tuple(findings), evaluation.notes())

@@ -44,7 +44,7 @@ def new_auditor(analysis: SyncAnalysis, context: AnalysisContext) -> Auditor | N
     files, policy = context.repo_files, context.policy
     if files is None:
         return None
-    trees = Trees(files, {f.path: f for f in analysis.files})
+    trees = Trees(files, {f.path: f for f in analysis.files}, context.held)
     override = (lambda path: policy.override_rule(path) is not None) if policy is not None else (lambda path: False)
     return Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from workbench.analysis.blame import LineChanges, LineMapper
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.policy.rules import Policy
-from workbench.analysis.readers import RepoFiles
+from workbench.analysis.readers import HeldBlobs, RepoFiles
 from workbench.git.types import CommitLookup, ReadBlob, SyncSnapshot
 
 
@@ -36,6 +36,8 @@ class AnalysisContext:
     """The caller asked about these paths only (None: the whole sync).  Stages
     that look beyond the conflicted files (changed files, deleted files) keep
     to them, so one file's analysis costs one file's work."""
+    held: HeldBlobs | None = None
+    """The conflicted files' versions the analysis holds (``read_blob`` answers from them too), for ``Trees``."""
 
 
 Stage = Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]

@@ -41,7 +41,7 @@ def deleted_files(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[Del
     if files is None:
         return None
     entries = {f.path: f for f in analysis.files}
-    trees = Trees(files, entries)
+    trees = Trees(files, entries, context.held)
     missing = _missing(files, trees, entries, context.paths)
     users = find_importers([p for p in missing if p.endswith(".py")], trees, [], thorough=True)
     deleting = files.deletions([p for p in missing if _dev_deleted(trees, p)])

@@ -159,7 +159,7 @@ def _importers(analysis: SyncAnalysis, context: AnalysisContext) -> dict[str, tu
     audited = {d.path: d.importers for d in analysis.deleted_files if d.path in targets}
     rest = [path for path in targets if path not in audited]
     conflicted = {f.path: f for f in analysis.files}
-    found = find_importers(rest, Trees(files, conflicted), list(conflicted)) if rest else {}
+    found = find_importers(rest, Trees(files, conflicted, context.held), list(conflicted)) if rest else {}
     return {**found, **audited}
 
 
