@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from workbench.analysis.display.layout import FileLayout, hunks_layout, lost_rows, merge_layout, with_edits
 from workbench.analysis.display.unified import DiffRow, unified_rows
 from workbench.analysis.model import FileAnalysis, Side
-from workbench.analysis.xdiff import split_lines
+from workbench.analysis.xdiff import joined, split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.types import FileMode
 from workbench.resolve.session import SessionError
@@ -116,7 +116,7 @@ def prepare_file(workspace: Workspace, path: str) -> FileView:
     highlight = highlighter_for(path)
     if highlight is not None and entry.merge is not None:
         for name, lines in (("base", entry.merge.base), ("dev", entry.merge.ours), ("main", entry.merge.theirs)):
-            syntax[name] = highlight(b"".join(lines))
+            syntax[name] = highlight(joined(lines))
     return FileView(path, layout, syntax, lost=lost_rows(layout, entry.all_hunks), basis=basis)
 
 
