@@ -61,23 +61,75 @@ def place_spans(
     are its own material (dev's lines of the hunk, or conflict markers), as
     when dev's text was kept before main's; any other line inserted there
     (a maintainer's fix next to the hunk) stays outside, so deciding the
-    hunk never deletes it.
+    hunk never deletes it.  An insertion the diff put a few equal lines away
+    from an edge is first slid to it when it is the span's own there
+    (``_slid_to_edges``).
     """
     if list(result_lines) == list(theirs_lines):
         return [(s.start, s.start + s.count) for s in spans]
-    script = diff_lines(list(theirs_lines), list(result_lines), Algorithm.MYERS)
+    diffed = diff_lines(list(theirs_lines), list(result_lines), Algorithm.MYERS)
+    materials = [own[k] if own is not None else set() for k in range(len(spans))]
+
+    def absorbs_into(k: int, change: Edit) -> bool:
+        inserted = result_lines[change.i2 : change.i2 + change.chg2]
+        return all(line in materials[k] or MARKER.match(line) or SEPARATOR.match(line) for line in inserted)
+
+    script = _slid_to_edges(diffed, theirs_lines, result_lines, spans, absorbs_into)
     placed: list[tuple[int, int]] = []
     for k, span in enumerate(spans):
-        material = own[k] if own is not None else set()
 
-        def absorbs(change: Edit, material: set[bytes] = material) -> bool:
-            inserted = result_lines[change.i2 : change.i2 + change.chg2]
-            return all(line in material or MARKER.match(line) or SEPARATOR.match(line) for line in inserted)
+        def absorbs(change: Edit, k: int = k) -> bool:
+            return absorbs_into(k, change)
 
         lo = _map_start(script, span.start, absorbs)
         hi = max(_map_end(script, span.start + span.count, absorbs), lo)
         placed.append((lo, hi))
     return placed
+
+
+def _slid_to_edges(
+    script: Sequence[Edit],
+    theirs_lines: Sequence[bytes],
+    result_lines: Sequence[bytes],
+    spans: Sequence[Span],
+    absorbs_into: Callable[[int, Edit], bool],
+) -> list[Edit]:
+    """``script`` with each pure insertion slid over equal lines to the edge of a span it belongs to.
+
+    Where inserted lines repeat the lines beside them (a block that starts
+    with a blank line, inserted after a blank line), a diff may put them
+    one line or more away from the span: dev's block kept in place of an
+    empty main side then read as main's side with an edit beside it.
+    Sliding over equal lines gives an equally valid script, so the block
+    is put at the edge where it is the span's own material, when there is one.
+    """
+    edges: dict[int, list[int]] = {}
+    for k, span in enumerate(spans):
+        for edge in {span.start, span.start + span.count}:
+            edges.setdefault(edge, []).append(k)
+    slid = list(script)
+    for n, change in enumerate(slid):
+        if change.chg1 or not change.chg2 or any(absorbs_into(k, change) for k in edges.get(change.i1, ())):
+            continue
+        floor = slid[n - 1].i1 + slid[n - 1].chg1 if n else 0
+        ceiling = slid[n + 1].i1 if n + 1 < len(slid) else len(theirs_lines)
+        for delta in _slides(change, theirs_lines, result_lines, floor, ceiling):
+            moved = Edit(change.i1 + delta, 0, change.i2 + delta, change.chg2)
+            if any(absorbs_into(k, moved) for k in edges.get(moved.i1, ())):
+                slid[n] = moved
+                break
+    return slid
+
+
+def _slides(change: Edit, theirs: Sequence[bytes], result: Sequence[bytes], floor: int, ceiling: int) -> list[int]:
+    """How far a pure insertion can move over equal lines without touching another change, nearest first."""
+    up, down = 0, 0
+    end = change.i2 + change.chg2
+    while change.i1 - up - 1 > floor and theirs[change.i1 - up - 1] == result[end - up - 1]:
+        up += 1
+    while change.i1 + down + 1 < ceiling and theirs[change.i1 + down] == result[change.i2 + down]:
+        down += 1
+    return sorted([-d for d in range(1, up + 1)] + list(range(1, down + 1)), key=abs)
 
 
 def _map_start(script: Sequence[Edit], pos: int, absorbs: Callable[[Edit], bool]) -> int:
