@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from workbench.analysis.xdiff import Algorithm, ChunkMode, Edit, Favor, MergeResult, diff_lines, split_lines
 
@@ -77,10 +78,7 @@ def place_spans(
     script = _slid_to_edges(diffed, theirs_lines, result_lines, spans, absorbs_into)
     placed: list[tuple[int, int]] = []
     for k, span in enumerate(spans):
-
-        def absorbs(change: Edit, k: int = k) -> bool:
-            return absorbs_into(k, change)
-
+        absorbs = partial(absorbs_into, k)
         lo = _map_start(script, span.start, absorbs)
         hi = max(_map_end(script, span.start + span.count, absorbs), lo)
         placed.append((lo, hi))

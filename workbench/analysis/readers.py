@@ -130,9 +130,12 @@ class Trees:
             return self.files.read(role, path)
         if role == "result":
             return entry.result_bytes if entry.result_present else None
-        oid = self.blob_id(role, path) if self._held is not None else None
-        data = self._held.get(oid) if self._held is not None and oid is not None else None
-        return data if data is not None else self.files.read(role, path)
+        if self._held is not None:
+            oid = self.blob_id(role, path)
+            data = self._held.get(oid) if oid is not None else None
+            if data is not None:
+                return data
+        return self.files.read(role, path)
 
     def present(self, role: TreeRole, path: str) -> bool:
         return self.blob_id(role, path) is not None
