@@ -20,12 +20,22 @@ from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.resolve.acks import Ack, fingerprint, held_choice, matched, now_iso, record_ack, who_am_i, worktree_acks
-from workbench.resolve.events import Event, Field, FileChoice
+from workbench.resolve.events import Event, Field, FileChoice, Op
 from workbench.resolve.journal import EventLog, Journal, Situation
 from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
-from workbench.resolve.writer import Blocked, WriteCheck, WriteOutcome, check_write, write_blocker, write_file
+from workbench.resolve.write_plan import fits, moved
+from workbench.resolve.writer import (
+    Blocked,
+    Refusal,
+    WriteCheck,
+    WriteOutcome,
+    WritePlan,
+    check_write,
+    write_blocker,
+    write_file,
+)
 from workbench.services.exercises import load_answer_key, load_progress
 from workbench.services.quiz import Quiz, QuizJournal
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
@@ -110,6 +120,8 @@ class Workspace:
         """The hunks visited and counted (a quiz: the asked ones)."""
         self.pending: str | None = None
         """A first look (``first_look``): the evidence still being read, in a few words; None: complete."""
+        self._plans: dict[str, WritePlan] = {}
+        """Each file's write plan from its last check, kept until the session changes (``w`` checks once)."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None,
@@ -282,6 +294,8 @@ class Workspace:
 
     def _record(self, event: Event | None) -> Event | None:
         """Journal the event; when that fails, keep working in memory and say so once (``unsaved_news``)."""
+        if event is not None and event.op is not Op.WRITTEN:
+            self._plans.clear()  # the decisions changed: every plan is made again
         self._claim()
         if event is not None and self.unsaved is None:
             try:
@@ -333,20 +347,32 @@ class Workspace:
         return self._record(self.session.redo())
 
     def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
+        """Whether ``path`` can be written now: its plan (kept for ``write``), or why not."""
         self._claim()
         if self.unsaved is not None:
-            return WriteCheck(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}")
-        return check_write(self.repo, self.session, path, overwrite_changed)
+            return Refusal(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}")
+        plan = self._plans.get(path)
+        if plan is not None and fits(self.session, plan, self.stages, overwrite_changed) and moved(self.repo, plan) is None:
+            return plan
+        found = check_write(self.repo, self.session, path, overwrite_changed, stage=self.stages)
+        if isinstance(found, WritePlan):
+            self._plans[path] = found
+        else:
+            self._plans.pop(path, None)
+        return found
 
     def write(self, path: str, overwrite_changed: bool = False) -> WriteOutcome:
-        """Write one file (staged during a merge in progress); journal what was written.
+        """Write one file (staged during a merge in progress) by its plan from ``check`` (made anew when the
+        session changed since); journal what was written.
 
         Never while decisions are not saved: the journal would not know the file changed."""
         self._complete()
         self._claim()
         if self.unsaved is not None:
             return WriteOutcome(path, False, False, f"read-only: {self.unsaved}")
-        outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed)
+        plan = self._plans.pop(path, None)
+        outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed,
+                             plan=plan)
         self._record(outcome.event)
         return outcome
 
