@@ -3,6 +3,8 @@
 A ``Writing`` belongs to one screen: it holds the lock a second ``w`` (or the
 quit dialog's write) waits on, so a write is never cancelled half-way, and
 knows while the quit dialog is being prepared, when other keys must wait.
+While files are written the top line counts them; anything that could not
+be checked before a file was written (its Python syntax) is said in a toast.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from workbench.textsafe import visible
 from workbench.tui.actions.host import Host
 from workbench.tui.presentation.notices import quit_question, write_summary
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
+from workbench.tui.widgets.sync_bar import SyncBar
 
 
 class Writing:
@@ -38,21 +41,22 @@ class Writing:
             return
         self.host.start(self.write_all, group="write")
 
-    async def write_all(self) -> bool:
-        """Write every file with unwritten decisions (after any write under way); True when none was left."""
+    async def write_all(self, only: list[str] | None = None) -> bool:
+        """Write every file with unwritten decisions (``only``: those of them), after any write under way;
+        True when each was written and staged."""
         ws = self.host.ws
         if ws is None:
             return False
         async with self.lock:
-            return await self._write_dirty(ws)
+            return await self._write_dirty(ws, only)
 
-    async def _write_dirty(self, ws: Workspace) -> bool:
+    async def _write_dirty(self, ws: Workspace, only: list[str] | None) -> bool:
         host = self.host
         blocker = await asyncio.to_thread(ws.write_blocker)
         if blocker is not None:
             host.notify(f"Nothing written: {visible(blocker)}. {ws.saved_words}", severity="warning")
             return False
-        paths = ws.session.dirty_paths()
+        paths = [p for p in ws.session.dirty_paths() if only is None or p in only]
         if not paths:
             host.notify("Nothing to write: every decision is already in the work tree.")
             return True
@@ -60,31 +64,46 @@ class Writing:
         deleted: list[str] = []
         problems: list[str] = []
         unstaged: list[str] = []
-        for path in paths:
-            check = await asyncio.to_thread(ws.check, path)
-            overwrite = False
-            if check.blocked is Blocked.CHANGED_ON_DISK:
-                overwrite = await self._ask_overwrite(path)
-                if not overwrite:
-                    problems.append(f"skipped {path}: it changed on disk")
+        unchecked: list[str] = []
+        try:
+            for done, path in enumerate(paths):
+                self._busy(f"writing {done + 1} of {len(paths)} files" if len(paths) > 1 else f"writing {path}")
+                check = await asyncio.to_thread(ws.check, path)
+                overwrite = False
+                if check.blocked is Blocked.CHANGED_ON_DISK:
+                    overwrite = await self._ask_overwrite(path)
+                    if not overwrite:
+                        problems.append(f"skipped {path}: it changed on disk")
+                        continue
+                elif not check.ok:
+                    problems.append(check.message)
                     continue
-            elif not check.ok:
-                problems.append(check.message)
-                continue
-            outcome = await asyncio.to_thread(ws.write, path, overwrite)
-            if not outcome.written:
-                problems.append(outcome.message)
-            elif ws.stages and not outcome.staged:
-                unstaged.append(outcome.message)  # "wrote X but did not stage it: why" is no success
-            elif outcome.event is not None and outcome.event.oid is None:
-                deleted.append(path)
-            else:
-                written.append(path)
+                outcome = await asyncio.to_thread(ws.write, path, overwrite)
+                if outcome.written and outcome.warning:
+                    unchecked.append(f"{path}: {outcome.warning}")
+                if not outcome.written:
+                    problems.append(outcome.message)
+                elif ws.stages and not outcome.staged:
+                    unstaged.append(outcome.message)  # "wrote X but did not stage it: why" is no success
+                elif outcome.event is not None and outcome.event.oid is None:
+                    deleted.append(path)
+                else:
+                    written.append(path)
+        finally:
+            self._busy("")
         self._report(written, deleted, problems, ws.analysis.mode)
         for message in unstaged:
             host.notify(visible(message), title="Written, not staged", severity="error", timeout=12)
+        for message in unchecked:
+            host.notify(visible(message), title="Written, not checked", severity="warning", timeout=12)
         host.refresh_state(set(paths))
         return not problems and not unstaged
+
+    def _busy(self, note: str) -> None:
+        """Say on the top line what is being written ("" when done)."""
+        for screen in self.host.app.screen_stack:  # the overwrite question may be on top
+            for bar in screen.query(SyncBar):
+                bar.set_busy(note)
 
     async def _ask_overwrite(self, path: str) -> bool:
         question = Text()
@@ -133,5 +152,5 @@ class Writing:
         answer = await app.push_screen_wait(ConfirmScreen(question, answers))
         if answer == "quit":
             app.exit(0)
-        elif answer == "write" and await self.write_all():
-            app.exit(0)
+        elif answer == "write" and await self.write_all(writable):
+            app.exit(0)  # the files that could not be written were named in the question: their decisions are kept
