@@ -35,7 +35,7 @@ from workbench.git.types import (
     SyncMode,
     SyncSnapshot,
 )
-from workbench.git.worktree import worktree_mode
+from workbench.git.worktree import submodule_commit, worktree_mode
 from workbench.git.worktree_read import PendingContents, clean_contents
 
 
@@ -432,4 +432,9 @@ def _worktree_file(repo: GitRepo, path: str, unmerged: bool, cleaned: tuple[str,
     index = repo.index_entry(path)
     if index is not None and index[1] == FileMode.GITLINK:
         return ResultFile(True, None, index[0], unmerged, FileMode.GITLINK)
+    if unmerged and full.is_dir():
+        stages = repo.index_unmerged().get(path, {})
+        links = [stages[n][1] for n in (2, 3, 1) if n in stages and stages[n][2] == FileMode.GITLINK]
+        if links:  # a submodule conflict: the checkout is there, at the commit ``git add`` would record
+            return ResultFile(True, None, submodule_commit(repo, path) or links[0], unmerged, FileMode.GITLINK)
     return ResultFile(False, None, None, unmerged)
