@@ -94,13 +94,16 @@ def test_analyze_is_read_only(odd) -> None:  # noqa: ANN001
     assert not changed, f"touched under .git: {sorted(changed)}"
 
 
-def test_file_directory_conflict_uses_the_name_git_gave_the_file(builder) -> None:  # noqa: ANN001
+def test_file_directory_conflict_is_the_path_with_the_name_git_gave_the_file(builder) -> None:  # noqa: ANN001
+    """One conflict of ``y`` (not git's ``y~HEAD``), which knows where git put dev's file."""
     builder.write("y", "a file\n").write("x", "x\n").commit("base")
     builder.branch("dev").checkout("dev").write("y", "dev changed the file\n").commit("dev (#2)")
     builder.checkout("main").delete("y").write("y/f", "now a directory\n").commit("main (#3)")
     builder.checkout("dev").merge("main", "theirs")
     unmerged = set(__import__("workbench.git.repo", fromlist=["GitRepo"]).GitRepo.open(builder.path).index_unmerged())
     _, analysis = open_analysis(builder.path)
-    (entry,) = [f for f in analysis.files if f.path.startswith("y~")]
-    assert entry.path in unmerged and entry.status is FileStatus.CONFLICTED
+    assert not [f for f in analysis.files if f.path.startswith("y~")]
+    entry = analysis.file("y")
+    assert entry is not None and entry.directory == "main"
+    assert entry.asides and entry.asides[0] in unmerged and entry.status is FileStatus.CONFLICTED
     assert entry.dev.path == "y" and entry.history.dev, "dev's history of y is found"

@@ -28,6 +28,7 @@ from workbench.analysis.model import (
     Signal,
     SignalKind,
     SyncAnalysis,
+    Whose,
 )
 from workbench.analysis.pipeline import run_default_stages, run_stages
 from workbench.analysis.policy.rules import Policy
@@ -45,6 +46,7 @@ from workbench.analysis.xdiff import (
 )
 from workbench.git.content import is_binary
 from workbench.git.types import (
+    BLOB_MODES,
     CommitLookup,
     ConflictEntry,
     FileMode,
@@ -172,6 +174,8 @@ def outline(snapshot: SyncSnapshot, read_blob: ReadBlob) -> SyncAnalysis:
                 history=FileHistory(),
                 messages=tuple(m.text for m in entry.messages),
                 result_mode=result.mode if result.present else None,
+                asides=entry.asides,
+                directory=_whose(entry.directory),
             )
         )
     return replace(_sync_analysis(snapshot, tuple(files)), complete=False)
@@ -258,7 +262,7 @@ def _analyze_file(
     if merge is not None:  # main's side is rendered again when read, and so is the result when it is just that
         rendered = Rendered.BOTH if result.data == theirs_bytes else Rendered.THEIRS
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
-    warnings = _warnings(merge, exact, result)
+    warnings = _warnings(merge, exact, result) + _mode_conflict(dev, main, base)
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
     return FileAnalysis(
         path=entry.path,
@@ -282,7 +286,13 @@ def _analyze_file(
         signals=warnings,
         exact=exact,
         result_mode=result.mode if result.present else None,
+        asides=entry.asides,
+        directory=_whose(entry.directory),
     )
+
+
+def _whose(side: str | None) -> Whose | None:
+    return "dev" if side == "dev" else "main" if side == "main" else None
 
 
 def _matches_git(merge: MergeResult, entry: ConflictEntry, read_blob: ReadBlob) -> bool | None:
@@ -313,6 +323,18 @@ def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile)
             found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
                          "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
     return tuple(Signal(SignalKind.MODEL_MISMATCH, text) for text in found)
+
+
+def _mode_conflict(dev: Side, main: Side, base: Side) -> tuple[Signal, ...]:
+    """Both sides set a mode of their own (``run.sh`` added executable on dev, not on main): git keeps the
+    path conflicted whatever the content, and the mode written is the side taken (``resolve/write_modes.py``)."""
+    if dev.mode not in BLOB_MODES or main.mode not in BLOB_MODES or dev.mode == main.mode or base.mode in (dev.mode, main.mode):
+        return ()
+    words = {FileMode.EXECUTABLE: "executable", FileMode.REGULAR: "not executable"}
+    return (Signal(SignalKind.MODE_CONFLICT,
+                   f"dev's file is {words[FileMode(dev.mode)]} ({dev.mode:o}) and main's is "
+                   f"{words[FileMode(main.mode)]} ({main.mode:o}): git cannot merge the modes; taking one side "
+                   "in every hunk (or the whole file) writes its mode, any other choice keeps the work tree's"),)
 
 
 def _result_for(snapshot: SyncSnapshot, path: str, theirs_bytes: bytes | None) -> ResultFile:

@@ -168,6 +168,8 @@ class SignalKind(str, Enum):
     MAIN_DELETED_FILE = "main-deleted-file"
     DEV_DELETED_FILE = "dev-deleted-file"
     BINARY_CHANGED_BOTH = "binary-changed-both"
+    TYPE_CONFLICT = "type-conflict"
+    """The sides hold different types at the path (a file, a symlink, a submodule, a directory)."""
     RESULT_HAS_DEV = "result-has-dev"
     STILL_CONFLICTED = "still-conflicted"
     # edits beyond git's merge
@@ -188,5 +190,7 @@ class SignalKind(str, Enum):
     # warnings without weight
     MODEL_MISMATCH = "model-mismatch"
     """The hunks do not re-create what git wrote for the file (never silent)."""
+    MODE_CONFLICT = "mode-conflict"
+    """Dev and main give the file different modes (executable or not), neither the base's: git cannot merge them."""
     NO_HISTORY = "no-history"
     """git mergetool passed three versions and no repository history could be read."""

@@ -228,6 +228,12 @@ class FileAnalysis:
     later: bool = False
     """A commit after the sync merge changed the file (``--result`` names a later commit)."""
 
+    asides: tuple[str, ...] = ()
+    """Where git put one side's version instead of at ``path`` (``link~HEAD``): the sides hold different
+    types there (a file and a symlink, a file and a directory)."""
+    directory: Whose | None = None
+    """The side that has a directory at ``path`` (a file/directory conflict): its own side here is absent."""
+
     @property
     def theirs_bytes(self) -> bytes | None:
         """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""

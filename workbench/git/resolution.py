@@ -48,7 +48,7 @@ def resolution_diff(
         auto = merge_tree(repo, newer, main)
         auto_base = repo.merge_base(newer, main) or base
     conflicted = {entry.path for entry in auto.conflicts}
-    own_conflicts = {entry.path for entry in plain.conflicts}
+    own_conflicts = {entry.path for entry in plain.conflicts} | {a for entry in plain.conflicts for a in entry.asides}
     if mode == "merge-commit":
         assert result_commit is not None
         changed = _tree_changes(repo, auto.tree, repo.tree_of(result_commit))

@@ -255,18 +255,24 @@ _SIDE_COPY = re.compile(r"^(?P<path>.+)~(?P<sha>[0-9a-f]{40})$")
 def _name_side_copies(
     repo: GitRepo, plain: MergeTreeResult, mode: SyncMode, dev: str, main: str, result_commit: str | None
 ) -> MergeTreeResult:
-    """Give a file moved aside by a file/directory conflict the name the merge used.
+    """One entry per path for a conflict git split over two names, with the name the merge used for the copy.
 
-    merge-tree names it ``path~<commit id>`` (the labels we passed); a real
-    merge names it after the branch (``path~HEAD``, ``path~main``).  The work
-    tree's unmerged entries (or the result commit) tell which name it got.
+    When the sides hold different types at a path (a file and a symlink, a
+    file and a directory), git moves one side's version aside: merge-tree
+    names the copy ``path~<commit id>`` (the labels we passed), a real merge
+    after the branch (``path~HEAD``, ``path~main``), which the work tree's
+    unmerged entries (or the result commit) tell.  The copy's stages go back
+    to the path they have on their own side (``ConflictEntry.asides`` keeps
+    the copy's name): a symlink dev turned into a file is one conflict of
+    ``link``, not main's ``link`` that dev deleted and dev's new ``link~HEAD``.
     """
-    renamed = []
+    kept: list[ConflictEntry] = []
+    copies: dict[str, list[tuple[str, str, ConflictEntry]]] = {}
     known: set[str] | None = None
     for entry in plain.conflicts:
         match = _SIDE_COPY.match(entry.path)
         if not match or match["sha"] not in (dev, main):
-            renamed.append(entry)
+            kept.append(entry)
             continue
         if known is None:
             if mode == "in-progress":
@@ -278,16 +284,50 @@ def _name_side_copies(
         prefix = match["path"] + "~"
         label = "dev" if match["sha"] == dev else "main"
         name = next((path for path in sorted(known) if path.startswith(prefix)), prefix + label)
-        renamed.append(
-            replace(
-                entry,
-                path=name,
-                base=_moved(entry.base, entry.path, name),
-                ours=_moved(entry.ours, entry.path, name),
-                theirs=_moved(entry.theirs, entry.path, name),
-            )
-        )
-    return replace(plain, conflicts=tuple(renamed))
+        copies.setdefault(match["path"], []).append((label, name, entry))
+    at = {entry.path: k for k, entry in enumerate(kept)}
+    for path, found in copies.items():
+        own = kept[at[path]] if path in at else None
+        entry = _reunited(repo, path, own, found, dev, main)
+        if own is not None:
+            kept[at[path]] = entry
+        else:
+            kept.append(entry)
+    return replace(plain, conflicts=tuple(kept))
+
+
+def _reunited(repo: GitRepo, path: str, own: ConflictEntry | None, copies: list[tuple[str, str, ConflictEntry]],
+              dev: str, main: str) -> ConflictEntry:
+    """The conflict of ``path`` with the versions git moved aside put back (see ``_name_side_copies``)."""
+    stages = {"base": own.base if own else None, "dev": own.ours if own else None,
+              "main": own.theirs if own else None}
+    messages = list(own.messages) if own else []
+    for label, _name, copy in copies:
+        stages[label] = stages[label] or copy.ours or copy.theirs
+        stages["base"] = stages["base"] or copy.base
+        messages += [m for m in copy.messages if m not in messages]
+    directory = None
+    for label, tip in (("dev", dev), ("main", main)):
+        found = repo.tree_entry(tip, path)
+        if stages[label] is None and found is not None and found[1] == _TREE:
+            directory = label
+    return ConflictEntry(
+        path,
+        _moved_to(stages["base"], path),
+        _moved_to(stages["dev"], path),
+        _moved_to(stages["main"], path),
+        tuple(messages),
+        own.merged_oid if own else None,
+        asides=tuple(name for _label, name, _copy in copies),
+        directory=directory,
+    )
+
+
+_TREE = 0o040000
+
+
+def _moved_to(stage: StageEntry | None, path: str) -> StageEntry | None:
+    return replace(stage, path=path) if stage is not None else None
 
 
 def _with_index_conflicts(repo: GitRepo, plain: MergeTreeResult) -> MergeTreeResult:
@@ -296,7 +336,7 @@ def _with_index_conflicts(repo: GitRepo, plain: MergeTreeResult) -> MergeTreeRes
     The real merge may have seen other attributes or options (a custom merge
     driver, ``merge.renormalize``); what git left unmerged must be shown.
     """
-    known = {entry.path for entry in plain.conflicts}
+    known = {entry.path for entry in plain.conflicts} | {aside for entry in plain.conflicts for aside in entry.asides}
     extra = []
     for path, stages in sorted(repo.index_unmerged().items()):
         if path in known:
@@ -306,10 +346,6 @@ def _with_index_conflicts(repo: GitRepo, plain: MergeTreeResult) -> MergeTreeRes
     if not extra:
         return plain
     return replace(plain, clean=False, conflicts=plain.conflicts + tuple(extra))
-
-
-def _moved(stage: StageEntry | None, old: str, new: str) -> StageEntry | None:
-    return replace(stage, path=new) if stage is not None and stage.path == old else stage
 
 
 def _with_side_paths(repo: GitRepo, plain: MergeTreeResult, dev: str, main: str) -> MergeTreeResult:
@@ -404,10 +440,11 @@ def _read_results(
     if cleaning is not None:
         cleaned.update(cleaning.contents())
     for entry in plain.conflicts:
+        held = entry.path in unmerged or any(aside in unmerged for aside in entry.asides)
         if entry.path not in tracked:  # taken out of the index (``git rm --cached``): not in the commit
-            results[entry.path] = ResultFile(False, None, None)
+            results[entry.path] = ResultFile(False, None, None, held and bool(entry.asides))
             continue
-        results[entry.path] = _worktree_file(repo, entry.path, entry.path in unmerged, cleaned.get(entry.path))
+        results[entry.path] = _worktree_file(repo, entry.path, held, cleaned.get(entry.path))
     return results
 
 

@@ -97,6 +97,11 @@ class ConflictEntry:
     messages: tuple[MergeMessage, ...] = ()
     merged_oid: str | None = None
     """The blob git wrote for the path (with conflict markers), if any."""
+    asides: tuple[str, ...] = ()
+    """Where git put a side's version instead (``link~HEAD``): the two sides are of different types (a file and
+    a symlink, a file and a directory), and the index and work tree hold one of them under this name."""
+    directory: str | None = None
+    """``dev`` or ``main``: the side that has a directory at the path (a file/directory conflict)."""
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,14 @@ from workbench.git.worktree import (
     worktree_path,
 )
 from workbench.git.worktree_read import disk_oid
-from workbench.resolve.events import chosen_oid
+from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.file_content import FileState
 from workbench.resolve.markers import any_markers
 from workbench.resolve.python_check import check_python
 from workbench.resolve.renormalize import as_git_stages
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, ConflictTextError
+from workbench.resolve.write_aside import set_aside
 from workbench.resolve.write_modes import file_mode
 
 
@@ -107,7 +108,10 @@ class WritePlan:
     commit: str | None = None
     """GITLINK: the submodule commit to stage."""
     gone: tuple[str, ...] = ()
-    """The side copies git left beside the path (``link~HEAD``): removed, from the index too."""
+    """Paths removed with the write, from the index too: the side copy git left beside the path
+    (``link~HEAD``), the other side's directory when a file replaces it (``write_aside.py``)."""
+    own_entry: bool = True
+    """False when the path is the kept side's directory: a deletion removes only ``gone``."""
     disk: tuple[tuple[str, Seen], ...] = ()
     """What the work tree held at ``path`` (and ``gone``) when checked: the write stops if that changed."""
     overwrite: bool = False
@@ -207,9 +211,14 @@ def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: b
                        "for this file, so a hunk-level splice could put the wrong lines in: choose the whole file "
                        "(keep dev's or take main's, in the file list) or resolve it in an editor")
     decisions = decisions_of(session, entry)
-    plan = WritePlan(path, Action.DELETE, decisions, session.disk_oid(path), stage=stage, overwrite=overwrite)
-    if entry.kind is ConflictKind.SUBMODULE:
-        return _gitlink(session, entry, plan)
+    choice = session.file_choice(path)
+    aside = set_aside(repo, entry, choice, session.analysis.mode)
+    if aside.problem is not None:
+        return Refusal(path, Blocked.NOT_WRITABLE, aside.problem)
+    plan = WritePlan(path, Action.DELETE, decisions, session.disk_oid(path), stage=stage, overwrite=overwrite,
+                     gone=aside.gone, own_entry=aside.own_entry)
+    if entry.kind is ConflictKind.SUBMODULE and _side_mode(entry, choice) in (FileMode.GITLINK, None):
+        return _gitlink(repo, session, entry, plan)
     try:
         data = session.preview(path)
     except SessionError as exc:
@@ -219,7 +228,7 @@ def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: b
     plan = _with(plan, marker_sizes=_marker_sizes(attributes.marker_size, entry))
     warning = note = ""
     if data is not None:
-        mode, note = file_mode(entry, session.file_choice(path), _sides_taken(decisions))
+        mode, note = file_mode(entry, choice, _sides_taken(decisions))
         if mode != FileMode.SYMLINK:
             staged = as_git_stages(repo, session, path, data)  # merge.renormalize: git merged the sides renormalized
             if staged is None:
@@ -245,22 +254,30 @@ def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: b
     checkout = None
     if data is not None and plan.mode != FileMode.SYMLINK:
         checkout = checkout_form(repo, path, data, attributes.filtered)
-    return _with(plan, checkout=checkout, disk=((path, seen(repo, path)),), warning=warning, note=note)
+    disk = tuple((p, seen(repo, p)) for p in (path, *plan.gone))
+    return _with(plan, checkout=checkout, disk=disk, warning=warning, note=note)
 
 
 def _with(plan: WritePlan, **changes: object) -> WritePlan:
     return replace(plan, **changes)  # type: ignore[arg-type]
 
 
-def _gitlink(session: Session, entry: FileAnalysis, plan: WritePlan) -> WriteCheck:
+def _side_mode(entry: FileAnalysis, choice: FileChoice | None) -> int | None:
+    """The mode of the side a whole-file choice keeps (None: no choice, or a deletion)."""
+    side = {FileChoice.KEEP_DEV: entry.dev, FileChoice.TAKE_MAIN: entry.main}.get(choice) if choice else None
+    return side.mode if side is not None else None
+
+
+def _gitlink(repo: GitRepo, session: Session, entry: FileAnalysis, plan: WritePlan) -> WriteCheck:
     """A submodule: stage the chosen commit for the gitlink (never read as a blob), or remove it."""
     if not plan.stage:
         return Refusal(entry.path, Blocked.NOT_WRITABLE,
                        f"{entry.path} is a submodule: commit the pointer you want by hand")
     commit = chosen_oid(entry, session.file_choice(entry.path))
+    disk = tuple((p, seen(repo, p)) for p in plan.gone)  # the checkout itself is left as it is
     if commit is None:
-        return plan
-    return _with(plan, action=Action.GITLINK, commit=commit, mode=FileMode.GITLINK)
+        return _with(plan, disk=disk)
+    return _with(plan, action=Action.GITLINK, commit=commit, mode=FileMode.GITLINK, disk=disk)
 
 
 def _sides_taken(decisions: FileState) -> Choice | None:

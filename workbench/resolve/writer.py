@@ -85,7 +85,8 @@ def write_file(
         return WriteOutcome(path, False, False, f"{path} not written: {_reason(exc)}")
     if not outcome.written:
         return outcome
-    message = outcome.message + "".join(f" ({words})" for words in (plan.note, plan.warning) if words)
+    removed = f"removed {_listed(plan.gone)}" if plan.gone and plan.action is not Action.DELETE else ""
+    message = outcome.message + "".join(f" ({words})" for words in (removed, plan.note, plan.warning) if words)
     return WriteOutcome(path, True, outcome.staged, message, outcome.event, plan.warning)
 
 
@@ -101,10 +102,14 @@ def _carry_out(repo: GitRepo, session: Session, plan: WritePlan) -> WriteOutcome
         event = session.mark_written(path, plan.commit)
         return WriteOutcome(path, True, True, f"pointed submodule {path} at {plan.commit[:10]}", event)
     if plan.action is Action.DELETE:
-        _remove(target)
         event = session.mark_written(path, None)
+        if not plan.own_entry:  # the kept side's directory is at the path
+            words = f"removed {', '.join(gone)} (the directory {path}/ stays)" if gone else f"kept the directory {path}/"
+            return _staged(repo, plan, words, event, lambda: unstage_deleted(repo, gone[0], gone[1:]) if gone else None)
+        _remove(target)
         return _staged(repo, plan, f"deleted {path}", event, lambda: unstage_deleted(repo, path, gone))
     assert plan.blob is not None
+    _prune_directory(target)
     if plan.mode == FileMode.SYMLINK:
         _atomic_symlink(target, os.fsdecode(plan.blob))
     else:
@@ -117,6 +122,10 @@ def _carry_out(repo: GitRepo, session: Session, plan: WritePlan) -> WriteOutcome
             return WriteOutcome(path, True, False, f"wrote {path}, but it still holds conflict markers: not staged", event)
     blob = plan.blob
     return _staged(repo, plan, f"wrote {path}", event, lambda: stage_path(repo, path, (plan.mode, blob), gone))
+
+
+def _listed(paths: tuple[str, ...]) -> str:
+    return ", ".join(paths) if len(paths) <= 3 else f"{', '.join(paths[:3])} and {len(paths) - 3} more"
 
 
 def _reason(exc: BaseException) -> str:
@@ -182,9 +191,13 @@ def _temp_prefix(target: Path) -> str:
 def _permissions(target: Path, executable: bool) -> int:
     """The file's own permission bits with the executable bit set or cleared; the umask's for a new file."""
     try:
-        current = stat.S_IMODE(os.stat(target).st_mode)
+        found = os.lstat(target)
     except FileNotFoundError:
+        found = None
+    if found is None or not stat.S_ISREG(found.st_mode):  # nothing there, or a symlink the file replaces
         current = 0o666 & ~_umask()
+    else:
+        current = stat.S_IMODE(found.st_mode)
     readable = (current & 0o444) >> 2
     return (current | readable) if executable else (current & ~0o111)
 
@@ -208,6 +221,14 @@ def _atomic_symlink(target: Path, link_to: str) -> None:
     os.symlink(link_to, tmp)
     os.replace(tmp, target)
     _fsync_dir(target.parent)
+
+
+def _prune_directory(target: Path) -> None:
+    """Remove the empty directories at ``target`` (the other side's, its files removed as ``gone``)."""
+    if target.is_symlink() or not target.is_dir():
+        return
+    for folder, _dirs, _names in sorted(os.walk(target), key=lambda found: -len(found[0])):
+        os.rmdir(folder)
 
 
 def _remove(target: Path) -> None:

@@ -20,6 +20,7 @@ from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnal
 from workbench.analysis.risk.chain import MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
 from workbench.analysis.risk.line_compare import shorten
+from workbench.analysis.risk.type_conflict import type_conflict
 
 IMPORTED_WEIGHT = 45
 """Main deleted a file dev changed, and the result still imports it: it fails at import time."""
@@ -51,6 +52,9 @@ def file_signals(
     if entry.hunks:
         return []
     state = _state(entry, mode)
+    conflict = type_conflict(entry, state)
+    if conflict is not None:
+        return [conflict]
     if entry.kind is ConflictKind.BINARY and entry.dev.present and entry.main.present:
         return _binary(entry, ev, state)
     if not entry.base.present:
