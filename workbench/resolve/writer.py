@@ -94,6 +94,8 @@ def _carry_out(repo: GitRepo, session: Session, plan: WritePlan) -> WriteOutcome
     path = plan.path
     target = worktree_path(repo, path)
     gone = plan.gone
+    if plan.action is Action.WRITE:
+        _only_gone_inside(repo, target, gone)
     for other in gone:
         _remove(worktree_path(repo, other))
     if plan.action is Action.GITLINK:
@@ -221,6 +223,17 @@ def _atomic_symlink(target: Path, link_to: str) -> None:
     os.symlink(link_to, tmp)
     os.replace(tmp, target)
     _fsync_dir(target.parent)
+
+
+def _only_gone_inside(repo: GitRepo, target: Path, gone: tuple[str, ...]) -> None:
+    """Refuse, before anything is removed, a directory in the way that holds a file the plan does not remove."""
+    if target.is_symlink() or not target.is_dir():
+        return
+    removed = {worktree_path(repo, other) for other in gone}
+    for folder, _dirs, names in os.walk(target):
+        for name in names:
+            if Path(folder, name) not in removed:
+                raise WorkbenchError(f"{target.name}/ holds {name}, which appeared since the check: nothing was removed")
 
 
 def _prune_directory(target: Path) -> None:
