@@ -167,3 +167,24 @@ def test_a_file_changed_between_check_and_write_is_left_alone(builder: RepoBuild
     assert not outcome.written and "changed on disk" in outcome.message
     assert builder.read(path) == edited
     assert ws.check(path).blocked is Blocked.CHANGED_ON_DISK
+
+
+@pytest.mark.parametrize(("config", "attributes"), CONFIGS.values(), ids=CONFIGS.keys())
+def test_many_files_written_at_once_take_a_few_git_processes_in_all(
+    builder: RepoBuilder, config: dict[str, str], attributes: str, git_processes: list[list[str]]
+) -> None:
+    """What ``w`` does: every file checked (git asked about all at once), then written and staged together."""
+    paths = _merge(builder, config, attributes)
+    expected = _favoured(builder, "ours", paths)
+    repo, analysis = open_analysis(builder.path)
+    ws = Workspace.load(repo, analysis)
+    for path in paths:
+        ws.decide_file(path, Choice.DEV)
+    git_processes.clear()
+    assert all(check.ok for check in ws.check_all(paths).values())
+    outcomes = ws.write_all(paths)
+    assert all(o.written and o.staged for o in outcomes), [o.message for o in outcomes]
+    converting = 3 * len(paths) if config or attributes else 0  # a private index add and its listing, a smudge
+    assert len(git_processes) <= 3 + converting, git_processes
+    assert all(builder.read(path) == expected[path] for path in paths)
+    assert builder.git("diff", "--name-only", "--diff-filter=U") == b""

@@ -7,9 +7,11 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from pilot_tools import main_screen, ready, settle, toasts
 from textual.pilot import Pilot
 
+import workbench.resolve.writer as writer
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
@@ -80,7 +82,8 @@ def test_write_n_then_quit_writes_them_and_quits(builder: RepoBuilder, make_app:
     assert unmerged == ["f1.py"], "the file written is staged, the other left conflicted"
 
 
-def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, make_app: MakeApp) -> None:
+def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, make_app: MakeApp,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     paths = _merge(builder, 5)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)))
 
@@ -91,15 +94,17 @@ def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, ma
         for path in paths:
             ws.decide_file(path, Choice.DEV)
         third, release = threading.Event(), threading.Event()
-        write = ws.write
+        write = writer.atomic_write
+        written: list[Path] = []
 
-        def held(path: str, overwrite_changed: bool = False) -> object:
-            if path == paths[2]:
+        def held(target: Path, data: bytes, executable: bool) -> None:
+            written.append(target)
+            if len(written) == 3:
                 third.set()
                 release.wait(10)
-            return write(path, overwrite_changed)
+            write(target, data, executable)
 
-        ws.write = held  # type: ignore[method-assign]
+        monkeypatch.setattr(writer, "atomic_write", held)
         await pilot.press("w")
         for _ in range(200):
             if third.is_set():

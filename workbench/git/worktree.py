@@ -107,14 +107,45 @@ _NEUTRAL = (b"unspecified", b"unset")
 
 def path_attributes(repo: GitRepo, path: str) -> PathAttributes:
     """The path's marker size and whether its bytes are converted, from one ``git check-attr``."""
-    proc = run_git(repo.run_dir, ["check-attr", "-z", "conflict-marker-size", *_CONVERTING, "--", path], check=False)
-    if proc.returncode != 0:
-        return PathAttributes(7, True)
-    fields = proc.stdout.split(b"\0")
-    values = {fields[k + 1].decode("ascii", "replace"): fields[k + 2] for k in range(0, len(fields) - 2, 3)}
+    return paths_attributes(repo, [path])[path]
+
+
+def paths_attributes(repo: GitRepo, paths: Sequence[str]) -> dict[str, PathAttributes]:
+    """``path_attributes`` of every path, from one ``git check-attr`` (per 64 KB of paths)."""
+    found: dict[str, dict[str, bytes]] = {path: {} for path in paths}
+    for batch in _batches(paths):
+        proc = run_git(repo.run_dir, ["check-attr", "-z", "conflict-marker-size", *_CONVERTING, "--", *batch],
+                       check=False)
+        if proc.returncode != 0:
+            return {path: PathAttributes(7, True) for path in paths}
+        fields = proc.stdout.split(b"\0")
+        for k in range(0, len(fields) - 2, 3):
+            path = fields[k].decode("utf-8", "surrogateescape")
+            found.setdefault(path, {})[fields[k + 1].decode("ascii", "replace")] = fields[k + 2]
+    return {path: _attributes(repo, found[path]) for path in paths}
+
+
+def _attributes(repo: GitRepo, values: Mapping[str, bytes]) -> PathAttributes:
     size = values.get("conflict-marker-size", b"")
     marker = int(size) if size.isdigit() and 0 < int(size) < 1024 else 7
     return PathAttributes(marker, _converted(repo, values))
+
+
+_ARGS_BUDGET = 64 * 1024
+"""Bytes of paths per git run, well under any system's argument limit."""
+
+
+def _batches(paths: Sequence[str]) -> list[list[str]]:
+    batches: list[list[str]] = []
+    size = _ARGS_BUDGET
+    for path in paths:
+        length = len(os.fsencode(path)) + 1
+        if size + length > _ARGS_BUDGET:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += length
+    return batches
 
 
 def _converted(repo: GitRepo, values: Mapping[str, bytes]) -> bool:
@@ -162,38 +193,97 @@ def seen(repo: GitRepo, path: str) -> Seen:
     return ("file", digest, str(bool(info.st_mode & stat.S_IXUSR)))
 
 
-def stage_path(repo: GitRepo, path: str, expected: tuple[int, bytes] | None = None,
-               gone: Sequence[str] = ()) -> None:
-    """``git add`` the path (resolves its conflict stages, like a person would), and the removal of ``gone``.
+@dataclass(frozen=True, slots=True)
+class IndexUpdate:
+    """What one written file asks of the index (during a merge in progress)."""
 
-    ``expected`` is (mode, bytes) the index must then hold.  ``git add``
-    stores the file through its clean filters, and their round trip need
-    not give back what was checked out (``core.autocrlf`` leaves CRs alone
-    in a file whose blob in the index has some, so a blob without them
-    comes back with them): then the expected blob goes into the index, as
-    ``git merge`` puts its merged blob there.  ``gone``: paths already
-    removed from the work tree whose index entries go too (one ``git add``).
+    path: str
+    mode: int | None = None
+    """The entry's mode; None: the path's entry goes (a deletion)."""
+    blob: bytes | None = None
+    """A file's bytes (or a symlink's target) as the index must hold them."""
+    commit: str | None = None
+    """A submodule's commit (mode ``GITLINK``)."""
+    gone: tuple[str, ...] = ()
+    """Entries removed with it (git's side copies, the other side's directory)."""
+    own_entry: bool = True
+    """False for a deletion that leaves the path's entries alone (the kept side's directory is there)."""
+
+
+def update_index(repo: GitRepo, updates: Sequence[IndexUpdate]) -> dict[str, str]:
+    """Stage every update in at most three git runs (an add, an ``--index-info``, an ``rm --cached``); path -> why
+    its update failed.
+
+    ``git add`` resolves a path's conflict stages, like a person would, and
+    stores the file through its clean filters, whose round trip need not
+    give back what was checked out (``core.autocrlf`` leaves CRs alone in a
+    file whose blob in the index has some, so a blob without them comes back
+    with them); then the expected blob goes into the index, as ``git merge``
+    puts its merged blob there.  When a run fails for several paths, each
+    path is staged on its own, to say which failed.
     """
+    if len(updates) > 1:
+        failed = _update_index(repo, updates)
+        if not failed:
+            return {}
+        return {path: why for update in updates for path, why in _update_index(repo, [update]).items()}
+    return _update_index(repo, updates)
+
+
+def _update_index(repo: GitRepo, updates: Sequence[IndexUpdate]) -> dict[str, str]:
+    added = [u for u in updates if u.blob is not None and u.mode is not None]
+    linked = [u for u in updates if u.commit is not None]
+    removed = [p for u in updates if u.mode is None for p in ((u.path,) if u.own_entry else ()) + u.gone]
+    failed: dict[str, str] = {}
+    null = b"0 " + b"0" * 40 + b"\t"
+    info: list[bytes] = []
     with _INDEX:
-        args = [LITERAL, "add", *(("--all",) if gone else ()), "--", path, *gone]
-        proc = run_git(repo.run_dir, args, check=False)
-        if proc.returncode != 0:
-            raise WorkbenchError(f"git add failed: {_add_failure(proc.stderr)}")
-        if expected is None:
-            return
-        mode, data = expected
-        oid = repo.hash_bytes(data)
-        if repo.index_entry(path) != (oid, mode):
-            run_git(repo.run_dir, ["update-index", "--cacheinfo", f"{mode:o},{store_blob(repo, data)},{path}"])
+        for batch in _batches([p for u in added for p in (u.path, *u.gone)]):
+            proc = run_git(repo.run_dir, [LITERAL, "add", "--all", "--", *batch], check=False)
+            if proc.returncode != 0:
+                return {u.path: f"git add failed: {_add_failure(proc.stderr)}" for u in updates}
+        if added:
+            index = repo.raw.index
+            index.read()
+            for update in added:
+                assert update.blob is not None and update.mode is not None
+                found = index[update.path] if update.path in index else None
+                if found is None or (str(found.id), found.mode) != (repo.hash_bytes(update.blob), update.mode):
+                    info.append(f"{update.mode:o} {store_blob(repo, update.blob)}\t".encode() + os.fsencode(update.path))
+        for update in linked:  # a mode-0 entry drops every stage of its path, conflict stages included
+            info += [null + os.fsencode(update.path),
+                     f"{FileMode.GITLINK:o} {update.commit}\t".encode() + os.fsencode(update.path),
+                     *(null + os.fsencode(other) for other in update.gone)]
+        try:
+            if info:
+                run_git(repo.run_dir, ["update-index", "-z", "--index-info"], input_bytes=b"\0".join(info) + b"\0")
+            for batch in _batches(removed):
+                run_git(repo.run_dir, [LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", *batch])
+        except WorkbenchError as exc:
+            failed = {u.path: str(exc) for u in updates}
+    return failed
 
 
 def stage_problem(repo: GitRepo, path: str) -> str | None:
     """Why ``git add`` of ``path`` would fail now (``--dry-run``: nothing changes), or None."""
-    if not os.path.lexists(worktree_path(repo, path)):
-        return None
-    with _INDEX:
-        proc = run_git(repo.run_dir, [LITERAL, "add", "--dry-run", "--", path], check=False)
-    return _add_failure(proc.stderr) if proc.returncode != 0 else None
+    return stage_problems(repo, [path]).get(path)
+
+
+def stage_problems(repo: GitRepo, paths: Sequence[str]) -> dict[str, str]:
+    """Why ``git add`` would fail now for each path it would (``--dry-run``), asked of all at once first."""
+    there = [path for path in paths if os.path.lexists(worktree_path(repo, path))]
+    failed: dict[str, str] = {}
+    for batch in _batches(there):
+        with _INDEX:
+            proc = run_git(repo.run_dir, [LITERAL, "add", "--dry-run", "--", *batch], check=False)
+        if proc.returncode == 0:
+            continue
+        if len(batch) == 1:
+            failed[batch[0]] = _add_failure(proc.stderr)
+            continue
+        for path in batch:  # which of them: one at a time
+            failed.update(stage_problems(repo, [path]))
+    return failed
 
 
 def _add_failure(stderr: bytes) -> str:
@@ -205,21 +295,6 @@ def _add_failure(stderr: bytes) -> str:
         return "the path is outside the sparse-checkout cone (git add --sparse stages it)"
     lines = [line for line in text.strip().splitlines() if line.strip() and not line.startswith("hint:")]
     return lines[0].removeprefix("fatal: ").removeprefix("error: ") if lines else "git add failed"
-
-
-def unstage_deleted(repo: GitRepo, path: str, gone: Sequence[str] = ()) -> None:
-    """Record the path's deletion in the index (``git rm --cached``), and that of ``gone``."""
-    with _INDEX:
-        run_git(repo.run_dir, [LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", path, *gone])
-
-
-def stage_gitlink(repo: GitRepo, path: str, oid: str, gone: Sequence[str] = ()) -> None:
-    """Point a submodule entry at a commit without touching its checkout (``gone``: removed from the index)."""
-    null = b"0 " + b"0" * 40 + b"\t"
-    entries = [null + os.fsencode(path), f"{FileMode.GITLINK:o} {oid}\t".encode() + os.fsencode(path),
-               *(null + os.fsencode(other) for other in gone)]
-    with _INDEX:  # a mode-0 entry drops every stage of its path, conflict stages included
-        run_git(repo.run_dir, ["update-index", "-z", "--index-info"], input_bytes=b"\0".join(entries) + b"\0")
 
 
 def submodule_commit(repo: GitRepo, path: str) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from workbench.analysis.model import FileAnalysis
 from workbench.analysis.xdiff import text_model
-from workbench.git.renormalize import Renormalization, renormalization
+from workbench.git.renormalize import Renormalization, renormalization, renormalizes
 from workbench.git.repo import GitRepo
 from workbench.git.runner import rediffs_shifted
 from workbench.git.types import BLOB_MODES
@@ -22,7 +22,7 @@ from workbench.resolve.session import Session
 def as_git_stages(repo: GitRepo, session: Session, path: str, data: bytes) -> bytes | None:
     """``data`` (the file's decided content) as the merge stages it; None when git's renormalization is not modelled."""
     entry = session.file(path)
-    if session.file_choice(path) is not None or not _content_merged(entry):
+    if session.file_choice(path) is not None or not _content_merged(entry) or not renormalizes(repo):
         return data
     sides = [repo.read_blob(side.oid) for side in (entry.base, entry.dev, entry.main) if side.oid is not None]
     found, merged = renormalization(repo, path, sides)

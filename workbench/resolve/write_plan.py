@@ -14,6 +14,7 @@ session changes, so a file is checked and spliced once per write.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -23,12 +24,15 @@ from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.types import BLOB_MODES, FileMode
 from workbench.git.worktree import (
+    PathAttributes,
     Seen,
     checkout_form,
     path_attributes,
+    paths_attributes,
     raw_blob_id,
     seen,
     stage_problem,
+    stage_problems,
     worktree_mode,
     worktree_path,
 )
@@ -182,20 +186,40 @@ def moved(repo: GitRepo, plan: WritePlan) -> str | None:
     return next((path for path, then in plan.disk if seen(repo, path) != then), None)
 
 
+@dataclass(frozen=True, slots=True)
+class Probes:
+    """What git says about many paths at once (``check_writes``): their attributes, and why staging would fail."""
+
+    attributes: dict[str, PathAttributes]
+    unstageable: dict[str, str]
+
+
 def check_write(repo: GitRepo, session: Session, path: str, overwrite_changed: bool = False,
-                stage: bool | None = None) -> WriteCheck:
+                stage: bool | None = None, probes: Probes | None = None) -> WriteCheck:
     """Everything that must hold before ``path`` is written, and the plan (a probe that fails refuses, never raises).
 
-    ``stage``: update the index too (default: during a merge in progress)."""
+    ``stage``: update the index too (default: during a merge in progress); ``probes``: asked already."""
     if stage is None:
         stage = session.analysis.mode is Mode.IN_PROGRESS
     try:
-        return _check(repo, session, path, overwrite_changed, stage)
+        return _check(repo, session, path, overwrite_changed, stage, probes)
     except (OSError, WorkbenchError) as exc:
         return Refusal(path, Blocked.NOT_WRITABLE, f"{path} cannot be checked: {exc}")
 
 
-def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: bool) -> WriteCheck:
+def check_writes(repo: GitRepo, session: Session, paths: Sequence[str], stage: bool | None = None) -> dict[str, WriteCheck]:
+    """``check_write`` of every path, git asked about all of them at once (two git runs in all, for most)."""
+    if stage is None:
+        stage = session.analysis.mode is Mode.IN_PROGRESS
+    try:
+        probes = Probes(paths_attributes(repo, paths), stage_problems(repo, paths) if stage else {})
+    except (OSError, WorkbenchError):
+        probes = None  # each path is asked on its own, and says what fails
+    return {path: check_write(repo, session, path, False, stage, probes) for path in paths}
+
+
+def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: bool,
+           probes: Probes | None) -> WriteCheck:
     blocker = write_blocker(repo, session.analysis)
     if blocker is not None:
         return Refusal(path, Blocked.NO_WORKTREE if repo.workdir is None else Blocked.NOT_WRITABLE, blocker)
@@ -224,7 +248,7 @@ def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: b
     except SessionError as exc:
         blocked = Blocked.CONFLICT_TEXT if isinstance(exc.__cause__, ConflictTextError) else Blocked.OVERLAP
         return Refusal(path, blocked, str(exc))
-    attributes = path_attributes(repo, path)
+    attributes = probes.attributes[path] if probes is not None else path_attributes(repo, path)
     plan = _with(plan, marker_sizes=_marker_sizes(attributes.marker_size, entry))
     warning = note = ""
     if data is not None:
@@ -248,7 +272,7 @@ def _check(repo: GitRepo, session: Session, path: str, overwrite: bool, stage: b
         if changed:
             return Refusal(path, Blocked.CHANGED_ON_DISK, f"{path} {changed} since it was loaded: overwrite it?")
     if stage and data is not None:
-        problem = stage_problem(repo, path)
+        problem = probes.unstageable.get(path) if probes is not None else stage_problem(repo, path)
         if problem:
             return Refusal(path, Blocked.NOT_STAGEABLE, f"{path} not written: it could not be staged ({problem})")
     checkout = None

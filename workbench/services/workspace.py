@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from workbench.analysis.answer_key import risky_subset
@@ -33,8 +33,9 @@ from workbench.resolve.writer import (
     WriteOutcome,
     WritePlan,
     check_write,
+    check_writes,
     write_blocker,
-    write_file,
+    write_files,
 )
 from workbench.services.exercises import load_answer_key, load_progress
 from workbench.services.quiz import Quiz, QuizJournal
@@ -348,33 +349,63 @@ class Workspace:
 
     def check(self, path: str, overwrite_changed: bool = False) -> WriteCheck:
         """Whether ``path`` can be written now: its plan (kept for ``write``), or why not."""
+        return self.check_all([path], overwrite_changed)[path]
+
+    def check_all(self, paths: Sequence[str], overwrite_changed: bool = False) -> dict[str, WriteCheck]:
+        """``check`` of every path, git asked about them all at once; a plan kept from before is reused while the
+        decisions and the work tree are as they were."""
         self._claim()
         if self.unsaved is not None:
-            return Refusal(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}")
-        plan = self._plans.get(path)
-        if plan is not None and fits(self.session, plan, self.stages, overwrite_changed) and moved(self.repo, plan) is None:
-            return plan
-        found = check_write(self.repo, self.session, path, overwrite_changed, stage=self.stages)
-        if isinstance(found, WritePlan):
-            self._plans[path] = found
-        else:
-            self._plans.pop(path, None)
-        return found
+            return {path: Refusal(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}") for path in paths}
+        found: dict[str, WriteCheck] = {}
+        for path in paths:
+            plan = self._plans.get(path)
+            if plan is not None and fits(self.session, plan, self.stages, overwrite_changed) and moved(self.repo, plan) is None:
+                found[path] = plan
+        asked = [path for path in paths if path not in found]
+        if len(asked) == 1:
+            found[asked[0]] = check_write(self.repo, self.session, asked[0], overwrite_changed, stage=self.stages)
+        elif asked:
+            found.update(check_writes(self.repo, self.session, asked, stage=self.stages))
+        for path in asked:
+            made = found[path]
+            if isinstance(made, WritePlan):
+                self._plans[path] = made
+            else:
+                self._plans.pop(path, None)
+        return {path: found[path] for path in paths}
 
     def write(self, path: str, overwrite_changed: bool = False) -> WriteOutcome:
-        """Write one file (staged during a merge in progress) by its plan from ``check`` (made anew when the
-        session changed since); journal what was written.
+        """Write one file (staged during a merge in progress) by its plan from ``check``; see ``write_all``."""
+        return self.write_all([path], [path] if overwrite_changed else [])[0]
+
+    def write_all(self, paths: Sequence[str], overwrite: Collection[str] = (),
+                  progress: Callable[[int], None] | None = None) -> list[WriteOutcome]:
+        """Write the files (staged together during a merge in progress) by their plans from ``check`` (made anew
+        where the decisions changed since); ``overwrite``: paths the user let replace a change on disk.
+        Journal what was written.
 
         Never while decisions are not saved: the journal would not know the file changed."""
         self._complete()
         self._claim()
         if self.unsaved is not None:
-            return WriteOutcome(path, False, False, f"read-only: {self.unsaved}")
-        plan = self._plans.pop(path, None)
-        outcome = write_file(self.repo, self.session, path, stage=self.stages, overwrite_changed=overwrite_changed,
-                             plan=plan)
-        self._record(outcome.event)
-        return outcome
+            return [WriteOutcome(path, False, False, f"read-only: {self.unsaved}") for path in paths]
+        outcomes: dict[str, WriteOutcome] = {}
+        plans: list[WritePlan] = []
+        for path in paths:
+            plan = self._plans.pop(path, None)
+            leave = path in overwrite
+            if plan is None or not fits(self.session, plan, self.stages, leave):
+                check = check_write(self.repo, self.session, path, leave, stage=self.stages)
+                if not isinstance(check, WritePlan):
+                    outcomes[path] = WriteOutcome(path, False, False, check.message)
+                    continue
+                plan = check
+            plans.append(plan)
+        for outcome in write_files(self.repo, self.session, plans, progress):
+            outcomes[outcome.path] = outcome
+            self._record(outcome.event)
+        return [outcomes[path] for path in paths]
 
     def ack_blocker(self, path: str, index: int) -> str | None:
         """Why the hunk cannot be acknowledged here (asked before the reason is), or None."""

@@ -21,6 +21,7 @@ from workbench.tui.actions.host import Host
 from workbench.tui.presentation.notices import quit_question, write_summary
 from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.widgets.sync_bar import SyncBar
+from workbench.wording import plural
 
 
 class Writing:
@@ -60,37 +61,47 @@ class Writing:
         if not paths:
             host.notify("Nothing to write: every decision is already in the work tree.")
             return True
-        written: list[str] = []
-        deleted: list[str] = []
-        problems: list[str] = []
-        unstaged: list[str] = []
-        unchecked: list[str] = []
+        total = len(paths)
+        self._busy(f"checking {plural(total, 'file')}")
         try:
-            for done, path in enumerate(paths):
-                self._busy(f"writing {done + 1} of {len(paths)} files" if len(paths) > 1 else f"writing {path}")
-                check = await asyncio.to_thread(ws.check, path)
-                overwrite = False
+            checks = await asyncio.to_thread(ws.check_all, paths)
+            problems: list[str] = []
+            writable: list[str] = []
+            overwrite: list[str] = []
+            for path in paths:
+                check = checks[path]
                 if check.blocked is Blocked.CHANGED_ON_DISK:
-                    overwrite = await self._ask_overwrite(path)
-                    if not overwrite:
+                    if not await self._ask_overwrite(path):
                         problems.append(f"skipped {path}: it changed on disk")
                         continue
+                    overwrite.append(path)
                 elif not check.ok:
                     problems.append(check.message)
                     continue
-                outcome = await asyncio.to_thread(ws.write, path, overwrite)
-                if outcome.written and outcome.warning:
-                    unchecked.append(f"{path}: {outcome.warning}")
-                if not outcome.written:
-                    problems.append(outcome.message)
-                elif ws.stages and not outcome.staged:
-                    unstaged.append(outcome.message)  # "wrote X but did not stage it: why" is no success
-                elif outcome.event is not None and outcome.event.oid is None:
-                    deleted.append(path)
-                else:
-                    written.append(path)
+                writable.append(path)
+
+            def progress(done: int) -> None:
+                note = f"writing {done + 1} of {len(writable)} files" if len(writable) > 1 else f"writing {writable[0]}"
+                host.app.call_from_thread(self._busy, note)
+
+            outcomes = await asyncio.to_thread(ws.write_all, writable, overwrite, progress) if writable else []
         finally:
             self._busy("")
+        written: list[str] = []
+        deleted: list[str] = []
+        unstaged: list[str] = []
+        unchecked: list[str] = []
+        for outcome in outcomes:
+            if outcome.written and outcome.warning:
+                unchecked.append(f"{outcome.path}: {outcome.warning}")
+            if not outcome.written:
+                problems.append(outcome.message)
+            elif ws.stages and not outcome.staged:
+                unstaged.append(outcome.message)  # "wrote X but did not stage it: why" is no success
+            elif outcome.event is not None and outcome.event.oid is None:
+                deleted.append(outcome.path)
+            else:
+                written.append(outcome.path)
         self._report(written, deleted, problems, ws.analysis.mode)
         for message in unstaged:
             host.notify(visible(message), title="Written, not staged", severity="error", timeout=12)
@@ -142,7 +153,7 @@ class Writing:
             if not dirty or ws is None or ws.write_blocker() is not None:
                 app.exit(0)
                 return
-            checks = [await asyncio.to_thread(ws.check, path) for path in dirty]
+            checks = list((await asyncio.to_thread(ws.check_all, dirty)).values())
         writable = [c.path for c in checks if c.ok or c.blocked is Blocked.CHANGED_ON_DISK]
         question = Text(quit_question(len(dirty), [c for c in checks if c.path not in writable]))
         answers = [Answer("q", "Quit", "quit"), Answer("c", "Cancel", "cancel")]
