@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers.syncs import open_analysis
 
-import workbench.resolve.session as session_module
+import workbench.resolve.file_content as file_content
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked, WritePlan
 from workbench.sample import RepoBuilder
@@ -98,13 +98,13 @@ def test_each_written_file_takes_at_most_seven_git_processes_and_one_splice(
     for path in paths:
         ws.decide_file(path, Choice.MAIN)
     splices: list[str] = []
-    real = session_module.spliced
+    real = file_content.spliced
 
     def counting(entry: Any, decisions: Any) -> bytes:
         splices.append(entry.path)
         return real(entry, decisions)
 
-    monkeypatch.setattr(session_module, "spliced", counting)
+    monkeypatch.setattr("workbench.resolve.session.spliced", counting)
     git_processes.clear()
     for path in paths:
         assert ws.check(path).ok

@@ -389,13 +389,13 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_do_not_act_below_it(sample
         screen = main_screen(pilot)
         assert screen.ws is not None
         await pilot.press("d")
-        slow_check = screen.ws.check
+        slow_check = screen.ws.check_all
 
-        def check(path: str, overwrite_changed: bool = False) -> object:
+        def check(paths: list[str], overwrite_changed: bool = False) -> object:
             time.sleep(0.4)
-            return slow_check(path, overwrite_changed)
+            return slow_check(paths, overwrite_changed)
 
-        screen.ws.check = check  # type: ignore[method-assign]
+        screen.ws.check_all = check  # type: ignore[method-assign, assignment]
         await burst(pilot, "qcc", gap=0.02)
         for _ in range(40):
             if isinstance(app.screen, ConfirmScreen):
@@ -418,13 +418,13 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None
         path = screen.path
-        slow_write = screen.ws.write
+        slow_write = screen.ws.write_all
 
-        def write(path: str, overwrite_changed: bool = False) -> object:
+        def write(paths: list[str], *args: object) -> object:
             time.sleep(0.4)  # a big file, or a slow disk: q arrives while the write runs
-            return slow_write(path, overwrite_changed)
+            return slow_write(paths, *args)  # type: ignore[arg-type]
 
-        screen.ws.write = write  # type: ignore[method-assign]
+        screen.ws.write_all = write  # type: ignore[method-assign, assignment]
         await burst(pilot, "Dwq", gap=0.02)
         for _ in range(400):
             if app.return_code is not None:

@@ -11,7 +11,7 @@ import pytest
 from pilot_tools import main_screen, ready, settle, toasts
 from textual.pilot import Pilot
 
-import workbench.resolve.writer as writer
+import workbench.resolve.atomic as atomic
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
@@ -94,7 +94,7 @@ def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, ma
         for path in paths:
             ws.decide_file(path, Choice.DEV)
         third, release = threading.Event(), threading.Event()
-        write = writer.atomic_write
+        write = atomic.atomic_write
         written: list[Path] = []
 
         def held(target: Path, data: bytes, executable: bool) -> None:
@@ -104,7 +104,7 @@ def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, ma
                 release.wait(10)
             write(target, data, executable)
 
-        monkeypatch.setattr(writer, "atomic_write", held)
+        monkeypatch.setattr("workbench.resolve.writer.atomic_write", held)
         await pilot.press("w")
         for _ in range(200):
             if third.is_set():

@@ -25,22 +25,18 @@ from workbench.resolve.journal import EventLog, Journal, Situation
 from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
-from workbench.resolve.write_plan import fits, moved
 from workbench.resolve.writer import (
     Blocked,
     Refusal,
     WriteCheck,
     WriteOutcome,
-    WritePlan,
-    check_write,
-    check_writes,
     write_blocker,
-    write_files,
 )
 from workbench.services.exercises import load_answer_key, load_progress
 from workbench.services.quiz import Quiz, QuizJournal
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 from workbench.services.sync_process import Opener
+from workbench.services.write_plans import WritePlans
 from workbench.wording import plural
 
 
@@ -121,8 +117,8 @@ class Workspace:
         """The hunks visited and counted (a quiz: the asked ones)."""
         self.pending: str | None = None
         """A first look (``first_look``): the evidence still being read, in a few words; None: complete."""
-        self._plans: dict[str, WritePlan] = {}
-        """Each file's write plan from its last check, kept until the session changes (``w`` checks once)."""
+        self._plans = WritePlans(repo, session, self.stages)
+        """Each file's write plan from its last check, kept until the decisions change (``w`` checks once)."""
 
     @classmethod
     def open(cls, request: SyncRequest, progress: Callable[[LoadProgress], None] | None = None,
@@ -296,7 +292,7 @@ class Workspace:
     def _record(self, event: Event | None) -> Event | None:
         """Journal the event; when that fails, keep working in memory and say so once (``unsaved_news``)."""
         if event is not None and event.op is not Op.WRITTEN:
-            self._plans.clear()  # the decisions changed: every plan is made again
+            self._plans.forget()  # the decisions changed: every plan is made again
         self._claim()
         if event is not None and self.unsaved is None:
             try:
@@ -352,28 +348,11 @@ class Workspace:
         return self.check_all([path], overwrite_changed)[path]
 
     def check_all(self, paths: Sequence[str], overwrite_changed: bool = False) -> dict[str, WriteCheck]:
-        """``check`` of every path, git asked about them all at once; a plan kept from before is reused while the
-        decisions and the work tree are as they were."""
+        """``check`` of every path, git asked about them all at once (``write_plans.py``)."""
         self._claim()
         if self.unsaved is not None:
             return {path: Refusal(path, Blocked.NOT_WRITABLE, f"read-only: {self.unsaved}") for path in paths}
-        found: dict[str, WriteCheck] = {}
-        for path in paths:
-            plan = self._plans.get(path)
-            if plan is not None and fits(self.session, plan, self.stages, overwrite_changed) and moved(self.repo, plan) is None:
-                found[path] = plan
-        asked = [path for path in paths if path not in found]
-        if len(asked) == 1:
-            found[asked[0]] = check_write(self.repo, self.session, asked[0], overwrite_changed, stage=self.stages)
-        elif asked:
-            found.update(check_writes(self.repo, self.session, asked, stage=self.stages))
-        for path in asked:
-            made = found[path]
-            if isinstance(made, WritePlan):
-                self._plans[path] = made
-            else:
-                self._plans.pop(path, None)
-        return {path: found[path] for path in paths}
+        return self._plans.check_all(paths, overwrite_changed)
 
     def write(self, path: str, overwrite_changed: bool = False) -> WriteOutcome:
         """Write one file (staged during a merge in progress) by its plan from ``check``; see ``write_all``."""
@@ -381,31 +360,18 @@ class Workspace:
 
     def write_all(self, paths: Sequence[str], overwrite: Collection[str] = (),
                   progress: Callable[[int], None] | None = None) -> list[WriteOutcome]:
-        """Write the files (staged together during a merge in progress) by their plans from ``check`` (made anew
-        where the decisions changed since); ``overwrite``: paths the user let replace a change on disk.
-        Journal what was written.
+        """Write the files (staged together during a merge in progress) by their plans from ``check``;
+        ``overwrite``: paths the user let replace a change on disk.  Journal what was written.
 
         Never while decisions are not saved: the journal would not know the file changed."""
         self._complete()
         self._claim()
         if self.unsaved is not None:
             return [WriteOutcome(path, False, False, f"read-only: {self.unsaved}") for path in paths]
-        outcomes: dict[str, WriteOutcome] = {}
-        plans: list[WritePlan] = []
-        for path in paths:
-            plan = self._plans.pop(path, None)
-            leave = path in overwrite
-            if plan is None or not fits(self.session, plan, self.stages, leave):
-                check = check_write(self.repo, self.session, path, leave, stage=self.stages)
-                if not isinstance(check, WritePlan):
-                    outcomes[path] = WriteOutcome(path, False, False, check.message)
-                    continue
-                plan = check
-            plans.append(plan)
-        for outcome in write_files(self.repo, self.session, plans, progress):
-            outcomes[outcome.path] = outcome
+        outcomes = self._plans.write_all(paths, overwrite, progress)
+        for outcome in outcomes:
             self._record(outcome.event)
-        return [outcomes[path] for path in paths]
+        return outcomes
 
     def ack_blocker(self, path: str, index: int) -> str | None:
         """Why the hunk cannot be acknowledged here (asked before the reason is), or None."""
