@@ -364,6 +364,20 @@ class GitRepo:
         except (KeyError, ValueError, pygit2.GitError):
             return False
 
+    def author_ident(self) -> str | None:
+        """``Name <email>`` as git would record a commit's author here (``git var GIT_AUTHOR_IDENT``), or None.
+
+        git's own answer, not libgit2's: ``GIT_AUTHOR_NAME``/``EMAIL`` before
+        ``user.name``/``email``, and the configuration files git reads
+        (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_NOSYSTEM``), which libgit2 ignores.
+        """
+        found = run_git(self.run_dir, ["var", "GIT_AUTHOR_IDENT"], check=False)
+        if found.returncode != 0:
+            return None
+        ident = found.stdout.decode("utf-8", "replace").strip()
+        name, bracket, _when = ident.rpartition(">")
+        return (name + bracket).strip() if bracket else None
+
     @property
     def raw(self) -> pygit2.Repository:
         """For the git layer's own modules only."""
