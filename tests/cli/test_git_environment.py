@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main
-from workbench.sample import SampleSync
+from workbench.sample import RepoBuilder, SampleSync
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -17,13 +17,14 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def test_git_dir_and_work_tree_name_the_repository(sample_merge_commit: SampleSync, sample_branches: SampleSync,
+def test_git_dir_and_work_tree_name_the_repository(sample_merge_commit: SampleSync, builder: RepoBuilder,
                                                     capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """In repository B, with GIT_DIR and GIT_WORK_TREE pointing at A, the analysis is A's (as git's would be)."""
     wanted = _cli(capsys, "analyze", "--json", "--repo", str(sample_merge_commit.path), "--no-cache")
     assert wanted[0] == 0
-    monkeypatch.chdir(sample_branches.path)
+    builder.write("other.txt", "another repository\n").commit("other")
+    monkeypatch.chdir(builder.path)
     monkeypatch.setenv("GIT_DIR", str(sample_merge_commit.path / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(sample_merge_commit.path))
     assert _cli(capsys, "analyze", "--json", "--no-cache") == wanted
@@ -40,11 +41,12 @@ def test_a_relative_git_dir_at_the_top_is_what_hooks_get(sample_merge_commit: Sa
 
 
 def test_a_git_dir_git_would_pair_with_another_work_tree_is_refused(sample_merge_commit: SampleSync,
-                                                                     sample_branches: SampleSync,
+                                                                     builder: RepoBuilder,
                                                                      capsys: pytest.CaptureFixture[str],
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """GIT_DIR alone makes git take the current directory as A's work tree: nothing is analysed or written."""
-    monkeypatch.chdir(sample_branches.path)
+    builder.write("other.txt", "another repository\n").commit("other")
+    monkeypatch.chdir(builder.path)
     monkeypatch.setenv("GIT_DIR", str(sample_merge_commit.path / ".git"))
     code, out, err = _cli(capsys, "analyze", "--json", "--no-cache")
     assert (code, out) == (2, "")
