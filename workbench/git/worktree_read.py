@@ -47,7 +47,7 @@ def stored_oids(repo: GitRepo, path: str, files: Sequence[str | os.PathLike[str]
     nothing is written)."""
     if not files:
         return []
-    proc = run_git(repo.run_dir, ["hash-object", f"--path={path}", "--", *map(os.fspath, files)])
+    proc = run_git(repo.run_dir, ["hash-object", f"--path={path}", "--", *(os.fspath(f) for f in files)])
     return proc.stdout.decode("ascii").split()
 
 
@@ -55,7 +55,7 @@ def stored_forms(repo: GitRepo, path: str, files: Sequence[str | os.PathLike[str
     """Each file's bytes as git would store them at ``path`` (``stored_oids``), through the object quarantine."""
     if not files:
         return []
-    proc = run_git(repo.run_dir, ["hash-object", "-w", f"--path={path}", "--", *map(os.fspath, files)],
+    proc = run_git(repo.run_dir, ["hash-object", "-w", f"--path={path}", "--", *(os.fspath(f) for f in files)],
                    extra_env=repo.object_sink())
     return [repo.read_blob(oid) for oid in proc.stdout.decode("ascii").split()]
 
