@@ -95,6 +95,7 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
         "reason": decision.reason or None,
         "who": decision.who or None,
         "at": decision.at or None,
+        "in_file": decision.in_file,
     }
 
 

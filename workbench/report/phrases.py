@@ -115,9 +115,12 @@ def gate_sentence(report: Report) -> str | None:
     acks = f"; {plural(acked, 'hunk')} acknowledged in .workbench/acks.toml" if acked else ""
     if not gate.failed:
         return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value}{acks})"
+    unheld = sum(1 for d in report.decisions if not d.in_file and d.choice is not None)
+    pending = f"; {plural(unheld, 'decision')} the file does not hold yet" if unheld else ""
     return (
         f"--fail-on {gate.level.value}: failed, {plural(len(gate.open), 'hunk')} at or above "
-        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result{acks}"
+        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result"
+        f"{acks}{pending}"
     )
 
 
@@ -178,12 +181,18 @@ def commit_label(commit: Commit) -> str:
     return f"{commit.short} {commit_subject(commit)}"
 
 
+NOT_IN_FILE = "decided, not in the file"
+"""Said of a decision the result does not hold (saved in the app and never written, or acknowledged as a side
+the file does not hold): it keeps the hunk open."""
+
+
 def decision_label(decision: RecordedDecision) -> str:
     where = "whole file" if decision.index is None else f"hunk {decision.index + 1}"
+    what = decision.disposition if decision.in_file else f"{decision.disposition} ({NOT_IN_FILE})"
     if decision.decided_by == "ack":
         who = f" by {decision.who}" if decision.who else ""
-        return f"{where}: {decision.disposition}, acknowledged{who}: {decision.reason}"
-    return f"{where}: {decision.disposition}"
+        return f"{where}: {what}, acknowledged{who}: {decision.reason}"
+    return f"{where}: {what}"
 
 
 def decided_where(decision: RecordedDecision) -> str:
