@@ -195,6 +195,11 @@ class Report:
         return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.MAIN)
 
     @property
+    def unresolved_hunks(self) -> int:
+        """Hunks whose result still has conflict markers (a merge in progress nobody finished)."""
+        return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.UNRESOLVED)
+
+    @property
     def policy_findings(self) -> tuple[PolicyFinding, ...]:
         """What the sync policy found (none when no policy ran: ``analysis.policy`` is None)."""
         return self.analysis.policy.findings if self.analysis.policy is not None else ()

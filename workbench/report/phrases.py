@@ -65,7 +65,7 @@ def summary_facts(report: Report) -> list[str]:
             else f"{plural(hunks, 'conflicting hunk')}, {theirs} decided by -X theirs"
         )
     else:
-        decided = f"{plural(hunks, 'conflicting hunk')} decided by the resolution ({theirs} with main's text)"
+        decided = _resolution_words(hunks, theirs, report.unresolved_hunks)
     conflicting = sum(1 for f in report.analysis.files if not f.status.beyond_merge)
     facts = [
         f"{plural(report.analysis.main_commits, 'commit')} from main",
@@ -77,6 +77,16 @@ def summary_facts(report: Report) -> list[str]:
     if report.stats is not None:
         facts.append(f"{python_lines(report.stats)} (against dev)")
     return facts
+
+
+def _resolution_words(hunks: int, theirs: int, unresolved: int) -> str:
+    """Who decided the conflicts of a resolution, saying how many are still conflicted (a merge in progress)."""
+    if not unresolved:
+        return f"{plural(hunks, 'conflicting hunk')} decided by the resolution ({theirs} with main's text)"
+    if unresolved == hunks:
+        return f"{plural(hunks, 'conflicting hunk')}, none decided yet ({unresolved} still conflicted)"
+    return (f"{plural(hunks, 'conflicting hunk')}: {hunks - unresolved} decided by the resolution "
+            f"({theirs} with main's text), {unresolved} still conflicted")
 
 
 def beyond_facts(report: Report) -> list[str]:
