@@ -150,3 +150,18 @@ def test_a_sticky_parent_such_as_tmp_is_not_another_users_directory(tmp_path: Pa
     assert bytes(cache.get("k" * 64) or b"") == b"payload"
     assert stat.S_IMODE((sticky / "mine").stat().st_mode) & 0o077 == 0
     assert os.stat(sticky / "mine").st_uid == os.getuid()
+
+
+def test_the_apps_lookup_does_not_count_an_entry_it_will_not_believe(sample_merge_commit: SampleSync,
+                                                                   isolated_cache: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``look_up`` decides whether the app forks an analysis process: a refused cache is no cache."""
+    from workbench.services.sync import SyncRequest, look_up
+
+    repo = str(sample_merge_commit.path)
+    assert _run(capsys, "analyze", "--json", "--repo", repo)[0] == 0
+    request = SyncRequest(repo=repo)
+    assert look_up(request).cached
+    isolated_cache.chmod(0o777)
+    assert not look_up(request).cached
+    assert "writable by other users" in capsys.readouterr().err

@@ -137,6 +137,11 @@ class DiskCache:
         self.evict(keep=key)
         return True
 
+    def holds(self, key: str) -> bool:
+        """Whether an entry is stored under ``key`` and the cache is this user's alone (its tag is checked on
+        ``get``)."""
+        return self.path(key).is_file() and self._trusted() is not None
+
     def _trusted(self) -> bytes | None:
         """This user's secret when the cache directory and the secret are this user's alone, else None (said once)."""
         if self._secret is None:
