@@ -36,9 +36,10 @@ def dont_write_to_home_directory(tmp_path_factory: pytest.TempPathFactory) -> It
         for var, sub in (
             ("XDG_CONFIG_HOME", ".config"),
             ("XDG_DATA_HOME", ".local/share"),
-            ("XDG_STATE_HOME", ".local/state"),
         ):
             mp.setenv(var, str(home / sub))
+        # The analysis cache's secret (``$XDG_STATE_HOME/workbench/cache-key``), one for the session, outside HOME.
+        mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
         # The analysis cache of session- and module-wide fixtures (each test gets its own: isolated_cache).
         mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("session-cache")))
         yield home

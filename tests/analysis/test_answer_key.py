@@ -40,4 +40,20 @@ def test_a_doubtful_hunk_is_not_scored_as_a_miss() -> None:
 
 def test_the_risky_exercise_keeps_high_medium_and_changed_hunks() -> None:
     kept = risky_subset(small_key())
-    assert [q.index for q in kept.hunks] == [0, 1, 3], "high, changed by the maintainers (low), medium"
+    assert [q.index for q in kept.hunks] == [0, 1, 2, 3], "high, medium, and every low one while there are few"
+
+
+def test_which_low_risk_hunks_the_risky_exercise_asks_does_not_depend_on_the_answer() -> None:
+    """Asking exactly the low-risk hunks the maintainers changed gave the answers away (issue 42)."""
+    key = small_key()
+    lows = tuple(replace(key.hunks[1], index=n, shipped="dev" if n % 2 else "main",
+                         hunk=replace(key.hunks[1].hunk, index=n, main_text=(f"m{n}\n".encode(),)))
+                 for n in range(4, 64))
+    many = replace(key, hunks=key.hunks + lows)
+    flipped = replace(many, hunks=tuple(replace(q, shipped="main" if q.shipped != "main" else "dev")
+                                        for q in many.hunks))
+    asked = [(q.path, q.index) for q in risky_subset(many).hunks]
+    assert asked == [(q.path, q.index) for q in risky_subset(flipped).hunks]
+    low = [q for q in risky_subset(many).hunks if q.level is Level.LOW]
+    assert len(low) == 10 < 62
+    assert {q.shipped for q in low} == {"main", "dev"}, "changed and unchanged ones alike"

@@ -41,27 +41,36 @@ def test_the_apps_journal_closes_hunks_and_lists_decisions(
     journal.append(session.choose_file(IMAGE, FileChoice.KEEP_DEV))
     journal.append(session.set_note(left.path, None, "still looking"))
 
+    # Kept main holds (the commit has main's text); restoring dev is decided, not in the file: still open.
     code, doc = _report(sample_merge_commit, capsys, "--fail-on", "low")
     assert code == 1
-    assert {(o["path"], o["index"]) for o in doc["gate"]["open"]} == {(left.path, h.index) for h in left.hunks}
+    assert {(o["path"], o["index"]) for o in doc["gate"]["open"]} == {(left.path, h.index) for h in left.hunks} | {
+        (SPECS, 0)}
     decisions = {(d["path"], d["index"]): d for d in doc["decisions"]}
     made = decisions[(SPECS, 0)]
     assert made["at"] and made["at"].endswith("Z"), "when it was decided (ISO 8601 UTC)"
     assert {**made, "at": None} == {"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                     "note": "restores #121's qk_l2_norm (ask @ada)", "decided_by": "app",
-                                    "reason": None, "who": None, "at": None}
-    assert decisions[(IMAGE, None)]["disposition"] == "restored dev"
+                                    "reason": None, "who": None, "at": None, "in_file": False}
+    assert decisions[(IMAGE, None)]["disposition"] == "restored dev" and not decisions[(IMAGE, None)]["in_file"]
     assert decisions[(left.path, None)] == {"path": left.path, "index": None, "choice": None,
                                             "disposition": "undecided", "note": "still looking",
-                                            "decided_by": "app", "reason": None, "who": None, "at": None}
+                                            "decided_by": "app", "reason": None, "who": None, "at": None,
+                                            "in_file": True}
+    assert all(d["in_file"] for (path, _), d in decisions.items() if d["choice"] == "main")
 
     for hunk in left.hunks:
-        journal.append(session.decide(left.path, hunk.index, Decision(Choice.BOTH)))
+        journal.append(session.decide(left.path, hunk.index, Decision(Choice.MAIN)))
+    code, doc = _report(sample_merge_commit, capsys, "--fail-on", "low")
+    assert (code, [(o["path"], o["index"]) for o in doc["gate"]["open"]]) == (1, [(SPECS, 0)])
+    journal.append(session.decide(SPECS, 0, Decision(Choice.MAIN)))
     code, doc = _report(sample_merge_commit, capsys, "--fail-on", "low")
     assert (code, doc["gate"]["open"]) == (0, [])
+    journal.append(session.decide(SPECS, 0, Decision(Choice.DEV)))
 
     assert main(["report", "--repo", str(sample_merge_commit.path)]) == 0
     markdown = capsys.readouterr().out
     section = markdown.split("### Decisions recorded in the app", 1)[1]
-    assert f"- `{SPECS}` hunk 1: restored dev (note: restores #121's qk\\_l2\\_norm (ask @&#8203;ada))" in section
-    assert f"- `{IMAGE}` whole file: restored dev" in section
+    assert (f"- `{SPECS}` hunk 1: restored dev (decided, not in the file) (note: restores #121's qk\\_l2\\_norm "
+            "(ask @&#8203;ada))") in section
+    assert f"- `{IMAGE}` whole file: restored dev (decided, not in the file)" in section

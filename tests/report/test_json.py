@@ -42,7 +42,7 @@ ENTRIES = {
     "file_events": {"path": STR, "event": STR, "reason": STR},
     "beyond_merge": {"path": STR, "status": STR, "edits": INT, "high": INT, "medium": INT, "changed_after_merge": BOOL},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR,
-                  "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE)},
+                  "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE), "in_file": BOOL},
 }
 RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
 GATE = {"level": STR, "failed": BOOL, "open": LIST}
@@ -128,4 +128,4 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert doc["gate"] == {"level": "high", "failed": False, "open": []}
     assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                  "note": "restored by hand", "decided_by": "app", "reason": None, "who": None,
-                                 "at": None}]
+                                 "at": None, "in_file": True}]

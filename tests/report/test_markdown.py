@@ -214,3 +214,21 @@ def test_repository_text_cannot_break_the_markdown(tmp_path: Path) -> None:
     block = html.unescape(code.group(1)).splitlines()
     assert block[1:] == ["-```", "-</details>", "-<script>alert(1)</script>", "-````",
                          "-b = 4 @someone", "+b = 3"]
+
+
+def test_a_report_too_long_even_without_hunk_text_still_fits(bot_merge: SampleSync) -> None:
+    """docs/report.md promises a PR body under 65,536 characters: lists are cut, and say how much is left out."""
+    from workbench.analysis.model import ApiMismatch
+    from workbench.report.markdown import LIMIT
+
+    report = report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("a",))})
+    many = tuple(ApiMismatch(f"megatron/core/module_{n:05d}.py", n + 1, f"name_{n}", "undefined-name",
+                             f"`name_{n}` is read here and defined nowhere in the merged tree", "dev")
+                 for n in range(3000))
+    huge = replace(report, api_mismatches=many)
+    text = render_markdown(huge)
+    assert len(text) <= LIMIT < sum(len(m.message) for m in many)
+    assert "more items left out to fit GitHub's size limit" in text
+    assert html_sections(render_html(text)).keys() == html_sections(render_html(render_markdown(report))).keys()
+    shown = text.count("is read here and defined nowhere")
+    assert 0 < shown < 3000 and f"{3000 - shown} more items left out" in text

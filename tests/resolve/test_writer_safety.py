@@ -81,9 +81,11 @@ def test_an_inherited_git_dir_does_not_redirect_staging(
     builder.write("gone.py", "x\n").commit("more")
     repo, session = None, None
     builder.merge("main")  # plain merge: stops on the content conflict
+    repo, session = open_session(builder.path)
+    # Set once the repository is open (opening with a GIT_DIR git would pair with this work tree is refused:
+    # tests/cli/test_git_environment.py): git's own commands must still stage here, not in the decoy.
     monkeypatch.setenv("GIT_DIR", str(decoy / ".git"))
     monkeypatch.setenv("GIT_INDEX_FILE", str(decoy / ".git" / "index"))
-    repo, session = open_session(builder.path)
     session.decide("x.py", 0, Decision(Choice.DEV))
     outcome = write_file(repo, session, "x.py")
     assert outcome.staged, outcome.message

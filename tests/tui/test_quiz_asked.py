@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
+from workbench.analysis.answer_key import AnswerKey
 from workbench.analysis.model import Level
 from workbench.sample import RepoBuilder
 from workbench.sample.bot import finish_sync, start_sync
@@ -38,6 +40,18 @@ Exercise = tuple[Path, str, str]
 def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+@pytest.fixture(autouse=True)
+def high_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exercise asks the high-risk hunks alone here: which low-risk ones the real exercise draws is
+    ``risky_subset``'s (tests/analysis/test_answer_key.py); this module tests that the app follows the asked."""
+    import workbench.services.workspace as workspace
+
+    def asked(key: AnswerKey) -> AnswerKey:
+        return replace(key, hunks=tuple(q for q in key.hunks if q.level is not Level.LOW))
+
+    monkeypatch.setattr(workspace, "risky_subset", asked)
 
 
 def _module(sides: list[tuple[str, str]]) -> str:

@@ -10,6 +10,7 @@ the mistake the sync bot makes.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -317,8 +318,29 @@ def summary(key: AnswerKey) -> dict[str, int]:
     return counts
 
 
+RISKY_LOW_MIN = 10
+"""The "risky hunks" exercise asks at least this many low-risk hunks (all of them, when fewer)."""
+
+
 def risky_subset(key: AnswerKey) -> AnswerKey:
-    """The "risky hunks" exercise: high and medium risk, plus every hunk the maintainers changed."""
-    chosen = tuple(q for q in key.hunks if q.level is not Level.LOW or q.changed_after_sync)
+    """The "risky hunks" exercise: every high- and medium-risk hunk, and as many low-risk ones (at least
+    ``RISKY_LOW_MIN``), drawn by a hash of their path and text.
+
+    Which low-risk hunks are asked must not depend on the answer: asking
+    exactly those the maintainers changed told the trainee what they had
+    changed.  The draw is fixed for a sync (the same exercise every time).
+    """
+    risky = [q for q in key.hunks if q.level is not Level.LOW]
+    low = sorted((q for q in key.hunks if q.level is Level.LOW), key=_draw)
+    drawn = {(q.path, q.index) for q in low[: max(RISKY_LOW_MIN, len(risky))]}
+    chosen = tuple(q for q in key.hunks if q.level is not Level.LOW or (q.path, q.index) in drawn)
     return AnswerKey(key.merge, key.result, key.dev, key.main, chosen)
+
+
+def _draw(quiz: QuizHunk) -> str:
+    """A low-risk hunk's place in the draw: a digest of what the trainee sees (its path and side texts)."""
+    digest = hashlib.sha256(quiz.path.encode("utf-8", "surrogateescape"))
+    for part in (*quiz.hunk.base_text, b"\0", *quiz.hunk.dev_text, b"\0", *quiz.hunk.main_text):
+        digest.update(part)
+    return digest.hexdigest()
 

@@ -39,6 +39,9 @@ class FileStatus(str, Enum):
     CONFLICTED = "conflicted"
     THEIRS_RESOLVED = "theirs-resolved"
     HAND_RESOLVED = "hand-resolved"
+    APP_RESOLVED = "app-resolved"
+    """The result holds what the workbench wrote from a person's decisions (``decided_by`` app), whichever
+    side they took: neither ``-X theirs`` nor an unknown hand."""
     MODIFY_DELETE = "modify-delete"
     ADD_ADD = "add-add"
     BINARY = "binary"

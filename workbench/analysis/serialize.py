@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from enum import Enum
 from typing import Any
@@ -45,19 +46,65 @@ _NO_FILES = '"files": []'
 
 
 def analysis_json_text(analysis: SyncAnalysis) -> list[str]:
-    """``json.dumps(analysis_to_json(analysis))`` in pieces, a file's JSON data made and dropped one at a time.
+    """``strict_json(analysis_to_json(analysis))`` in pieces, a file's JSON data made and dropped one at a time.
 
     The whole document's data and the encoder's output held at once took four
     times the text's size: 37 MB for the 9.3 MB of a 2,000-file sync's JSON.
     (Only plain strings come before the files, and no string holds
     ``"files": []`` with its quotes unescaped, so the first one is the key.)
     """
-    head, tail = json.dumps(analysis_to_json(analysis, files=False)).split(_NO_FILES, 1)
+    head, tail = strict_json(analysis_to_json(analysis, files=False)).split(_NO_FILES, 1)
     pieces = [head + '"files": [']
     for n, entry in enumerate(analysis.files):
-        pieces.append((", " if n else "") + json.dumps(file_to_json(entry)))
+        pieces.append((", " if n else "") + strict_json(file_to_json(entry)))
     pieces.append("]" + tail)
     return pieces
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as Python keeps it in a string (``surrogateescape``)."""
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r",
+              '"': '\\"', "\\": "\\\\"}
+
+
+def strict_json(data: Any, indent: int | None = None) -> str:
+    """``json.dumps(data)`` that strict readers accept: a string holding bytes that are not UTF-8 (a file
+    name git stores as bytes) would be a lone surrogate; it is given as git quotes such a name instead
+    (``quote_name``), and so is any string that starts with a double quote, so the quoted form is never
+    ambiguous.  Costs one scan of the text when no such string is there."""
+    text = json.dumps(data, indent=indent)
+    if "\\udc" not in text and '"\\"' not in text:
+        return text
+    return json.dumps(_quoted(data), indent=indent)
+
+
+def _quoted(value: Any) -> Any:
+    if isinstance(value, str):
+        return quote_name(value) if value.startswith('"') or _NOT_UTF8.search(value) else value
+    if isinstance(value, dict):
+        return {_quoted(k): _quoted(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_quoted(v) for v in value]
+    return value
+
+
+def quote_name(text: str) -> str:
+    """``text`` as git quotes a path (``core.quotePath=false``): in double quotes, ``"`` and backslash
+    escaped, control characters as C escapes (``\\t``) or three octal digits, and each byte that is not
+    UTF-8 as three octal digits (``"caf\\351.txt"``); other characters as they are."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if char in _C_ESCAPES:
+            out.append(_C_ESCAPES[char])
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\{code - 0xDC00:03o}")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\{code:03o}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
 
 
 def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 A pickle keeps every field the front ends read (the rebuilt merge, the
 result's bytes) with no second serialiser to keep in step with the model.
-Entries are only ever read from the user's own cache directory, and a
-checksum guards against damage; anything that fails to load is a miss.
+Loading a pickle can run code, so nothing is unpickled before the store has
+checked the entry's signature under this user's own secret (store.py): an
+entry anyone else wrote reads as absent, and anything that fails to load is
+a miss.
 
 The model's records are pickled as calls of their class with their field
 values (``_by_constructor``): Python's own way for a frozen dataclass with

@@ -22,9 +22,10 @@ def add_sync_options(parser: argparse.ArgumentParser) -> None:
 
 def sync_request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, imported lazily
     """The SyncRequest the shared options describe."""
+    from workbench.git.runner import honoured_repository
     from workbench.services.sync import SyncRequest
 
     return SyncRequest(
-        repo=args.repo, rev=args.rev, dev=args.dev, main=args.main, result=args.result, policy=args.policy,
+        repo=honoured_repository(args.repo), rev=args.rev, dev=args.dev, main=args.main, result=args.result, policy=args.policy,
         cache=not args.no_cache,
     )

@@ -8,6 +8,7 @@ says it was acknowledged, by whom and why.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from workbench.commands import add_sync_options, sync_request
 
@@ -27,6 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from workbench.analysis.model import HunkKind
     from workbench.errors import WorkbenchError
+    from workbench.report.decisions import hunk_holds
     from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
     from workbench.resolve.splice import Choice
     from workbench.services.sync import open_sync
@@ -54,4 +56,11 @@ def run(args: argparse.Namespace) -> int:
     target = record_ack(repo.workdir, ack)
     print(f"acknowledged hunk {args.hunk} of {visible(entry.path)} ({hunk.level.value} risk {hunk.risk}): "
           f"keep {decision.value}. Commit {visible(str(target.relative_to(repo.workdir)))} with the PR.")
+    if not hunk_holds(hunk, decision):
+        print(f"workbench: note: hunk {args.hunk} of {visible(entry.path)} holds {_HELD[hunk.taken]}, not "
+              f"{decision.value}: `report --fail-on` keeps it open until the file holds it", file=sys.stderr)
     return 0
+
+
+_HELD = {"main": "main's text", "dev": "dev's text", "both": "both sides", "other": "an edit of its own",
+         "unresolved": "conflict markers"}

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable workbench.analysis/1 JSON")
+    parser.add_argument("--pretty", action="store_true",
+                        help="with --json: indented, one field a line (the default on a terminal; compact when piped)")
     parser.add_argument("--all", action="store_true", help="list every hunk, not only the risky ones")
 
 
@@ -22,14 +24,17 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
+    from workbench.errors import WorkbenchError
     from workbench.services.sync import open_sync, sync_document
     from workbench.streams import write_document
 
-    pretty = 2 if sys.stdout.isatty() else None  # pretty for a person at a terminal; compact for pipes and bots
+    if args.pretty and not args.json:
+        raise WorkbenchError("--pretty goes with --json")
+    pretty = args.pretty or sys.stdout.isatty()  # pretty for a person at a terminal; compact for pipes and bots
     request = sync_request(args)
     if args.json:
         pieces = sync_document(request, "analyze-json", _document)  # a warm run reads it back as it is
-        write_document([json.dumps(json.loads("".join(pieces)), indent=pretty)] if pretty else pieces)
+        write_document([json.dumps(json.loads("".join(pieces)), indent=2)] if pretty else pieces)
         return 0
     from workbench.report.listing import print_analysis
     from workbench.resolve.provenance import with_provenance

@@ -11,8 +11,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", choices=("in-progress", "merge-commit"), default="in-progress",
                         help="a merge left in progress by the bot (default) or its finished merge commit")
     parser.add_argument("--path", metavar="DIR",
-                        help="build the sample repository here (default: one per version in the temporary "
-                             "directory, reused by the next run)")
+                        help="build the sample repository here (default: one of your own per version and state in the "
+                             "temporary directory, reused by the next run)")
     parser.add_argument("--fresh", action="store_true",
                         help="build the default sample again (forgetting decisions made in it)")
     parser.add_argument("--print", dest="print_only", action="store_true",

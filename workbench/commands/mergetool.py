@@ -109,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def resolved(workspace: Workspace, merged: Path) -> bool:
-    """Every hunk decided and written: MERGED on disk is what the workbench wrote, with no markers."""
+    """Every hunk decided and written: MERGED on disk is what the workbench wrote (as git stores it), with no
+    markers."""
+    from workbench.git.worktree_read import disk_oid
     from workbench.resolve.writer import conflict_markers
 
     session = workspace.session
@@ -123,7 +125,7 @@ def resolved(workspace: Workspace, merged: Path) -> bool:
         data = merged.read_bytes()
     except OSError:
         return False
-    return workspace.repo.hash_bytes(data) == expected and not conflict_markers(data)
+    return disk_oid(workspace.repo, entry.path) == expected and not conflict_markers(data)
 
 
 def recipe(policy: str | None = None) -> str:

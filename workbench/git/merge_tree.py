@@ -8,6 +8,8 @@ markers, are what the hunk model is built from.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from workbench.errors import WorkbenchError
 from workbench.git.attributes import attributes_of
 from workbench.git.repo import GitRepo
@@ -36,6 +38,7 @@ class PendingMergeTree:
     def __init__(self, repo: GitRepo, ours: str, theirs: str) -> None:
         require_merge_tree()
         self._repo = repo
+        self._ours, self._theirs = ours, theirs
         env = {**repo.object_quarantine(), **attributes_of(repo, ours)}
         self._git = StartedGit(env["GIT_WORK_TREE"], [*repo.reading_options(), "-c", "merge.conflictStyle=merge",
                                                       "merge-tree", "--write-tree", "-z", ours, theirs],
@@ -48,13 +51,35 @@ class PendingMergeTree:
             lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             detail = lines[-1] if lines else f"exit status {proc.returncode}"
             raise WorkbenchError(f"git merge-tree failed: {detail}")
-        return _with_merged_blobs(self._repo, parse_merge_tree(proc.stdout, clean=proc.returncode == 0))
+        parsed = parse_merge_tree(proc.stdout, clean=proc.returncode == 0)
+        return _with_merged_blobs(self._repo, _named(parsed, {self._ours: "dev", self._theirs: "main"}))
 
     def __enter__(self) -> PendingMergeTree:
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self._git.cancel()
+
+
+def _named(result: MergeTreeResult, sides: dict[str, str]) -> MergeTreeResult:
+    """git's messages with the merged commits' ids as the sync names them: ``deleted in main (28e13c484b)``.
+
+    git names each side by the argument it was given, here a full commit id
+    (``deleted in 28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2``): in the Why panel and the JSON a
+    reader needs to know which side that is.  Ours is the sync's dev, theirs its main.
+    """
+    def named(text: str) -> str:
+        for sha, side in sides.items():
+            text = text.replace(sha, f"{side} ({sha[:10]})")
+        return text
+
+    def message(m: MergeMessage) -> MergeMessage:
+        return replace(m, text=named(m.text))
+
+    if not any(sha in m.text for m in result.messages for sha in sides):
+        return result
+    conflicts = tuple(replace(c, messages=tuple(message(m) for m in c.messages)) for c in result.conflicts)
+    return replace(result, conflicts=conflicts, messages=tuple(message(m) for m in result.messages))
 
 
 def parse_merge_tree(out: bytes, clean: bool) -> MergeTreeResult:

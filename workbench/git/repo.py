@@ -16,7 +16,7 @@ from workbench.git.catfile import CatFile
 from workbench.git.line_diff import line_changes
 from workbench.git.objects import commit_info, entry_at, walk_named, walk_tree
 from workbench.git.quarantine import Quarantine, unquote_alternate
-from workbench.git.runner import delta_cache_options, run_git
+from workbench.git.runner import delta_cache_options, honoured_repository, run_git
 from workbench.git.types import CommitInfo, Script
 
 
@@ -34,17 +34,21 @@ class GitRepo:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> GitRepo:
-        """Open the repository containing ``path`` (default: the current directory)."""
+        """Open the repository containing ``path`` (default: the current directory), or the one
+        ``GIT_DIR``/``GIT_WORK_TREE`` name (``runner.honoured_repository``)."""
         start = Path(path) if path is not None else Path.cwd()
         if not start.exists():
             raise WorkbenchError(f"no such directory: {start}")
+        start = Path(honoured_repository(start) or start)
         found = pygit2.discover_repository(str(start))
         if found is None:
             raise WorkbenchError(f"not a git repository: {start}")
         try:
             repo = pygit2.Repository(found)
+            if not repo.head_is_unborn:
+                repo.head.target  # noqa: B018 - a HEAD libgit2 cannot read is bad input, said here once
         except pygit2.GitError as exc:
-            raise WorkbenchError(f"cannot open repository {start}: {exc}") from exc
+            raise WorkbenchError(f"cannot open repository {start}: {exc}") from None
         return cls(repo)
 
     # -- where things are -------------------------------------------------
@@ -363,6 +367,20 @@ class GitRepo:
             return bool(self._repo.config.get_bool(key))
         except (KeyError, ValueError, pygit2.GitError):
             return False
+
+    def author_ident(self) -> str | None:
+        """``Name <email>`` as git would record a commit's author here (``git var GIT_AUTHOR_IDENT``), or None.
+
+        git's own answer, not libgit2's: ``GIT_AUTHOR_NAME``/``EMAIL`` before
+        ``user.name``/``email``, and the configuration files git reads
+        (``GIT_CONFIG_GLOBAL``, ``GIT_CONFIG_NOSYSTEM``), which libgit2 ignores.
+        """
+        found = run_git(self.run_dir, ["var", "GIT_AUTHOR_IDENT"], check=False)
+        if found.returncode != 0:
+            return None
+        ident = found.stdout.decode("utf-8", "replace").strip()
+        name, bracket, _when = ident.rpartition(">")
+        return (name + bracket).strip() if bracket else None
 
     @property
     def raw(self) -> pygit2.Repository:

@@ -77,6 +77,45 @@ def git_env() -> dict[str, str]:
     return env
 
 
+_NAMING = ("GIT_DIR", "GIT_WORK_TREE")
+"""The variables with which a user (or a hook) names the repository and work tree git works on."""
+
+
+def honoured_repository(given: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
+    """Where the repository git would work on is, given ``--repo`` (``given``) and ``GIT_DIR``/``GIT_WORK_TREE``.
+
+    Without those variables: ``given``, unchanged.  With them, git's own
+    answer (``rev-parse`` with them, relative ones read from the current
+    directory, as git does): the top of that work tree (the git directory of
+    a bare repository), which every later step opens by path with the
+    variables left out.  When that path does not lead back to the same git
+    directory and work tree (``GIT_DIR`` alone makes git take the current
+    directory as the work tree of another repository), nothing could be
+    analysed or written as git would: ``WorkbenchError``.
+    """
+    named = {k: os.path.abspath(os.environ[k]) for k in _NAMING if os.environ.get(k)}
+    if not named:
+        return given
+    start = str(given) if given is not None else os.getcwd()
+    if not os.path.isdir(start):
+        return given  # opening it says what is wrong
+    words = " and ".join(f"{k}={named[k]}" for k in _NAMING if k in named)
+    asked = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--show-toplevel"]
+    found = run_git(start, asked, check=False, extra_env=named)
+    lines = found.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if found.returncode != 0 or len(lines) < 2:
+        detail = found.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise WorkbenchError(f"{words}: git finds no repository there ({detail[-1] if detail else 'unknown error'})")
+    gitdir, bare, top = lines[0], lines[1] == "true", (lines[2] if len(lines) > 2 else "")
+    where = gitdir if bare or not top else top
+    again = run_git(where, asked, check=False)
+    if found.returncode != again.returncode or again.stdout != found.stdout:
+        raise WorkbenchError(f"{words}: git would pair the git directory {gitdir} with the work tree "
+                             f"{top or '(none)'}, which is not how that repository is laid out; unset them, or run "
+                             "workbench in the repository's own work tree")
+    return where
+
+
 def run_git(
     cwd: str | Path,
     args: Sequence[str],

@@ -42,6 +42,24 @@ def clean_contents(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, 
         return pending.contents()
 
 
+def stored_oids(repo: GitRepo, path: str, files: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """The blob id each file would get stored at ``path`` (its attributes and clean filter; no index is asked,
+    nothing is written)."""
+    if not files:
+        return []
+    proc = run_git(repo.run_dir, ["hash-object", f"--path={path}", "--", *(os.fspath(f) for f in files)])
+    return proc.stdout.decode("ascii").split()
+
+
+def stored_forms(repo: GitRepo, path: str, files: Sequence[str | os.PathLike[str]]) -> list[bytes]:
+    """Each file's bytes as git would store them at ``path`` (``stored_oids``), through the object quarantine."""
+    if not files:
+        return []
+    proc = run_git(repo.run_dir, ["hash-object", "-w", f"--path={path}", "--", *(os.fspath(f) for f in files)],
+                   extra_env=repo.object_sink())
+    return [repo.read_blob(oid) for oid in proc.stdout.decode("ascii").split()]
+
+
 class PendingContents:
     """``clean_contents(repo, paths)``, git adding the files beside this process until ``contents()``.
 

@@ -8,10 +8,10 @@ itself, in the text report's styles (``styles.py``).
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 from workbench.analysis.model import Level, SyncAnalysis
+from workbench.analysis.serialize import strict_json
 from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision, Report, build_report, is_open
 from workbench.report.github import render_github
@@ -60,7 +60,7 @@ def write_report(report: Report, fmt: str, out: TextIO) -> None:
     if fmt == "md":
         out.write(render_markdown(report))
     elif fmt == "json":
-        json.dump(report_to_json(report), out, indent=2)
+        out.write(strict_json(report_to_json(report), indent=2))
         out.write("\n")
     elif fmt == "github":
         out.write(render_github(report))

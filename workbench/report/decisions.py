@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
+from workbench.analysis.model import Decider, FileAnalysis, Hunk, HunkKind, SyncAnalysis, Taken
 from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision
 from workbench.resolve.acks import matched, sync_acks
@@ -18,6 +18,7 @@ from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.provenance import merged_journal
 from workbench.resolve.session import Session
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, chosen_text
 
 
 def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...], str]:
@@ -45,14 +46,16 @@ def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
 def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecision, ...]:
     """The sync's acknowledged hunks (``.workbench/acks.toml`` in the result), in file and hunk order."""
     found = matched(sync_acks(repo, analysis), analysis)
+    hunks = {(f.path, h.index): h for f in analysis.files if f.path in {p for p, _ in found} for h in f.all_hunks}
     return tuple(
-        RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who, at=ack.at)
+        RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who, at=ack.at,
+                         in_file=hunk_holds(hunks[(path, index)], ack.decision))
         for (path, index), ack in sorted(found.items())
     )
 
 
 def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
-    """Every hunk decision, whole-file choice and note the session holds."""
+    """Every hunk decision, whole-file choice and note the session holds, each saying whether the result holds it."""
     notes = session.notes()
     found: list[RecordedDecision] = []
     for entry in session.analysis.files:
@@ -61,14 +64,46 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
         if choice is not None or notes.get((path, None)):
             found.append(RecordedDecision(path, None, choice, notes.get((path, None), ""),
                                           deletes=choice is not None and _leaves_no_file(entry, choice),
-                                          at=_iso(session.decided_at(path, None))))
+                                          at=_iso(session.decided_at(path, None)),
+                                          in_file=choice is None or file_holds(entry, choice)))
         for hunk in entry.all_hunks:
             decision = session.decision(path, hunk.index)
             note = notes.get((path, hunk.index), "")
             if decision is not None or note:
                 found.append(RecordedDecision(path, hunk.index, decision.choice if decision else None, note,
-                                              at=_iso(session.decided_at(path, hunk.index))))
+                                              at=_iso(session.decided_at(path, hunk.index)),
+                                              in_file=decision is None or hunk_holds(hunk, decision.choice, decision.text)))
     return tuple(found)
+
+
+def hunk_holds(hunk: Hunk, choice: Choice, text: bytes | None = None) -> bool:
+    """Whether the result holds ``choice`` in ``hunk``: the text it would put there is the result's text.
+
+    ``text``: a ``custom`` decision's; an acknowledged ``custom`` names none, and is held by any edit of the
+    result's own (``other``).  An edit hunk's ``result`` is what the result holds by definition, and
+    ``merged`` is held only once the result holds git's merge there again.
+    """
+    if hunk.result_text is None:
+        return False
+    held = b"".join(hunk.result_text)
+    if hunk.kind is HunkKind.EDIT:
+        if choice is Choice.RESULT:
+            return True
+        return choice is Choice.MERGED and hunk.merged_text is not None and held == b"".join(hunk.merged_text)
+    if choice in EDIT_ONLY:
+        return False
+    if choice is Choice.CUSTOM and text is None:
+        return hunk.taken is Taken.OTHER
+    crlf = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
+    return held == chosen_text(hunk.dev_text, hunk.main_text, Decision(choice, text), crlf)
+
+
+def file_holds(entry: FileAnalysis, choice: FileChoice) -> bool:
+    """Whether the result is what a whole-file choice writes: that side's file (or no file), or nothing."""
+    wanted = chosen_oid(entry, choice)
+    if wanted is None:
+        return not entry.result_present
+    return entry.result_present and entry.result_oid == wanted
 
 
 def _iso(at: float | None) -> str:

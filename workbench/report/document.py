@@ -68,6 +68,9 @@ class RecordedDecision:
     """Who acknowledged it (``user.name <user.email>``)."""
     at: str = ""
     """When it was decided or acknowledged (ISO 8601 UTC; "" when unknown)."""
+    in_file: bool = True
+    """Whether the result holds what was decided (``held_by``): a decision the file does not hold (saved in the
+    app and never written, an acknowledgement of another side) closes nothing."""
 
     @property
     def disposition(self) -> str:
@@ -89,7 +92,7 @@ class RiskyHunk:
     main_commits: tuple[Commit, ...]
     decision: RecordedDecision | None
     open: bool
-    """Still risky: nobody decided it in the app and the result holds main's text there."""
+    """Still risky: no decision the result holds (in the app, or acknowledged), and main's text is there."""
 
     @property
     def level(self) -> Level:
@@ -192,6 +195,11 @@ class Report:
         return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.MAIN)
 
     @property
+    def unresolved_hunks(self) -> int:
+        """Hunks whose result still has conflict markers (a merge in progress nobody finished)."""
+        return sum(1 for f in self.analysis.files for h in f.hunks if h.taken is Taken.UNRESOLVED)
+
+    @property
     def policy_findings(self) -> tuple[PolicyFinding, ...]:
         """What the sync policy found (none when no policy ran: ``analysis.policy`` is None)."""
         return self.analysis.policy.findings if self.analysis.policy is not None else ()
@@ -254,10 +262,12 @@ def _beyond(analysis: SyncAnalysis) -> tuple[BeyondFile, ...]:
 def is_open(hunk: Hunk, decided: bool) -> bool:
     """The ``--fail-on`` rule for one hunk.
 
-    A hunk stays open while nobody has decided it in the app (a hunk
-    decision or a whole-file choice, main included: that is a reviewer's
-    verdict) and the result still holds main's text there or conflict
-    markers.  On a merge commit a result holding dev's text, both sides or
+    A hunk stays open while nobody has decided it (in the app: a hunk
+    decision or a whole-file choice, main included, that is a reviewer's
+    verdict; or acknowledged) in a way the result holds, and the result
+    still holds main's text there or conflict markers: a decision saved but
+    never written, or an acknowledgement of a side the file does not hold,
+    is not done.  On a merge commit a result holding dev's text, both sides or
     an edit means somebody fixed the hunk; a preview's result is pure
     ``-X theirs``, so there only the app's decisions count.  An edit beyond
     git's merge is the resolution's own change: open until decided.
@@ -296,7 +306,9 @@ class _DecisionLookup:
         return self._hunks.get((path, index)) or self._files.get(path)
 
     def decided(self, path: str, index: int) -> bool:
-        return self.get(path, index) is not None
+        """Whether a decision the result holds settles the hunk (one it does not hold keeps it open)."""
+        found = self.get(path, index)
+        return found is not None and found.in_file
 
 
 def _by_path(entry: FileAnalysis) -> str:
@@ -318,7 +330,7 @@ def _risky_hunks(analysis: SyncAnalysis, lookup: _DecisionLookup) -> tuple[Risky
                     dev_commits=_commits(hunk.dev_commits, commits),
                     main_commits=_commits(hunk.main_commits, commits),
                     decision=decision,
-                    open=is_open(hunk, decision is not None),
+                    open=is_open(hunk, decision is not None and decision.in_file),
                 )
             )
     found.sort(key=lambda r: (-r.hunk.level.rank, -r.hunk.risk, r.path, r.hunk.index))

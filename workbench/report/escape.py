@@ -73,9 +73,14 @@ def _longest_backticks(text: str) -> int:
     return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
 
 
+_LINE_BREAKS = re.compile("[\u2028\u2029]")
+"""Unicode's line and paragraph separators: a log reader may end a line there, and start a workflow command."""
+
+
 def workflow_data(text: str) -> str:
-    """A workflow command's message: ``%``, CR and LF percent-encoded (GitHub's rules)."""
-    shown = visible(text, single_line=False)
+    """A workflow command's message: ``%``, CR and LF percent-encoded (GitHub's rules), and Unicode's line and
+    paragraph separators spelled out (``\\u2028``) so no reader takes them for the end of the command."""
+    shown = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", visible(text, single_line=False))
     return shown.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

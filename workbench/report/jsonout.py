@@ -30,6 +30,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
     analysis = report.analysis
     summary = summary_to_json(analysis)
     summary["theirs_hunks"] = report.theirs_hunks
+    summary["unresolved_hunks"] = report.unresolved_hunks
     summary["resolver"] = analysis.resolver.value
     stats = report.stats
     summary["python_lines"] = {"added": stats.added, "deleted": stats.deleted, "files": stats.files} if stats else None
@@ -95,6 +96,7 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
         "reason": decision.reason or None,
         "who": decision.who or None,
         "at": decision.at or None,
+        "in_file": decision.in_file,
     }
 
 

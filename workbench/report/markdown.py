@@ -1,7 +1,8 @@
 """The report as GitHub Markdown, ready to paste into the sync PR's body or a comment.
 
 A PR body holds at most 65,536 characters, so when the full report is
-longer the hunks' text is left out, medium-risk hunks first.
+longer the hunks' text is left out, medium-risk hunks first, and then the
+entries of every list beyond as many as fit.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from workbench.report.phrases import (
     title,
     tool_version,
 )
+from workbench.wording import plural
 
 LIMIT = 65_536
 """GitHub's limit on a PR body or comment, in characters."""
@@ -42,32 +44,49 @@ _LEVEL_MARK = {Level.HIGH: "🔴", Level.MEDIUM: "🟠"}
 
 
 def render_markdown(report: Report, limit: int = LIMIT) -> str:
-    """The whole report; hunk text is dropped (medium first, then high) to stay under ``limit``."""
+    """The whole report within ``limit`` (GitHub's, by default): hunk text is dropped (medium first, then high),
+    and when that is not enough, each list shows as many entries as fit (the same number for every list) and
+    counts the rest.  Only a limit too small for the headings and counts alone is exceeded."""
     for shown in ((Level.MEDIUM, Level.HIGH), (Level.HIGH,), ()):
         text = _render(report, shown)
         if len(text) <= limit:
             return text
-    return text
+    low, high = 0, max(len(report.risky), len(report.taken), len(report.beyond), len(report.policy_findings),
+                       len(report.api_mismatches), len(report.deleted_files) + len(report.file_events),
+                       len(report.decisions))
+    best = _render(report, (), 0)
+    while low <= high:
+        middle = (low + high) // 2
+        text = _render(report, (), middle)
+        if len(text) <= limit:
+            best, low = text, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
-def _render(report: Report, diffs_for: tuple[Level, ...]) -> str:
+def _render(report: Report, diffs_for: tuple[Level, ...], cap: int | None = None) -> str:
+    """The report with hunk text for ``diffs_for``'s levels; ``cap``: at most that many entries per list."""
     cut = len(diffs_for) < 2 and any(r.level not in diffs_for for r in report.risky)
     parts = [f"## {md_text(title(report))}", "", "**" + " · ".join(_fact(f) for f in summary_facts(report)) + "**"]
     gate = gate_sentence(report)
     if gate:
         parts += ["", md_prose(gate)]
-    if cut:
+    if cap is not None:
+        parts += ["", "_Some hunks' text and some entries are left out to fit GitHub's size limit; "
+                      "`workbench report --format text` shows all of it._"]
+    elif cut:
         parts += ["", "_Some hunks' text is left out to fit GitHub's size limit; "
                       "`workbench report --format text` shows all of it._"]
     sections: list[tuple[str, Callable[[], list[str]]]] = [
-        (SECTIONS[0], lambda: _hunks(report, Level.HIGH, diffs_for)),
-        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM, diffs_for)),
-        (SECTIONS[2], lambda: _beyond(report)),
-        (SECTIONS[3], lambda: _taken(report)),
-        (SECTIONS[4], lambda: _policy(report)),
-        (SECTIONS[5], lambda: _api(report)),
-        (SECTIONS[6], lambda: _events(report)),
-        (SECTIONS[7], lambda: _decisions(report)),
+        (SECTIONS[0], lambda: _hunks(report, Level.HIGH, diffs_for, cap)),
+        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM, diffs_for, cap)),
+        (SECTIONS[2], lambda: _beyond(report, cap)),
+        (SECTIONS[3], lambda: _taken(report, cap)),
+        (SECTIONS[4], lambda: _policy(report, cap)),
+        (SECTIONS[5], lambda: _api(report, cap)),
+        (SECTIONS[6], lambda: _events(report, cap)),
+        (SECTIONS[7], lambda: _decisions(report, cap)),
     ]
     for heading, body in sections:
         lines = body()
@@ -81,11 +100,17 @@ def _fact(fact: str) -> str:
     return md_text(fact).replace("-X theirs", "`-X theirs`")
 
 
-def _hunks(report: Report, level: Level, diffs_for: tuple[Level, ...]) -> list[str]:
+def _hunks(report: Report, level: Level, diffs_for: tuple[Level, ...], cap: int | None = None) -> list[str]:
     out: list[str] = []
-    for risky in (r for r in report.risky if r.level is level):
+    shown = [r for r in report.risky if r.level is level]
+    for risky in shown[:cap]:
         out += _hunk(risky, level in diffs_for, report.commit_url)
-    return out
+    return out + _left_out(len(shown) - len(shown[:cap]), f"more {level.value}-risk hunk")
+
+
+def _left_out(count: int, what: str) -> list[str]:
+    """The line that counts what a capped list leaves out (nothing when it leaves nothing out)."""
+    return [f"- … {plural(count, what)} left out to fit GitHub's size limit"] if count > 0 else []
 
 
 def _hunk(risky: RiskyHunk, with_text: bool, url: str | None = None) -> list[str]:
@@ -125,42 +150,46 @@ def _note(note: str) -> str:
     return f" (note: {md_text(note)})" if note.strip() else ""
 
 
-def _collapsed(items: list[str], what: str) -> list[str]:
+def _collapsed(items: list[str], what: str, cap: int | None = None) -> list[str]:
+    shown = _capped(items, cap)
     if len(items) <= COLLAPSE_AFTER:
-        return items
-    return [f"<details><summary>{len(items)} {what}</summary>", "", *items, "", "</details>"]
+        return shown
+    return [f"<details><summary>{len(items)} {what}</summary>", "", *shown, "", "</details>"]
 
 
-def _taken(report: Report) -> list[str]:
-    return _collapsed([f"- {code_span(t.path)}: {md_prose(taken_words(t))}" for t in report.taken], "files")
+def _capped(items: list[str], cap: int | None, what: str = "more item") -> list[str]:
+    """``items``, or their first ``cap`` and a line counting the rest."""
+    return items[:cap] + _left_out(len(items) - len(items[:cap]), what)
 
 
-def _beyond(report: Report) -> list[str]:
-    return _collapsed([f"- {code_span(b.path)}: {md_text(beyond_words(b))}" for b in report.beyond], "files")
+def _taken(report: Report, cap: int | None = None) -> list[str]:
+    return _collapsed([f"- {code_span(t.path)}: {md_prose(taken_words(t))}" for t in report.taken], "files", cap)
 
 
-def _policy(report: Report) -> list[str]:
+def _beyond(report: Report, cap: int | None = None) -> list[str]:
+    return _collapsed([f"- {code_span(b.path)}: {md_text(beyond_words(b))}" for b in report.beyond], "files", cap)
+
+
+def _policy(report: Report, cap: int | None = None) -> list[str]:
     items = [f"- {code_span(f.path)} {md_prose(policy_words(f))}" for f in report.policy_findings]
-    return items or [md_text(no_policy_findings(report))]
+    return _capped(items, cap) or [md_text(no_policy_findings(report))]
 
 
-def _api(report: Report) -> list[str]:
-    out = []
-    for mismatch in report.api_mismatches:
-        out.append(f"- {code_span(mismatch_place(mismatch))}: {md_prose(mismatch.message)}")
-    return out
+def _api(report: Report, cap: int | None = None) -> list[str]:
+    return _capped([f"- {code_span(mismatch_place(m))}: {md_prose(m.message)}" for m in report.api_mismatches], cap)
 
 
-def _events(report: Report) -> list[str]:
+def _events(report: Report, cap: int | None = None) -> list[str]:
     deleted = [f"- {code_span(d.path)}: {md_prose(deleted_words(d))}" for d in report.deleted_files]
-    return deleted + [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
+    events = [f"- {code_span(e.path)}: {md_text(e.event)}, {md_text(e.reason)}" for e in report.file_events]
+    return _capped(deleted + events, cap)
 
 
-def _decisions(report: Report) -> list[str]:
+def _decisions(report: Report, cap: int | None = None) -> list[str]:
     if not report.decisions and report.decisions_note:
         return [f"none ({md_text(report.decisions_note)})"]
     return _collapsed(
         [f"- {code_span(d.path)} {md_text(decision_label(d))}{_note(d.note)}" for d in report.decisions],
-        "decisions",
+        "decisions", cap,
     )
 

@@ -65,7 +65,7 @@ def summary_facts(report: Report) -> list[str]:
             else f"{plural(hunks, 'conflicting hunk')}, {theirs} decided by -X theirs"
         )
     else:
-        decided = f"{plural(hunks, 'conflicting hunk')} decided by the resolution ({theirs} with main's text)"
+        decided = _resolution_words(hunks, theirs, report.unresolved_hunks)
     conflicting = sum(1 for f in report.analysis.files if not f.status.beyond_merge)
     facts = [
         f"{plural(report.analysis.main_commits, 'commit')} from main",
@@ -77,6 +77,16 @@ def summary_facts(report: Report) -> list[str]:
     if report.stats is not None:
         facts.append(f"{python_lines(report.stats)} (against dev)")
     return facts
+
+
+def _resolution_words(hunks: int, theirs: int, unresolved: int) -> str:
+    """Who decided the conflicts of a resolution, saying how many are still conflicted (a merge in progress)."""
+    if not unresolved:
+        return f"{plural(hunks, 'conflicting hunk')} decided by the resolution ({theirs} with main's text)"
+    if unresolved == hunks:
+        return f"{plural(hunks, 'conflicting hunk')}, none decided yet ({unresolved} still conflicted)"
+    return (f"{plural(hunks, 'conflicting hunk')}: {hunks - unresolved} decided by the resolution "
+            f"({theirs} with main's text), {unresolved} still conflicted")
 
 
 def beyond_facts(report: Report) -> list[str]:
@@ -115,9 +125,12 @@ def gate_sentence(report: Report) -> str | None:
     acks = f"; {plural(acked, 'hunk')} acknowledged in .workbench/acks.toml" if acked else ""
     if not gate.failed:
         return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value}{acks})"
+    unheld = sum(1 for d in report.decisions if not d.in_file and d.choice is not None)
+    pending = f"; {plural(unheld, 'decision')} the file does not hold yet" if unheld else ""
     return (
         f"--fail-on {gate.level.value}: failed, {plural(len(gate.open), 'hunk')} at or above "
-        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result{acks}"
+        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result"
+        f"{acks}{pending}"
     )
 
 
@@ -178,12 +191,18 @@ def commit_label(commit: Commit) -> str:
     return f"{commit.short} {commit_subject(commit)}"
 
 
+NOT_IN_FILE = "decided, not in the file"
+"""Said of a decision the result does not hold (saved in the app and never written, or acknowledged as a side
+the file does not hold): it keeps the hunk open."""
+
+
 def decision_label(decision: RecordedDecision) -> str:
     where = "whole file" if decision.index is None else f"hunk {decision.index + 1}"
+    what = decision.disposition if decision.in_file else f"{decision.disposition} ({NOT_IN_FILE})"
     if decision.decided_by == "ack":
         who = f" by {decision.who}" if decision.who else ""
-        return f"{where}: {decision.disposition}, acknowledged{who}: {decision.reason}"
-    return f"{where}: {decision.disposition}"
+        return f"{where}: {what}, acknowledged{who}: {decision.reason}"
+    return f"{where}: {what}"
 
 
 def decided_where(decision: RecordedDecision) -> str:

@@ -17,9 +17,12 @@ tomlkit, so comments and order a person added by hand stay as they were.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
-import tempfile
+import secrets
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,7 @@ from pathlib import Path
 from workbench.analysis.model import ACKS_PATH, Hunk, HunkKind, SyncAnalysis, Taken
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
+from workbench.git.types import FileMode
 from workbench.resolve.splice import Choice
 
 """Where acknowledgements live, relative to the top of the work tree (and in the PR's tree)."""
@@ -109,14 +113,15 @@ def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
 
 
 def worktree_acks(root: Path) -> list[Ack]:
-    """The acknowledgements in the work tree (none when the file does not exist)."""
-    try:
-        text = (root / ACKS_PATH).read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The acknowledgements in the work tree (none when the file does not exist); never read through a symlink."""
+    folder = _record_dir(root, create=False)
+    if folder is None:
         return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc}") from None
-    return parse_acks(text)
+    try:
+        text = _read_record(folder)
+    finally:
+        os.close(folder)
+    return parse_acks(text) if text else []
 
 
 def commit_acks(repo: GitRepo, commit: str) -> list[Ack]:
@@ -124,6 +129,10 @@ def commit_acks(repo: GitRepo, commit: str) -> list[Ack]:
     entry = repo.tree_entry(commit, ACKS_PATH)
     if entry is None:
         return []
+    if entry[1] != FileMode.REGULAR and entry[1] != FileMode.EXECUTABLE:
+        what = "a symlink" if entry[1] == FileMode.SYMLINK else "not a file"
+        raise WorkbenchError(f"{ACKS_PATH} in {commit[:10]} is {what}: acknowledgements are only read from a "
+                             "regular file")
     try:
         text = repo.read_blob(entry[0]).decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -156,42 +165,100 @@ def matched(acks: list[Ack], analysis: SyncAnalysis) -> dict[tuple[str, int], Ac
 
 
 def record_ack(root: Path, ack: Ack) -> Path:
-    """Add (or replace) ``ack`` in the work tree's acks.toml, atomically; the file's own text stays as it was."""
-    target = root / ACKS_PATH
+    """Add (or replace) ``ack`` in the work tree's acks.toml, atomically; the file's own text stays as it was.
+
+    Neither ``.workbench`` nor the file is ever followed when it is a
+    symlink (a branch can commit one pointing anywhere): ``WorkbenchError``.
+    """
+    folder = _record_dir(root, create=True)
+    assert folder is not None
     try:
-        text = target.read_text(encoding="utf-8")
+        text = _read_record(folder)
+        parse_acks(text)  # refuse to rewrite a file that is not valid
+        import tomlkit
+
+        document = tomlkit.parse(text) if text else tomlkit.document()
+        if not text:
+            for line in _HEADER.splitlines():
+                document.add(tomlkit.comment(line))
+        entries = document.get("ack")
+        if entries is None:
+            entries = tomlkit.aot()
+            document.append("ack", entries)
+        for k in reversed(range(len(entries))):
+            if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
+                del entries[k]
+        table = tomlkit.table()
+        for key in ("path", "hunk", "decision", "reason", "who", "at"):
+            value = getattr(ack, key)
+            if value:
+                table.add(key, value.value if isinstance(value, Choice) else value)
+        entries.append(table)
+        _atomic_write(folder, tomlkit.dumps(document).encode("utf-8"))
+    finally:
+        os.close(folder)
+    return root / ACKS_PATH
+
+
+_FOLDER, _NAME = ACKS_PATH.split("/")
+_SYMLINK = (f"{ACKS_PATH}: {{what}} is a symlink; acknowledgements are never read or written through one "
+            "(replace it with a regular {{kind}})")
+
+
+def _record_dir(root: Path, *, create: bool) -> int | None:
+    """A descriptor of the work tree's ``.workbench`` directory, opened without following a symlink
+    (None: absent and not ``create``d)."""
+    folder = root / _FOLDER
+    for attempt in range(2):
+        try:
+            return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if not create or attempt:
+                return None
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise WorkbenchError(f"cannot write {ACKS_PATH}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            if folder.is_symlink():
+                raise WorkbenchError(_SYMLINK.format(what=_FOLDER, kind="directory")) from None
+            raise WorkbenchError(f"cannot {'write' if create else 'read'} {ACKS_PATH}: {_FOLDER} is not a directory "
+                                 f"({exc.strerror or exc})") from None
+    return None
+
+
+def _read_record(folder: int) -> str:
+    """The text of acks.toml in ``folder`` ("" when absent): a regular file, never a symlink."""
+    try:
+        fd = os.open(_NAME, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=folder)
     except FileNotFoundError:
-        text = ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc}") from None
-    parse_acks(text)  # refuse to rewrite a file that is not valid
-    import tomlkit
-
-    document = tomlkit.parse(text) if text else tomlkit.document()
-    if not text:
-        for line in _HEADER.splitlines():
-            document.add(tomlkit.comment(line))
-    entries = document.get("ack")
-    if entries is None:
-        entries = tomlkit.aot()
-        document.append("ack", entries)
-    for k in reversed(range(len(entries))):
-        if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
-            del entries[k]
-    table = tomlkit.table()
-    for key in ("path", "hunk", "decision", "reason", "who", "at"):
-        value = getattr(ack, key)
-        if value:
-            table.add(key, value.value if isinstance(value, Choice) else value)
-    entries.append(table)
-    _atomic_write(target, tomlkit.dumps(document).encode("utf-8"))
-    return target
-
-
-def _atomic_write(target: Path, data: bytes) -> None:
+        return ""
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise WorkbenchError(_SYMLINK.format(what=ACKS_PATH, kind="file")) from None
+        raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc.strerror or exc}") from None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".acks-", dir=target.parent)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise WorkbenchError(f"cannot read {ACKS_PATH}: not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WorkbenchError(f"cannot read {ACKS_PATH}: {exc}") from None
+
+
+def _atomic_write(folder: int, data: bytes) -> None:
+    """Write acks.toml in ``folder`` through a temporary file and a rename (the umask's permissions)."""
+    temp = f".acks-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=folder)
     except OSError as exc:
         raise WorkbenchError(f"cannot write {ACKS_PATH}: {exc.strerror or exc}") from None
     try:
@@ -199,21 +266,14 @@ def _atomic_write(target: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, target)
+        os.replace(temp, _NAME, src_dir_fd=folder, dst_dir_fd=folder)
     except OSError as exc:
-        Path(temp).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
         raise WorkbenchError(f"cannot write {ACKS_PATH}: {exc.strerror or exc}") from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def who_am_i(repo: GitRepo) -> str:
-    """The reviewer as git knows them: ``user.name <user.email>`` (what commits would say)."""
-    name = repo.config_value("user.name") or os.environ.get("GIT_AUTHOR_NAME") or ""
-    email = repo.config_value("user.email") or os.environ.get("GIT_AUTHOR_EMAIL") or ""
-    return f"{name} <{email}>".strip() if email else name or "unknown"
+    """The reviewer as git names a commit's author (``git var GIT_AUTHOR_IDENT``: ``GIT_AUTHOR_NAME`` before
+    ``user.name``, the configuration files git reads), or "unknown" when git has no identity to give."""
+    return repo.author_ident() or "unknown"

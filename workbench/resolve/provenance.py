@@ -19,7 +19,17 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from workbench.analysis.model import Decider, FileAnalysis, Hunk, Level, Mode, Signal, SignalKind, SyncAnalysis
+from workbench.analysis.model import (
+    Decider,
+    FileAnalysis,
+    FileStatus,
+    Hunk,
+    Level,
+    Mode,
+    Signal,
+    SignalKind,
+    SyncAnalysis,
+)
 from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, Op
 from workbench.resolve.journal import Journal, Situation
@@ -63,9 +73,15 @@ def restore(analysis: SyncAnalysis, events: Iterable[Event], before: float | Non
     return replace(analysis, files=tuple(_restored(entry, written.get(entry.path)) for entry in analysis.files))
 
 
+_DECIDED = frozenset({FileStatus.THEIRS_RESOLVED, FileStatus.HAND_RESOLVED})
+"""Statuses that say who settled a file's content: the app's write replaces them with ``app-resolved``."""
+
+
 def _restored(entry: FileAnalysis, event: Event | None) -> FileAnalysis:
     if event is None or event.oid != (entry.result_oid if entry.result_present else None):
         return entry
+    if entry.status in _DECIDED:
+        entry = replace(entry, status=FileStatus.APP_RESOLVED)
     try:
         data = json.loads(event.evidence) if event.evidence else None
         file_evidence = _unpack(data["file"]) if data else None

@@ -46,6 +46,7 @@ from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version, rediffs_shifted
 from workbench.git.types import FileMode
 from workbench.git.worktree import worktree_mode
+from workbench.git.worktree_read import clean_contents, stored_forms, stored_oids
 from workbench.services.sync import Later, SyncRequest, open_sync
 
 LABELS = ("LOCAL", "REMOTE")
@@ -105,9 +106,35 @@ def read_mergetool(
         raise WorkbenchError("git mergetool needs a work tree")
     relative = _work_tree_file(repo, root, merged_path, merged)
     result = _read(merged_path, "MERGED") if merged_path.exists() else None
+    if result is not None:
+        files = dict(zip(_ROLES, (base, local, remote), strict=True))
+        versions, result = _as_git_stores(repo, relative, merged_path, files, versions, result)
     if policy is not None:
         load_policy(policy, lambda: None)  # an unknown preset or unreadable file is bad input, merge or not
     return MergetoolInput(repo, root, relative, versions, result, policy, _merge_stages(repo, relative, versions))
+
+
+def _as_git_stores(
+    repo: GitRepo, relative: str, merged_path: Path, files: dict[str, str], versions: dict[str, bytes], result: bytes
+) -> tuple[dict[str, bytes], bytes]:
+    """The three versions and MERGED as git stores them, where the work tree holds another form.
+
+    git hands the tool each version's work-tree form (``core.autocrlf``,
+    ``eol=crlf``, a smudge filter) and MERGED is one too, while the writer
+    compares the file on disk, and stages it, as ``git add`` stores it.  The
+    model is built on the stored forms, as ``workbench open`` builds it, so
+    a file nobody touched is never "changed on disk" and hunks compare with
+    the index's stages.  Where git stores MERGED as it is (the common case:
+    one ``hash-object``), everything is used as read.
+    """
+    if stored_oids(repo, relative, [merged_path]) == [repo.hash_bytes(result)]:
+        return versions, result
+    cleaned = clean_contents(repo, [relative]).get(relative)  # as ``git add`` would, the index's CRs rule included
+    if cleaned is None or cleaned[1] == result:
+        return versions, result
+    present = [role for role in _ROLES if versions[role]]
+    stored = dict(zip(present, stored_forms(repo, relative, [files[role] for role in present]), strict=True))
+    return {role: stored.get(role, versions[role]) for role in _ROLES}, cleaned[1]
 
 
 def _work_tree_file(repo: GitRepo, root: Path, merged_path: Path, merged: str) -> str:

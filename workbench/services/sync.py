@@ -95,7 +95,7 @@ def look_up(request: SyncRequest) -> Lookup:
     """
     identity = _identity(request)
     inputs = _inputs(identity, request) if identity is not None else None
-    cached = inputs is not None and _cache().path(cache_key("analysis", inputs)).is_file()
+    cached = inputs is not None and _cache().holds(cache_key("analysis", inputs))
     return Lookup(request, identity, cached)
 
 

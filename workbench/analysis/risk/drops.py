@@ -57,6 +57,8 @@ class Dropped:
     text: tuple[bytes, ...] = ()
     collateral: tuple[bool, ...] = ()
     """Per line: dev added it beside main's change rather than instead of it."""
+    prose: frozenset[int] = frozenset()
+    """The lines (of ``lines``) inside a docstring in dev's file: words, weighed like comments."""
 
     def code(self) -> list[tuple[int, bytes, bool]]:
         """Each dropped line's index, text and kind (in a code hunk a literal is code too: a flag, a default)."""
@@ -102,7 +104,9 @@ def find_dropped(
     text = tuple(merge.ours[index] for index in lines)
     if data:
         return Dropped(tuple(lines), text, (False,) * len(lines))
-    return Dropped(tuple(lines), text, tuple(collateral(merge.ours_script, merge.theirs_script, index) for index in lines))
+    return Dropped(tuple(lines), text, tuple(collateral(merge.ours_script, merge.theirs_script, index) for index in lines),
+                   docstring_lines(merge.ours, lines) if any(_QUOTES in line for line in merge.ours[
+                       max(0, min(lines, default=0) - DOCSTRING_REACH): max(lines, default=0) + 1]) else frozenset())
 
 
 def dev_only_lines_dropped(
@@ -148,7 +152,51 @@ def dev_only_lines_dropped(
 
 
 def _code(dropped: Dropped, hunk: Hunk) -> list[tuple[int, bytes, bool]]:
-    return [(n, line, side) for n, line, side in dropped.code() if not _comment_only(line, hunk)]
+    return [(n, line, side) for n, line, side in dropped.code()
+            if n not in dropped.prose and not _comment_only(line, hunk)]
+
+
+_QUOTES = b'"""'
+DOCSTRING_REACH = 400
+"""How far above a dropped line its docstring may open: a cheap test before any line is read more closely."""
+_OPENER = re.compile(rb"""[rRuU]?("{3}|'{3})""")
+
+
+def docstring_lines(lines: Sequence[bytes], wanted: Sequence[int]) -> frozenset[int]:
+    """Which of ``wanted`` (0-based) lie in a docstring: a triple-quoted string that is a statement of its
+    own, opening a line right after a line ending in ``:`` (a ``def`` or ``class``) or at the top of the file.
+
+    A line-based reading from ``DOCSTRING_REACH`` lines above the first (no parser: the risk stage asks it
+    only near dropped lines), good for the docstrings people write; a string that is an argument or a value
+    never counts.
+    """
+    want = set(wanted)
+    found: set[int] = set()
+    index = max(0, min(want, default=0) - DOCSTRING_REACH)
+    after_header = index == 0
+    last = max(want, default=-1)
+    while index <= last and index < len(lines):
+        stripped = lines[index].strip()
+        opener = _OPENER.match(stripped) if after_header else None
+        if opener is not None:
+            quote = opener.group(1)
+            end = index if quote in stripped[opener.end():] else _closing(lines, index + 1, quote)
+            if end is None:
+                break
+            found.update(n for n in range(index, end + 1) if n in want)
+            index, after_header = end + 1, False
+            continue
+        if stripped and not stripped.startswith(b"#"):
+            after_header = stripped.endswith(b":")
+        index += 1
+    return frozenset(found)
+
+
+def _closing(lines: Sequence[bytes], start: int, quote: bytes) -> int | None:
+    for index in range(start, len(lines)):
+        if quote in lines[index]:
+            return index
+    return None
 
 
 def still_needed(hunk: Hunk, dropped: Dropped, names: FileNames | None) -> str:

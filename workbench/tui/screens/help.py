@@ -70,7 +70,7 @@ class HelpScreen(OnceModal[None]):
         text = Text("\nFile list: risk letter, status letter, path, hunks decided/total\n", style="bold")
         for level in (Level.HIGH, Level.MEDIUM, Level.LOW):
             text.append(f"  {RISK_LETTER[level]}  {RISK_WORD[level]}\n")
-        for status in FileStatus:
+        for status in (s for s in FileStatus if s is not FileStatus.APP_RESOLVED):  # the W line below says it
             text.append(f"  {STATUS_LETTER[status]}  {STATUS_WORD[status]}\n")
         text.append(f"  {APP_LETTER}  written from your decisions in the app (evidence as it was when you decided)\n")
         text.append(f"  {PENDING_LETTER}  still loading: status not known yet\n")
