@@ -68,6 +68,8 @@ def all_candidates(texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed
     ]
     if reflowed.main is not None:
         made.append((Take.MAIN_FORMATTED, reflowed.main, _shares(texts, edits, texts.main)))
+    if reflowed.both is not None:
+        made.append((Take.BOTH_FORMATTED, reflowed.both, keep_all))
     words = merge_words(texts.base, texts.dev, texts.main)
     if words is not None:
         made.append((Take.WORDS, words, keep_all))
@@ -75,8 +77,6 @@ def all_candidates(texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed
         made.append((take, spliced(texts, edits, order), keep_all))
     made.append((Take.BOTH, texts.dev + texts.main, keep_all))
     made.append((Take.BOTH_MAIN_FIRST, texts.main + texts.dev, keep_all))
-    if reflowed.both is not None:
-        made.append((Take.BOTH_FORMATTED, reflowed.both, keep_all))
     seen: set[bytes] = set()
     out: list[Candidate] = []
     for take, lines, (dev, main) in made:
@@ -90,7 +90,8 @@ def all_candidates(texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed
 def spliced(texts: HunkTexts, edits: Edits, order: Order) -> tuple[bytes, ...]:
     """The splice's lines."""
     source = {"base": texts.base, "dev": texts.dev, "main": texts.main}
-    return tuple(source[o.source][o.index] for o in splice(texts.base, edits.dev, edits.main, order))
+    origins = splice(texts.base, edits.dev, edits.main, order, texts.dev, texts.main)
+    return tuple(source[o.source][o.index] for o in origins)
 
 
 def _shares(texts: HunkTexts, edits: Edits, lines: Sequence[bytes]) -> tuple[SideShare, SideShare]:

@@ -32,7 +32,7 @@ def suggest_hunk(hunk: Hunk, reflowed: Reflowed, facts: SuggestFacts) -> HunkSug
     """One hunk's menu and suggestion."""
     texts = HunkTexts(tuple(hunk.base_text), tuple(hunk.dev_text), tuple(hunk.main_text))
     everything = all_candidates(texts, Edits.of(texts), reflowed)
-    found = suggest(texts, hunk.signals, everything, reflowed, facts.squashes)
+    found = suggest(texts, hunk.signals, everything, reflowed, facts.squashes, hunk.main_commits)
     if found is None:
         return HunkSuggestions(None, everything[:MENU_SIZE])
     rest = [c for c in everything if c.take is not found.candidate.take]

@@ -55,6 +55,8 @@ class Rung(str, Enum):
     """Main's side is an older dev state, or the squash of one dev PR that dev built on since: dev."""
     MAIN_AHEAD = "main-ahead"
     """Main already contains dev's change here: main."""
+    GATHERED_SQUASH = "gathered-squash"
+    """Main's lines come from a squash of several dev PRs (main took dev's chain as one): main."""
     DEV_LAYOUT_ONLY = "dev-layout-only"
     """Dev only re-laid the base's code out; main changed it: main, laid out by the formatter."""
     ONE_SIDE_IS_MERGE = "one-side-is-merge"

@@ -47,7 +47,9 @@ def _sorted(lines: Sequence[bytes], config: FormatterConfig) -> tuple[bytes, ...
     return sort_imports(text, config) or text
 
 
-def _with_main(dev: Sequence[bytes], hunks: Sequence[Hunk], mains: Sequence[tuple[bytes, ...]]) -> tuple[list[bytes], list[tuple[int, int]]]:
+def _with_main(
+    dev: Sequence[bytes], hunks: Sequence[Hunk], mains: Sequence[tuple[bytes, ...]]
+) -> tuple[list[bytes], list[tuple[int, int]]]:
     """Dev's file with main's lines in each hunk, and each hunk's region in it (0-based, end excluded)."""
     out: list[bytes] = []
     regions: list[tuple[int, int]] = []

@@ -55,6 +55,7 @@ def suggest(
     candidates: Sequence[Candidate],
     reflowed: Reflowed,
     squashes: SquashFacts,
+    main_commits: Sequence[str] = (),
 ) -> Suggestion | None:
     """The first rung whose evidence holds, with the candidate it stands behind; None when none does."""
     by_take = {c.take: c for c in candidates}
@@ -77,6 +78,13 @@ def suggest(
     if ahead is not None and main is not None and not _contradicted(ahead, squashes):
         return Suggestion(main, Rung.MAIN_AHEAD, ahead.message, ahead.commits)
 
+    gathered = [c for c in main_commits if squashes.gathered(c)]
+    if gathered and main is not None:
+        names = sorted(squashes.counterparts[gathered[0]])
+        reason = (f"main's lines here come from {gathered[0][:10]}, the squash of {len(names)} dev commits "
+                  f"({', '.join(n[:10] for n in names)}): main took dev's chain as one")
+        return Suggestion(main, Rung.GATHERED_SQUASH, reason, (gathered[0], *names))
+
     if reflowed.checked and main is not None and _layout_only(texts.dev, texts.base):
         reason = "dev only re-laid these lines out (the same code as the base); main changed them: main's, laid out as dev's formatter does"
         return Suggestion(main, Rung.DEV_LAYOUT_ONLY, reason)
@@ -84,7 +92,7 @@ def suggest(
     merged = _one_side_merge(texts)
     if merged is not None and (found := by_text.get(merged)) is not None and found.take in (Take.MAIN, Take.DEV):
         reason = f"the three texts merge cleanly word by word, and the merge is {found.take.value}'s text"
-        return Suggestion(found, Rung.ONE_SIDE_IS_MERGE, reason)
+        return Suggestion(main if found.take is Take.MAIN and main is not None else found, Rung.ONE_SIDE_IS_MERGE, reason)
     return None
 
 

@@ -59,13 +59,35 @@ def edits_of(script: Sequence[Edit], n_base: int) -> SideEdits:
     return SideEdits(tuple(inserted), frozenset(deleted))
 
 
-def splice(base: Sequence[bytes], dev: SideEdits, main: SideEdits, order: Order) -> tuple[Origin, ...]:
-    """The origins of the spliced lines: both sides' insertions at their anchors, base lines neither deleted."""
+def splice(
+    base: Sequence[bytes], dev: SideEdits, main: SideEdits, order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes]
+) -> tuple[Origin, ...]:
+    """The origins of the spliced lines: both sides' insertions at their anchors, base lines neither deleted.
+
+    Where both sides write at the same place, the lines they share are written
+    once (a line both added is not new to either) and the rest in ``order``.
+    """
     out: list[Origin] = []
-    first, second = (("dev", dev), ("main", main)) if order is Order.DEV_FIRST else (("main", main), ("dev", dev))
     for pos in range(len(base) + 1):
-        for name, edits in (first, second):
-            out.extend(Origin(name, i) for i in edits.inserted[pos])
+        out.extend(_both_wrote(dev.inserted[pos], main.inserted[pos], order, dev_lines, main_lines))
         if pos < len(base) and pos not in dev.deleted and pos not in main.deleted:
             out.append(Origin("base", pos))
     return tuple(out)
+
+
+def _both_wrote(
+    dev: tuple[int, ...], main: tuple[int, ...], order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes]
+) -> list[Origin]:
+    """Two runs written at one place: shared lines once (as dev's), each differing stretch dev's or main's first."""
+    if not dev or not main:
+        return [Origin("dev", i) for i in dev] + [Origin("main", i) for i in main]
+    out: list[Origin] = []
+    at_dev = 0
+    script = diff_lines([dev_lines[i] for i in dev], [main_lines[i] for i in main], Algorithm.HISTOGRAM)
+    for i1, chg1, i2, chg2 in (*script, Edit(len(dev), 0, len(main), 0)):
+        out.extend(Origin("dev", dev[k]) for k in range(at_dev, i1))
+        ours = [Origin("dev", dev[k]) for k in range(i1, i1 + chg1)]
+        theirs = [Origin("main", main[k]) for k in range(i2, i2 + chg2)]
+        out.extend(ours + theirs if order is Order.DEV_FIRST else theirs + ours)
+        at_dev = i1 + chg1
+    return out
