@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from workbench.analysis.suggest.candidates import MENU_SIZE, Edits, HunkTexts, Reflowed, all_candidates
 from workbench.analysis.suggest.model import Take
+from workbench.analysis.suggest.words import merge_words
 
 T = HunkTexts((b"a\n", b"b\n"), (b"a\n", b"B\n", b"d\n"), (b"A\n", b"b\n"))
 
 
 def test_each_candidate_says_what_it_keeps_and_drops() -> None:
-    found = {c.take: c for c in all_candidates(T, Edits.of(T))}
+    found = {c.take: c for c in all_candidates(T, Edits.of(T), words=merge_words(T.base, T.dev, T.main))}
     assert found[Take.MAIN].lines == T.main and found[Take.MAIN].main.kept == (0,) and found[Take.MAIN].dev.dropped == (1, 2)
     assert found[Take.DEV].dev.kept == (1, 2) and found[Take.DEV].main.dropped == (0,)
     assert found[Take.WORDS].lines == (b"A\n", b"B\n", b"d\n"), "the edits touch different lines: a clean merge"

@@ -6,6 +6,7 @@ from workbench.analysis.model import Signal, SignalKind
 from workbench.analysis.suggest.candidates import Edits, HunkTexts, Reflowed, all_candidates
 from workbench.analysis.suggest.model import Rung, Suggestion, Take
 from workbench.analysis.suggest.rungs import SquashFacts, squash_facts, suggest
+from workbench.analysis.suggest.words import merge_words
 
 TEXTS = HunkTexts((b"x = f(a)\n",), (b"x = g(a)\n", b"y = 1\n"), (b"x = f(a, b)\n",))
 NO_REFLOW = Reflowed()
@@ -14,8 +15,9 @@ SQUASH, COUNTERPART, FOLLOW_UP, OTHER = "5" * 40, "c" * 40, "f" * 40, "0" * 40
 
 def ask(signals: tuple[Signal, ...], texts: HunkTexts = TEXTS, reflowed: Reflowed = NO_REFLOW,
         facts: SquashFacts | None = None, main_commits: tuple[str, ...] = ()) -> Suggestion | None:
-    candidates = all_candidates(texts, Edits.of(texts), reflowed)
-    return suggest(texts, signals, candidates, reflowed, facts if facts is not None else squash_facts(signals), main_commits)
+    words = merge_words(texts.base, texts.dev, texts.main)
+    candidates = all_candidates(texts, Edits.of(texts), reflowed, words)
+    return suggest(texts, signals, candidates, reflowed, facts if facts is not None else squash_facts(signals), main_commits, words)
 
 
 def chain(squash: str = SQUASH, counterpart: str = COUNTERPART, weight: int = 50) -> Signal:

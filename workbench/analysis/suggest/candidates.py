@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from workbench.analysis.suggest.model import Candidate, SideShare, Take
 from workbench.analysis.suggest.splice import Order, SideEdits, side_edits, splice
-from workbench.analysis.suggest.words import merge_words
 
 MENU_SIZE = 4
 """At most this many candidates are offered, best first."""
@@ -59,8 +58,11 @@ NOTES: dict[Take, str] = {
 }
 
 
-def all_candidates(texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed()) -> tuple[Candidate, ...]:
-    """Every distinct resolution, in the order the menu prefers them (a text offered twice keeps its first name)."""
+def all_candidates(
+    texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed(), words: tuple[bytes, ...] | None = None
+) -> tuple[Candidate, ...]:
+    """Every distinct resolution, in the order the menu prefers them (a text offered twice keeps its first name);
+    ``words`` is the hunk's clean word-level merge, when it has one (``merge_words``)."""
     keep_all = _shares(texts, edits, texts.dev + texts.main)
     made: list[tuple[Take, tuple[bytes, ...], tuple[SideShare, SideShare]]] = [
         (Take.MAIN, texts.main, _shares(texts, edits, texts.main)),
@@ -70,7 +72,6 @@ def all_candidates(texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed
         made.append((Take.MAIN_FORMATTED, reflowed.main, _shares(texts, edits, texts.main)))
     if reflowed.both is not None:
         made.append((Take.BOTH_FORMATTED, reflowed.both, keep_all))
-    words = merge_words(texts.base, texts.dev, texts.main)
     if words is not None:
         made.append((Take.WORDS, words, keep_all))
     for take, order in ((Take.SPLICE, Order.DEV_FIRST), (Take.SPLICE_MAIN_FIRST, Order.MAIN_FIRST)):

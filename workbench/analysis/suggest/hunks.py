@@ -10,6 +10,7 @@ from workbench.analysis.suggest.facts import SuggestFacts
 from workbench.analysis.suggest.model import Candidate, Suggestion
 from workbench.analysis.suggest.reflowing import reflowed_hunks
 from workbench.analysis.suggest.rungs import suggest
+from workbench.analysis.suggest.words import merge_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +32,9 @@ def suggest_file_hunks(entry: FileAnalysis, facts: SuggestFacts) -> dict[int, Hu
 def suggest_hunk(hunk: Hunk, reflowed: Reflowed, facts: SuggestFacts) -> HunkSuggestions:
     """One hunk's menu and suggestion."""
     texts = HunkTexts(tuple(hunk.base_text), tuple(hunk.dev_text), tuple(hunk.main_text))
-    everything = all_candidates(texts, Edits.of(texts), reflowed)
-    found = suggest(texts, hunk.signals, everything, reflowed, facts.squashes, hunk.main_commits)
+    words = merge_words(texts.base, texts.dev, texts.main)
+    everything = all_candidates(texts, Edits.of(texts), reflowed, words)
+    found = suggest(texts, hunk.signals, everything, reflowed, facts.squashes, hunk.main_commits, words)
     if found is None:
         return HunkSuggestions(None, everything[:MENU_SIZE])
     rest = [c for c in everything if c.take is not found.candidate.take]

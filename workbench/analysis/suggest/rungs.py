@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from workbench.analysis.model import Signal, SignalKind
 from workbench.analysis.suggest.candidates import HunkTexts, Reflowed
 from workbench.analysis.suggest.model import Candidate, Rung, Suggestion, Take
-from workbench.analysis.suggest.words import merge_words
 
 _LAYOUT = re.compile(rb"[\s,]")
 """What a formatter changes besides line breaks: blanks, and the trailing commas black adds or removes."""
@@ -56,6 +55,7 @@ def suggest(
     reflowed: Reflowed,
     squashes: SquashFacts,
     main_commits: Sequence[str] = (),
+    words: tuple[bytes, ...] | None = None,
 ) -> Suggestion | None:
     """The first rung whose evidence holds, with the candidate it stands behind; None when none does."""
     by_take = {c.take: c for c in candidates}
@@ -89,7 +89,7 @@ def suggest(
         reason = "dev only re-laid these lines out (the same code as the base); main changed them: main's, laid out as dev's formatter does"
         return Suggestion(main, Rung.DEV_LAYOUT_ONLY, reason)
 
-    merged = _one_side_merge(texts)
+    merged = _one_side_merge(texts, words)
     if merged is not None and (found := by_text.get(merged)) is not None and found.take in (Take.MAIN, Take.DEV):
         reason = f"the three texts merge cleanly word by word, and the merge is {found.take.value}'s text"
         return Suggestion(main if found.take is Take.MAIN and main is not None else found, Rung.ONE_SIDE_IS_MERGE, reason)
@@ -120,9 +120,8 @@ def _layout_only(side: Sequence[bytes], base: Sequence[bytes]) -> bool:
     return tuple(side) != tuple(base) and bool(base) and _LAYOUT.sub(b"", b"".join(side)) == _LAYOUT.sub(b"", b"".join(base))
 
 
-def _one_side_merge(texts: HunkTexts) -> bytes | None:
+def _one_side_merge(texts: HunkTexts, words: tuple[bytes, ...] | None) -> bytes | None:
     """The word-level merge's text, unless the hunk is a piece of two added files (no base, one side empty)."""
-    if not texts.base and not (texts.dev and texts.main):
+    if words is None or (not texts.base and not (texts.dev and texts.main)):
         return None
-    merged = merge_words(texts.base, texts.dev, texts.main)
-    return b"".join(merged) if merged is not None else None
+    return b"".join(words)

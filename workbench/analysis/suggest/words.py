@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from workbench.analysis.xdiff import Algorithm, Level, joined, merge_lines, split_lines
 
 _TOKEN = re.compile(rb"\w+|[ \t]+|\r?\n|[^\w\s]|\s")
-TOKEN_LIMIT = 20_000
-"""Hunks longer than this many tokens are not merged word by word (the diff would cost more than it offers)."""
+TOKEN_LIMIT = 400
+"""A side longer than this many tokens (about ten lines of code) is not merged word by word: the merge costs
+quadratic time in pure Python, and on the development set no word merge over 200 tokens was what shipped."""
 
 
 def tokens(lines: Sequence[bytes]) -> list[bytes]:
