@@ -64,7 +64,7 @@ def read_formatter_config(read: ReadFile) -> FormatterConfig | None:
         sources.append("pyproject.toml")
     if isinstance(tool.get("isort"), dict):
         isort = {str(k).replace("-", "_"): v for k, v in tool["isort"].items()}
-        sources.append("pyproject.toml") if "pyproject.toml" not in sources else None
+        sources[:] = ["pyproject.toml"]
     if isort is None:
         for path, section in _ISORT_FILES:
             found = _ini_section(read(path), section)
