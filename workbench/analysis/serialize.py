@@ -21,10 +21,13 @@ from workbench.analysis.model import (
     Signal,
     SyncAnalysis,
 )
+from workbench.analysis.suggest.facts import SuggestFacts, suggest_facts
+from workbench.analysis.suggest.serialized import add_suggestions
 
 
-def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True) -> dict[str, Any]:
+def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: SuggestFacts | None = None) -> dict[str, Any]:
     """The whole analysis as plain JSON data (``files=False``: with an empty list of files)."""
+    facts = facts if facts is not None or not files else suggest_facts(analysis)
     return {
         "schema": SCHEMA,
         "mode": analysis.mode.value,
@@ -32,7 +35,7 @@ def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True) -> dict[str,
         "main": analysis.main,
         "base": analysis.base,
         "merge": analysis.merge,
-        "files": [file_to_json(f) for f in analysis.files] if files else [],
+        "files": [file_to_json(f, facts) for f in analysis.files] if files else [],
         "api_mismatches": [mismatch_to_json(m) for m in analysis.api_mismatches],
         "summary": summary_to_json(analysis),
         "git_version": analysis.git_version,
@@ -45,7 +48,7 @@ def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True) -> dict[str,
 _NO_FILES = '"files": []'
 
 
-def analysis_json_text(analysis: SyncAnalysis) -> list[str]:
+def analysis_json_text(analysis: SyncAnalysis, facts: SuggestFacts | None = None) -> list[str]:
     """``strict_json(analysis_to_json(analysis))`` in pieces, a file's JSON data made and dropped one at a time.
 
     The whole document's data and the encoder's output held at once took four
@@ -55,8 +58,9 @@ def analysis_json_text(analysis: SyncAnalysis) -> list[str]:
     """
     head, tail = strict_json(analysis_to_json(analysis, files=False)).split(_NO_FILES, 1)
     pieces = [head + '"files": [']
+    facts = facts if facts is not None else suggest_facts(analysis)
     for n, entry in enumerate(analysis.files):
-        pieces.append((", " if n else "") + strict_json(file_to_json(entry)))
+        pieces.append((", " if n else "") + strict_json(file_to_json(entry, facts)))
     pieces.append("]" + tail)
     return pieces
 
@@ -130,8 +134,8 @@ def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
     }
 
 
-def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
-    return {
+def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None) -> dict[str, Any]:
+    data = {
         "path": entry.path,
         "status": entry.status.value,
         "policy": entry.policy,
@@ -156,6 +160,7 @@ def file_to_json(entry: FileAnalysis) -> dict[str, Any]:
         "decided_at": _iso(entry.decided_at),
         "changed_after_merge": entry.later,
     }
+    return add_suggestions(data, entry, facts if facts is not None else SuggestFacts())  # suggest/: its own fields
 
 
 def _value(member: Enum | None) -> Any:

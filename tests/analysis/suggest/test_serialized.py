@@ -1,0 +1,48 @@
+"""Suggestions in ``analyze --json``: on real built syncs, each hunk's suggestion and menu, nothing else changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers.syncs import analyze_preview
+
+from workbench.analysis.serialize import analysis_json_text
+from workbench.analysis.suggest.facts import suggest_facts
+from workbench.sample import build_scenario
+
+OLD_HUNK_KEYS = {"index", "base_lines", "dev_lines", "main_lines", "result_lines", "taken", "kind", "risk", "level",
+                 "signals", "dev_commits", "main_commits", "lost_lines"}
+
+
+def document(tmp_path: Path, name: str) -> dict:  # type: ignore[type-arg]
+    scenario = build_scenario(name, tmp_path / name)
+    analysis = analyze_preview(scenario.path, dev=scenario.dev, main=scenario.main)
+    return json.loads("".join(analysis_json_text(analysis, suggest_facts(analysis))))
+
+
+@pytest.mark.parametrize(("name", "take", "rung"), [
+    ("squash-chain-dev-ahead", "dev", "squash-chain"),
+    ("intentional-removal", "main", "main-removed"),
+])
+def test_a_scenario_s_hunk_carries_the_suggestion_its_evidence_stands_behind(tmp_path: Path, name: str, take: str, rung: str) -> None:
+    data = document(tmp_path, name)
+    suggested = [h["suggestion"] for f in data["files"] for h in f["hunks"] if h["suggestion"]]
+    assert suggested and all(s["take"] == take and s["rung"] == rung for s in suggested), suggested
+    for f in data["files"]:
+        assert "suggestion" in f
+        for h in f["hunks"]:
+            assert set(h) == OLD_HUNK_KEYS | {"suggestion", "candidates"}
+            assert 1 <= len(h["candidates"]) <= 4 if h["kind"] == "conflict" else h["candidates"] == []
+            for c in h["candidates"]:
+                assert ("text" in c) == (c["take"] not in ("main", "dev", "both", "both-main-first"))
+                assert set(c["keeps"]) == set(c["drops"]) == {"dev", "main"}
+
+
+def test_a_suggestion_names_lines_of_its_sides_blobs(tmp_path: Path) -> None:
+    data = document(tmp_path, "squash-chain-dev-ahead")
+    hunk = next(h for f in data["files"] for h in f["hunks"] if h["suggestion"])
+    (start, end), kept = hunk["dev_lines"], hunk["suggestion"]["keeps"]["dev"]
+    assert kept and all(start <= a <= b <= end for a, b in kept), "dev's kept lines lie in dev's range of the hunk"
+    assert hunk["suggestion"]["drops"]["dev"] == []

@@ -1,0 +1,127 @@
+"""The ladder: a suggestion only where the evidence stands behind it, each rung measured against what shipped.
+
+Rungs read the risk stage's signals (their kinds, weights and commits) and
+the hunk's own texts; nothing here trusts commit dates, which mislead (main's
+squash carries the later date).  Precision comes before coverage: a wrong
+suggestion where the bot's text was right costs the reviewer's trust, so a
+rung whose evidence is contradicted elsewhere in the sync says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from workbench.analysis.model import Signal, SignalKind
+from workbench.analysis.suggest.candidates import HunkTexts, Reflowed
+from workbench.analysis.suggest.model import Candidate, Rung, Suggestion, Take
+
+_LAYOUT = re.compile(rb"[\s,]")
+"""What a formatter changes besides line breaks: blanks, and the trailing commas black adds or removes."""
+
+
+@dataclass(frozen=True, slots=True)
+class SquashFacts:
+    """Every main squash commit the analysis names as a dev PR's counterpart, with the dev commits it squashed."""
+
+    counterparts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Main squash commit -> the dev commits named as its counterparts, over every hunk's signals."""
+    built_on: frozenset[str] = frozenset()
+    """Main squashes some hunk says dev built on afterwards (a squash-chain signal with weight)."""
+
+    def gathered(self, squash: str) -> bool:
+        """The squash is the counterpart of several dev PRs: main gathered a chain, maybe with its follow-ups."""
+        return len(self.counterparts.get(squash, ())) > 1
+
+
+def squash_facts(signals: Sequence[Signal]) -> SquashFacts:
+    """The squash facts of a whole analysis, from its hunks' ``squash-counterpart`` signals (commits: the main
+    squash, its dev counterpart, then the dev follow-ups)."""
+    counterparts: dict[str, set[str]] = {}
+    built_on: set[str] = set()
+    for signal in signals:
+        if signal.kind is SignalKind.SQUASH_COUNTERPART and len(signal.commits) >= 2:
+            counterparts.setdefault(signal.commits[0], set()).add(signal.commits[1])
+            if signal.weight > 0:
+                built_on.add(signal.commits[0])
+    return SquashFacts({k: frozenset(v) for k, v in counterparts.items()}, frozenset(built_on))
+
+
+def suggest(
+    texts: HunkTexts,
+    signals: Sequence[Signal],
+    candidates: Sequence[Candidate],
+    reflowed: Reflowed,
+    squashes: SquashFacts,
+    main_commits: Sequence[str] = (),
+    words: tuple[bytes, ...] | None = None,
+) -> Suggestion | None:
+    """The first rung whose evidence holds, with the candidate it stands behind; None when none does."""
+    by_take = {c.take: c for c in candidates}
+    by_text = {c.text: c for c in candidates}
+    main = by_take.get(Take.MAIN_FORMATTED) or by_take.get(Take.MAIN) or by_text.get(b"".join(texts.main))
+    dev = by_take.get(Take.DEV) or by_text.get(b"".join(texts.dev))
+    kinds = {s.kind: s for s in signals}
+
+    removed = kinds.get(SignalKind.MAIN_REMOVED_INTENTIONALLY)
+    if removed is not None and removed.weight < 0 and main is not None:
+        return Suggestion(main, Rung.MAIN_REMOVED, removed.message, removed.commits)
+    if removed is not None and removed.weight == 0 and dev is not None:
+        return Suggestion(dev, Rung.MAIN_REMOVED_INCIDENTALLY, removed.message, removed.commits)
+
+    chain = _squash_chain(signals, squashes)
+    if chain is not None and dev is not None:
+        return Suggestion(dev, Rung.SQUASH_CHAIN, chain.message, chain.commits)
+
+    ahead = kinds.get(SignalKind.MAIN_AHEAD)
+    if ahead is not None and main is not None and not _contradicted(ahead, squashes):
+        return Suggestion(main, Rung.MAIN_AHEAD, ahead.message, ahead.commits)
+
+    gathered = [c for c in main_commits if squashes.gathered(c)]
+    if gathered and main is not None:
+        names = sorted(squashes.counterparts[gathered[0]])
+        reason = (f"main's lines here come from {gathered[0][:10]}, the squash of {len(names)} dev commits "
+                  f"({', '.join(n[:10] for n in names)}): main took dev's chain as one")
+        return Suggestion(main, Rung.GATHERED_SQUASH, reason, (gathered[0], *names))
+
+    if reflowed.checked and main is not None and _layout_only(texts.dev, texts.base):
+        reason = "dev only re-laid these lines out (the same code as the base); main changed them: main's, laid out as dev's formatter does"
+        return Suggestion(main, Rung.DEV_LAYOUT_ONLY, reason)
+
+    merged = _one_side_merge(texts, words)
+    if merged is not None and (found := by_text.get(merged)) is not None and found.take in (Take.MAIN, Take.DEV):
+        reason = f"the three texts merge cleanly word by word, and the merge is {found.take.value}'s text"
+        return Suggestion(main if found.take is Take.MAIN and main is not None else found, Rung.ONE_SIDE_IS_MERGE, reason)
+    return None
+
+
+def _squash_chain(signals: Sequence[Signal], squashes: SquashFacts) -> Signal | None:
+    """The squash-chain signal that stands: weighed, and not about a squash that gathered several dev PRs."""
+    for signal in signals:
+        if signal.weight <= 0 or signal.kind not in (SignalKind.OLDER_DEV_STATE, SignalKind.SQUASH_COUNTERPART):
+            continue
+        if signal.kind is SignalKind.SQUASH_COUNTERPART and squashes.gathered(signal.commits[0]):
+            continue
+        if any(s.kind is SignalKind.SQUASH_COUNTERPART and s.commits and squashes.gathered(s.commits[0]) for s in signals):
+            continue
+        return signal
+    return None
+
+
+def _contradicted(ahead: Signal, squashes: SquashFacts) -> bool:
+    """Main-ahead names the squash of a single dev PR that dev built on elsewhere: the evidence points both ways."""
+    squash = ahead.commits[0] if ahead.commits else ""
+    return squash in squashes.built_on and not squashes.gathered(squash)
+
+
+def _layout_only(side: Sequence[bytes], base: Sequence[bytes]) -> bool:
+    """The side's text is the base's laid out anew: the same once blanks and commas are left out."""
+    return tuple(side) != tuple(base) and bool(base) and _LAYOUT.sub(b"", b"".join(side)) == _LAYOUT.sub(b"", b"".join(base))
+
+
+def _one_side_merge(texts: HunkTexts, words: tuple[bytes, ...] | None) -> bytes | None:
+    """The word-level merge's text, unless the hunk is a piece of two added files (no base, one side empty)."""
+    if words is None or (not texts.base and not (texts.dev and texts.main)):
+        return None
+    return b"".join(words)
