@@ -63,12 +63,11 @@ def test_a_file_opens_on_its_opening_hunk_or_where_a_move_asked(ws: Workspace) -
     assert cursor.opening is None and cursor.hunk_target() == (LAYER, opening_hunk(ws, LAYER))
 
     assert cursor.go(Position(LAYER, 1)) and cursor.current == 1, "a hunk of the file on screen: no reopening"
-    other = next(f.path for f in ws.files if f.path != LAYER and f.all_hunks)
-    cursor.queued = Choice.MAIN
-    assert not cursor.go(Position(other, 0)), "another file: it must be opened first"
-    assert cursor.queued is None, "a decision queued for the old file is dropped"
+    other = next(f.path for f in ws.files if f.path != LAYER and len(f.all_hunks) > 1)
+    assert not cursor.go(Position(other, 1)), "another file: it must be opened first"
     cursor.open(other)
-    assert cursor.file_shown(other, Shown.HUNKS) == Position(other, 0)
+    assert cursor.here() == Position(other, 1), "while it is prepared, a move goes on from the hunk it opens on"
+    assert cursor.file_shown(other, Shown.HUNKS) == Position(other, 1)
     assert cursor.take_pending() and not cursor.take_pending(), "the move asked for it: focus once"
 
 

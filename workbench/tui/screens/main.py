@@ -31,7 +31,8 @@ from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.tui.actions import announcing, deciding, training, viewing
+from workbench.textsafe import visible
+from workbench.tui.actions import announcing, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
@@ -44,6 +45,7 @@ from workbench.tui.screens.main_keys import MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.file_rows import LIST_MOVES, FileOptions
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -71,9 +73,8 @@ class MainScreen(MainKeys, Screen[None]):
         """Where the user is (None until the analysis, or a first look of it, is on screen)."""
         self._carried: Cursor | None = None
         """The cursor of the analysis being redone or of the first look being replaced (its toggles are kept)."""
-        self._relaying = False
-        """A first look was replaced and its file is being laid out anew: decision keys wait (a key would act on
-        a hunk the user has not seen)."""
+        self._commands: set[Worker[object]] = set()
+        """Commands that ask questions (``start``), running: keys wait for them (or for the dialog they open)."""
         self.view: FileView | None = None
         """The prepared rows of the file on screen (None while they are prepared)."""
         self.writing = Writing(self)
@@ -187,7 +188,6 @@ class MainScreen(MainKeys, Screen[None]):
             folds: frozenset[int] = frozenset()
             if first_look is not None:
                 prepared = reprepared(ws, first, self.view)
-                self._relaying = prepared is None
                 if prepared is not None:  # the file on screen, on the same layout: the folds the user opened stay open
                     folds = first_look.expanded
             self.open_file(first, prepared, folds)
@@ -213,7 +213,7 @@ class MainScreen(MainKeys, Screen[None]):
         Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
         user cannot see yet, never text in a field."""
         ws = self.ws
-        if ws is not None and ws.pending is None and not self._relaying:
+        if ws is not None and ws.pending is None:
             return True
         now = time.monotonic()
         if now - self._early_notice > 3:
@@ -222,8 +222,30 @@ class MainScreen(MainKeys, Screen[None]):
         return False
 
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
-        """Run a command that asks questions (a dialog to wait for) as a worker of this screen."""
-        return self.run_worker(work, group=group, exclusive=exclusive)
+        """Run a command that asks questions (a dialog to wait for) as a worker of this screen; keys typed
+        meanwhile wait for its dialog, or for its end (``key_wait``)."""
+        worker: Worker[object] = self.run_worker(work, group=group, exclusive=exclusive)
+        self._commands.add(worker)
+        return worker
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.is_finished:
+            self._commands.discard(event.worker)
+
+    def key_wait(self, key: str) -> str | None:
+        """Why ``key`` must wait (``KeyGate``): a key acts on what the keys before it left on screen, so it waits
+        while a file opens (but for moves in the file list, which choose another) or a command runs."""
+        cursor = self.cursor
+        if cursor is not None and cursor.opening is not None and not self._moves_in_list(key):
+            return f"Opening {visible(cursor.opening)}"
+        if any(not worker.is_finished for worker in self._commands):
+            return "Busy (" + ", ".join(sorted({worker.group for worker in self._commands})) + ")"
+        return None
+
+    def _moves_in_list(self, key: str) -> bool:
+        """``key`` moves the file list's cursor: it does not need the file being opened (it opens another)."""
+        bound = self.active_bindings.get(key)
+        return bound is not None and isinstance(bound.node, FileOptions) and bound.binding.action in LIST_MOVES
 
     # -- opening files -----------------------------------------------------------------------
 
@@ -262,10 +284,8 @@ class MainScreen(MainKeys, Screen[None]):
         ws, cursor, view = self.ws, self.cursor, message.view
         if ws is None or cursor is None or message.workspace is not ws:
             return
-        queued, cursor.queued = cursor.queued, None
         if view.path != cursor.path:
             return
-        self._relaying = False
         self.view = view
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
@@ -283,9 +303,6 @@ class MainScreen(MainKeys, Screen[None]):
         self._show_current()
         # The view was just switched in and has no size yet: scroll once it is laid out.
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
-        if queued is not None:  # a decision key pressed while the file opened: now it has a hunk
-            cursor.advance_after_go = True  # advance only after the opening move above
-            deciding.decide_now(self, queued)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
         """``go`` once the hunk view has a size (a scroll before layout would be lost).
@@ -317,9 +334,6 @@ class MainScreen(MainKeys, Screen[None]):
                 self._show_current()
             if focus:
                 self.focus_view()
-        if cursor.advance_after_go and position.path == cursor.path:
-            cursor.advance_after_go = False
-            deciding.advance(self)
         if cursor.show_diffs and position.path == cursor.path:
             viewing.follow_hunk(self)
 
@@ -393,12 +407,6 @@ class MainScreen(MainKeys, Screen[None]):
         viewing.show_commit(self, message.sha, message.side)
 
     # -- keys (the table itself is ``MainKeys``) -------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
-
-        (``qcc`` typed before the dialog appears would otherwise open a note with ``c``.)"""
-        return not self.writing.quitting or action == "quit"
 
     def request_quit(self) -> None:
         self.writing.quit()
