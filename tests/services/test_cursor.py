@@ -55,7 +55,8 @@ def test_next_open_risk_visits_each_undecided_high_risk_hunk_and_wraps(ws: Works
 def test_a_file_opens_on_its_opening_hunk_or_where_a_move_asked(ws: Workspace) -> None:
     cursor = Cursor(ws)
     cursor.open(LAYER)
-    assert cursor.here() == Position(LAYER, None) and cursor.hunk_target() is None, "nothing current while preparing"
+    assert cursor.hunk_target() is None, "nothing to decide while preparing"
+    assert cursor.here() == Position(LAYER, opening_hunk(ws, LAYER)), "a move goes on from where it will open"
     assert cursor.opening == LAYER and cursor.noted_place() is None
     assert cursor.file_shown(LAYER, Shown.HUNKS) == Position(LAYER, opening_hunk(ws, LAYER))
     assert not cursor.take_pending(), "opened by the list: the view is not focused"

@@ -65,11 +65,14 @@ class Cursor:
 
     def here(self) -> Position | None:
         """The place on screen (the hunk, or the file for a whole-file choice); while a file is prepared, the
-        hunk it opens on when a move asked for one (a move from there goes on from it, not from the top)."""
+        hunk it will open on (a move from there goes on from it, as if the file were already shown)."""
         if self.path is None:
             return None
-        hunk = self.current if self.current is not None else self.pending
-        return Position(self.path, hunk if self.ws.entry(self.path).all_hunks else None)
+        if not self.ws.entry(self.path).all_hunks:
+            return Position(self.path, None)
+        if self.current is None and self.shown is None:
+            return Position(self.path, self.pending if self.pending is not None else opening_hunk(self.ws, self.path))
+        return Position(self.path, self.current)
 
     def hunk_target(self) -> tuple[str, int] | None:
         """The hunk a decision acts on (a conflict, or an edit outside git's conflicts)."""

@@ -60,8 +60,11 @@ class WaitsForKeys(Protocol):
 
 
 def settling(screen: Any) -> bool:
-    """Whether the screen, or one of its widgets, still has messages to handle (a move told by message)."""
-    return bool(screen.message_queue_size) or any(node.message_queue_size for node in screen.walk_children())
+    """Whether a widget of the screen still has messages to handle (a move it tells the screen by message).
+
+    The screen's own queue is not waited for (it holds the redraws): a key handed on passes through it on its
+    way to the app, behind whatever is there."""
+    return any(node.message_queue_size for node in screen.walk_children())
 
 
 class KeyGate:
@@ -145,7 +148,7 @@ class KeyGate:
         if self._settling_since is None:
             self._settling_since = now
         if now - self._settling_since < STALE:
-            return "One moment"
+            return "The screen is catching up"
         self._app.log.warning(f"key {key!r}: the screen kept handling messages; it goes anyway")
         return None
 

@@ -41,7 +41,7 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
-from workbench.tui.screens.main_keys import MainKeys
+from workbench.tui.screens.main_keys import MOVES, MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
@@ -234,18 +234,23 @@ class MainScreen(MainKeys, Screen[None]):
 
     def key_wait(self, key: str) -> str | None:
         """Why ``key`` must wait (``KeyGate``): a key acts on what the keys before it left on screen, so it waits
-        while a file opens (but for moves in the file list, which choose another) or a command runs."""
+        while a file opens or a command runs.  Moves need no rows: while the file is prepared they go on from
+        the hunk it will open on (or open another file)."""
         cursor = self.cursor
-        if cursor is not None and cursor.opening is not None and not self._moves_in_list(key):
+        if cursor is not None and cursor.opening is not None and not self._only_moves(key):
             return f"Opening {visible(cursor.opening)}"
         if any(not worker.is_finished for worker in self._commands):
             return "Busy (" + ", ".join(sorted({worker.group for worker in self._commands})) + ")"
         return None
 
-    def _moves_in_list(self, key: str) -> bool:
-        """``key`` moves the file list's cursor: it does not need the file being opened (it opens another)."""
+    def _only_moves(self, key: str) -> bool:
+        """``key`` moves between hunks or files (``n``, ``N``, ``o``..., the file list's ``j``/``k``)."""
         bound = self.active_bindings.get(key)
-        return bound is not None and isinstance(bound.node, FileOptions) and bound.binding.action in LIST_MOVES
+        if bound is None:
+            return False
+        if isinstance(bound.node, FileOptions):
+            return bound.binding.action in LIST_MOVES
+        return bound.node is self and bound.binding.action in MOVES
 
     # -- opening files -----------------------------------------------------------------------
 
@@ -305,16 +310,18 @@ class MainScreen(MainKeys, Screen[None]):
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
-        """``go`` once the hunk view has a size (a scroll before layout would be lost).
+        """``go`` once the hunk view has a size (a scroll before layout would be lost), to the hunk the cursor is
+        on by then (a move key may have gone on from ``position`` meanwhile).
 
         Nothing when the user has moved to another file meanwhile: going back would undo their move."""
-        if self.cursor is None or self.cursor.path != position.path:
+        cursor = self.cursor
+        if cursor is None or cursor.path != position.path:
             return
         if self.query_one(HunkView).size.height == 0 and tries > 0:
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
-        self.cursor.laid_out()
-        self.go(position, focus)
+        cursor.laid_out()
+        self.go(Position(position.path, cursor.current), focus)
 
     # -- moving ------------------------------------------------------------------------------
 

@@ -30,6 +30,10 @@ def _keyed(command: Callable[..., object], *args: object) -> Callable[[MainScree
     return action
 
 
+MOVES = frozenset({"next_hunk", "prev_hunk", "next_risky", "prev_risky", "next_open", "prev_open"})
+"""Actions that only move (from the hunk a file being prepared will open on: ``Cursor.here``)."""
+
+
 class MainKeys:
     """The ``action_*`` methods of ``MainScreen``."""
 
