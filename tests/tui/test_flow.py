@@ -15,8 +15,8 @@ from workbench.services.cursor import next_undecided, positions
 from workbench.services.workspace import Position
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.dialogs.bulk import BulkScreen
 from workbench.tui.moves import Bulk, Reach, bulk_targets
-from workbench.tui.screens.bulk import BulkScreen
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.file_rows import shorten_path

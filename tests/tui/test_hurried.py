@@ -29,10 +29,10 @@ from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.base_rows import BothDeleted
-from workbench.tui.screens.confirm import ConfirmScreen
-from workbench.tui.screens.help import HelpScreen
+from workbench.tui.dialogs.confirm import ConfirmScreen
+from workbench.tui.dialogs.help import HelpScreen
+from workbench.tui.dialogs.prompt import PromptScreen
 from workbench.tui.screens.main import MainScreen
-from workbench.tui.screens.prompt import PromptScreen
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.why_panel import WhyPanel

@@ -14,11 +14,11 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from workbench.tui.config import Config, remember_theme
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.fileview import FirstLook
 from workbench.tui.keygate import KeyDone, KeyGate
 from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
 from workbench.tui.messages import LoadFailed
-from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import Loader, MainScreen
 from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
 

@@ -386,10 +386,17 @@ class MainScreen(MainKeys, Screen[None]):
         entries = fold_layout(self.view.layout, self.config.context, self.cursor.expanded, self.cursor.expand_all)
         return entries if self.query_one(HunkView).show_base else collapse_base_only(entries, self.view.layout)
 
+    def centre_shows(self, name: str) -> None:
+        """Switch the centre to "hunks", "diffs", "choice" or "placeholder"."""
+        self.panes.centre_shows(name)
+
+    def centre_showing(self) -> str:
+        """What the centre shows now ("" before anything)."""
+        return self.query_one("#views", ContentSwitcher).current or ""
+
     def focus_view(self) -> None:
         """Focus what the centre shows: the hunk view, the first diff, or the whole-file choice."""
-        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(
-            self.query_one("#views", ContentSwitcher).current or "")
+        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(self.centre_showing())
         if target:
             self.query_one(target).focus()
 
@@ -417,6 +424,9 @@ class MainScreen(MainKeys, Screen[None]):
 
     def request_quit(self) -> None:
         self.writing.quit()
+
+    def action_write(self) -> None:
+        self.writing.write()
 
     def action_scroll_text(self, step: int) -> None:
         viewing.scroll_text(self, step)
