@@ -31,7 +31,7 @@ from workbench.services.workspace import Position, Workspace
 from workbench.tui import keygate
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView
+from workbench.tui.fileview import PreparedFile
 from workbench.tui.screens import main as main_module
 from workbench.tui.screens.main import MainScreen
 
@@ -61,7 +61,7 @@ def slow_files(monkeypatch: pytest.MonkeyPatch, seconds: Callable[[], float]) ->
     """Preparing a file takes ``seconds()`` (a big file on Megatron-LM takes a good part of a second)."""
     prepare = main_module.prepare_file
 
-    def slow(ws: Workspace, path: str) -> FileView:
+    def slow(ws: Workspace, path: str) -> PreparedFile:
         time.sleep(seconds())
         return prepare(ws, path)
 

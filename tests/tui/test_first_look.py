@@ -38,7 +38,7 @@ from workbench.services.mergetool_file import (
 from workbench.services.workspace import Workspace, situation_of
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
+from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.launch import start_first_look
 from workbench.tui.loading import Report
 from workbench.tui.messages import WorkspaceLoaded
@@ -347,7 +347,7 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
     gate, laid_out = threading.Event(), threading.Event()
     original = main_module.prepare_file
 
-    def held(ws: Workspace, path: str) -> FileView:
+    def held(ws: Workspace, path: str) -> PreparedFile:
         if ws.pending is None:
             assert laid_out.wait(30)
         return original(ws, path)

@@ -21,7 +21,7 @@ from workbench.analysis.display.folds import ViewEntry
 from workbench.services.cursor import Cursor
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView
+from workbench.tui.fileview import PreparedFile
 
 W = TypeVar("W", bound=Widget)
 
@@ -76,7 +76,7 @@ class ViewHost(Host, Protocol):
     """``f``: the file list and the Why/History panes are hidden."""
 
     @property
-    def view(self) -> FileView | None:
+    def view(self) -> PreparedFile | None:
         """The prepared rows of the file on screen (None while they are prepared)."""
         ...
 

@@ -36,10 +36,10 @@ from workbench.tui.actions import announcing, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
+from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
-from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
+from workbench.tui.messages import DiffsReady, FilePrepared, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
 from workbench.tui.screens.main_keys import MOVES, MainKeys
 from workbench.tui.screens.panes import Panes, layout
@@ -75,7 +75,7 @@ class MainScreen(MainKeys, Screen[None]):
         """The cursor of the analysis being redone or of the first look being replaced (its toggles are kept)."""
         self._commands: set[Worker[object]] = set()
         """Commands that ask questions (``start``), running: keys wait for them (or for the dialog they open)."""
-        self.view: FileView | None = None
+        self.view: PreparedFile | None = None
         """The prepared rows of the file on screen (None while they are prepared)."""
         self.writing = Writing(self)
         self.panes = Panes(self)
@@ -269,7 +269,7 @@ class MainScreen(MainKeys, Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str, prepared: FileView | None = None, folds: frozenset[int] = frozenset()) -> None:
+    def open_file(self, path: str, prepared: PreparedFile | None = None, folds: frozenset[int] = frozenset()) -> None:
         """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``);
         ``folds`` open (see ``Cursor.open``)."""
         assert self.ws is not None and self.cursor is not None
@@ -277,15 +277,15 @@ class MainScreen(MainKeys, Screen[None]):
         self.view = None
         self.panes.show_opening(self.ws, path)
         if prepared is not None:
-            self.on_file_view_ready(FileViewReady(prepared, self.ws))
+            self.on_file_prepared(FilePrepared(prepared, self.ws))
         else:
             self._prepare(self.ws, path)
 
     @work(thread=True, exclusive=True, group="file")
     def _prepare(self, ws: Workspace, path: str) -> None:
-        self.post_message(FileViewReady(prepare_file(ws, path), ws))
+        self.post_message(FilePrepared(prepare_file(ws, path), ws))
 
-    def on_file_view_ready(self, message: FileViewReady) -> None:
+    def on_file_prepared(self, message: FilePrepared) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
         if ws is None or cursor is None or message.workspace is not ws:
             return
