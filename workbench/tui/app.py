@@ -60,8 +60,8 @@ class WorkbenchApp(App[int]):
         else:
             await super().on_event(event)
 
-    async def on_key_done(self, message: KeyDone) -> None:
-        await self.keys.done(message)
+    def on_key_done(self, message: KeyDone) -> None:
+        self.keys.done(message)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from textual import events
 from textual.app import App
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.timer import Timer
 
 POLL = 0.005
@@ -31,9 +32,11 @@ POLL = 0.005
 SLOW_POLL = 0.05
 """Seconds between looks once a key has waited ``SLOW_AFTER`` (a big file, a write)."""
 SLOW_AFTER = 0.2
-STALE = 2.0
-"""Seconds a marker that never came back (its widget went away), or a screen whose widgets never stop
-handling messages, is waited for before the next key goes anyway."""
+STALE = 5.0
+"""Seconds a screen whose widgets never stop handling messages is waited for before the next key goes anyway."""
+LOST = 60.0
+"""Seconds after which a marker whose widget is still there counts as lost (a safety net: a busy app takes
+as long as it takes, and the next key must not overtake the one before it)."""
 TELL_AFTER = 0.75
 """Seconds a key waits for the screen before the user is told why."""
 MOST_AHEAD = 400
@@ -60,11 +63,9 @@ class WaitsForKeys(Protocol):
 
 
 def settling(screen: Any) -> bool:
-    """Whether a widget of the screen still has messages to handle (a move it tells the screen by message).
-
-    The screen's own queue is not waited for (it holds the redraws): a key handed on passes through it on its
-    way to the app, behind whatever is there."""
-    return any(node.message_queue_size for node in screen.walk_children())
+    """Whether the screen or one of its widgets still has messages to handle: a move told by message (the file
+    list's highlight) must reach the screen before the next key asks where the user is."""
+    return bool(screen.message_queue_size) or any(node.message_queue_size for node in screen.walk_children())
 
 
 class KeyGate:
@@ -76,6 +77,8 @@ class KeyGate:
         """Textual's own handling of a key from the terminal (priority bindings, then the focused widget)."""
         self._held: deque[events.Key] = deque()
         self._in_flight: KeyDone | None = None
+        self._carrier: MessagePump | None = None
+        """The widget (or screen) the key in flight and its marker were handed to."""
         self._sent_at = 0.0
         self._waiting_since: float | None = None
         """When the key at the head of the queue started waiting (None: it is not waiting)."""
@@ -105,19 +108,23 @@ class KeyGate:
         self._held.append(key)
         await self.pump()
 
-    async def done(self, marker: KeyDone) -> None:
-        """A marker came back: the key ahead of it was handled."""
+    def done(self, marker: KeyDone) -> None:
+        """A marker came back: the key ahead of it was handled.  The next goes after what that key's action
+        queued for the app itself (``focus()`` moves the focus in a callback: a key handed on before it would
+        go to the widget that had the focus)."""
         if marker is self._in_flight:
             self._in_flight = None
-        await self.pump()
+            self._app.call_later(self.pump)
 
     async def pump(self) -> None:
         """Hand on the keys that may go now, one at a time; look again later for the rest."""
         while self._held and self._app.screen_stack:  # (no screen: the app is closing)
             now = time.monotonic()
             if self._in_flight is not None:
-                if now - self._sent_at < STALE:
-                    return  # its marker will call again
+                carrier = self._carrier
+                if carrier is not None and carrier.is_attached and now - self._sent_at < LOST:
+                    self._look_later(now, SLOW_POLL)  # its marker will call again (or its widget go away)
+                    return
                 self._app.log.warning(f"key {self._in_flight.key.key!r}: its marker never came back")
                 self._in_flight = None
             why = self._why_wait(self._held[0].key, now)
@@ -131,7 +138,7 @@ class KeyGate:
             target = self._app.focused or self._app.screen
             marker = KeyDone(key)
             if target.post_message(marker):
-                self._in_flight, self._sent_at = marker, time.monotonic()
+                self._in_flight, self._carrier, self._sent_at = marker, target, time.monotonic()
         self._told = False
 
     def _why_wait(self, key: str, now: float) -> str | None:
@@ -161,13 +168,14 @@ class KeyGate:
         keys = "the key you typed acts" if count == 1 else f"the {count} keys you typed act, in order,"
         self._app.notify(f"{why}: {keys} once it is done.")
 
-    def _look_later(self, now: float) -> None:
+    def _look_later(self, now: float, interval: float | None = None) -> None:
         if self._timer is not None:
             return
         waited = now - (self._waiting_since or now)
+        interval = interval or (SLOW_POLL if waited > SLOW_AFTER else POLL)
 
         async def look() -> None:
             self._timer = None
             await self.pump()
 
-        self._timer = self._app.set_timer(SLOW_POLL if waited > SLOW_AFTER else POLL, look)
+        self._timer = self._app.set_timer(interval, look)
