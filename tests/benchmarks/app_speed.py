@@ -207,7 +207,7 @@ async def _decline_preset_offer(app, pilot, screen) -> None:  # noqa: ANN001
     that pushes a ``ConfirmScreen``; it is made when ``fitting_preset`` finds one and no policy was
     asked for.  Done when it has been answered, its worker has finished and the main screen is on top."""
     from workbench.services.policy_offer import fitting_preset
-    from workbench.tui.screens.confirm import ConfirmScreen
+    from workbench.tui.dialogs.confirm import ConfirmScreen
 
     ws = screen.ws
     pending = ws.request is not None and ws.request.policy is None and fitting_preset(ws.repo, ws.analysis) is not None

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from workbench.analysis.xdiff import Algorithm, Level, coalesce_alnum, merge_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, MergeLevel, coalesce_alnum, merge_lines, split_lines
 from workbench.git.merge_tree import merge_tree
 from workbench.git.repo import GitRepo
 from workbench.resolve.splice import Choice, Decision, splice_merge
@@ -79,13 +79,13 @@ def main() -> int:
         counts = {"theirs": 0, "ours": 0, "union(myers)": 0, "union(histogram)": 0}
         for entry in content:
             lines = [split_lines(repo.read_blob(s.oid)) if s else [] for s in (entry.base, entry.ours, entry.theirs)]
-            model = coalesce_alnum(merge_lines(*lines, Algorithm.HISTOGRAM, Level.ZEALOUS))
+            model = coalesce_alnum(merge_lines(*lines, Algorithm.HISTOGRAM, MergeLevel.ZEALOUS))
             n = len(model.conflicts)
             counts["theirs"] += splice_merge(model, [Decision(Choice.MAIN)] * n) == theirs_files[entry.path]
             counts["ours"] += splice_merge(model, [Decision(Choice.DEV)] * n) == ours_files[entry.path]
             union = _union(repo, tmp, entry.base.oid if entry.base else None, entry.ours.oid, entry.theirs.oid)
             counts["union(histogram)"] += splice_merge(model, [Decision(Choice.BOTH)] * n) == union
-            myers = merge_lines(*lines, Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+            myers = merge_lines(*lines, Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
             counts["union(myers)"] += splice_merge(myers, [Decision(Choice.BOTH)] * len(myers.conflicts)) == union
     total = len(content)
     print(f"sync {dev[:10]}..{main_[:10]}: {total} conflicting text files")

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from workbench.report import FORMATS as REPORT_FORMATS
 from workbench.sample import RepoBuilder
 
-FORMATS = ("md", "json", "text", "github")
+FORMATS = tuple(spec.format.value for spec in REPORT_FORMATS)
 
 
 @pytest.fixture

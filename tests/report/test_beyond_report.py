@@ -5,8 +5,8 @@ from __future__ import annotations
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level, Resolver
-from workbench.report import make_report
 from workbench.report.github import render_github
+from workbench.report.make import make_report
 from workbench.report.markdown import render_markdown
 from workbench.sample import RepoBuilder
 

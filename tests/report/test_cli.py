@@ -120,7 +120,7 @@ def test_an_internal_error_is_one_line_and_exit_3(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr("workbench.report.render_markdown", broken)
+    monkeypatch.setattr("workbench.report.make.render_markdown", broken)
     code, out, err = _run(capsys, "--repo", str(bot_merge.path))
     assert (code, out) == (3, "")
     assert err == "workbench: internal error: RuntimeError: boom (run with --debug for details)\n"

@@ -10,9 +10,9 @@ from helpers.reports import merged, render_html, report_for
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
-from workbench.report import make_report
 from workbench.report.escape import md_prose
 from workbench.report.links import commit_link_template
+from workbench.report.make import make_report
 from workbench.report.markdown import render_markdown
 from workbench.sample.builder import RepoBuilder
 

@@ -9,8 +9,9 @@ from helpers.reports import html_sections, render_html
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
-from workbench.report import Report, make_report
+from workbench.report.document import Report
 from workbench.report.github import render_github
+from workbench.report.make import make_report
 from workbench.report.markdown import LIMIT, render_markdown
 from workbench.report.phrases import SECTIONS
 

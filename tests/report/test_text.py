@@ -18,7 +18,8 @@ import pytest
 from helpers.reports import report_for
 
 from workbench.analysis.model import Level
-from workbench.report import write_report
+from workbench.report import ReportFormat
+from workbench.report.make import write_report
 from workbench.report.phrases import SECTIONS
 from workbench.sample import SampleSync
 from workbench.sample.builder import RepoBuilder
@@ -99,11 +100,11 @@ def test_no_colour_with_no_color_set(
     monkeypatch.setenv("TERM", "xterm-256color")
     report = report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("dev's line is gone",))})
     coloured = _Terminal()
-    write_report(report, "text", coloured)
+    write_report(report, ReportFormat.TEXT, coloured)
     assert _colours(coloured.getvalue().encode()) >= {31, 32}  # the level and the diff's -/+ lines
     monkeypatch.setenv("NO_COLOR", "1")
     plain = _Terminal()
-    write_report(report, "text", plain)
+    write_report(report, ReportFormat.TEXT, plain)
     assert _colours(plain.getvalue().encode()) == set()
     assert "dev's line is gone" in plain.getvalue()
     drawn = _on_a_terminal(escape_in_path, _env(NO_COLOR="1"))

@@ -10,13 +10,14 @@ import pytest
 from helpers.syncs import open_analysis
 
 from workbench.cli import main
+from workbench.report import FORMATS as REPORT_FORMATS
 from workbench.report.hunktext import MAX_LINES, hunk_diffs
 from workbench.resolve.events import FileChoice
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.session import Session
 from workbench.sample import RepoBuilder
 
-FORMATS = ("md", "text", "json", "github")
+FORMATS = tuple(spec.format.value for spec in REPORT_FORMATS)
 ONE_OF_MANY = re.compile(r"\b1 (?:more )?(?:commits|files|hunks|lines|conflicting hunks)\b")
 
 

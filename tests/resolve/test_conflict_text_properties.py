@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.hunks import build_hunks
-from workbench.analysis.xdiff import Algorithm, Level, merge_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, MergeLevel, merge_lines, split_lines
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.splice import EDIT_ONLY, Choice, ConflictTextError, Decision, splice_conflicted, splice_merge
 
@@ -25,7 +25,7 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 def _model(base: bytes, ours: bytes, theirs: bytes, packed: bool):
     """The hunk model of what ``git merge-file`` merges (myers, zealous_alnum): as computed (tuples, as
     ``git mergetool`` keeps it) or packed (as a sync's analysis keeps it)."""
-    merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+    merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
     return merge.packed() if packed else merge
 
 

@@ -55,7 +55,8 @@ def test_next_open_risk_visits_each_undecided_high_risk_hunk_and_wraps(ws: Works
 def test_a_file_opens_on_its_opening_hunk_or_where_a_move_asked(ws: Workspace) -> None:
     cursor = Cursor(ws)
     cursor.open(LAYER)
-    assert cursor.here() == Position(LAYER, None) and cursor.hunk_target() is None, "nothing current while preparing"
+    assert cursor.hunk_target() is None, "nothing to decide while preparing"
+    assert cursor.here() == Position(LAYER, opening_hunk(ws, LAYER)), "a move goes on from where it will open"
     assert cursor.opening == LAYER and cursor.noted_place() is None
     assert cursor.file_shown(LAYER, Shown.HUNKS) == Position(LAYER, opening_hunk(ws, LAYER))
     assert not cursor.take_pending(), "opened by the list: the view is not focused"
@@ -63,12 +64,11 @@ def test_a_file_opens_on_its_opening_hunk_or_where_a_move_asked(ws: Workspace) -
     assert cursor.opening is None and cursor.hunk_target() == (LAYER, opening_hunk(ws, LAYER))
 
     assert cursor.go(Position(LAYER, 1)) and cursor.current == 1, "a hunk of the file on screen: no reopening"
-    other = next(f.path for f in ws.files if f.path != LAYER and f.all_hunks)
-    cursor.queued = Choice.MAIN
-    assert not cursor.go(Position(other, 0)), "another file: it must be opened first"
-    assert cursor.queued is None, "a decision queued for the old file is dropped"
+    other = next(f.path for f in ws.files if f.path != LAYER and len(f.all_hunks) > 1)
+    assert not cursor.go(Position(other, 1)), "another file: it must be opened first"
     cursor.open(other)
-    assert cursor.file_shown(other, Shown.HUNKS) == Position(other, 0)
+    assert cursor.here() == Position(other, 1), "while it is prepared, a move goes on from the hunk it opens on"
+    assert cursor.file_shown(other, Shown.HUNKS) == Position(other, 1)
     assert cursor.take_pending() and not cursor.take_pending(), "the move asked for it: focus once"
 
 

@@ -32,9 +32,15 @@ async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
 
 
 async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
-    """Let workers finish, a file being opened reach its hunk, and messages drain (or stop when a dialog
-    waits for an answer): a state to wait for, not a time."""
+    """Let the keys typed ahead act, workers finish, a file being opened reach its hunk, and messages drain (or
+    stop when a dialog waits for an answer): a state to wait for, not a time."""
     deadline = time.monotonic() + timeout
+    app = pilot.app
+    await pilot.pause()
+    while isinstance(app, WorkbenchApp) and (not app.keys.idle or app.message_queue_size):  # keys still to act
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{app.keys.held} keys still wait")
+        await asyncio.sleep(0.01)
     while True:
         await pilot.pause()
         screen = pilot.app.screen
@@ -42,6 +48,8 @@ async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
             await pilot.pause()
             return
         busy: list[object] = [w for w in pilot.app.workers if w.is_running]
+        if isinstance(app, WorkbenchApp) and not app.keys.idle:
+            busy.append(f"{app.keys.held} keys")
         if screen.opening:
             busy.append(f"opening {screen.path}")
         if not busy:

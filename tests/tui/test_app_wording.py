@@ -17,9 +17,9 @@ from workbench.services.mergetool_file import load_mergetool
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.presentation.notices import write_summary
 from workbench.tui.presentation.sync_bar import sync_title
-from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.widgets.file_list import FileList

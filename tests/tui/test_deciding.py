@@ -16,7 +16,7 @@ from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.services.cursor import step
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.dialogs.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.result_preview import ResultPreview
 

@@ -38,7 +38,7 @@ from workbench.services.mergetool_file import (
 from workbench.services.workspace import Workspace, situation_of
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
+from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.launch import start_first_look
 from workbench.tui.loading import Report
 from workbench.tui.messages import WorkspaceLoaded
@@ -342,12 +342,12 @@ def test_the_workspace_of_a_first_look_refuses_every_change(builder: RepoBuilder
 def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
         builder: RepoBuilder, themes: list[Theme], private_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the complete analysis's hunks differ from the first look's, the file is prepared again: a decision
-    key meanwhile would act on a hunk the user has not seen, so it waits."""
+    key meanwhile would act on a hunk the user has not seen, so it waits for the file, then acts."""
     given = _three_conflicts(builder)
     gate, laid_out = threading.Event(), threading.Event()
     original = main_module.prepare_file
 
-    def held(ws: Workspace, path: str) -> FileView:
+    def held(ws: Workspace, path: str) -> PreparedFile:
         if ws.pending is None:
             assert laid_out.wait(30)
         return original(ws, path)
@@ -371,14 +371,13 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
                      "the complete analysis came")
         await pilot.press("m")
         await pilot.pause()
-        assert screen.ws.session.decided("x.py") == 0
-        assert any(t.startswith("The analysis is in and its file is being laid out") for t in toasts(pilot))
+        assert screen.ws.session.decided("x.py") == 0 and app.keys.held == 1, "m waits for the file"
         laid_out.set()
         await ready(pilot)
         await settle(pilot)
-        await pilot.press("m")
-        await settle(pilot)
-        assert screen.ws.session.decided("x.py") == 1
+        assert screen.ws.session.decided("x.py") == 1, "then it decides the hunk the file opened on"
+        decision = screen.ws.session.decision("x.py", screen.current)
+        assert decision is not None and decision.choice is Choice.MAIN
 
     _run(app, script)
 

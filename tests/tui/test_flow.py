@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, settle
+from pilot_tools import drive, main_screen, send_key, settle
 from textual.pilot import Pilot
 
 from workbench.analysis.model import Level
@@ -15,8 +15,8 @@ from workbench.services.cursor import next_undecided, positions
 from workbench.services.workspace import Position
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.dialogs.bulk import BulkScreen
 from workbench.tui.moves import Bulk, Reach, bulk_targets
-from workbench.tui.screens.bulk import BulkScreen
 from workbench.tui.widgets.diff_view import DiffView
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.file_rows import shorten_path
@@ -286,9 +286,8 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         first = Position(screen.path, screen.current)
         following = next_undecided(ws, first, +1)
         assert first.hunk == last and following is not None and following.path != first.path
-        screen.action_take_dev()
-        assert screen.path == following.path and screen.view is None, "the next file is being prepared"
-        screen.action_take_dev()  # a fast second key, before the file is on screen
+        send_key(pilot, "d", "d")
+        send_key(pilot, "d", "d")  # a fast second key: it waits for the next file, then decides there
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)

@@ -27,8 +27,8 @@ from workbench.services.sync import LoadProgress, SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.loading import ProgressRelay, Report, Throttle, describe, fraction
-from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.file_list import FileList
 

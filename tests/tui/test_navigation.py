@@ -26,9 +26,9 @@ from workbench.services.workspace import Position, Workspace, file_level
 from workbench.tui import syntax
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
+from workbench.tui.dialogs.commit_diff import CommitDiffScreen
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.glyphs import RISK_LETTER
-from workbench.tui.screens.commit_diff import CommitDiffScreen
-from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.syntax import PythonSpans
 from workbench.tui.widgets.diff_view import DiffView

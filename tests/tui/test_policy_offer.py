@@ -15,8 +15,8 @@ from workbench.services.policy_offer import fitting_preset
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens import confirm
-from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.dialogs import confirm
+from workbench.tui.dialogs.confirm import ConfirmScreen
 from workbench.tui.screens.main import MainScreen
 
 MakeApp = Callable[..., WorkbenchApp]

@@ -23,9 +23,9 @@ from workbench.services.exercises import build_sample_exercise, load_progress, p
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen
 from workbench.tui.loading import Report
 from workbench.tui.screens.quiz import QuizScreen
-from workbench.tui.screens.text_page import RevealScreen, ScoreScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
 
 SIZE = (150, 42)

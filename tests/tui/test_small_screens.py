@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.help import HelpScreen
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.widgets.centre import EVIDENCE_ROWS, MIN_RESULT_ROWS, RESULT_ROWS, pane_heights
 from workbench.tui.widgets.hunk_view import HunkView

@@ -38,7 +38,7 @@ from workbench.analysis.stages.context import AnalysisContext, Stage
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
-    Level,
+    MergeLevel,
     MergeResult,
     coalesce_alnum,
     merge_lines,
@@ -245,7 +245,7 @@ def _analyze_file(
             split_lines(read_blob(dev.oid or "")),
             split_lines(read_blob(main.oid or "")),
             Algorithm.HISTOGRAM,
-            Level.ZEALOUS,
+            MergeLevel.ZEALOUS,
             rediff_shifted=snapshot.rediff_shifted,
             scripts=snapshot.line_scripts.get(entry.path),
         )

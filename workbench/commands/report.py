@@ -6,21 +6,21 @@ import argparse
 from typing import TYPE_CHECKING
 
 from workbench.commands import add_sync_options, sync_request
+from workbench.report import DEFAULT_FORMAT, FORMATS, ReportFormat, format_help
 
 if TYPE_CHECKING:
     from workbench.analysis.model import SyncAnalysis
     from workbench.git.repo import GitRepo
-    from workbench.report import Report
+    from workbench.report.document import Report
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_sync_options(parser)
     parser.add_argument(
         "--format",
-        choices=("md", "json", "text", "github"),
-        default="md",
-        help="md: paste-ready PR body (default); json: workbench.report/1; "
-        "text: for a terminal; github: workflow annotations",
+        choices=[spec.format.value for spec in FORMATS],
+        default=DEFAULT_FORMAT.value,
+        help=format_help(),
     )
     parser.add_argument(
         "--fail-on",
@@ -31,8 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-CACHED_FORMATS = ("md", "json", "github")
-"""Formats whose text depends on nothing but the sync (``text`` follows the terminal and its settings)."""
+CACHED_FORMATS = frozenset(spec.format.value for spec in FORMATS if spec.cached)
+"""Formats whose text depends on nothing but the sync (``FormatSpec.cached``)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
             status = int(document[0][:first_line])
             write_document(document, first_line + 1, end="")
         else:
-            from workbench.report import write_report
+            from workbench.report.make import write_report
 
             report = _report(*open_sync(request), args)
             status = _status(report)
-            write_report(report, args.format, sys.stdout)  # straight to the terminal, which the text follows
+            write_report(report, ReportFormat(args.format), sys.stdout)  # straight to the terminal, which the text follows
         sys.stdout.flush()
     except BrokenPipeError:
         stop_writing()  # the reader (`| head`) stopped: the gate's verdict stands, said quietly
@@ -73,17 +73,17 @@ def _document(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -
     """The exit status on the first line, then the report's text."""
     import io
 
-    from workbench.report import write_report
+    from workbench.report.make import write_report
 
     report = _report(repo, analysis, args)
     out = io.StringIO()
-    write_report(report, args.format, out)
+    write_report(report, ReportFormat(args.format), out)
     return [f"{_status(report)}\n", out.getvalue()]
 
 
 def _report(repo: GitRepo, analysis: SyncAnalysis, args: argparse.Namespace) -> Report:
     from workbench.analysis.model import Level
-    from workbench.report import make_report
+    from workbench.report.make import make_report
 
     result = repo.resolve(args.result) if args.result else None
     fail_on = Level(args.fail_on) if args.fail_on else None

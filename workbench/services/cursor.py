@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from enum import Enum
 
 from workbench.analysis.model import Hunk, Level
-from workbench.resolve.splice import Choice
 from workbench.services.workspace import Position, Workspace
 
 
@@ -48,10 +47,6 @@ class Cursor:
         """``z``: every fold of context is open."""
         self.show_diffs = show_diffs
         """``v``: the centre shows the result against both sides instead of the hunks."""
-        self.queued: Choice | None = None
-        """A decision key pressed while the next file was still being prepared: applied once it is shown."""
-        self.advance_after_go = False
-        """A queued decision was applied: advance once the file's opening move is done."""
 
     def carried_to(self, ws: Workspace) -> Cursor:
         """A cursor for the same sync opened again (another policy, or the complete analysis after a first
@@ -69,10 +64,15 @@ class Cursor:
     # -- where we are ------------------------------------------------------------------------
 
     def here(self) -> Position | None:
-        """The place on screen (the hunk, or the file for a whole-file choice)."""
+        """The place on screen (the hunk, or the file for a whole-file choice); while a file is prepared, the
+        hunk it will open on (a move from there goes on from it, as if the file were already shown)."""
         if self.path is None:
             return None
-        return Position(self.path, self.current if self.ws.entry(self.path).all_hunks else None)
+        if not self.ws.entry(self.path).all_hunks:
+            return Position(self.path, None)
+        if self.current is None and self.shown is None:
+            return Position(self.path, self.pending if self.pending is not None else opening_hunk(self.ws, self.path))
+        return Position(self.path, self.current)
 
     def hunk_target(self) -> tuple[str, int] | None:
         """The hunk a decision acts on (a conflict, or an edit outside git's conflicts)."""
@@ -157,8 +157,6 @@ class Cursor:
     def go(self, position: Position) -> bool:
         """Move to ``position``: True when it is in the file on screen (the screen scrolls there); False when
         its file must be opened first (it then opens on that hunk)."""
-        if position.path != self.path:
-            self.queued = None
         if position.path != self.path or self.shown is None:
             self.pending = position.hunk if position.hunk is not None else 0
             return False

@@ -7,16 +7,18 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from functools import partial
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
 from workbench.tui.config import Config, remember_theme
+from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.fileview import FirstLook
+from workbench.tui.keygate import KeyDone, KeyGate
 from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
 from workbench.tui.messages import LoadFailed
-from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.main import Loader, MainScreen
 from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
 
@@ -48,6 +50,18 @@ class WorkbenchApp(App[int]):
         self.load_error: str | None = None
         """Why the sync could not be opened (the app then exits with status 2)."""
         self.set_keymap(config.keys)
+        self.keys = KeyGate(self, super().on_event)
+        """Hands the terminal's keys on one at a time, each once the screen can take it (``keygate.py``)."""
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal go through the gate; a key bubbling back from a widget is Textual's as usual."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.keys.arrived(event)
+        else:
+            await super().on_event(event)
+
+    def on_key_done(self, message: KeyDone) -> None:
+        self.keys.done(message)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

@@ -32,7 +32,7 @@ class SideFacts:
 
 
 @dataclass(frozen=True)
-class FileView:
+class PreparedFile:
     """A file ready to draw: its aligned layout (text files) or its sides (the rest)."""
 
     path: str
@@ -77,7 +77,7 @@ class FirstLook:
     already prepared: both are made before the screen exists (``launch.start_first_look``)."""
 
     workspace: Workspace
-    view: FileView | None
+    view: PreparedFile | None
     """The first file's rows (None: it has no files)."""
 
     @classmethod
@@ -90,7 +90,7 @@ def _basis(entry: FileAnalysis) -> tuple[object, ...]:
     return (entry.merge, tuple((h.index, h.kind, h.base, h.dev, h.main, h.result) for h in entry.all_hunks))
 
 
-def reprepared(workspace: Workspace, path: str, like: FileView | None) -> FileView | None:
+def reprepared(workspace: Workspace, path: str, like: PreparedFile | None) -> PreparedFile | None:
     """``path`` in ``workspace`` from ``like``'s rows and syntax, at once, when they were made from the same
     versions and hunks (the complete analysis replacing a first look: parsing and aligning them again took
     0.1-0.2 s); None when it must be prepared anew."""
@@ -100,13 +100,13 @@ def reprepared(workspace: Workspace, path: str, like: FileView | None) -> FileVi
     basis = _basis(entry)
     if like.basis != basis:
         return None
-    return FileView(path, like.layout, like.syntax, lost=lost_rows(like.layout, entry.all_hunks), basis=basis)
+    return PreparedFile(path, like.layout, like.syntax, lost=lost_rows(like.layout, entry.all_hunks), basis=basis)
 
 
-def prepare_file(workspace: Workspace, path: str) -> FileView:
+def prepare_file(workspace: Workspace, path: str) -> PreparedFile:
     entry = workspace.entry(path)
     if not entry.all_hunks:
-        return FileView(path, None, sides=_sides(workspace, entry))
+        return PreparedFile(path, None, sides=_sides(workspace, entry))
     basis = _basis(entry)
     if entry.merge is not None:
         layout = with_edits(merge_layout(entry.merge, entry.hunks), entry.edits)
@@ -117,7 +117,7 @@ def prepare_file(workspace: Workspace, path: str) -> FileView:
     if highlight is not None and entry.merge is not None:
         for name, lines in (("base", entry.merge.base), ("dev", entry.merge.ours), ("main", entry.merge.theirs)):
             syntax[name] = highlight(joined(lines))
-    return FileView(path, layout, syntax, lost=lost_rows(layout, entry.all_hunks), basis=basis)
+    return PreparedFile(path, layout, syntax, lost=lost_rows(layout, entry.all_hunks), basis=basis)
 
 
 def _sides(workspace: Workspace, entry: FileAnalysis) -> tuple[SideFacts, ...]:

@@ -16,7 +16,7 @@ from textual.message import Message
 from workbench.errors import WorkbenchError
 from workbench.services.sync import LoadProgress
 from workbench.services.workspace import Workspace
-from workbench.tui.fileview import BothDiffs, FileView
+from workbench.tui.fileview import BothDiffs, PreparedFile
 from workbench.tui.loading import Report, Throttle
 
 
@@ -34,7 +34,7 @@ class WorkspaceLoaded(Message):
     workspace: Workspace
     seconds: float
     """How long loading took (shown in the log, used by benchmarks)."""
-    view: FileView | None = None
+    view: PreparedFile | None = None
     """The file it opens on, already prepared (a first look), or None."""
 
 
@@ -46,10 +46,10 @@ class LoadFailed(Message):
 
 
 @dataclass
-class FileViewReady(Message):
+class FilePrepared(Message):
     """A file's rows, folds and syntax are ready to draw."""
 
-    view: FileView
+    view: PreparedFile
     workspace: Workspace
     """What it was prepared from (a first look's view is stale once the complete analysis is in)."""
 

@@ -20,7 +20,7 @@ from workbench.analysis.hunks import build_hunks
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
-    Level,
+    MergeLevel,
     Style,
     coalesce_alnum,
     diff_lines,
@@ -54,7 +54,7 @@ def test_two_way_scripts_match_git_diff(data: st.DataObject) -> None:
 def test_merge_file_every_favour_and_style(triple: tuple[bytes, bytes, bytes]) -> None:
     base, ours, theirs = triple
     labels = ("OURS", "THEIRS", "BASE")
-    args = (split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+    args = (split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
     merge = merge_lines(*args)
     assert merge.render(Favor.NONE, labels) == merge_file(base, ours, theirs)
     assert merge.render(Favor.OURS, labels) == merge_file(base, ours, theirs, "--ours")
@@ -71,7 +71,7 @@ def test_merge_file_every_favour_and_style(triple: tuple[bytes, bytes, bytes]) -
 def test_splicing_one_choice_everywhere_is_git(triple: tuple[bytes, bytes, bytes]) -> None:
     """The hunk model (zealous + alnum coalescing) splices to git's favours."""
     base, ours, theirs = triple
-    merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, Level.ZEALOUS_ALNUM)
+    merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
     n = len(merge.conflicts)
     for choice, option in ((Choice.DEV, "--ours"), (Choice.MAIN, "--theirs"), (Choice.BOTH, "--union")):
         assert splice_merge(merge, [Decision(choice)] * n) == merge_file(base, ours, theirs, option)
@@ -84,7 +84,7 @@ def test_real_git_merge_histogram_zealous(triple: tuple[bytes, bytes, bytes]) ->
     base, ours, theirs = triple
     with tempfile.TemporaryDirectory() as tmp:
         git_out = real_merges(Path(tmp), base, ours, theirs)
-    zealous = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.HISTOGRAM, Level.ZEALOUS)
+    zealous = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.HISTOGRAM, MergeLevel.ZEALOUS)
     assert zealous.render(Favor.NONE, ("dev", "main", None)) == git_out["conflicted"]
     model = coalesce_alnum(zealous)
     n = len(model.conflicts)

@@ -19,7 +19,7 @@ from typing import Final
 
 from tree_sitter import Node
 
-from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution, Target, Workspace
+from workbench.analysis.api.binding import CLASS, FUNCTION, MISSING, Resolution, Target, TreeModules
 from workbench.analysis.api.calls import Arguments, Problem, check_call
 from workbench.analysis.api.definition_changes import History, Key, shape
 from workbench.analysis.api.findings import Findings, PathFindings, rename_hint, shas
@@ -60,7 +60,7 @@ class Auditor:
         self.trees = trees
         self.history = history
         roles: tuple[TreeRole, ...] = ("result", "dev", "main", "base")
-        self.ws = {role: Workspace(role, trees) for role in roles}
+        self.ws = {role: TreeModules(role, trees) for role in roles}
         self.findings = Findings(analysis, self.ws, history, commit)
         self.triage = Triage(self.ws)
 
@@ -304,7 +304,7 @@ class Auditor:
         self.findings.add(view, ref.line, ref.chain[-1], kind, message, side, callee.path, callee.line,
                           shas(change, None))
 
-    def _callee(self, ws: Workspace, target: Target) -> Target | None:
+    def _callee(self, ws: TreeModules, target: Target) -> Target | None:
         if target.kind == FUNCTION:
             return target
         if target.kind == CLASS and target.cls is not None and target.path is not None:
@@ -312,7 +312,7 @@ class Auditor:
             return found if found.kind == FUNCTION else None
         return None
 
-    def _problem(self, ws: Workspace, target: Target, args: Arguments) -> Problem | None:
+    def _problem(self, ws: TreeModules, target: Target, args: Arguments) -> Problem | None:
         callee = self._callee(ws, target)
         if callee is None:
             return None

@@ -1,6 +1,6 @@
 """Resolving names to definitions inside one tree (the result, dev's or main's).
 
-A ``Workspace`` is one tree's modules, indexed on demand; resolution follows
+A ``TreeModules`` is one tree's modules, indexed on demand; resolution follows
 imports (relative ones, re-exports, ``*``), module attributes, submodules and
 class bases as far as the repository holds them.  Anything outside the
 repository (``torch``, builtins) resolves to ``unknown``: the audit never
@@ -78,7 +78,7 @@ class Resolution:
         return self.steps[-2] if len(self.steps) > 1 else None
 
 
-class Workspace:
+class TreeModules:
     """One tree's Python modules, indexed on first use (indexes are cached by blob id)."""
 
     def __init__(self, role: TreeRole, trees: Trees) -> None:

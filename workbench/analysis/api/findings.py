@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.analysis.api.binding import Workspace
+from workbench.analysis.api.binding import TreeModules
 from workbench.analysis.api.definition_changes import Change, History, Key, close_name, members, shape
 from workbench.analysis.api.view import OTHER, FileView
 from workbench.analysis.model import ApiMismatch, Hunk, MismatchKind, SyncAnalysis, Taken, Whose
@@ -41,7 +41,7 @@ class PathFindings:
 class Findings:
     """The mismatches and callee notes of one run, and the evidence their messages quote."""
 
-    def __init__(self, analysis: SyncAnalysis, ws: dict[TreeRole, Workspace], history: History, commit: CommitLookup) -> None:
+    def __init__(self, analysis: SyncAnalysis, ws: dict[TreeRole, TreeModules], history: History, commit: CommitLookup) -> None:
         self.analysis = analysis
         self.ws = ws
         self.history = history

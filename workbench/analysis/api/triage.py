@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from workbench.analysis.api.binding import MISSING, Workspace
+from workbench.analysis.api.binding import MISSING, TreeModules
 from workbench.analysis.api.receivers import receiver_types
 from workbench.analysis.api.symbols import Surface, interface, top_level_names
 from workbench.analysis.api.view import SIDES, FileView, imported_modules
@@ -30,7 +30,7 @@ ImportTriple = tuple[str, str | None, str]
 class Triage:
     """What needs checking in one run; holds the per-run memos."""
 
-    def __init__(self, ws: dict[TreeRole, Workspace]) -> None:
+    def __init__(self, ws: dict[TreeRole, TreeModules]) -> None:
         self.ws = ws
         self._import_cache: dict[str, set[ImportTriple]] = {}
         self._modules_changed: dict[tuple[Whose, str, str | None], bool] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from workbench.analysis.api.binding import Workspace
+from workbench.analysis.api.binding import TreeModules
 from workbench.analysis.model import FileAnalysis, Hunk, Taken, Whose
 from workbench.analysis.python.module_index import package_of
 from workbench.git.types import TreeRole
@@ -60,7 +60,7 @@ class FileView:
         return None
 
 
-def file_view(path: str, entry: FileAnalysis | None, result: Workspace, read: dict[TreeRole, Workspace],
+def file_view(path: str, entry: FileAnalysis | None, result: TreeModules, read: dict[TreeRole, TreeModules],
               base_blob: str | None, base_data: bytes | None, override: bool = False) -> FileView | None:
     """The view of ``path``, or None when no side brought anything into its result."""
     data = result.read(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from workbench.analysis.xdiff import Algorithm, Level, joined, merge_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, MergeLevel, joined, merge_lines, split_lines
 
 _TOKEN = re.compile(rb"\w+|[ \t]+|\r?\n|[^\w\s]|\s")
 TOKEN_LIMIT = 400
@@ -23,7 +23,7 @@ def merge_words(base: Sequence[bytes], dev: Sequence[bytes], main: Sequence[byte
     tb, td, tm = tokens(base), tokens(dev), tokens(main)
     if max(len(tb), len(td), len(tm)) > TOKEN_LIMIT:
         return None
-    merged = merge_lines(tb, td, tm, Algorithm.HISTOGRAM, Level.ZEALOUS)
+    merged = merge_lines(tb, td, tm, Algorithm.HISTOGRAM, MergeLevel.ZEALOUS)
     if merged.conflicts:
         return None
     return tuple(split_lines(merged.render()))

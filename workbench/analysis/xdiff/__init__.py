@@ -24,8 +24,8 @@ from workbench.analysis.xdiff.lines import split_lines
 from workbench.analysis.xdiff.merge import (
     ChunkMode,
     Favor,
-    Level,
     MergeChunk,
+    MergeLevel,
     MergeResult,
     Style,
     coalesce_alnum,
@@ -40,7 +40,7 @@ __all__ = [
     "Edit",
     "ChunkMode",
     "Favor",
-    "Level",
+    "MergeLevel",
     "MergeChunk",
     "MergeResult",
     "Script",

@@ -20,15 +20,15 @@ from workbench.analysis.xdiff.lines import classify, split_lines
 from workbench.analysis.xdiff.result import (
     ChunkMode,
     Favor,
-    Level,
     MergeChunk,
+    MergeLevel,
     MergeResult,
     Style,
     needs_cr,
 )
 from workbench.git.types import Edit
 
-__all__ = ["ChunkMode", "Favor", "Level", "MergeChunk", "MergeResult", "Style", "coalesce_alnum", "merge_lines", "needs_cr"]
+__all__ = ["ChunkMode", "Favor", "MergeLevel", "MergeChunk", "MergeResult", "Style", "coalesce_alnum", "merge_lines", "needs_cr"]
 
 _ALNUM = re.compile(rb"[A-Za-z0-9]")
 # Module names for the merge loops: on Python 3.11 reading an enum member costs ten times a global's read.
@@ -53,7 +53,7 @@ def merge_lines(
     ours: Sequence[bytes],
     theirs: Sequence[bytes],
     algorithm: Algorithm = Algorithm.HISTOGRAM,
-    level: Level = Level.ZEALOUS,
+    level: MergeLevel = MergeLevel.ZEALOUS,
     style: Style = Style.MERGE,
     rediff_shifted: bool = False,
     scripts: tuple[Sequence[Edit], Sequence[Edit]] | None = None,
@@ -77,14 +77,14 @@ def merge_lines(
     if not script2:
         return MergeResult(base_t, ours_t, theirs_t, (), style, "ours", tuple(script1), ())
 
-    if style is not Style.MERGE and level > Level.EAGER:
-        level = Level.EAGER
+    if style is not Style.MERGE and level > MergeLevel.EAGER:
+        level = MergeLevel.EAGER
     merges = _combine(script1, script2, ours_t, theirs_t, len(base_t), level)
     if style is Style.ZDIFF3:
         _trim_conflicts(merges, ours_t, theirs_t)
-    elif level >= Level.ZEALOUS:
+    elif level >= MergeLevel.ZEALOUS:
         merges = _refine_conflicts(merges, ours_t, theirs_t, algorithm, rediff_shifted)
-        _simplify_non_conflicts(merges, ours_t, level > Level.ZEALOUS)
+        _simplify_non_conflicts(merges, ours_t, level > MergeLevel.ZEALOUS)
         _assign_piece_bases(merges, script1, script2, len(base_t))
     chunks = tuple(
         MergeChunk(m.mode, m.i0, m.chg0, m.i1, m.chg1, m.i2, m.chg2) for m in merges
@@ -146,7 +146,7 @@ def _combine(
     ours: Sequence[bytes],
     theirs: Sequence[bytes],
     n_base: int,
-    level: Level,
+    level: MergeLevel,
 ) -> list[_Merge]:
     """Walk both scripts; overlapping changes conflict unless identical."""
     merges: list[_Merge] = []
@@ -163,7 +163,7 @@ def _combine(
             k2 += 1
             continue
         if (
-            level == Level.MINIMAL
+            level == MergeLevel.MINIMAL
             or a_i1 != b_i1
             or a_chg1 != b_chg1
             or a_chg2 != b_chg2
@@ -332,5 +332,5 @@ def text_model(base: bytes, ours: bytes, theirs: bytes, rediff_shifted: bool) ->
     """The model of a file known only by its three texts: git's merge (histogram, zealous), its conflicts
     separated by lines without letters or digits joined (``coalesce_alnum``), as the engine models a file."""
     zealous = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.HISTOGRAM,
-                          Level.ZEALOUS, rediff_shifted=rediff_shifted)
+                          MergeLevel.ZEALOUS, rediff_shifted=rediff_shifted)
     return coalesce_alnum(zealous)

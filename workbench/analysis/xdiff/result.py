@@ -17,7 +17,7 @@ from workbench.analysis.xdiff.packed import joined, pack
 from workbench.git.types import Script
 
 
-class Level(IntEnum):
+class MergeLevel(IntEnum):
     """How hard xdiff tries to shrink conflicts (git merge: ZEALOUS)."""
 
     MINIMAL = 0

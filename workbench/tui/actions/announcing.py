@@ -23,15 +23,9 @@ def after_load(host: Host, ws: Workspace, reopen: preset.Reopen, sync_bar: SyncB
 
 
 def key_waits(host: Host, ws: Workspace | None) -> None:
-    """Why a decision key was ignored: the sync is still analysed, a first look's evidence is still read, or
-    the complete analysis's file is still laid out (``ws`` complete)."""
-    if ws is None or ws.pending is not None:
-        waiting = "Still analysing the sync" if ws is None else f"Still reading {visible(ws.pending or '')}"
-        host.notify(f"{waiting}: deciding starts when the analysis is complete (the key was ignored).",
-                    severity="warning")
-    else:
-        host.notify("The analysis is in and its file is being laid out: one moment (the key was ignored).",
-                    severity="warning")
+    """Why a decision key was ignored: the sync is still analysed, or a first look's evidence is still read."""
+    waiting = "Still analysing the sync" if ws is None else f"Still reading {visible(ws.pending or '')}"
+    host.notify(f"{waiting}: deciding starts when the analysis is complete (the key was ignored).", severity="warning")
 
 
 def tell_unsaved(host: Host) -> None:

@@ -10,8 +10,8 @@ from workbench.services.cursor import Shown
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.actions.host import Host
+from workbench.tui.dialogs.bulk import BulkScreen
 from workbench.tui.moves import Bulk, Reach, apply_bulk, bulk_targets, count_words
-from workbench.tui.screens.bulk import BulkScreen
 
 
 def bulk(host: Host) -> None:

@@ -2,9 +2,8 @@
 
 Each command asks the ``Workspace`` to do the thing (which journals it),
 says what happened, and lets the host redraw.  A key pressed while the next
-file is still being prepared is queued on the cursor and applied once the
-file is shown; with ``advance = true`` a decision moves on to the next
-undecided hunk.
+file is still being prepared waits for it (``KeyGate``); with
+``advance = true`` a decision moves on to the next undecided hunk.
 """
 
 from __future__ import annotations
@@ -20,21 +19,14 @@ EDIT_KEYS = "R (keep the result) and G (restore git's merge)"
 
 
 def decide(host: Host, choice: Choice) -> None:
-    """Decide the current hunk; a key pressed while its file opens is kept for it, not lost."""
-    cursor = host.cursor
-    if cursor is not None and cursor.hunk_target() is None and cursor.path is not None and cursor.shown is None:
-        if host.ready_to_decide():  # not while a first look's file is laid out anew: the key would act unseen
-            cursor.queued = choice
-        return
-    decide_now(host, choice)
-
-
-def decide_now(host: Host, choice: Choice) -> None:
+    """Decide the current hunk (keys wait while its file opens: ``KeyGate``; the command palette does not)."""
     if not host.ready_to_decide():
         return
     ws, cursor = host.ws, host.cursor
     target = cursor.hunk_target() if cursor is not None else None
-    if ws is None or target is None:
+    if ws is None or cursor is None or target is None:
+        if cursor is not None and cursor.opening is not None:
+            host.notify(f"{visible(cursor.opening)} is still opening: nothing was decided.", severity="warning")
         return
     path, index = target
     is_edit = ws.is_edit(path, index)
@@ -54,7 +46,7 @@ def decide_now(host: Host, choice: Choice) -> None:
 def advance(host: Host) -> None:
     """With ``advance`` on, go on to the next undecided hunk after a decision."""
     ws, cursor = host.ws, host.cursor
-    if not host.config.advance or ws is None or cursor is None or cursor.advance_after_go:
+    if not host.config.advance or ws is None or cursor is None:
         return
     target = cursor.next_open(+1)
     if target is not None:

@@ -54,7 +54,7 @@ async def _edited_text(host: Host, ws: Workspace, path: str, index: int, seed: b
     language = "python" if suffix == ".py" else None
     text = built_in_editable(seed)
     # Imported here: Textual's TextArea is about 15 ms of every app start, for a screen most sessions never open.
-    from workbench.tui.screens.edit import EditScreen
+    from workbench.tui.dialogs.edit import EditScreen
 
     edited = await host.app.push_screen_wait(EditScreen(text, title, language))
     return None if edited is None else edited.encode("utf-8", "surrogateescape")

@@ -18,7 +18,7 @@ from workbench.errors import WorkbenchError
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.actions.host import Host
-from workbench.tui.screens.prompt import PromptScreen
+from workbench.tui.dialogs.prompt import PromptScreen
 
 
 def note(host: Host) -> None:

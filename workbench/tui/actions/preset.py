@@ -15,7 +15,7 @@ from rich.text import Text
 from workbench.services.policy_offer import PresetFit, fitting_preset
 from workbench.services.sync import SyncRequest
 from workbench.tui.actions.host import Host
-from workbench.tui.screens.confirm import Answer, ConfirmScreen
+from workbench.tui.dialogs.confirm import Answer, ConfirmScreen
 
 Reopen = Callable[[SyncRequest, str], None]
 """Analyse the sync again from this request, with this preset."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 from workbench.services.quiz import Quiz
 from workbench.services.workspace import Workspace
 from workbench.tui.actions.host import Host
+from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen
 from workbench.tui.palette import Palette
 from workbench.tui.presentation.sync_bar import quiz_title
 from workbench.tui.presentation.text_page import reveal_text, score_text
-from workbench.tui.screens.text_page import RevealScreen, ScoreScreen
 from workbench.tui.widgets.sync_bar import SyncBar
 
 

@@ -18,8 +18,8 @@ from workbench.resolve.writer import Blocked
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.actions.host import Host
+from workbench.tui.dialogs.confirm import Answer, ConfirmScreen
 from workbench.tui.presentation.notices import quit_question, write_summary
-from workbench.tui.screens.confirm import Answer, ConfirmScreen
 from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.wording import plural
 

@@ -1,4 +1,4 @@
-"""What a training quiz's reveal (r) and score (s) pages say (shown by ``screens/text_page.py``).
+"""What a training quiz's reveal (r) and score (s) pages say (shown by ``dialogs/text_page.py``).
 
 Repository text (paths, subjects, file lines) goes through ``visible`` (or
 ``display_text`` for file lines) into ``Text``, never into markup.

@@ -1,1 +1,1 @@
-"""Screens: the main workbench and its dialogs."""
+"""Screens: the main workbench (and training's quiz on it); its dialogs are in ``tui/dialogs/``."""

@@ -31,19 +31,21 @@ from workbench.analysis.display.folds import ViewEntry, fold_layout
 from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.tui.actions import announcing, deciding, training, viewing
+from workbench.textsafe import visible
+from workbench.tui.actions import announcing, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
 from workbench.tui.config import Config
-from workbench.tui.fileview import FileView, FirstLook, prepare_file, reprepared
+from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
-from workbench.tui.messages import DiffsReady, FileViewReady, LoadProgressed, WorkspaceLoaded, load_posting
+from workbench.tui.messages import DiffsReady, FilePrepared, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
-from workbench.tui.screens.main_keys import MainKeys
+from workbench.tui.screens.main_keys import MOVES, MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
+from workbench.tui.widgets.file_rows import LIST_MOVES, FileOptions
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -71,10 +73,9 @@ class MainScreen(MainKeys, Screen[None]):
         """Where the user is (None until the analysis, or a first look of it, is on screen)."""
         self._carried: Cursor | None = None
         """The cursor of the analysis being redone or of the first look being replaced (its toggles are kept)."""
-        self._relaying = False
-        """A first look was replaced and its file is being laid out anew: decision keys wait (a key would act on
-        a hunk the user has not seen)."""
-        self.view: FileView | None = None
+        self._commands: set[Worker[object]] = set()
+        """Commands that ask questions (``start``), running: keys wait for them (or for the dialog they open)."""
+        self.view: PreparedFile | None = None
         """The prepared rows of the file on screen (None while they are prepared)."""
         self.writing = Writing(self)
         self.panes = Panes(self)
@@ -187,7 +188,6 @@ class MainScreen(MainKeys, Screen[None]):
             folds: frozenset[int] = frozenset()
             if first_look is not None:
                 prepared = reprepared(ws, first, self.view)
-                self._relaying = prepared is None
                 if prepared is not None:  # the file on screen, on the same layout: the folds the user opened stay open
                     folds = first_look.expanded
             self.open_file(first, prepared, folds)
@@ -213,7 +213,7 @@ class MainScreen(MainKeys, Screen[None]):
         Keys typed while the sync loads must do nothing silently wrong: never a decision on a file the
         user cannot see yet, never text in a field."""
         ws = self.ws
-        if ws is not None and ws.pending is None and not self._relaying:
+        if ws is not None and ws.pending is None:
             return True
         now = time.monotonic()
         if now - self._early_notice > 3:
@@ -222,8 +222,35 @@ class MainScreen(MainKeys, Screen[None]):
         return False
 
     def start(self, work: Callable[[], Coroutine[None, None, object]], group: str, exclusive: bool = False) -> Worker[object]:
-        """Run a command that asks questions (a dialog to wait for) as a worker of this screen."""
-        return self.run_worker(work, group=group, exclusive=exclusive)
+        """Run a command that asks questions (a dialog to wait for) as a worker of this screen; keys typed
+        meanwhile wait for its dialog, or for its end (``key_wait``)."""
+        worker: Worker[object] = self.run_worker(work, group=group, exclusive=exclusive)
+        self._commands.add(worker)
+        return worker
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.is_finished:
+            self._commands.discard(event.worker)
+
+    def key_wait(self, key: str) -> str | None:
+        """Why ``key`` must wait (``KeyGate``): a key acts on what the keys before it left on screen, so it waits
+        while a file opens or a command runs.  Moves need no rows: while the file is prepared they go on from
+        the hunk it will open on (or open another file)."""
+        cursor = self.cursor
+        if cursor is not None and cursor.opening is not None and not self._only_moves(key):
+            return f"Opening {visible(cursor.opening)}"
+        if any(not worker.is_finished for worker in self._commands):
+            return "Busy (" + ", ".join(sorted({worker.group for worker in self._commands})) + ")"
+        return None
+
+    def _only_moves(self, key: str) -> bool:
+        """``key`` moves between hunks or files (``n``, ``N``, ``o``..., the file list's ``j``/``k``)."""
+        bound = self.active_bindings.get(key)
+        if bound is None:
+            return False
+        if isinstance(bound.node, FileOptions):
+            return bound.binding.action in LIST_MOVES
+        return bound.node is self and bound.binding.action in MOVES
 
     # -- opening files -----------------------------------------------------------------------
 
@@ -242,7 +269,7 @@ class MainScreen(MainKeys, Screen[None]):
         else:
             self.focus_view()
 
-    def open_file(self, path: str, prepared: FileView | None = None, folds: frozenset[int] = frozenset()) -> None:
+    def open_file(self, path: str, prepared: PreparedFile | None = None, folds: frozenset[int] = frozenset()) -> None:
         """Show a file: evidence now, rows when the worker has prepared them (at once when ``prepared``);
         ``folds`` open (see ``Cursor.open``)."""
         assert self.ws is not None and self.cursor is not None
@@ -250,22 +277,20 @@ class MainScreen(MainKeys, Screen[None]):
         self.view = None
         self.panes.show_opening(self.ws, path)
         if prepared is not None:
-            self.on_file_view_ready(FileViewReady(prepared, self.ws))
+            self.on_file_prepared(FilePrepared(prepared, self.ws))
         else:
             self._prepare(self.ws, path)
 
     @work(thread=True, exclusive=True, group="file")
     def _prepare(self, ws: Workspace, path: str) -> None:
-        self.post_message(FileViewReady(prepare_file(ws, path), ws))
+        self.post_message(FilePrepared(prepare_file(ws, path), ws))
 
-    def on_file_view_ready(self, message: FileViewReady) -> None:
+    def on_file_prepared(self, message: FilePrepared) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
         if ws is None or cursor is None or message.workspace is not ws:
             return
-        queued, cursor.queued = cursor.queued, None
         if view.path != cursor.path:
             return
-        self._relaying = False
         self.view = view
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
@@ -283,21 +308,20 @@ class MainScreen(MainKeys, Screen[None]):
         self._show_current()
         # The view was just switched in and has no size yet: scroll once it is laid out.
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
-        if queued is not None:  # a decision key pressed while the file opened: now it has a hunk
-            cursor.advance_after_go = True  # advance only after the opening move above
-            deciding.decide_now(self, queued)
 
     def _go_when_laid_out(self, position: Position, focus: bool, tries: int) -> None:
-        """``go`` once the hunk view has a size (a scroll before layout would be lost).
+        """``go`` once the hunk view has a size (a scroll before layout would be lost), to the hunk the cursor is
+        on by then (a move key may have gone on from ``position`` meanwhile).
 
         Nothing when the user has moved to another file meanwhile: going back would undo their move."""
-        if self.cursor is None or self.cursor.path != position.path:
+        cursor = self.cursor
+        if cursor is None or cursor.path != position.path:
             return
         if self.query_one(HunkView).size.height == 0 and tries > 0:
             self.set_timer(0.01, lambda: self._go_when_laid_out(position, focus, tries - 1))
             return
-        self.cursor.laid_out()
-        self.go(position, focus)
+        cursor.laid_out()
+        self.go(Position(position.path, cursor.current), focus)
 
     # -- moving ------------------------------------------------------------------------------
 
@@ -317,9 +341,6 @@ class MainScreen(MainKeys, Screen[None]):
                 self._show_current()
             if focus:
                 self.focus_view()
-        if cursor.advance_after_go and position.path == cursor.path:
-            cursor.advance_after_go = False
-            deciding.advance(self)
         if cursor.show_diffs and position.path == cursor.path:
             viewing.follow_hunk(self)
 
@@ -365,10 +386,17 @@ class MainScreen(MainKeys, Screen[None]):
         entries = fold_layout(self.view.layout, self.config.context, self.cursor.expanded, self.cursor.expand_all)
         return entries if self.query_one(HunkView).show_base else collapse_base_only(entries, self.view.layout)
 
+    def centre_shows(self, name: str) -> None:
+        """Switch the centre to "hunks", "diffs", "choice" or "placeholder"."""
+        self.panes.centre_shows(name)
+
+    def centre_showing(self) -> str:
+        """What the centre shows now ("" before anything)."""
+        return self.query_one("#views", ContentSwitcher).current or ""
+
     def focus_view(self) -> None:
         """Focus what the centre shows: the hunk view, the first diff, or the whole-file choice."""
-        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(
-            self.query_one("#views", ContentSwitcher).current or "")
+        target = {"hunks": "#hunks", "diffs": "#dev-diff", "choice": "#choice"}.get(self.centre_showing())
         if target:
             self.query_one(target).focus()
 
@@ -394,14 +422,11 @@ class MainScreen(MainKeys, Screen[None]):
 
     # -- keys (the table itself is ``MainKeys``) -------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the quit dialog is being prepared, keys meant for it must not act on the screen below.
-
-        (``qcc`` typed before the dialog appears would otherwise open a note with ``c``.)"""
-        return not self.writing.quitting or action == "quit"
-
     def request_quit(self) -> None:
         self.writing.quit()
+
+    def action_write(self) -> None:
+        self.writing.write()
 
     def action_scroll_text(self, step: int) -> None:
         viewing.scroll_text(self, step)

@@ -1,33 +1,37 @@
 """The main screen's key table: one line per action, to a command (``tui/actions/``) or the widget that owns it.
 
 ``MainScreen`` inherits it (Textual finds ``action_*`` methods on the screen's
-class); the keys themselves are bound in ``tui/keymap.py``.
+class); the keys themselves are bound in ``tui/keymap.py``.  Each line is typed
+against ``ViewHost`` (``actions/host.py``), not the screen, which imports this.
+``w``, ``q`` and the arrows are the screen's own (it holds the writing state
+and routes the arrows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
 from workbench.tui.actions import deciding, editing, moving, noting, viewing
 from workbench.tui.actions.bulk import bulk
+from workbench.tui.actions.host import ViewHost
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 
-if TYPE_CHECKING:
-    from workbench.tui.screens.main import MainScreen
 
-
-def _keyed(command: Callable[..., object], *args: object) -> Callable[[MainScreen], None]:
+def _keyed(command: Callable[..., object], *args: object) -> Callable[[ViewHost], None]:
     """An action method that runs ``command(screen, *args)``: one line of the key table below."""
 
-    def action(screen: MainScreen) -> None:
+    def action(screen: ViewHost) -> None:
         command(screen, *args)
 
     return action
+
+
+MOVES = frozenset({"next_hunk", "prev_hunk", "next_risky", "prev_risky", "next_open", "prev_open"})
+"""Actions that only move (from the hunk a file being prepared will open on: ``Cursor.here``)."""
 
 
 class MainKeys:
@@ -54,7 +58,6 @@ class MainKeys:
     action_note = _keyed(noting.note)
     action_acknowledge = _keyed(noting.acknowledge)
     action_bulk = _keyed(bulk)
-    action_write = _keyed(lambda screen: screen.writing.write())
     action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
     action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
     action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())

@@ -22,7 +22,7 @@ from workbench.analysis.model import SignalKind
 from workbench.services.cursor import Cursor
 from workbench.services.sync import LoadProgress
 from workbench.services.workspace import Workspace
-from workbench.tui.fileview import FileView
+from workbench.tui.fileview import PreparedFile
 from workbench.tui.glyphs import short_sha
 from workbench.tui.loading import describe, fraction
 from workbench.tui.palette import Palette, theme_palette
@@ -123,11 +123,11 @@ class Panes:
         query(WhyPanel).show(why_text(ws, path, None, self.palette))
         query(ResultPreview).show((), "Result", "")
 
-    def show_whole_file(self, ws: Workspace, view: FileView) -> None:
+    def show_whole_file(self, ws: Workspace, view: PreparedFile) -> None:
         self.screen.query_one(FileChoicePanel).show(file_choice_text(ws, view.path, view.sides, self.palette))
         self.screen.query_one(ResultPreview).show(*file_choice_preview(ws, view.path, view.sides))
 
-    def show_hunks(self, ws: Workspace, view: FileView, entries: tuple[ViewEntry, ...]) -> None:
+    def show_hunks(self, ws: Workspace, view: PreparedFile, entries: tuple[ViewEntry, ...]) -> None:
         assert view.layout is not None
         hunks = self.screen.query_one(HunkView)
         analysis = ws.analysis
@@ -148,7 +148,7 @@ class Panes:
         chosen = ws.hunk(path, hunk)
         self.screen.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))
 
-    def redraw(self, ws: Workspace, cursor: Cursor, view: FileView | None, paths: set[str] | None) -> bool:
+    def redraw(self, ws: Workspace, cursor: Cursor, view: PreparedFile | None, paths: set[str] | None) -> bool:
         """Decisions changed (for ``paths``, or anywhere): rows, counters, titles, preview. True when the hunks
         on screen changed (their diffs are then prepared again)."""
         changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)

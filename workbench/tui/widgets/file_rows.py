@@ -50,6 +50,10 @@ class FileRow:
     """Hunks and counts are known, the risk is still being computed (a first look)."""
 
 
+LIST_MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_down", "page_up"})
+"""The file list's actions that only move its cursor (the file under it opens)."""
+
+
 class FileOptions(LineView):
     """The rows themselves, with a cursor (j/k move, enter opens, like everywhere)."""
 

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.tui.screens.once import OnceModal
+from workbench.tui.dialogs.once import OnceModal
 
 
 class TextScreen(OnceModal[None]):

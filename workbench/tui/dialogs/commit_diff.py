@@ -14,9 +14,9 @@ from textual.widgets import Static
 
 from workbench.analysis.model import Commit, Whose
 from workbench.textsafe import visible
+from workbench.tui.dialogs.once import OnceModal
 from workbench.tui.fileview import CommitDiff
 from workbench.tui.glyphs import short_sha
-from workbench.tui.screens.once import OnceModal
 from workbench.tui.widgets.diff_view import DiffView
 
 

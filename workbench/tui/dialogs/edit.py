@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, TextArea
 
-from workbench.tui.screens.once import OnceModal
+from workbench.tui.dialogs.once import OnceModal
 
 
 class EditScreen(OnceModal[str | None]):

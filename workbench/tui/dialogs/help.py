@@ -12,9 +12,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
+from workbench.tui.dialogs.once import OnceModal
 from workbench.tui.glyphs import APP_LETTER, PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
 from workbench.tui.keymap import ACTIONS, FIXED_KEYS, display_keys
-from workbench.tui.screens.once import OnceModal
 
 
 class HelpScreen(OnceModal[None]):

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from workbench.tui.screens.once import OnceModal
+from workbench.tui.dialogs.once import OnceModal
 
 
 class PromptScreen(OnceModal[str | None]):

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.widgets import Button, Static
 
-from workbench.tui.screens.once import OnceModal
+from workbench.tui.dialogs.once import OnceModal
 
 UNASKED_GRACE = 0.6
 """Seconds a question that comes up by itself ignores keys (they were typed for the screen below)."""
