@@ -15,7 +15,7 @@ from workbench.analysis.beyond import changed_file, changed_paths, moved_paths, 
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
-from workbench.analysis.forked import shared_out, worth_forking
+from workbench.analysis.forked import Runner
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import (
     ConflictKind,
@@ -30,11 +30,12 @@ from workbench.analysis.model import (
     SyncAnalysis,
     Whose,
 )
-from workbench.analysis.pipeline import run_default_stages, run_stages
+from workbench.analysis.pipeline import IN_PROCESS, run_stages
 from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import HeldBlobs, RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
-from workbench.analysis.stages.context import AnalysisContext, Stage
+from workbench.analysis.seam import AnalysisContext, AnyStage
+from workbench.analysis.stages import DEFAULT_STAGES
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
@@ -68,15 +69,17 @@ def analyze(
     *,
     policy: Policy | None = None,
     repo_files: RepoFiles | None = None,
-    stages: Sequence[Stage] | None = None,
+    stages: Sequence[AnyStage] = DEFAULT_STAGES,
     progress: Progress | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
     ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
     and commits never change, so the analysis stays a pure function of them).
-    The enrichment stages (policy, API audit, risk) then run in order, on
-    ``policy`` and the whole-tree reads of ``repo_files`` when given.
+    The enrichment ``stages`` (policy, API audit, risk) then run in order, on
+    ``policy`` and the whole-tree reads of ``repo_files`` when given.  The
+    files' work, and the stages' when there is a whole-tree reader, is shared
+    with a forked child when it pays (``Runner``).
     ``progress(phase, done, total)`` hears how far it got ("files", then each
     stage's name), for a front end's progress indicator.  A snapshot
     restricted to some paths (``load_sync(paths=...)``) keeps the stages to
@@ -90,12 +93,8 @@ def analyze(
     held = HeldBlobs(listed)
     context = AnalysisContext(snapshot, held.over(read_blob), commit, line_changes, mapper, policy, repo_files,
                               snapshot.paths, held)
-    if stages is None:
-        return run_default_stages(base, context, report)
-    for done, stage in enumerate(stages):
-        report(stage.__name__, done, len(stages))
-        base = run_stages(base, context, (stage,))
-    return base
+    runner = Runner.for_files(len(listed)) if repo_files is not None else IN_PROCESS
+    return run_stages(base, context, stages, runner, report)
 
 
 def _analyze_files(
@@ -118,19 +117,11 @@ def _analyze_files(
         entry = _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
         return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper)
 
-    if not worth_forking(count):
-        files = []
-        for done in range(count):
-            files.append(one(done))
-            report("files", done + 1, count)
-        return files
-    costs = [_cost(entry.path, snapshot) for entry in entries] + [_cost(found.path, snapshot) for found in changed]
-    files, alignments = shared_out(
-        count, one, mapper.alignments, lambda done: report("files", done, count),
-        order=sorted(range(count), key=lambda k: -costs[k]),
+    paths = [entry.path for entry in entries] + [found.path for found in changed]
+    files, alignments = Runner.for_files(count).run(
+        count, one, lambda k: _cost(paths[k], snapshot), mapper.alignments, lambda done: report("files", done, count)
     )
     mapper.learn(alignments or {})
-    report("files", count, count)
     return files
 
 

@@ -150,6 +150,55 @@ class Claims:
         os.close(self._read)
 
 
+class Runner:
+    """Computes independent answers by index, in this process or shared with a forked child.
+
+    The one way the analysis uses a second core: the engine's files and each
+    wave of stages hand it their computations.  Forked, each process claims
+    runs of indexes (``Claims``), the largest first when a cost is given, so
+    the faster one does more; the child's answers come back pickled.
+    Whatever the child does not answer, this process computes: the answers
+    never depend on the path taken.
+    """
+
+    def __init__(self, fork: bool) -> None:
+        self.fork = fork
+        """Whether to share work with a forked child (``worth_forking`` at the start of the analysis)."""
+
+    @classmethod
+    def for_files(cls, count: int) -> Runner:
+        """Forked when ``count`` files' work pays for a child and one may run now (``worth_forking``)."""
+        return cls(worth_forking(count))
+
+    def run(
+        self,
+        count: int,
+        compute: Callable[[int], T],
+        cost: Callable[[int], int] | None = None,
+        child_state: Callable[[], S] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[list[T], S | None]:
+        """``[compute(k) for k in range(count)]``, and ``child_state()`` as a forked child left it.
+
+        ``child_state``: what the child's work filled that this process should
+        learn (a cache), None when no child answered.  ``cost``: a guess at
+        an index's work (asked only when forking).  ``progress`` hears how many indexes are claimed or
+        done, lastly ``count``.
+        """
+        if not self.fork or count < 2:
+            answers = []
+            for k in range(count):
+                answers.append(compute(k))
+                if progress is not None:
+                    progress(k + 1)
+            return answers, None
+        order = sorted(range(count), key=lambda k: -cost(k)) if cost is not None else None
+        answers, state = shared_out(count, compute, child_state or (lambda: None), progress, order)
+        if progress is not None:
+            progress(count)
+        return answers, state
+
+
 def shared_out(
     count: int,
     compute: Callable[[int], T],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 from helpers.signals import kinds, only_file, signal
@@ -11,8 +12,8 @@ from helpers.syncs import analyze_preview, analyze_repo
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SignalKind, SyncAnalysis, Taken
 from workbench.analysis.risk.combine import spread
-from workbench.analysis.stages.context import AnalysisContext, Stage
-from workbench.analysis.stages.score_risk import score_risk
+from workbench.analysis.seam import EVERYTHING, AnalysisContext, Stage
+from workbench.analysis.stages import score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
 from workbench.sample import RepoBuilder
@@ -292,10 +293,16 @@ def test_regenerated_values_weigh_little(builder: RepoBuilder) -> None:
         assert hunk.level is Level.LOW
 
 
-def _with_stage(path: str, earlier: Stage) -> SyncAnalysis:
+def _with_stage(path: str, earlier: Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]) -> SyncAnalysis:
     repo = GitRepo.open(path)
     snapshot = load_sync(repo, dev="dev", main="main")
-    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(earlier, score_risk))
+    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(_whole(earlier), score_risk.STAGE))
+
+
+def _whole(run: Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]) -> Stage[AnalysisContext, None, None]:
+    """A stage that is one step over the whole analysis, in its fold (it reads everything)."""
+    return Stage("earlier", EVERYTHING, EVERYTHING, lambda _analysis, context: context, lambda _context: (),
+                 lambda _context, _key: None, lambda analysis, _found, context: run(analysis, context))
 
 
 def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder) -> None:

@@ -11,6 +11,7 @@ main added to ``[tool.uv.sources]`` are listed, as the procedure asks.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -18,7 +19,7 @@ from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, 
 from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
 from workbench.analysis.policy.uv import uv_source_findings
 from workbench.analysis.readers import RepoFiles, Trees
-from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 
 WEIGHTS = {
     SignalKind.POLICY_KEEP_DEV: 60,
@@ -54,18 +55,37 @@ class _State:
         return "absent" if self.result is None else "mix"
 
 
-def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Fill ``policy`` on the analysis and its files, with findings and signals."""
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Evaluation | None:
     policy, files = context.policy, context.repo_files
     if policy is None:
-        return analysis
+        return None
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries, context.held) if files is not None else None
-    evaluation = _Evaluation(policy, analysis, entries, trees, files, context.paths)
+    return _Evaluation(policy, analysis, entries, trees, files, context.paths)
+
+
+def _units(evaluation: _Evaluation | None) -> tuple[Unit[None], ...]:
+    return () if evaluation is None else (Unit(None),)
+
+
+def _find(evaluation: _Evaluation | None, _key: None) -> PolicyReport:
+    """The policy's report: its findings and the notes on the paths it looked at."""
+    assert evaluation is not None
     findings = evaluation.run()
-    report = PolicyReport(policy.name, policy.source, tuple(findings), evaluation.notes())
-    updated = tuple(evaluation.annotate(entry, findings) for entry in analysis.files)
+    return PolicyReport(evaluation.policy.name, evaluation.policy.source, tuple(findings), evaluation.notes())
+
+
+def _fold(analysis: SyncAnalysis, found: Sequence[PolicyReport], evaluation: _Evaluation | None) -> SyncAnalysis:
+    """Fill ``policy`` on the analysis and its files, with the findings' signals."""
+    if evaluation is None or not found:
+        return analysis
+    (report,) = found
+    updated = tuple(evaluation.annotate(entry, report.findings) for entry in analysis.files)
     return replace(analysis, files=updated, policy=report)
+
+
+STAGE = Stage("apply_policy", frozenset(), frozenset({Fact.POLICY, Fact.SIGNALS}), _prepare, _units, _find, _fold)
+"""What the sync policy says: reads only the engine's facts and the context's policy."""
 
 
 class _Evaluation:
@@ -192,7 +212,7 @@ class _Evaluation:
             f"{rule.pattern}: {text}" for rule, text in self.policy.notes if any(rule.matches(p) for p in self.seen)
         )
 
-    def annotate(self, entry: FileAnalysis, findings: list[PolicyFinding]) -> FileAnalysis:
+    def annotate(self, entry: FileAnalysis, findings: Sequence[PolicyFinding]) -> FileAnalysis:
         """The file's rule, and signals for its findings, its intended main hunks and its notes."""
         name = self.policy.rule_name(entry.path)
         if name is None and not self.policy.notes_for(entry.path):

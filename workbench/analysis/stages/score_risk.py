@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from workbench.analysis.blame import attribute
 from workbench.analysis.model import (
-    DeletedFile,
     FileAnalysis,
     Hunk,
     Importer,
     LostLines,
-    Mode,
     Signal,
     SignalKind,
     SyncAnalysis,
@@ -57,24 +56,19 @@ from workbench.analysis.risk.mainlost import (
     main_only,
     main_only_lines_dropped,
 )
-from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.xdiff import split_lines
 
 RESULT_HAS_DEV_WEIGHT = -100
-
-
-def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
-    return fold_risk(analysis, risk_findings(analysis, context))
 
 
 @dataclass(frozen=True)
 class OwnRisk:
     """This stage's own findings on one file, before the earlier stages' signals are folded in.
 
-    They read the file's hunks, merge and history and the deleted files,
-    never another stage's signals, so the pipeline may compute them while
-    the API audit runs in another process (``pipeline.py``).
+    They read the file's hunks, merge, history and policy rule and the
+    deleted files, never another stage's signals: plain data, so they may be
+    found in any order or process.
     """
 
     hunks: tuple[tuple[tuple[Signal, ...], LostLines], ...] | None
@@ -83,27 +77,37 @@ class OwnRisk:
     """File-level signals of a file without hunks."""
 
 
-def risk_findings(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[OwnRisk, ...]:
-    """The stage's own findings on every file of ``analysis``, in order."""
-    scorer = RiskScorer(analysis, context)
-    return tuple(scorer.file(k) for k in range(len(analysis.files)))
-
-
 class RiskScorer:
     """The stage's own findings file by file, in any order or process: each depends on its file alone
     and on what every file shares (the commit order, the deleted files, their importers)."""
 
     def __init__(self, analysis: SyncAnalysis, context: AnalysisContext) -> None:
         snapshot = context.snapshot
-        self._analysis, self._context = analysis, context
-        self._run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-        self._importers = _importers(analysis, context)
+        self.analysis, self._context = analysis, context
+        self._run = RunCache.build(
+            context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history, analysis.resolver
+        )
         self._deleted = {d.path: d for d in analysis.deleted_files}
+
+    def units(self) -> list[Unit[int]]:
+        """Every file, by index; a file's hunks are most of its work."""
+        return [Unit(k, 1 + len(entry.hunks)) for k, entry in enumerate(self.analysis.files)]
 
     def file(self, index: int) -> OwnRisk:
         """The findings on ``analysis.files[index]``."""
-        entry = self._analysis.files[index]
-        return _own_risk(entry, self._context, self._run, self._analysis.mode, self._importers, self._deleted)
+        entry = self.analysis.files[index]
+        if entry.hunks and entry.merge is not None:
+            return OwnRisk(_score_hunks(FileEvidence.build(entry, self._run), self._context))
+        if entry.hunks:
+            return OwnRisk(None)
+        found = None if self._importers is None else self._importers.get(entry.path)
+        evidence = FileEvidence.build(entry, self._run)
+        return OwnRisk(None, tuple(file_signals(entry, evidence, self.analysis.mode, found, self._deleted.get(entry.path))))
+
+    @cached_property
+    def _importers(self) -> dict[str, tuple[Importer, ...]] | None:
+        """Looked for when a file without hunks first needs them (they cost git runs)."""
+        return _importers(self.analysis, self._context)
 
 
 def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
@@ -111,21 +115,11 @@ def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
     return replace(analysis, files=tuple(_fold(f, own) for f, own in zip(analysis.files, found, strict=True)))
 
 
-def _own_risk(
-    entry: FileAnalysis,
-    context: AnalysisContext,
-    run: RunCache,
-    mode: Mode,
-    importers: dict[str, tuple[Importer, ...]] | None,
-    deleted: dict[str, DeletedFile],
-) -> OwnRisk:
-    if entry.hunks and entry.merge is not None:
-        return OwnRisk(_score_hunks(FileEvidence.build(entry, run), context))
-    if entry.hunks:
-        return OwnRisk(None)
-    found = None if importers is None else importers.get(entry.path)
-    evidence = FileEvidence.build(entry, run)
-    return OwnRisk(None, tuple(file_signals(entry, evidence, mode, found, deleted.get(entry.path))))
+STAGE = Stage(
+    "score_risk", frozenset({Fact.POLICY, Fact.DELETED_FILES}), frozenset({Fact.SIGNALS, Fact.RISK}),
+    RiskScorer, RiskScorer.units, RiskScorer.file, lambda analysis, found, _scorer: fold_risk(analysis, found),
+)
+"""Signals on every hunk and file, then risk and level (its fold adds the weights of every earlier signal)."""
 
 
 def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
