@@ -47,13 +47,22 @@ def run_stages(
     """``analysis`` after every stage, in order, each wave's units computed by ``runner``."""
     done = 0
     for wave in waves(stages):
-        report(wave[0].name, done, len(stages))
-        found = _found(analysis, context, wave, runner)
-        for n, stage in enumerate(wave):
-            if n:
-                report(stage.name, done, len(stages))
-            analysis = stage.fold(analysis, found[n][1], found[n][0])
-            done += 1
+        analysis = _wave(analysis, context, wave, runner, lambda stage, n: report(stage.name, n, len(stages)), done)
+        done += len(wave)
+    return analysis
+
+
+def _wave(
+    analysis: SyncAnalysis, context: AnalysisContext, wave: list[AnyStage], runner: Runner,
+    report: Callable[[AnyStage, int], None], done: int,
+) -> SyncAnalysis:
+    """``analysis`` after one wave; its stages' prepared states go with the call (an audit's caches are large)."""
+    report(wave[0], done)
+    found = _found(analysis, context, wave, runner)
+    for n, stage in enumerate(wave):
+        if n:
+            report(stage, done + n)
+        analysis = stage.fold(analysis, found[n][1], found[n][0])
     return analysis
 
 

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from workbench.analysis.model import Hunk, Resolver, Signal, SignalKind, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
 from workbench.analysis.risk.line_compare import contains_block, content_lines, weight_of
+from workbench.analysis.risk.signals import kind_weight
 
-OLDER_DEV_STATE_WEIGHT = 50
-SQUASH_COUNTERPART_WEIGHT = 50
-MAIN_AHEAD_WEIGHT = -30
+OLDER_DEV_STATE_WEIGHT = kind_weight(SignalKind.OLDER_DEV_STATE)
+SQUASH_COUNTERPART_WEIGHT = kind_weight(SignalKind.SQUASH_COUNTERPART)
+MAIN_AHEAD_WEIGHT = kind_weight(SignalKind.MAIN_AHEAD)
 
 _TOOK = {Resolver.THEIRS: "-X theirs took", Resolver.RESOLUTION: "the resolution took"}
 _DROPS = {Resolver.THEIRS: "-X theirs drops", Resolver.RESOLUTION: "taking main's text drops"}

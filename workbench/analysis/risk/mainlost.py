@@ -30,9 +30,10 @@ from workbench.analysis.risk.drops import (
 from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import window
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.xdiff import MergeResult
 
-KEEP_DEV_WEIGHT = -50
+KEEP_DEV_WEIGHT = kind_weight(SignalKind.POLICY_KEEPS_DEV)
 
 
 def main_only(hunk: Hunk, merge: MergeResult, lost: Sequence[int]) -> list[int]:

@@ -19,18 +19,9 @@ from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, 
 from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
 from workbench.analysis.policy.uv import uv_source_findings
 from workbench.analysis.readers import RepoFiles, Trees
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 
-WEIGHTS = {
-    SignalKind.POLICY_KEEP_DEV: 60,
-    SignalKind.POLICY_COUPLED: 30,
-    SignalKind.POLICY_UV_SOURCE: 25,
-    SignalKind.POLICY_UV_REVISION: 0,
-    SignalKind.POLICY_OVERRIDE: -10,
-    SignalKind.POLICY_OVERRIDE_DIVERGED: 5,
-    SignalKind.POLICY_NOTE: 0,
-}
-"""On the 0..100 risk scale (high from 60); see docs/policy.md."""
 _SEVERITY_SIGNAL = {KEEP_DEV: SignalKind.POLICY_KEEP_DEV, COUPLED: SignalKind.POLICY_COUPLED, "uv": SignalKind.POLICY_UV_SOURCE}
 
 
@@ -225,9 +216,9 @@ class _Evaluation:
             if finding.rule == OVERRIDE_FROM_MAIN:
                 kind = SignalKind.POLICY_OVERRIDE_DIVERGED
             if kind is not None:
-                signals.append(Signal(kind, finding.message, (), WEIGHTS[kind]))
+                signals.append(Signal(kind, finding.message, (), kind_weight(kind)))
         note = SignalKind.POLICY_NOTE
-        signals.extend(Signal(note, text, (), WEIGHTS[note]) for text in self.policy.notes_for(entry.path))
+        signals.extend(Signal(note, text, (), kind_weight(note)) for text in self.policy.notes_for(entry.path))
         hunks = entry.hunks
         if name == OVERRIDE_FROM_MAIN:
             rule = self.policy.override_rule(entry.path)
@@ -235,7 +226,7 @@ class _Evaluation:
             intended = Signal(
                 SignalKind.POLICY_OVERRIDE,
                 f"main's text is intended here: the file is on the override list ({rule.source})",
-                (), WEIGHTS[SignalKind.POLICY_OVERRIDE],
+                (), kind_weight(SignalKind.POLICY_OVERRIDE),
             )
             hunks = tuple(replace(h, signals=h.signals + (intended,)) if h.taken is Taken.MAIN else h for h in hunks)
         return replace(entry, policy=name, signals=tuple(signals), hunks=hunks)

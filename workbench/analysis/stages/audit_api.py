@@ -10,11 +10,8 @@ from workbench.analysis.api.definition_changes import History
 from workbench.analysis.api.findings import CalleeNote, PathFindings
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SignalKind, SyncAnalysis
 from workbench.analysis.readers import Trees
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
-
-WEIGHTS = {SignalKind.API_MISMATCH: 50, SignalKind.API_MISMATCH_CALLEE: 45}
-"""On the 0..100 risk scale (high from 60): a main-taken hunk (baseline 15) holding
-a mismatch becomes high; see docs/api-audit.md."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes:
     file_signals: list[Signal] = []
     for finding in mine:
         kind = SignalKind.API_MISMATCH
-        signal = Signal(kind, f"line {finding.line}: {finding.message}", finding.commits, WEIGHTS[kind])
+        signal = Signal(kind, f"line {finding.line}: {finding.message}", finding.commits, kind_weight(kind))
         if finding.hunk is None:
             file_signals.append(signal)
         else:
@@ -83,7 +80,7 @@ def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes:
         if (note.hunk, note.message) not in seen:
             seen.add((note.hunk, note.message))
             by_hunk.setdefault(note.hunk, []).append(
-                Signal(SignalKind.API_MISMATCH_CALLEE, note.message, note.commits, WEIGHTS[SignalKind.API_MISMATCH_CALLEE])
+                Signal(SignalKind.API_MISMATCH_CALLEE, note.message, note.commits, kind_weight(SignalKind.API_MISMATCH_CALLEE))
             )
     hunks = tuple(
         replace(h, signals=h.signals + tuple(by_hunk[h.index])) if h.index in by_hunk else h for h in entry.hunks

@@ -17,14 +17,13 @@ from typing import Final
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SignalKind, SyncAnalysis, Verdict
 from workbench.analysis.python.importers import find_importers
 from workbench.analysis.readers import RepoFiles, Trees
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.git.types import CommitLookup
 
 RESTORE: Final = "restore-file"
 LEAVE: Final = "leave-deleted"
 CHECK: Final = "check"
-WEIGHT = 40
-"""Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""
 
 
 MISSING_COST = 64
@@ -134,5 +133,6 @@ def _flag(entry: FileAnalysis, found: tuple[DeletedFile, ...]) -> FileAnalysis:
     hit = next((d for d in found if d.path == entry.path and d.verdict == RESTORE), None)
     if hit is None:
         return entry
-    signal = Signal(SignalKind.DELETED_IMPORTED, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), WEIGHT)
+    kind = SignalKind.DELETED_IMPORTED
+    signal = Signal(kind, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), kind_weight(kind))
     return replace(entry, signals=entry.signals + (signal,))

@@ -20,11 +20,12 @@ from dataclasses import replace
 from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis, Whose
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.line_compare import content_lines, is_data
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.stages.score_risk import OwnRisk, RiskScorer, fold_risk
 
-CODE_WEIGHT = 50
-"""Code one side wrote, merged cleanly by git, removed by the resolution."""
+CODE_WEIGHT = kind_weight(SignalKind.RESOLUTION_DROPPED_DEV)
+"""Code one side wrote, merged cleanly by git, removed by the resolution (either side's weighs the same)."""
 PER_LINE = 2
 MAX_LINES_BONUS = 20
 DATA_WEIGHT = 5

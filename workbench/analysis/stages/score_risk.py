@@ -56,10 +56,9 @@ from workbench.analysis.risk.mainlost import (
     main_only,
     main_only_lines_dropped,
 )
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.xdiff import split_lines
-
-RESULT_HAS_DEV_WEIGHT = -100
 
 
 @dataclass(frozen=True)
@@ -243,7 +242,7 @@ def _main_signals(
         if hunk.taken in (Taken.DEV, Taken.BOTH):
             held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
             message = f"the result already holds {held} here (resolved by hand)"
-            return [Signal(SignalKind.RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+            return [Signal(SignalKind.RESULT_HAS_DEV, message, (), kind_weight(SignalKind.RESULT_HAS_DEV))]
         return []
     hunk_writers = ev.main.oldest_first([writers[n] for n in alone if n in writers])[::-1]
     dropped = main_only_lines_dropped(hunk, alone, hunk_writers, merge, ev, data)
