@@ -15,6 +15,7 @@ from workbench.analysis.beyond import changed_file, changed_paths, moved_paths, 
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
+from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.forked import Runner
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import (
@@ -23,7 +24,6 @@ from workbench.analysis.model import (
     FileHistory,
     FileStatus,
     Mode,
-    Rendered,
     Side,
     Signal,
     SignalKind,
@@ -151,24 +151,10 @@ def outline(snapshot: SyncSnapshot, read_blob: ReadBlob) -> SyncAnalysis:
         kind = conflict_kind(entry, read_blob)
         result = _result_for(snapshot, entry.path, None)
         base, dev, main = _side(entry.base, entry.path), _side(entry.ours, entry.path), _side(entry.theirs, entry.path)
-        files.append(
-            FileAnalysis(
-                path=entry.path,
-                status=_status(kind, result, None, main),
-                kind=kind,
-                base=base,
-                dev=dev,
-                main=main,
-                result_oid=result.oid,
-                result_present=result.present,
-                hunks=(),
-                history=FileHistory(),
-                messages=tuple(m.text for m in entry.messages),
-                result_mode=result.mode if result.present else None,
-                asides=entry.asides,
-                directory=_whose(entry.directory),
-            )
-        )
+        status = _status(kind, result, None, main)
+        files.append(file_analysis(entry.path, kind, status, (base, dev, main), replace(result, data=None),
+                                   messages=tuple(m.text for m in entry.messages), asides=entry.asides,
+                                   directory=_whose(entry.directory)))
     return replace(_sync_analysis(snapshot, tuple(files)), complete=False)
 
 
@@ -242,43 +228,22 @@ def _analyze_file(
         )
         exact = _matches_git(zealous, entry, read_blob)
         merge = coalesce_alnum(zealous).packed()  # kept until the last stage, and by the app and the cache
-        theirs_bytes = merge.render(Favor.THEIRS)
+        theirs_bytes = merge.render(Favor.THEIRS)  # rendered again when read (``file_analysis``)
     elif kind is ConflictKind.BINARY and main.oid is not None:
         theirs_bytes = read_blob(main.oid)
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
-    if theirs_bytes is not None and result.data == theirs_bytes:
-        theirs_bytes = result.data  # resolved as main's side (-X theirs): one object (a binary kept once), compared again at no cost
-    rendered = Rendered.NOTHING
-    if merge is not None:  # main's side is rendered again when read, and so is the result when it is just that
-        rendered = Rendered.BOTH if result.data == theirs_bytes else Rendered.THEIRS
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
-    warnings = _warnings(merge, exact, result) + _mode_conflict(dev, main, base)
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
-    return FileAnalysis(
-        path=entry.path,
-        status=_status(kind, result, theirs_bytes, main),
-        kind=kind,
-        base=base,
-        dev=dev,
-        main=main,
-        result_oid=result.oid,
-        result_present=result.present,
-        hunks=hunks,
-        history=FileHistory(
-            dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
-            main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
-        ),
-        merge=merge,
-        stored_result=None if rendered is Rendered.BOTH else result.data,
-        stored_theirs=theirs_bytes if merge is None else None,
-        rendered=rendered,
-        messages=tuple(m.text for m in entry.messages),
-        signals=warnings,
-        exact=exact,
-        result_mode=result.mode if result.present else None,
-        asides=entry.asides,
-        directory=_whose(entry.directory),
+    history = FileHistory(
+        dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
+        main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
+    )
+    return file_analysis(
+        entry.path, kind, _status(kind, result, theirs_bytes, main), (base, dev, main), result,
+        history=history, merge=merge, theirs=theirs_bytes, hunks=hunks, messages=tuple(m.text for m in entry.messages),
+        signals=_warnings(merge, exact, result) + _mode_conflict(dev, main, base), exact=exact,
+        asides=entry.asides, directory=_whose(entry.directory),
     )
 
 
