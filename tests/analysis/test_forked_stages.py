@@ -14,6 +14,7 @@ import pytest
 from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import PathFindings
+from workbench.analysis.stages.score_risk import OwnRisk
 from workbench.cli import main
 from workbench.sample import RepoBuilder, SampleSync
 
@@ -80,9 +81,10 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     found, _ = first
     audited = [part for part in found.values() if isinstance(part, PathFindings)]
     assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
-    assert any(isinstance(part, tuple) for part in found.values())  # the deleted files
-    scored, _ = second
-    assert scored  # risk's files
+    assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
+    assert [part for part in found.values() if isinstance(part, tuple)] == [()]  # the deleted files (none here)
+    signals, _ = second
+    assert any(signals.values())  # the signals of the files without hunks, once the deleted files are folded
 
 
 def test_everything_done_by_the_parent_gives_the_serial_analysis(
@@ -203,13 +205,13 @@ def test_edits_beyond_the_merge_are_scored_the_same_in_either_process(
     if who != "both":
         _only_claimed_by(monkeypatch, who)
     assert _analyze_json(capsys, builder.path, merge) == serial
-    files, _, second = answers
-    assert isinstance(files, tuple) and isinstance(second, tuple)
+    files, first = answers[:2]
+    assert isinstance(files, tuple) and isinstance(first, tuple)
     if who == "child":
         analysed, _ = files
         assert len(analysed) == 4  # the conflicted file and the three the resolution changed
-        scored, _ = second
-        assert sorted(scored) == list(range(4 + 3))  # every file's risk, then the three edit views'
+        found, _ = first
+        assert sum(isinstance(part, OwnRisk) for part in found.values()) == 4 + 3  # every file's risk, the edits'
 
 
 def test_shared_out_claims_in_the_order_given_and_answers_in_index_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,7 +222,7 @@ def test_shared_out_claims_in_the_order_given_and_answers_in_index_order(monkeyp
         seen.append(k)
         return -k
 
-    values, _ = forked.shared_out(5, recorded, lambda: None, order=[3, 1, 4, 0, 2])
+    values, _ = forked.shared_out(5, recorded, lambda: None, pools=[[3, 1, 4, 0, 2]])
     assert seen == [3, 1, 4, 0, 2]  # the largest first, as the engine orders them
     assert values == [0, -1, -2, -3, -4]
 

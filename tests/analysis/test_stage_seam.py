@@ -98,6 +98,7 @@ def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
     alone = _text(run_stages(before, given.context, (stage,)))
     assert alone == _text(stage(before, given.context))  # a stage called alone is the same stage
     _claimed_only_by(monkeypatch, who)
+    monkeypatch.setattr(forked, "FORK_MIN_FILES", 1)
     units = stage.units(stage.prepare(before, given.context))
     assert _text(run_stages(before, given.context, (stage,), Runner(fork=True))) == alone
     if len(units) < 2:
@@ -111,13 +112,24 @@ def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
         assert sorted(found) == (list(range(len(units))) if who == "child" else [])
 
 
-def test_the_default_stages_run_in_two_waves() -> None:
-    """The policy, the API audit and the deleted files read only the engine's facts; risk reads the
-    policy rule and the deleted files, so it waits for them, and edits are scored beside it."""
-    assert [[stage.name for stage in wave] for wave in waves(DEFAULT_STAGES)] == [
-        ["apply_policy", "audit_api", "find_deleted"],
-        ["score_risk", "score_edits"],
-    ]
+def test_the_default_stages_work_in_two_waves() -> None:
+    """Only the signals of files without hunks read what a stage writes (the deleted files): risk's and the
+    edits' work is done beside the policy, the audit and the deleted files, their folds after."""
+    assert {stage.name: wave for stage, wave in zip(DEFAULT_STAGES, waves(DEFAULT_STAGES), strict=True)} == {
+        "apply_policy": 0, "audit_api": 0, "find_deleted": 0, "score_files": 1, "score_risk": 0, "score_edits": 0,
+    }
+
+
+def test_a_stage_waits_for_every_earlier_writer_of_what_it_reads_to_be_folded() -> None:
+    """A stage is folded once it and every stage before it are done, so a reader of the second writer below
+    waits for the reader of the first, done in wave 1, to be folded."""
+    def stage(name: str, reads: set[Fact], writes: set[Fact]) -> Stage[None, None, None]:
+        return Stage(name, frozenset(reads), frozenset(writes), lambda _a, _c: None, lambda _p: (),
+                     lambda _p, _k: None, lambda analysis, _found, _p: analysis)
+
+    chain = [stage("a", set(), {Fact.POLICY}), stage("b", {Fact.POLICY}, set()), stage("c", set(), {Fact.RISK}),
+             stage("d", {Fact.RISK}, set()), stage("e", set(), set())]
+    assert waves(chain) == [0, 1, 0, 2, 0]
 
 
 def test_the_folds_run_in_stage_order_each_seeing_the_earlier_ones(given: _Given) -> None:
@@ -181,11 +193,12 @@ def _defined_twice(b: RepoBuilder) -> str:
 def test_a_new_stage_is_one_module_plus_one_entry(
     builder: RepoBuilder, answers: list[object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The scheduler places the toy beside the first wave (it reads nothing a stage writes); placed before
+    """The scheduler does the toy's work in the first wave (it reads nothing a stage writes); listed before
     risk, its signal's weight is folded into the file's risk like any earlier stage's."""
     merge = _defined_twice(builder)
     stages = (*DEFAULT_STAGES[:3], TOY, *DEFAULT_STAGES[3:])
-    assert [stage.name for stage in waves(stages)[0]] == ["apply_policy", "audit_api", "find_deleted", "find_twice"]
+    assert waves(stages) == [0, 0, 0, 0, 1, 0, 0]  # done beside the first stages, folded before risk's
+    monkeypatch.setattr(forked, "FORK_MIN_FILES", 1)
 
     def analysed(runner_forks: bool) -> SyncAnalysis:
         repo = GitRepo.open(str(builder.path))

@@ -119,7 +119,8 @@ def _analyze_files(
 
     paths = [entry.path for entry in entries] + [found.path for found in changed]
     files, alignments = Runner.for_files(count).run(
-        count, one, lambda k: _cost(paths[k], snapshot), mapper.alignments, lambda done: report("files", done, count)
+        count, one, cost=lambda k: _cost(paths[k], snapshot), child_state=mapper.alignments,
+        progress=lambda done: report("files", done, count),
     )
     mapper.learn(alignments or {})
     return files

@@ -1,12 +1,12 @@
-"""The scheduler of the enrichment stages: waves of stages, each wave's work on one ``Runner``.
+"""The scheduler of the enrichment stages: their work in waves, each wave on one ``Runner``, the folds in order.
 
-Stages are given in order (``stages.DEFAULT_STAGES``); the answer is the
-one running them in that order gives.  Consecutive stages whose
-computations read nothing an earlier one of them writes (``Stage.reads``,
-``Stage.writes``) form a wave: each is prepared on the analysis as the wave
-starts, all their units go to the runner together (shared with a forked
-child when it pays), and their folds then run in stage order, each seeing
-the folds before it.  Nothing here knows what a stage does.
+Stages are given in order (``stages.DEFAULT_STAGES``); the answer is the one
+running them in that order gives.  A stage's work (``prepare``, ``find``)
+needs only the facts it reads (``Stage.reads``), so it is done in the first
+wave after every earlier stage writing one of them is folded; all the units
+of a wave go to the runner together (shared with a forked child when it
+pays); after each wave, the stages whose work is done are folded, in stage
+order, each seeing the folds before it.  Nothing here knows what a stage does.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from workbench.analysis.forked import Runner
 from workbench.analysis.model import SyncAnalysis
-from workbench.analysis.seam import AnalysisContext, AnyStage, Fact
+from workbench.analysis.seam import AnalysisContext, AnyStage
 
 StageProgress = Callable[[str, int, int], None]
 """Hears (stage name, stages done, stages in all) before each stage."""
@@ -24,16 +24,14 @@ StageProgress = Callable[[str, int, int], None]
 IN_PROCESS = Runner(fork=False)
 
 
-def waves(stages: Sequence[AnyStage]) -> list[list[AnyStage]]:
-    """``stages`` cut into runs none of whose stages reads what an earlier stage of its run writes."""
-    found: list[list[AnyStage]] = []
-    written: set[Fact] = set()
-    for stage in stages:
-        if not found or stage.reads & written:
-            found.append([])
-            written = set()
-        found[-1].append(stage)
-        written |= stage.writes
+def waves(stages: Sequence[AnyStage]) -> list[int]:
+    """The wave in which each stage's work is done: after the wave that folds the last earlier writer of
+    what it reads (a stage is folded once it and every stage before it are done)."""
+    found: list[int] = []
+    folded: list[int] = []
+    for n, stage in enumerate(stages):
+        found.append(max((folded[k] + 1 for k in range(n) if stages[k].writes & stage.reads), default=0))
+        folded.append(max(found[n], folded[-1] if folded else 0))
     return found
 
 
@@ -45,37 +43,40 @@ def run_stages(
     report: StageProgress = lambda _name, _done, _total: None,
 ) -> SyncAnalysis:
     """``analysis`` after every stage, in order, each wave's units computed by ``runner``."""
-    done = 0
-    for wave in waves(stages):
-        analysis = _wave(analysis, context, wave, runner, lambda stage, n: report(stage.name, n, len(stages)), done)
-        done += len(wave)
-    return analysis
-
-
-def _wave(
-    analysis: SyncAnalysis, context: AnalysisContext, wave: list[AnyStage], runner: Runner,
-    report: Callable[[AnyStage, int], None], done: int,
-) -> SyncAnalysis:
-    """``analysis`` after one wave; its stages' prepared states go with the call (an audit's caches are large)."""
-    report(wave[0], done)
-    found = _found(analysis, context, wave, runner)
-    for n, stage in enumerate(wave):
-        if n:
-            report(stage, done + n)
-        analysis = stage.fold(analysis, found[n][1], found[n][0])
+    plan = waves(stages)
+    done: dict[int, tuple[Any, list[Any]]] = {}
+    folded = told = 0
+    for wave in range(max(plan, default=-1) + 1):
+        if told <= folded:  # the next stage to fold is what the wave works towards
+            report(stages[folded].name, folded, len(stages))
+            told = folded + 1
+        done.update(_found(analysis, context, {n: stages[n] for n, at in enumerate(plan) if at == wave}, runner))
+        while folded in done:
+            if told <= folded:
+                report(stages[folded].name, folded, len(stages))
+                told = folded + 1
+            prepared, found = done.pop(folded)  # its prepared state goes with it (an audit's caches are large)
+            analysis = stages[folded].fold(analysis, found, prepared)
+            folded += 1
     return analysis
 
 
 def _found(
-    analysis: SyncAnalysis, context: AnalysisContext, wave: list[AnyStage], runner: Runner
-) -> list[tuple[Any, list[Any]]]:
+    analysis: SyncAnalysis, context: AnalysisContext, wave: dict[int, AnyStage], runner: Runner
+) -> dict[int, tuple[Any, list[Any]]]:
     """Each stage's prepared state and findings (in its units' order), the wave's units computed together."""
-    prepared = [stage.prepare(analysis, context) for stage in wave]
-    units = [(n, unit) for n, stage in enumerate(wave) for unit in stage.units(prepared[n])]
+    prepared = {n: stage.prepare(analysis, context) for n, stage in wave.items()}
+    units = {n: list(stage.units(prepared[n])) for n, stage in wave.items()}
+    keys = [(n, unit) for n in wave for unit in units[n]]
 
     def find(k: int) -> object:
-        n, unit = units[k]
+        n, unit = keys[k]
         return wave[n].find(prepared[n], unit.key)
 
-    answers, _ = runner.run(len(units), find, lambda k: units[k][1].cost)
-    return [(state, [a for (m, _), a in zip(units, answers, strict=True) if m == n]) for n, state in enumerate(prepared)]
+    answers, _ = runner.run(len(keys), find, cost=lambda k: keys[k][1].cost, groups=[len(units[n]) for n in wave])
+    found: dict[int, tuple[Any, list[Any]]] = {}
+    start = 0
+    for n in wave:
+        found[n] = (prepared[n], answers[start:start + len(units[n])])
+        start += len(units[n])
+    return found

@@ -10,12 +10,13 @@ import-linter keeps it that way (``pyproject.toml``).
 from __future__ import annotations
 
 from workbench.analysis.seam import AnyStage
-from workbench.analysis.stages import apply_policy, audit_api, find_deleted, score_edits, score_risk
+from workbench.analysis.stages import apply_policy, audit_api, find_deleted, score_edits, score_files, score_risk
 
 DEFAULT_STAGES: tuple[AnyStage, ...] = (
     apply_policy.STAGE,
     audit_api.STAGE,
     find_deleted.STAGE,
+    score_files.STAGE,
     score_risk.STAGE,
     score_edits.STAGE,
 )

@@ -80,7 +80,7 @@ def _fold(analysis: SyncAnalysis, found: Sequence[OwnRisk], scorer: RiskScorer |
 
 
 STAGE = Stage(
-    "score_edits", frozenset({Fact.POLICY, Fact.DELETED_FILES}), frozenset({Fact.SIGNALS, Fact.RISK}),
+    "score_edits", frozenset(), frozenset({Fact.SIGNALS, Fact.RISK}),
     _prepare, _units, _find, _fold,
 )
 """Edit hunks scored like conflicts; its fold raises a file's risk to its riskiest edit's."""
