@@ -369,3 +369,23 @@ def test_a_feature_commit_that_deleted_dev_s_lines_in_passing_is_no_evidence(bui
     assert removed.weight == 0
     assert removed.message.startswith("main's #39 deleted this code while doing something else")
     assert hunk.level is Level.HIGH
+
+
+def test_main_lines_lost_in_a_keep_dev_file_are_the_policys_rule(builder: RepoBuilder) -> None:
+    """The risk stage reads the keep-dev rule from the policy itself (it works beside the policy stage)."""
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy",\n]\n')
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy>=2",\n]\n')
+    builder.commit("[dev] Pin numpy (#11)")
+    builder.checkout("main")
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy",\n    "torch_geometric",\n]\n')
+    builder.commit("Add torch_geometric (#21)")
+    builder.checkout("dev")
+    assert builder.merge("main", no_commit=True) == 1
+    builder.git("checkout", "dev", "--", "pyproject.toml")
+    merge = builder.commit("Merge main into dev (dev's pyproject kept)")
+    kept = only_file(analyze_repo(builder.path, merge, policy="megatron"), "pyproject.toml")
+    plain = only_file(analyze_repo(builder.path, merge), "pyproject.toml")
+    assert "policy-keeps-dev" in kinds(kept.hunks[0]) and "main-only-lines-dropped" in kinds(kept.hunks[0])
+    assert "policy-keeps-dev" not in kinds(plain.hunks[0]) and "main-only-lines-dropped" in kinds(plain.hunks[0])
