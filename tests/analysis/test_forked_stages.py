@@ -1,5 +1,6 @@
-"""Work shared with a forked child (the engine's files, the audit's paths, risk's files) gives exactly
-the analysis of one process, whoever claims what, and whatever the child fails to answer."""
+"""Work shared with a forked child (the engine's files, then each wave of stages: the audit's paths and
+the deleted files, then risk's files) gives exactly the analysis of one process, whoever claims what, and
+whatever the child fails to answer.  Each stage alone: ``test_stage_seam.py``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import PathFindings
+from workbench.analysis.stages.score_risk import OwnRisk
 from workbench.cli import main
 from workbench.sample import RepoBuilder, SampleSync
 
@@ -63,7 +65,7 @@ def test_the_shared_analysis_gives_the_serial_one(
     sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert len(answers) == 2 and all(isinstance(a, tuple) for a in answers)  # the engine's child, the stages'
+    assert len(answers) == 3 and all(isinstance(a, tuple) for a in answers)  # the engine's child, each wave's
 
 
 def test_everything_done_by_the_child_gives_the_serial_analysis(
@@ -72,14 +74,17 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
 ) -> None:
     _only_claimed_by(monkeypatch, "child")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    files, stages = answers
-    assert isinstance(files, tuple) and isinstance(stages, tuple)
+    files, first, second = answers
+    assert isinstance(files, tuple) and isinstance(first, tuple) and isinstance(second, tuple)
     analysed, alignments = files
     assert analysed and alignments  # every file, and the blame alignments that came back with them
-    audited, scored = stages
-    assert scored  # risk's files
-    assert all(isinstance(part, PathFindings) for part in audited.values())
-    assert any(part.mismatches for part in audited.values())  # the sample's audit finds something in the child
+    found, _ = first
+    audited = [part for part in found.values() if isinstance(part, PathFindings)]
+    assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
+    assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
+    assert [part for part in found.values() if isinstance(part, tuple)] == [()]  # the deleted files (none here)
+    signals, _ = second
+    assert any(signals.values())  # the signals of the files without hunks, once the deleted files are folded
 
 
 def test_everything_done_by_the_parent_gives_the_serial_analysis(
@@ -88,7 +93,7 @@ def test_everything_done_by_the_parent_gives_the_serial_analysis(
 ) -> None:
     _only_claimed_by(monkeypatch, "parent")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert answers == [({}, {}), ({}, {})]  # the engine's child sent its (empty) alignments cache
+    assert answers == [({}, {}), ({}, None), ({}, None)]  # the engine's child sent its (empty) alignments cache
 
 
 @pytest.mark.parametrize("failing", ["engine", "audit"])
@@ -200,13 +205,13 @@ def test_edits_beyond_the_merge_are_scored_the_same_in_either_process(
     if who != "both":
         _only_claimed_by(monkeypatch, who)
     assert _analyze_json(capsys, builder.path, merge) == serial
-    files, stages = answers
-    assert isinstance(files, tuple) and isinstance(stages, tuple)
+    files, first = answers[:2]
+    assert isinstance(files, tuple) and isinstance(first, tuple)
     if who == "child":
         analysed, _ = files
         assert len(analysed) == 4  # the conflicted file and the three the resolution changed
-        _, scored = stages
-        assert sorted(scored) == list(range(4 + 3))  # every file's risk, then the three edit views'
+        found, _ = first
+        assert sum(isinstance(part, OwnRisk) for part in found.values()) == 4 + 3  # every file's risk, the edits'
 
 
 def test_shared_out_claims_in_the_order_given_and_answers_in_index_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -217,7 +222,7 @@ def test_shared_out_claims_in_the_order_given_and_answers_in_index_order(monkeyp
         seen.append(k)
         return -k
 
-    values, _ = forked.shared_out(5, recorded, lambda: None, order=[3, 1, 4, 0, 2])
+    values, _ = forked.shared_out(5, recorded, lambda: None, pools=[[3, 1, 4, 0, 2]])
     assert seen == [3, 1, 4, 0, 2]  # the largest first, as the engine orders them
     assert values == [0, -1, -2, -3, -4]
 

@@ -76,7 +76,7 @@ def test_the_stages_read_no_held_version_from_git(
     repo_reads: list[str] = []
     in_stages: list[bool] = [False]
     held_hits: list[str] = []
-    read_blob, stages, get = GitRepo.read_blob, engine.run_default_stages, HeldBlobs.get
+    read_blob, stages, get = GitRepo.read_blob, engine.run_stages, HeldBlobs.get
 
     def recorded_read(self: GitRepo, oid: str) -> bytes:
         if in_stages[0]:
@@ -98,7 +98,7 @@ def test_the_stages_read_no_held_version_from_git(
 
     monkeypatch.setenv("WORKBENCH_JOBS", "1")
     monkeypatch.setattr(GitRepo, "read_blob", recorded_read)
-    monkeypatch.setattr(engine, "run_default_stages", recorded_stages)
+    monkeypatch.setattr(engine, "run_stages", recorded_stages)
     monkeypatch.setattr(HeldBlobs, "get", recorded_get)
     assert main(["analyze", "--json", "--no-cache", "--repo", str(sample_merge_commit.path)]) == 0
     served = capsys.readouterr().out

@@ -22,12 +22,9 @@ from dataclasses import dataclass
 from workbench.analysis.api import clear_caches
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import ApiMismatch, SyncAnalysis
-from workbench.analysis.pipeline import DEFAULT_STAGES
 from workbench.analysis.policy.rules import preset
-from workbench.analysis.stages.apply_policy import apply_policy
-from workbench.analysis.stages.audit_api import audit_api
-from workbench.analysis.stages.context import AnalysisContext
-from workbench.analysis.stages.find_deleted import find_deleted
+from workbench.analysis.seam import AnalysisContext
+from workbench.analysis.stages import DEFAULT_STAGES, apply_policy, audit_api, find_deleted
 from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles
 from workbench.git.snapshot import load_sync
@@ -84,7 +81,7 @@ INCIDENTS = (
     ),
 )
 
-OURS = (apply_policy, audit_api, find_deleted)
+OURS = (apply_policy.STAGE, audit_api.STAGE, find_deleted.STAGE)
 
 
 def _context(repo: GitRepo, snapshot: object) -> AnalysisContext:

@@ -37,8 +37,7 @@ from ground_truth import (
 
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import FileAnalysis, Level, SyncAnalysis
-from workbench.analysis.pipeline import DEFAULT_STAGES
-from workbench.analysis.stages.score_risk import score_risk
+from workbench.analysis.stages import DEFAULT_STAGES, score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.repo_files import RepoFiles
 from workbench.git.snapshot import load_sync
@@ -82,7 +81,7 @@ def run_analysis(repo_path: str, case: SyncCase, scoring: bool = True) -> tuple[
     repo = GitRepo.open(repo_path)
     dev, main = repo.parents(repo.resolve(case.merge))
     snapshot = load_sync(repo, dev=dev, main=main)
-    stages = tuple(stage for stage in DEFAULT_STAGES if scoring or stage is not score_risk)
+    stages = tuple(stage for stage in DEFAULT_STAGES if scoring or stage is not score_risk.STAGE)
     files = RepoFiles(repo, snapshot)
     return repo, snapshot, analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, repo_files=files, stages=stages)
 

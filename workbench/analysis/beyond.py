@@ -20,6 +20,7 @@ from dataclasses import replace
 from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
+from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
 from workbench.git.types import BLOB_MODES, CommitLookup, FileMode, ReadBlob, ResolvedPath, SideHistory, SyncSnapshot
@@ -129,25 +130,13 @@ def changed_file(
     dev = Side(found.path, found.dev, FileMode.REGULAR if found.dev else None)
     main = Side(found.path, found.main, FileMode.REGULAR if found.main else None)
     messages = () if exact else ("git's merge of this file could not be rebuilt line by line; one hunk covers it",)
-    return FileAnalysis(
-        path=found.path,
-        status=_status(found),
-        kind=ConflictKind.NONE,
-        base=base,
-        dev=dev,
-        main=main,
-        result_oid=found.result.oid,
-        result_present=found.result.present,
-        hunks=(),
-        history=FileHistory(
-            dev=_touching(snapshot.dev_history, found.path, commit),
-            main=_touching(snapshot.main_history, found.path, commit),
-        ),
-        merge=merge,
-        stored_result=result,
-        messages=messages,
-        result_mode=found.result.mode if found.result.present else None,
-        edits=attribute_hunks(hunks, merge, snapshot, dev, main, mapper),
+    history = FileHistory(
+        dev=_touching(snapshot.dev_history, found.path, commit),
+        main=_touching(snapshot.main_history, found.path, commit),
+    )
+    return file_analysis(
+        found.path, ConflictKind.NONE, _status(found), (base, dev, main), replace(found.result, data=result),
+        history=history, merge=merge, messages=messages, edits=attribute_hunks(hunks, merge, snapshot, dev, main, mapper),
     )
 
 

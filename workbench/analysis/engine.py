@@ -15,7 +15,8 @@ from workbench.analysis.beyond import changed_file, changed_paths, moved_paths, 
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
-from workbench.analysis.forked import shared_out, worth_forking
+from workbench.analysis.file_versions import file_analysis
+from workbench.analysis.forked import Runner
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import (
     ConflictKind,
@@ -23,18 +24,18 @@ from workbench.analysis.model import (
     FileHistory,
     FileStatus,
     Mode,
-    Rendered,
     Side,
     Signal,
     SignalKind,
     SyncAnalysis,
     Whose,
 )
-from workbench.analysis.pipeline import run_default_stages, run_stages
+from workbench.analysis.pipeline import IN_PROCESS, run_stages
 from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import HeldBlobs, RepoFiles
 from workbench.analysis.resolver import resolver_of, with_later
-from workbench.analysis.stages.context import AnalysisContext, Stage
+from workbench.analysis.seam import AnalysisContext, AnyStage
+from workbench.analysis.stages import DEFAULT_STAGES
 from workbench.analysis.xdiff import (
     Algorithm,
     Favor,
@@ -68,15 +69,17 @@ def analyze(
     *,
     policy: Policy | None = None,
     repo_files: RepoFiles | None = None,
-    stages: Sequence[Stage] | None = None,
+    stages: Sequence[AnyStage] = DEFAULT_STAGES,
     progress: Progress | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
     ``read_blob``, ``commit`` and ``line_changes`` read the repository (blobs
     and commits never change, so the analysis stays a pure function of them).
-    The enrichment stages (policy, API audit, risk) then run in order, on
-    ``policy`` and the whole-tree reads of ``repo_files`` when given.
+    The enrichment ``stages`` (policy, API audit, risk) then run in order, on
+    ``policy`` and the whole-tree reads of ``repo_files`` when given.  The
+    files' work, and the stages' when there is a whole-tree reader, is shared
+    with a forked child when it pays (``Runner``).
     ``progress(phase, done, total)`` hears how far it got ("files", then each
     stage's name), for a front end's progress indicator.  A snapshot
     restricted to some paths (``load_sync(paths=...)``) keeps the stages to
@@ -90,12 +93,8 @@ def analyze(
     held = HeldBlobs(listed)
     context = AnalysisContext(snapshot, held.over(read_blob), commit, line_changes, mapper, policy, repo_files,
                               snapshot.paths, held)
-    if stages is None:
-        return run_default_stages(base, context, report)
-    for done, stage in enumerate(stages):
-        report(stage.__name__, done, len(stages))
-        base = run_stages(base, context, (stage,))
-    return base
+    runner = Runner.for_files(len(listed)) if repo_files is not None else IN_PROCESS
+    return run_stages(base, context, stages, runner, report)
 
 
 def _analyze_files(
@@ -118,19 +117,12 @@ def _analyze_files(
         entry = _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
         return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper)
 
-    if not worth_forking(count):
-        files = []
-        for done in range(count):
-            files.append(one(done))
-            report("files", done + 1, count)
-        return files
-    costs = [_cost(entry.path, snapshot) for entry in entries] + [_cost(found.path, snapshot) for found in changed]
-    files, alignments = shared_out(
-        count, one, mapper.alignments, lambda done: report("files", done, count),
-        order=sorted(range(count), key=lambda k: -costs[k]),
+    paths = [entry.path for entry in entries] + [found.path for found in changed]
+    files, alignments = Runner.for_files(count).run(
+        count, one, cost=lambda k: _cost(paths[k], snapshot), child_state=mapper.alignments,
+        progress=lambda done: report("files", done, count),
     )
     mapper.learn(alignments or {})
-    report("files", count, count)
     return files
 
 
@@ -160,24 +152,10 @@ def outline(snapshot: SyncSnapshot, read_blob: ReadBlob) -> SyncAnalysis:
         kind = conflict_kind(entry, read_blob)
         result = _result_for(snapshot, entry.path, None)
         base, dev, main = _side(entry.base, entry.path), _side(entry.ours, entry.path), _side(entry.theirs, entry.path)
-        files.append(
-            FileAnalysis(
-                path=entry.path,
-                status=_status(kind, result, None, main),
-                kind=kind,
-                base=base,
-                dev=dev,
-                main=main,
-                result_oid=result.oid,
-                result_present=result.present,
-                hunks=(),
-                history=FileHistory(),
-                messages=tuple(m.text for m in entry.messages),
-                result_mode=result.mode if result.present else None,
-                asides=entry.asides,
-                directory=_whose(entry.directory),
-            )
-        )
+        status = _status(kind, result, None, main)
+        files.append(file_analysis(entry.path, kind, status, (base, dev, main), replace(result, data=None),
+                                   messages=tuple(m.text for m in entry.messages), asides=entry.asides,
+                                   directory=_whose(entry.directory)))
     return replace(_sync_analysis(snapshot, tuple(files)), complete=False)
 
 
@@ -251,43 +229,22 @@ def _analyze_file(
         )
         exact = _matches_git(zealous, entry, read_blob)
         merge = coalesce_alnum(zealous).packed()  # kept until the last stage, and by the app and the cache
-        theirs_bytes = merge.render(Favor.THEIRS)
+        theirs_bytes = merge.render(Favor.THEIRS)  # rendered again when read (``file_analysis``)
     elif kind is ConflictKind.BINARY and main.oid is not None:
         theirs_bytes = read_blob(main.oid)
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
-    if theirs_bytes is not None and result.data == theirs_bytes:
-        theirs_bytes = result.data  # resolved as main's side (-X theirs): one object (a binary kept once), compared again at no cost
-    rendered = Rendered.NOTHING
-    if merge is not None:  # main's side is rendered again when read, and so is the result when it is just that
-        rendered = Rendered.BOTH if result.data == theirs_bytes else Rendered.THEIRS
     hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
-    warnings = _warnings(merge, exact, result) + _mode_conflict(dev, main, base)
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
-    return FileAnalysis(
-        path=entry.path,
-        status=_status(kind, result, theirs_bytes, main),
-        kind=kind,
-        base=base,
-        dev=dev,
-        main=main,
-        result_oid=result.oid,
-        result_present=result.present,
-        hunks=hunks,
-        history=FileHistory(
-            dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
-            main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
-        ),
-        merge=merge,
-        stored_result=None if rendered is Rendered.BOTH else result.data,
-        stored_theirs=theirs_bytes if merge is None else None,
-        rendered=rendered,
-        messages=tuple(m.text for m in entry.messages),
-        signals=warnings,
-        exact=exact,
-        result_mode=result.mode if result.present else None,
-        asides=entry.asides,
-        directory=_whose(entry.directory),
+    history = FileHistory(
+        dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
+        main=tuple(commit(sha) for sha in touching_commits(snapshot.main_history, main.path)),
+    )
+    return file_analysis(
+        entry.path, kind, _status(kind, result, theirs_bytes, main), (base, dev, main), result,
+        history=history, merge=merge, theirs=theirs_bytes, hunks=hunks, messages=tuple(m.text for m in entry.messages),
+        signals=_warnings(merge, exact, result) + _mode_conflict(dev, main, base), exact=exact,
+        asides=entry.asides, directory=_whose(entry.directory),
     )
 
 

@@ -28,7 +28,8 @@ T = TypeVar("T")
 S = TypeVar("S")
 
 FORK_MIN_FILES = 16
-"""Conflicted files from which work is shared with a forked child (below, the fork costs more than it saves)."""
+"""Conflicted files (or a wave's units) from which work is shared with a forked child (below, the fork costs
+more than it saves)."""
 JOBS_VARIABLE = "WORKBENCH_JOBS"
 """Set to 1 to keep the analysis in one process (e.g. to compare timings)."""
 
@@ -150,12 +151,69 @@ class Claims:
         os.close(self._read)
 
 
+class Runner:
+    """Computes independent answers by index, in this process or shared with a forked child.
+
+    The one way the analysis uses a second core: the engine's files and each
+    wave of stages hand it their computations.  Forked, the processes claim
+    indexes first come first served (``shared_out``), so the faster one does
+    more; the child's answers come back pickled.  Whatever the child does not
+    answer, this process computes: the answers never depend on the path taken.
+    """
+
+    def __init__(self, fork: bool) -> None:
+        self.fork = fork
+        """Whether to share work with a forked child (``worth_forking`` at the start of the analysis)."""
+
+    @classmethod
+    def for_files(cls, count: int) -> Runner:
+        """Forked when ``count`` files' work pays for a child and one may run now (``worth_forking``)."""
+        return cls(worth_forking(count))
+
+    def run(
+        self,
+        count: int,
+        compute: Callable[[int], T],
+        *,
+        cost: Callable[[int], int] | None = None,
+        groups: Sequence[int] = (),
+        child_state: Callable[[], S] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[list[T], S | None]:
+        """``[compute(k) for k in range(count)]``, and ``child_state()`` as a forked child left it.
+
+        ``cost``: a guess at an index's work (asked only when forking), so the
+        largest are claimed first.  ``groups``: the sizes of consecutive runs
+        of indexes that share caches (a stage's units): the child claims them
+        in order and this process from the last, so each mostly keeps to its
+        own.  ``child_state``: what the child's work filled that this process
+        should learn (a cache), None when no child answered.  ``progress``
+        hears how many indexes are claimed or done, lastly ``count``.
+        """
+        if not self.fork or count < max(2, FORK_MIN_FILES):
+            answers = []
+            for k in range(count):
+                answers.append(compute(k))
+                if progress is not None:
+                    progress(k + 1)
+            return answers, None
+        pools, start = [], 0
+        for size in [*groups, count - sum(groups)]:
+            pool = range(start, start + size)
+            pools.append(sorted(pool, key=lambda k: -cost(k)) if cost is not None else pool)
+            start += size
+        answers, state = shared_out(count, compute, child_state or (lambda: None), progress, [p for p in pools if p])
+        if progress is not None:
+            progress(count)
+        return answers, state
+
+
 def shared_out(
     count: int,
     compute: Callable[[int], T],
     child_state: Callable[[], S],
     progress: Callable[[int], None] | None = None,
-    order: Sequence[int] | None = None,
+    pools: Sequence[Sequence[int]] | None = None,
 ) -> tuple[list[T], S | None]:
     """``[compute(k) for k in range(count)]``, the indexes shared out between this process and a forked child.
 
@@ -165,27 +223,28 @@ def shared_out(
     the parent to reuse; None when the child gave no answer).  Whatever the
     child did not answer, this process computes: the list never depends on
     the path taken.  ``progress`` hears, after each index this process
-    computes, how many both have claimed.  ``order``: the indexes in the
-    order to claim them (largest first balances the two processes best).
+    computes, how many both have claimed.  ``pools``: every index once, each
+    pool in the order to claim it (largest first balances the two processes
+    best); the child takes the pools in order, this process from the last.
     Call it only where ``worth_forking(count)`` holds.
     """
-    at = order if order is not None else range(count)
-    claims = Claims(count)
+    shared = [(pool, Claims(len(pool))) for pool in (pools if pools is not None else [range(count)])]
     try:
-        child = Forked(lambda: ({at[n]: compute(at[n]) for n in claims.take()}, child_state()))
+        child = Forked(lambda: ({pool[n]: compute(pool[n]) for pool, claims in shared for n in claims.take()}, child_state()))
         try:
             mine: dict[int, T] = {}
-            for n in claims.take():
-                k = at[n]
-                mine[k] = compute(k)
-                if progress is not None:
-                    progress(claims.claimed())
+            for pool, claims in reversed(shared):
+                for n in claims.take():
+                    mine[pool[n]] = compute(pool[n])
+                    if progress is not None:
+                        progress(sum(other.claimed() for _, other in shared))
         except BaseException:
             child.cancel()
             raise
         answer = child.result()
     finally:
-        claims.close()
+        for _, claims in shared:
+            claims.close()
     theirs, state = answer if answer is not None else ({}, None)
     return gathered(count, mine, theirs, compute), state
 

@@ -24,27 +24,25 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import (
     ConflictKind,
-    FileAnalysis,
-    FileHistory,
     FileStatus,
     Hunk,
     Mode,
-    Rendered,
     Side,
     Signal,
     SignalKind,
     SyncAnalysis,
 )
 from workbench.analysis.policy.rules import load_policy
-from workbench.analysis.xdiff import text_model
+from workbench.analysis.xdiff import Favor, text_model
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
 from workbench.git.repo import GitRepo
 from workbench.git.runner import git_version, rediffs_shifted
-from workbench.git.types import FileMode
+from workbench.git.types import FileMode, ResultFile
 from workbench.git.worktree import worktree_mode
 from workbench.git.worktree_read import clean_contents, stored_forms, stored_oids
 from workbench.services.sync import Later, SyncRequest, open_sync
@@ -265,22 +263,12 @@ def _versions_alone(given: MergetoolInput, repo: GitRepo, signals: tuple[Signal,
     if result is not None:
         with suppress(OSError):  # gone since it was read: as if not executable
             mode = worktree_mode(repo, relative, (root / relative).stat().st_mode)
-    entry = FileAnalysis(
-        path=relative,
-        status=FileStatus.CONFLICTED,
-        kind=kind,
-        base=Side(relative, oids["BASE"], FileMode.REGULAR),
-        dev=Side(relative, oids["LOCAL"], FileMode.REGULAR),
-        main=Side(relative, oids["REMOTE"], FileMode.REGULAR),
-        result_oid=repo.hash_bytes(result) if result is not None else None,
-        result_present=result is not None,
-        hunks=hunks,
-        history=FileHistory(),
-        merge=merge,
-        stored_result=result,
-        rendered=Rendered.THEIRS if merge is not None else Rendered.NOTHING,
-        signals=signals,
-        result_mode=mode if result is not None else None,
+    base, dev, main = (Side(relative, oids[role], FileMode.REGULAR) for role in _ROLES)
+    present = result is not None
+    entry = file_analysis(
+        relative, kind, FileStatus.CONFLICTED, (base, dev, main),
+        ResultFile(present, result, repo.hash_bytes(result) if result is not None else None, mode=mode if present else None),
+        merge=merge, theirs=merge.render(Favor.THEIRS) if merge is not None else None, hunks=hunks, signals=signals,
     )
     return SyncAnalysis(
         mode=Mode.MERGETOOL,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 from helpers.signals import kinds, only_file, signal
@@ -11,8 +12,8 @@ from helpers.syncs import analyze_preview, analyze_repo
 from workbench.analysis.engine import analyze
 from workbench.analysis.model import Level, Signal, SignalKind, SyncAnalysis, Taken
 from workbench.analysis.risk.combine import spread
-from workbench.analysis.stages.context import AnalysisContext, Stage
-from workbench.analysis.stages.score_risk import score_risk
+from workbench.analysis.seam import EVERYTHING, AnalysisContext, Stage
+from workbench.analysis.stages import score_risk
 from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
 from workbench.sample import RepoBuilder
@@ -292,10 +293,16 @@ def test_regenerated_values_weigh_little(builder: RepoBuilder) -> None:
         assert hunk.level is Level.LOW
 
 
-def _with_stage(path: str, earlier: Stage) -> SyncAnalysis:
+def _with_stage(path: str, earlier: Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]) -> SyncAnalysis:
     repo = GitRepo.open(path)
     snapshot = load_sync(repo, dev="dev", main="main")
-    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(earlier, score_risk))
+    return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, stages=(_whole(earlier), score_risk.STAGE))
+
+
+def _whole(run: Callable[[SyncAnalysis, AnalysisContext], SyncAnalysis]) -> Stage[AnalysisContext, None, None]:
+    """A stage that is one step over the whole analysis, in its fold (it reads everything)."""
+    return Stage("earlier", EVERYTHING, EVERYTHING, lambda _analysis, context: context, lambda _context: (),
+                 lambda _context, _key: None, lambda analysis, _found, context: run(analysis, context))
 
 
 def test_signals_of_earlier_stages_are_folded_in_by_weight(builder: RepoBuilder) -> None:
@@ -362,3 +369,23 @@ def test_a_feature_commit_that_deleted_dev_s_lines_in_passing_is_no_evidence(bui
     assert removed.weight == 0
     assert removed.message.startswith("main's #39 deleted this code while doing something else")
     assert hunk.level is Level.HIGH
+
+
+def test_main_lines_lost_in_a_keep_dev_file_are_the_policys_rule(builder: RepoBuilder) -> None:
+    """The risk stage reads the keep-dev rule from the policy itself (it works beside the policy stage)."""
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy",\n]\n')
+    builder.commit("Initial import")
+    builder.branch("dev").checkout("dev")
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy>=2",\n]\n')
+    builder.commit("[dev] Pin numpy (#11)")
+    builder.checkout("main")
+    builder.write("pyproject.toml", '[project]\nname = "pkg"\ndependencies = [\n    "numpy",\n    "torch_geometric",\n]\n')
+    builder.commit("Add torch_geometric (#21)")
+    builder.checkout("dev")
+    assert builder.merge("main", no_commit=True) == 1
+    builder.git("checkout", "dev", "--", "pyproject.toml")
+    merge = builder.commit("Merge main into dev (dev's pyproject kept)")
+    kept = only_file(analyze_repo(builder.path, merge, policy="megatron"), "pyproject.toml")
+    plain = only_file(analyze_repo(builder.path, merge), "pyproject.toml")
+    assert "policy-keeps-dev" in kinds(kept.hunks[0]) and "main-only-lines-dropped" in kinds(kept.hunks[0])
+    assert "policy-keeps-dev" not in kinds(plain.hunks[0]) and "main-only-lines-dropped" in kinds(plain.hunks[0])

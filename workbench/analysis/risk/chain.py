@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.model import Hunk, Signal, SignalKind, Taken
+from workbench.analysis.model import Hunk, Resolver, Signal, SignalKind, Taken
 from workbench.analysis.risk.evidence import FileEvidence, label, labels
 from workbench.analysis.risk.line_compare import contains_block, content_lines, weight_of
+from workbench.analysis.risk.signals import kind_weight
 
-OLDER_DEV_STATE_WEIGHT = 50
-SQUASH_COUNTERPART_WEIGHT = 50
-MAIN_AHEAD_WEIGHT = -30
+OLDER_DEV_STATE_WEIGHT = kind_weight(SignalKind.OLDER_DEV_STATE)
+SQUASH_COUNTERPART_WEIGHT = kind_weight(SignalKind.SQUASH_COUNTERPART)
+MAIN_AHEAD_WEIGHT = kind_weight(SignalKind.MAIN_AHEAD)
+
+_TOOK = {Resolver.THEIRS: "-X theirs took", Resolver.RESOLUTION: "the resolution took"}
+_DROPS = {Resolver.THEIRS: "-X theirs drops", Resolver.RESOLUTION: "taking main's text drops"}
+"""What took main's text, as the sentences say it: ``-X theirs``, or the resolution that decided instead."""
 
 MIN_BLOCK_WEIGHT = 8
 """Letters and digits a block needs before its recurrence means anything."""
@@ -55,7 +60,7 @@ def older_dev_state(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     source = ev.commit(state)
     later = [ev.commit(sha) for sha in dropped]
     verb = "built on them" if extended else "changed them"
-    drops = "taking main's side would drop" if hunk.taken is Taken.UNRESOLVED else "-X theirs drops"
+    drops = "taking main's side would drop" if hunk.taken is Taken.UNRESOLVED else _DROPS[ev.resolver]
     return Signal(
         SignalKind.OLDER_DEV_STATE,
         f"main's side is these lines as dev's {label(source)} left them; dev's {labels(later)} "
@@ -101,7 +106,7 @@ def squash_counterpart(hunk: Hunk, ev: FileEvidence, loses_code: bool) -> Signal
         if followups:
             later = [ev.commit(sha) for sha in followups]
             verb = "is" if len(later) == 1 else "are"
-            took, dropped = f"-X theirs took main's text from {label(main)}", f"{verb} dropped"
+            took, dropped = f"{_TOOK[ev.resolver]} main's text from {label(main)}", f"{verb} dropped"
             if hunk.taken is Taken.UNRESOLVED:
                 took = f"main's side here is from {label(main)}"
                 dropped = "would be dropped if main's side is taken"

@@ -28,12 +28,13 @@ from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import kept_near, missing, side_changed, window
 from workbench.analysis.risk.script_index import holding, replaces_near
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.xdiff import MergeResult, Script
 
 CONTESTED_WEIGHT = 35
 """Dev's replacement of lines main replaced too: the sides disagreed, and main's
 change never saw dev's line (enough for ``high`` on a main-taken hunk)..."""
-COLLATERAL_WEIGHT = 40
+COLLATERAL_WEIGHT = kind_weight(SignalKind.DEV_ONLY_LINES_DROPPED)
 """...dev's addition beside main's change: nothing on main disagreed."""
 PER_LINE = 3
 """Each further line of code dropped..."""
@@ -45,7 +46,7 @@ MAX_NAME_LINES = 20
 """Bigger losses speak for themselves; names are looked at for the small ones."""
 DATA_WEIGHT = 5
 """Only values (golden numbers, lock entries) or comments were dropped."""
-REMOVED_WEIGHT = -50
+REMOVED_WEIGHT = kind_weight(SignalKind.MAIN_REMOVED_INTENTIONALLY)
 
 
 

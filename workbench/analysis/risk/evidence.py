@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from workbench.analysis.model import Commit, FileAnalysis, Hunk, Whose
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, Resolver, Whose
 from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.twins import MIN_PATCH_LINES, counterpart, similar_patch
 from workbench.git.types import SideHistory
@@ -132,13 +132,17 @@ class RunCache:
     main_history: SideHistory
     dev_order: dict[str, int]
     main_order: dict[str, int]
+    resolver: Resolver
+    """Who decided the sync's conflicts: the signals' sentences name it."""
 
     @classmethod
-    def build(cls, read_blob: ReadBlob, commit: CommitLookup, dev: SideHistory, main: SideHistory) -> RunCache:
+    def build(
+        cls, read_blob: ReadBlob, commit: CommitLookup, dev: SideHistory, main: SideHistory, resolver: Resolver
+    ) -> RunCache:
         def order(history: SideHistory) -> dict[str, int]:
             return {sha: i for i, sha in enumerate(history.commits)}
 
-        return cls(read_blob, commit, dev, main, order(dev), order(main))
+        return cls(read_blob, commit, dev, main, order(dev), order(main), resolver)
 
 
 @dataclass(frozen=True)
@@ -198,6 +202,8 @@ class FileEvidence:
     main: SideFile
     blobs: Blobs
     commit: CommitLookup
+    resolver: Resolver
+    """Who decided the sync's conflicts (``-X theirs``, or a resolution): the sentences say which."""
     _deleters: dict[tuple[Whose, int], tuple[str, ...]] = field(default_factory=dict, repr=False)
     _twins: dict[str, Commit | None] = field(default_factory=dict, repr=False)
 
@@ -213,6 +219,7 @@ class FileEvidence:
             SideFile.build(run.main_history, file.main.path, run.main_order, [c.sha for c in file.history.main]),
             Blobs(run.read_blob),
             run.commit,
+            run.resolver,
         )
 
     def dev_commits(self) -> tuple[Commit, ...]:

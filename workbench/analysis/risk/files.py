@@ -20,18 +20,19 @@ from workbench.analysis.model import Commit, ConflictKind, DeletedFile, FileAnal
 from workbench.analysis.risk.chain import MAIN_AHEAD_WEIGHT, OLDER_DEV_STATE_WEIGHT
 from workbench.analysis.risk.evidence import FileEvidence, SideFile, label, labels
 from workbench.analysis.risk.line_compare import shorten
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.risk.type_conflict import type_conflict
 
-IMPORTED_WEIGHT = 45
+IMPORTED_WEIGHT = kind_weight(SignalKind.MAIN_DELETED_FILE)
 """Main deleted a file dev changed, and the result still imports it: it fails at import time."""
 MAIN_DELETED_WEIGHT = 10
 """Main deleted a file dev changed, and nothing imports it: dev's change goes with dead code."""
-DEV_DELETED_WEIGHT = -5
+DEV_DELETED_WEIGHT = kind_weight(SignalKind.DEV_DELETED_FILE)
 """Dev deleted a file main changed, the result leaves it deleted, and nothing imports it: dev's decision stands.
 (When something does, the deleted-files audit's ``deleted-imported`` signal weighs it.)"""
 RESURRECTED_WEIGHT = 15
 """Dev deleted a file, the result has main's copy again, and nothing imports it."""
-BINARY_WEIGHT = 15
+BINARY_WEIGHT = kind_weight(SignalKind.BINARY_CHANGED_BOTH)
 """Both sides changed a binary and the result has main's version: compare the two."""
 
 SHOWN_COMMITS = 3

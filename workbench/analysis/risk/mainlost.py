@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.analysis.model import Hunk, Signal, SignalKind
-from workbench.analysis.policy.rules import KEEP_DEV
 from workbench.analysis.risk.drops import (
     COLLATERAL_WEIGHT,
     CONTESTED_WEIGHT,
@@ -30,9 +29,10 @@ from workbench.analysis.risk.drops import (
 from workbench.analysis.risk.evidence import FileEvidence, labels
 from workbench.analysis.risk.line_compare import content_lines, norm, shorten
 from workbench.analysis.risk.lost import window
+from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.xdiff import MergeResult
 
-KEEP_DEV_WEIGHT = -50
+KEEP_DEV_WEIGHT = kind_weight(SignalKind.POLICY_KEEPS_DEV)
 
 
 def main_only(hunk: Hunk, merge: MergeResult, lost: Sequence[int]) -> list[int]:
@@ -102,9 +102,9 @@ def dev_removed_intentionally(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     )
 
 
-def keep_dev_policy(ev: FileEvidence) -> Signal | None:
-    """The sync policy keeps dev's version of this file: losing main's lines here is the rule."""
-    if ev.file.policy != KEEP_DEV:
+def keep_dev_policy(kept: bool) -> Signal | None:
+    """The sync policy keeps dev's version of this file (``kept``): losing main's lines here is the rule."""
+    if not kept:
         return None
     return Signal(
         SignalKind.POLICY_KEEPS_DEV,

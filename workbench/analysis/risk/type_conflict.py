@@ -11,9 +11,10 @@ changed until the result holds one of them, and the sentence says which.
 from __future__ import annotations
 
 from workbench.analysis.model import FileAnalysis, Side, Signal, SignalKind, Whose
+from workbench.analysis.risk.signals import kind_weight
 from workbench.git.types import BLOB_MODES, FileMode
 
-TYPE_CONFLICT_WEIGHT = 15
+TYPE_CONFLICT_WEIGHT = kind_weight(SignalKind.TYPE_CONFLICT)
 """Dev and main hold different types at the path: keeping either loses the other's change."""
 
 

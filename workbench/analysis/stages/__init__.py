@@ -1,7 +1,23 @@
-"""The enrichment stages run after the engine, one module per stage, each named after its function.
+"""The enrichment stages run after the engine: one module per stage, each exporting one ``STAGE``.
 
-Every stage is ``(SyncAnalysis, AnalysisContext) -> SyncAnalysis`` and
-imports only ``context.py`` from here (``score_edits`` also runs
-``score_risk`` on a view of the edits); ``pipeline.py`` orders them.
+A stage (``analysis/seam.py``) says what it reads and writes and cuts its
+work into units the scheduler (``pipeline.py``) may share out; the modules
+never import each other (``score_edits`` runs ``score_risk``'s scorer on a
+view of the edits).  A new stage is a module and an entry below.
 import-linter keeps it that way (``pyproject.toml``).
 """
+
+from __future__ import annotations
+
+from workbench.analysis.seam import AnyStage
+from workbench.analysis.stages import apply_policy, audit_api, find_deleted, score_edits, score_files, score_risk
+
+DEFAULT_STAGES: tuple[AnyStage, ...] = (
+    apply_policy.STAGE,
+    audit_api.STAGE,
+    find_deleted.STAGE,
+    score_files.STAGE,
+    score_risk.STAGE,
+    score_edits.STAGE,
+)
+"""The stages every front end runs, in order: the answer is the one running them in this order gives."""

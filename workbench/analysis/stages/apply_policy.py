@@ -11,6 +11,7 @@ main added to ``[tool.uv.sources]`` are listed, as the procedure asks.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -18,18 +19,9 @@ from workbench.analysis.model import FileAnalysis, PolicyFinding, PolicyReport, 
 from workbench.analysis.policy.rules import COUPLED, KEEP_DEV, OVERRIDE_FROM_MAIN, Policy, Rule
 from workbench.analysis.policy.uv import uv_source_findings
 from workbench.analysis.readers import RepoFiles, Trees
-from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 
-WEIGHTS = {
-    SignalKind.POLICY_KEEP_DEV: 60,
-    SignalKind.POLICY_COUPLED: 30,
-    SignalKind.POLICY_UV_SOURCE: 25,
-    SignalKind.POLICY_UV_REVISION: 0,
-    SignalKind.POLICY_OVERRIDE: -10,
-    SignalKind.POLICY_OVERRIDE_DIVERGED: 5,
-    SignalKind.POLICY_NOTE: 0,
-}
-"""On the 0..100 risk scale (high from 60); see docs/policy.md."""
 _SEVERITY_SIGNAL = {KEEP_DEV: SignalKind.POLICY_KEEP_DEV, COUPLED: SignalKind.POLICY_COUPLED, "uv": SignalKind.POLICY_UV_SOURCE}
 
 
@@ -54,18 +46,37 @@ class _State:
         return "absent" if self.result is None else "mix"
 
 
-def apply_policy(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Fill ``policy`` on the analysis and its files, with findings and signals."""
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Evaluation | None:
     policy, files = context.policy, context.repo_files
     if policy is None:
-        return analysis
+        return None
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries, context.held) if files is not None else None
-    evaluation = _Evaluation(policy, analysis, entries, trees, files, context.paths)
+    return _Evaluation(policy, analysis, entries, trees, files, context.paths)
+
+
+def _units(evaluation: _Evaluation | None) -> tuple[Unit[None], ...]:
+    return () if evaluation is None else (Unit(None),)
+
+
+def _find(evaluation: _Evaluation | None, _key: None) -> PolicyReport:
+    """The policy's report: its findings and the notes on the paths it looked at."""
+    assert evaluation is not None
     findings = evaluation.run()
-    report = PolicyReport(policy.name, policy.source, tuple(findings), evaluation.notes())
-    updated = tuple(evaluation.annotate(entry, findings) for entry in analysis.files)
+    return PolicyReport(evaluation.policy.name, evaluation.policy.source, tuple(findings), evaluation.notes())
+
+
+def _fold(analysis: SyncAnalysis, found: Sequence[PolicyReport], evaluation: _Evaluation | None) -> SyncAnalysis:
+    """Fill ``policy`` on the analysis and its files, with the findings' signals."""
+    if evaluation is None or not found:
+        return analysis
+    (report,) = found
+    updated = tuple(evaluation.annotate(entry, report.findings) for entry in analysis.files)
     return replace(analysis, files=updated, policy=report)
+
+
+STAGE = Stage("apply_policy", frozenset(), frozenset({Fact.POLICY, Fact.SIGNALS}), _prepare, _units, _find, _fold)
+"""What the sync policy says: reads only the engine's facts and the context's policy."""
 
 
 class _Evaluation:
@@ -192,7 +203,7 @@ class _Evaluation:
             f"{rule.pattern}: {text}" for rule, text in self.policy.notes if any(rule.matches(p) for p in self.seen)
         )
 
-    def annotate(self, entry: FileAnalysis, findings: list[PolicyFinding]) -> FileAnalysis:
+    def annotate(self, entry: FileAnalysis, findings: Sequence[PolicyFinding]) -> FileAnalysis:
         """The file's rule, and signals for its findings, its intended main hunks and its notes."""
         name = self.policy.rule_name(entry.path)
         if name is None and not self.policy.notes_for(entry.path):
@@ -205,9 +216,9 @@ class _Evaluation:
             if finding.rule == OVERRIDE_FROM_MAIN:
                 kind = SignalKind.POLICY_OVERRIDE_DIVERGED
             if kind is not None:
-                signals.append(Signal(kind, finding.message, (), WEIGHTS[kind]))
+                signals.append(Signal(kind, finding.message, (), kind_weight(kind)))
         note = SignalKind.POLICY_NOTE
-        signals.extend(Signal(note, text, (), WEIGHTS[note]) for text in self.policy.notes_for(entry.path))
+        signals.extend(Signal(note, text, (), kind_weight(note)) for text in self.policy.notes_for(entry.path))
         hunks = entry.hunks
         if name == OVERRIDE_FROM_MAIN:
             rule = self.policy.override_rule(entry.path)
@@ -215,7 +226,7 @@ class _Evaluation:
             intended = Signal(
                 SignalKind.POLICY_OVERRIDE,
                 f"main's text is intended here: the file is on the override list ({rule.source})",
-                (), WEIGHTS[SignalKind.POLICY_OVERRIDE],
+                (), kind_weight(SignalKind.POLICY_OVERRIDE),
             )
             hunks = tuple(replace(h, signals=h.signals + (intended,)) if h.taken is Taken.MAIN else h for h in hunks)
         return replace(entry, policy=name, signals=tuple(signals), hunks=hunks)

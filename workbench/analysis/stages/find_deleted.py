@@ -10,36 +10,43 @@ parsed imports, so a comment or a string never counts.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
 from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer, Signal, SignalKind, SyncAnalysis, Verdict
 from workbench.analysis.python.importers import find_importers
 from workbench.analysis.readers import RepoFiles, Trees
-from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.git.types import CommitLookup
 
 RESTORE: Final = "restore-file"
 LEAVE: Final = "leave-deleted"
 CHECK: Final = "check"
-WEIGHT = 40
-"""Risk a modify/delete file gains when the result imports the file it lacks (docs/api-audit.md)."""
 
 
-def find_deleted(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Fill ``deleted_files`` (and flag conflicted ones the result still imports)."""
-    found = deleted_files(analysis, context)
-    return analysis if found is None else with_deleted(analysis, found)
+MISSING_COST = 64
+"""A guess at the search's share of a wave's work (git runs): large, so a process claims it first."""
 
 
-def deleted_files(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[DeletedFile, ...] | None:
-    """The files main has and the result lacks, each with a verdict (None: no whole-tree reader).
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[SyncAnalysis, AnalysisContext]:
+    return analysis, context
 
-    Reads the conflicted files' sides and the trees, never another stage's signals.
+
+def _units(given: tuple[SyncAnalysis, AnalysisContext]) -> tuple[Unit[None], ...]:
+    """One search (none without a whole-tree reader)."""
+    return (Unit(None, MISSING_COST),) if given[1].repo_files is not None else ()
+
+
+def _find(given: tuple[SyncAnalysis, AnalysisContext], _key: None) -> tuple[DeletedFile, ...]:
+    """The files main has and the result lacks, each with a verdict.
+
+    Reads the conflicted files' sides and the trees, never another stage's output.
     """
+    analysis, context = given
     files = context.repo_files
-    if files is None:
-        return None
+    assert files is not None
     entries = {f.path: f for f in analysis.files}
     trees = Trees(files, entries, context.held)
     missing = _missing(files, trees, entries, context.paths)
@@ -50,14 +57,23 @@ def deleted_files(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[Del
     )
 
 
+def _fold(
+    analysis: SyncAnalysis, found: Sequence[tuple[DeletedFile, ...]], _given: tuple[SyncAnalysis, AnalysisContext]
+) -> SyncAnalysis:
+    """Fill ``deleted_files``, its conflicted files that the result still imports flagged."""
+    if not found:
+        return analysis
+    (deleted,) = found
+    return replace(analysis, deleted_files=deleted, files=tuple(_flag(entry, deleted) for entry in analysis.files))
+
+
+STAGE = Stage("find_deleted", frozenset(), frozenset({Fact.DELETED_FILES, Fact.SIGNALS}), _prepare, _units, _find, _fold)
+"""Files main has that the result lacks: one search of the trees, reading only the engine's facts."""
+
+
 def _dev_deleted(trees: Trees, path: str) -> bool:
     """The base had the file and dev does not: some dev commit deleted it."""
     return trees.blob_id("base", path) is not None and trees.blob_id("dev", path) is None
-
-
-def with_deleted(analysis: SyncAnalysis, found: tuple[DeletedFile, ...]) -> SyncAnalysis:
-    """``analysis`` holding ``found``, its conflicted files that the result still imports flagged."""
-    return replace(analysis, deleted_files=found, files=tuple(_flag(entry, found) for entry in analysis.files))
 
 
 def _missing(
@@ -117,5 +133,6 @@ def _flag(entry: FileAnalysis, found: tuple[DeletedFile, ...]) -> FileAnalysis:
     hit = next((d for d in found if d.path == entry.path and d.verdict == RESTORE), None)
     if hit is None:
         return entry
-    signal = Signal(SignalKind.DELETED_IMPORTED, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), WEIGHT)
+    kind = SignalKind.DELETED_IMPORTED
+    signal = Signal(kind, hit.message, (hit.deleted_by.sha,) if hit.deleted_by else (), kind_weight(kind))
     return replace(entry, signals=entry.signals + (signal,))

@@ -20,11 +20,12 @@ from dataclasses import replace
 from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis, Whose
 from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
 from workbench.analysis.risk.line_compare import content_lines, is_data
-from workbench.analysis.stages.context import AnalysisContext
-from workbench.analysis.stages.score_risk import OwnRisk, fold_risk, risk_findings
+from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
+from workbench.analysis.stages.score_risk import OwnRisk, RiskScorer, fold_risk
 
-CODE_WEIGHT = 50
-"""Code one side wrote, merged cleanly by git, removed by the resolution."""
+CODE_WEIGHT = kind_weight(SignalKind.RESOLUTION_DROPPED_DEV)
+"""Code one side wrote, merged cleanly by git, removed by the resolution (either side's weighs the same)."""
 PER_LINE = 2
 MAX_LINES_BONUS = 20
 DATA_WEIGHT = 5
@@ -38,21 +39,28 @@ _TWIN: dict[Whose, SignalKind] = {"dev": SignalKind.DEV_ONLY_LINES_DROPPED, "mai
 _DROPPED: dict[Whose, SignalKind] = {"dev": SignalKind.RESOLUTION_DROPPED_DEV, "main": SignalKind.RESOLUTION_DROPPED_MAIN}
 
 
-def score_edits(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Score every file's edit hunks, then fold them into the file's risk."""
-    view = edits_view(analysis)
-    return with_edit_scores(analysis, risk_findings(view, context) if view is not None else ())
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> RiskScorer | None:
+    """The risk stage's scorer over ``edits_view(analysis)`` (None: no edit lost a side's lines)."""
+    view = _edits_view(analysis)
+    return RiskScorer(view, context) if view is not None else None
 
 
-def edits_view(analysis: SyncAnalysis) -> SyncAnalysis | None:
+def _units(scorer: RiskScorer | None) -> list[Unit[int]]:
+    return scorer.units() if scorer is not None else []
+
+
+def _find(scorer: RiskScorer | None, index: int) -> OwnRisk:
+    assert scorer is not None
+    return scorer.file(index)
+
+
+def _edits_view(analysis: SyncAnalysis) -> SyncAnalysis | None:
     """The files with edits that lost some side's own lines, those edits as their hunks (None: no such edit).
 
     Only those go through the risk stage: the rest add text, or rewrite
     text nobody wrote since the base (nothing of either side's work is at
     stake there, and scoring them is most of the cost on a PR that
-    reformats files).  The view's own risk findings depend on its files'
-    edits, merges and histories and on the deleted files, which no stage
-    after ``find_deleted`` changes: the pipeline may compute them early.
+    reformats files).
     """
     with_edits = [f for f in analysis.files if any(_loses(h) for h in f.edits)]
     if not with_edits:
@@ -63,13 +71,19 @@ def edits_view(analysis: SyncAnalysis) -> SyncAnalysis | None:
     )
 
 
-def with_edit_scores(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
-    """``analysis`` with its edits scored from the risk findings on ``edits_view(analysis)``."""
-    view = edits_view(analysis)
+def _fold(analysis: SyncAnalysis, found: Sequence[OwnRisk], scorer: RiskScorer | None) -> SyncAnalysis:
+    """``analysis`` with its edits scored from the risk findings on the view, folded into each file's risk."""
     scored: dict[tuple[str, int], Hunk] = {}
-    if view is not None:
-        scored = {(f.path, h.index): h for f in fold_risk(view, found).files for h in f.hunks}
+    if scorer is not None:
+        scored = {(f.path, h.index): h for f in fold_risk(scorer.analysis, found).files for h in f.hunks}
     return replace(analysis, files=tuple(_folded(f, scored) for f in analysis.files))
+
+
+STAGE = Stage(
+    "score_edits", frozenset(), frozenset({Fact.SIGNALS, Fact.RISK}),
+    _prepare, _units, _find, _fold,
+)
+"""Edit hunks scored like conflicts; its fold raises a file's risk to its riskiest edit's."""
 
 
 def _loses(hunk: Hunk) -> bool:

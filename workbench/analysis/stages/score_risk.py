@@ -1,12 +1,13 @@
 """The ``score_risk`` pipeline stage: signals on every hunk, then risk and level.
 
-Runs last, so it sees the signals earlier stages put on hunks and files
-(policy, API audit, deleted files) and folds their weights into the same
-score.  A file without hunks (modify/delete, binary) gets file-level
-signals instead (``files.py``).  All
-evidence comes from the snapshot and the shared readers in the context;
-each file's versions and blobs are gathered once for all its hunks, and the
-only repeated work per hunk is in memory.
+Its work reads only the engine's facts and the context (the policy's
+keep-dev rule), so it is done beside the API audit; its fold comes after
+the earlier stages', so it sees the signals they put on hunks and files
+(policy, API audit, deleted files, ``score_files``' for files without
+hunks) and folds their weights into the same score.  All evidence comes
+from the snapshot and the shared readers in the context; each file's
+versions and blobs are gathered once for all its hunks, and the only
+repeated work per hunk is in memory.
 """
 
 from __future__ import annotations
@@ -16,19 +17,14 @@ from dataclasses import dataclass, replace
 
 from workbench.analysis.blame import attribute
 from workbench.analysis.model import (
-    DeletedFile,
     FileAnalysis,
     Hunk,
-    Importer,
     LostLines,
-    Mode,
     Signal,
     SignalKind,
     SyncAnalysis,
     Taken,
 )
-from workbench.analysis.python.importers import find_importers
-from workbench.analysis.readers import Trees
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD_WEIGHT,
     dev_text_in_main_history,
@@ -48,7 +44,6 @@ from workbench.analysis.risk.drops import (
     still_needed,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
-from workbench.analysis.risk.files import file_signals
 from workbench.analysis.risk.line_compare import content_lines, is_data, meaningful, norm, regenerated
 from workbench.analysis.risk.lost import lost_lines, lost_main
 from workbench.analysis.risk.mainlost import (
@@ -57,53 +52,45 @@ from workbench.analysis.risk.mainlost import (
     main_only,
     main_only_lines_dropped,
 )
-from workbench.analysis.stages.context import AnalysisContext
+from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.xdiff import split_lines
-
-RESULT_HAS_DEV_WEIGHT = -100
-
-
-def score_risk(analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
-    """Fill ``risk``, ``level`` and ``signals`` of every hunk and file."""
-    return fold_risk(analysis, risk_findings(analysis, context))
 
 
 @dataclass(frozen=True)
 class OwnRisk:
     """This stage's own findings on one file, before the earlier stages' signals are folded in.
 
-    They read the file's hunks, merge and history and the deleted files,
-    never another stage's signals, so the pipeline may compute them while
-    the API audit runs in another process (``pipeline.py``).
+    They read the file's hunks, merge, history and policy rule and the
+    deleted files, never another stage's signals: plain data, so they may be
+    found in any order or process.
     """
 
     hunks: tuple[tuple[tuple[Signal, ...], LostLines], ...] | None
-    """Per hunk: its signals and lost lines (None: the file's hunks get no evidence of their own)."""
-    signals: tuple[Signal, ...] = ()
-    """File-level signals of a file without hunks."""
-
-
-def risk_findings(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[OwnRisk, ...]:
-    """The stage's own findings on every file of ``analysis``, in order."""
-    scorer = RiskScorer(analysis, context)
-    return tuple(scorer.file(k) for k in range(len(analysis.files)))
+    """Per hunk: its signals and lost lines (None: the file's hunks, if any, get no evidence of their own)."""
 
 
 class RiskScorer:
     """The stage's own findings file by file, in any order or process: each depends on its file alone
-    and on what every file shares (the commit order, the deleted files, their importers)."""
+    and on what every file shares (the commit order, the policy)."""
 
     def __init__(self, analysis: SyncAnalysis, context: AnalysisContext) -> None:
         snapshot = context.snapshot
-        self._analysis, self._context = analysis, context
-        self._run = RunCache.build(context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history)
-        self._importers = _importers(analysis, context)
-        self._deleted = {d.path: d for d in analysis.deleted_files}
+        self.analysis, self._context = analysis, context
+        self._run = RunCache.build(
+            context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history, analysis.resolver
+        )
+
+    def units(self) -> list[Unit[int]]:
+        """Every file, by index; a file's hunks are most of its work."""
+        return [Unit(k, 1 + len(entry.hunks)) for k, entry in enumerate(self.analysis.files)]
 
     def file(self, index: int) -> OwnRisk:
         """The findings on ``analysis.files[index]``."""
-        entry = self._analysis.files[index]
-        return _own_risk(entry, self._context, self._run, self._analysis.mode, self._importers, self._deleted)
+        entry = self.analysis.files[index]
+        if entry.hunks and entry.merge is not None:
+            return OwnRisk(_score_hunks(FileEvidence.build(entry, self._run), self._context))
+        return OwnRisk(None)  # a file without hunks: its signals are ``score_files``'
 
 
 def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
@@ -111,21 +98,12 @@ def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
     return replace(analysis, files=tuple(_fold(f, own) for f, own in zip(analysis.files, found, strict=True)))
 
 
-def _own_risk(
-    entry: FileAnalysis,
-    context: AnalysisContext,
-    run: RunCache,
-    mode: Mode,
-    importers: dict[str, tuple[Importer, ...]] | None,
-    deleted: dict[str, DeletedFile],
-) -> OwnRisk:
-    if entry.hunks and entry.merge is not None:
-        return OwnRisk(_score_hunks(FileEvidence.build(entry, run), context))
-    if entry.hunks:
-        return OwnRisk(None)
-    found = None if importers is None else importers.get(entry.path)
-    evidence = FileEvidence.build(entry, run)
-    return OwnRisk(None, tuple(file_signals(entry, evidence, mode, found, deleted.get(entry.path))))
+STAGE = Stage(
+    "score_risk", frozenset(), frozenset({Fact.SIGNALS, Fact.RISK}),
+    RiskScorer, RiskScorer.units, RiskScorer.file, lambda analysis, found, _scorer: fold_risk(analysis, found),
+)
+"""Signals on every hunk, then risk and level (its fold adds the weights of every earlier signal): its work reads
+only the engine's facts and the context's policy, so it is done beside the audit."""
 
 
 def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
@@ -136,31 +114,9 @@ def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
             replace(_scored(h, [*h.signals, *mine]), lost_lines=lost)
             for h, (mine, lost) in zip(entry.hunks, own.hunks, strict=True)
         )
-    signals = (*entry.signals, *own.signals)
+    signals = entry.signals
     risk = file_risk((h.risk for h in hunks), signals)
     return replace(entry, hunks=hunks, signals=signals, risk=risk, level=level_of(risk))
-
-
-def _importers(analysis: SyncAnalysis, context: AnalysisContext) -> dict[str, tuple[Importer, ...]] | None:
-    """Who in the result imports each ``.py`` file one side deleted (None: no repository reader).
-
-    A file the deleted-files audit already looked at (main has it, the
-    result lacks it) keeps the audit's answer; the others are searched with
-    the same reader and import index (``importers.py``).
-    """
-    files = context.repo_files
-    if files is None:
-        return None
-    targets = [
-        f.path
-        for f in analysis.files
-        if f.is_python and not f.hunks and f.base.present and f.dev.present != f.main.present
-    ]
-    audited = {d.path: d.importers for d in analysis.deleted_files if d.path in targets}
-    rest = [path for path in targets if path not in audited]
-    conflicted = {f.path: f for f in analysis.files}
-    found = find_importers(rest, Trees(files, conflicted, context.held), list(conflicted)) if rest else {}
-    return {**found, **audited}
 
 
 def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:
@@ -177,12 +133,13 @@ def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[tuple[tupl
     writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
     names = FileNames(ev.file, [name_lines(lost) for lost, d in zip(dropped, data, strict=True) if not d])
     names_for = names if ev.file.is_python else None
+    kept = context.policy is not None and context.policy.keep_dev_rule(ev.file.path) is not None
     main_lost = [lost_main(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
     main_alone = [main_only(h, merge, gone) for h, gone in zip(ev.file.hunks, main_lost, strict=True)]
     main_writers = _main_writers(ev, context, [n for lines, d in zip(main_alone, data, strict=True) if not d for n in lines])
     out = []
     for hunk, lost, alone, gone, d in zip(ev.file.hunks, dropped, main_alone, main_lost, data, strict=True):
-        found = [*_signals(hunk, lost, d, writers, ev, names_for), *_main_signals(hunk, alone, d, main_writers, ev)]
+        found = [*_signals(hunk, lost, d, writers, ev, names_for), *_main_signals(hunk, alone, d, main_writers, ev, kept)]
         out.append((tuple(found), lost_lines(lost.lines, gone, merge)))
     return tuple(out)
 
@@ -236,9 +193,10 @@ def _counted_once(chain: list[Signal], lost: Dropped, hunk: Hunk) -> list[Signal
 
 
 def _main_signals(
-    hunk: Hunk, alone: list[int], data: bool, writers: dict[int, str], ev: FileEvidence
+    hunk: Hunk, alone: list[int], data: bool, writers: dict[int, str], ev: FileEvidence, kept: bool
 ) -> list[Signal]:
-    """The main twin: main's own lines the result lost here, and what would make that intentional.
+    """The main twin: main's own lines the result lost here, and what would make that intentional
+    (``kept``: the policy keeps dev's version of the file).
 
     A hunk whose result holds dev's text and loses nothing of main's says
     so (``result-has-dev``) and scores 0.
@@ -249,13 +207,13 @@ def _main_signals(
         if hunk.taken in (Taken.DEV, Taken.BOTH):
             held = "dev's text" if hunk.taken is Taken.DEV else "both sides' text"
             message = f"the result already holds {held} here (resolved by hand)"
-            return [Signal(SignalKind.RESULT_HAS_DEV, message, (), RESULT_HAS_DEV_WEIGHT)]
+            return [Signal(SignalKind.RESULT_HAS_DEV, message, (), kind_weight(SignalKind.RESULT_HAS_DEV))]
         return []
     hunk_writers = ev.main.oldest_first([writers[n] for n in alone if n in writers])[::-1]
     dropped = main_only_lines_dropped(hunk, alone, hunk_writers, merge, ev, data)
     if dropped is None:
         return []
-    return [*_present(keep_dev_policy(ev) or dev_removed_intentionally(hunk, ev)), dropped]
+    return [*_present(keep_dev_policy(kept) or dev_removed_intentionally(hunk, ev)), dropped]
 
 
 def _still_conflicted(hunk: Hunk) -> Signal | None:
