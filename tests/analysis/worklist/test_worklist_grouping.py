@@ -23,6 +23,7 @@ from workbench.analysis.worklist import (
     ItemKind,
     WorklistFacts,
     build_worklist,
+    lifted,
 )
 
 THD = commit("t1", "[Dev] Add THD support", 2924)
@@ -181,7 +182,7 @@ def test_causes_confined_to_one_file_fold_into_its_item_and_a_cross_file_commit_
     kinds = sorted((i.kind.value, len(i.members)) for i in items)
     assert kinds == [("commit", 2), ("file", 2)]
     folded = next(i for i in items if i.kind is ItemKind.FILE)
-    assert [m.hunk for m in folded.members] == [0, 1] and "2 causes in t.py" in folded.why
+    assert [m.hunk for m in folded.members] == [0, 1] and folded.why.startswith("2 hunks of t.py with 2 separate causes")
 
 
 def test_a_test_file_follows_its_implementation() -> None:
@@ -224,3 +225,27 @@ def test_levels_order_the_list() -> None:
     assert [i.level for i in worklist.items] == [Level.HIGH, Level.MEDIUM]
     assert worklist.high == worklist.items[:1] and worklist.item(worklist.items[1].id) is worklist.items[1]
     assert replace(worklist.items[0]).id == worklist.items[0].id
+
+
+def test_several_names_failing_in_one_file_are_one_item_and_a_name_failing_in_two_files_stays_one() -> None:
+    """An import block gone from one file breaks every name it imported: one decision for the file."""
+    gone = [ApiMismatch("t.py", n, name, "undefined-name", f"{name} is not defined", "main") for n, name in
+            enumerate(["HybridModel", "ModuleSpec", "HybridStack"], start=3)]
+    renamed = [ApiMismatch(p, 7, "group_commit", "missing-attribute", "no group_commit", "dev") for p in ("a.py", "b.py")]
+    items = build_worklist(sync(api_mismatches=(*gone, *renamed))).items
+    assert sorted((i.kind.value, i.paths) for i in items) == [
+        ("api-break", ("a.py", "b.py")), ("api-break", ("t.py",))
+    ]
+    in_file = next(i for i in items if i.paths == ("t.py",))
+    assert in_file.level is Level.HIGH and len(in_file.members) == 3
+    assert in_file.why.startswith("3 names fail in t.py") and "HybridModel is not defined" in in_file.why
+
+
+def test_a_medium_hunk_losing_a_high_commits_lines_is_lifted_and_nothing_else() -> None:
+    analysis = sync(
+        file("a.py", [hunk(0, lost_main=[(0, 0)], signals=[lost("main", THD.sha)])]),
+        file("b.md", [hunk(0, level=Level.MEDIUM, lost_main=[(0, 0)], signals=[lost("main", THD.sha)])]),
+        file("c.py", [hunk(0, level=Level.MEDIUM, lost_main=[(0, 0)], signals=[lost("main", sha("o1"))])]),
+        file("d.py", [hunk(0, level=Level.LOW, lost_main=[(0, 0)], signals=[lost("main", THD.sha)])]),
+    )
+    assert lifted(build_worklist(analysis)) == {("b.md", 0)}

@@ -17,3 +17,4 @@ from workbench.analysis.worklist.items import Item as Item
 from workbench.analysis.worklist.items import ItemKind as ItemKind
 from workbench.analysis.worklist.items import Member as Member
 from workbench.analysis.worklist.items import Worklist as Worklist
+from workbench.analysis.worklist.lift import lifted as lifted

@@ -62,7 +62,8 @@ def build_worklist(analysis: SyncAnalysis, facts: WorklistFacts | None = None) -
                 join(causes.of(entry, hunk)).add(_member(entry, hunk), hunk)
     _file_findings(analysis, facts, join)
     _follow_implementations(groups)
-    _fold_files(groups)
+    _fold_files(groups, FOLDABLE, ItemKind.FILE)
+    _fold_files(groups, frozenset({ItemKind.API_BREAK}), ItemKind.API_BREAK)
     known = commit_index(analysis, facts)
     items = [finish(g.cause, g.members, g.hunks, g.notes, g.causes, known, facts) for g in groups.values()]
     items.sort(key=lambda i: (-i.level.rank, i.kind.rank, -(i.lost_dev + i.lost_main), i.id))
@@ -127,20 +128,22 @@ def _follow_implementations(groups: Groups) -> None:
             del groups[key]
 
 
-def _fold_files(groups: Groups) -> None:
-    """Causes confined to one file fold into one item for that file when the file holds two or more of them."""
+def _fold_files(groups: Groups, kinds: frozenset[ItemKind], into: ItemKind) -> None:
+    """Causes of ``kinds`` confined to one file fold into one ``into`` item for that file when the file holds two or
+    more of them (single-file commits and hunks; several names failing in one file, as when an import block went)."""
     by_file: dict[str, list[tuple[ItemKind, tuple[str, ...]]]] = {}
     for key, group in groups.items():
         paths = group.paths
-        if group.cause.kind in FOLDABLE and len(paths) == 1:
+        if group.cause.kind in kinds and len(paths) == 1:
             by_file.setdefault(paths[0], []).append(key)
     for path, keys in by_file.items():
         if len(keys) < 2:
             continue
-        folded = Group(Cause(ItemKind.FILE, (path,)), causes=len(keys))
+        folded = Group(Cause(into, (path,)), causes=len(keys))
         for key in keys:
             old = groups.pop(key)
             folded.members.extend(old.members)
             folded.hunks.extend(old.hunks)
+            folded.notes.extend(old.notes)
         folded.members.sort(key=lambda m: (m.hunk is None, m.hunk or 0))
-        groups[(ItemKind.FILE, (path,))] = folded
+        groups[(into, (path,))] = folded

@@ -149,7 +149,8 @@ def _why(
     loss = why.lost(dev, main)
     kind, key = cause.kind, cause.key
     if kind is ItemKind.API_BREAK:
-        return why.api_break(key[1], notes[0] if notes else "the merged tree cannot satisfy it", where)
+        first = notes[0] if notes else "the merged tree cannot satisfy it"
+        return why.api_break(key[1], first, where) if len(key) > 1 else why.api_file(key[0], causes, first)
     if kind is ItemKind.DUPLICATE_DEFINITION:
         lines = next((d.lines for d in facts.duplicates if (d.path, d.scope, d.name) == key), ())
         return why.duplicate(key[1], key[2], key[0], lines)
@@ -168,5 +169,5 @@ def _why(
     if kind is ItemKind.WHOLE_FILE:
         return why.whole_file(key[0], key[1], loss)
     if kind is ItemKind.FILE:
-        return why.file_item(key[0], causes, loss)
+        return why.file_item(key[0], causes, len(hunks), loss)
     return why.hunk(paths[0] if paths else "", loss)

@@ -75,6 +75,10 @@ def api_break(symbol: str, message: str, where: str) -> str:
     return f"{symbol} fails {where}: {message}"
 
 
+def api_file(path: str, names: int, first: str) -> str:
+    return f"{plural(names, 'name')} fail in {path} (one decision for the file), e.g. {first}"
+
+
 def duplicate(scope: str, name: str, path: str, lines: Sequence[int]) -> str:
     owner = "" if scope == "<module>" else f"{scope}."
     at = ", ".join(str(n) for n in lines)
@@ -89,8 +93,8 @@ def formatting(where: str) -> str:
     return f"Only layout differs {where} (what black and isort change): the same tokens are in the result."
 
 
-def file_item(path: str, causes: int, loss: str) -> str:
-    return f"{plural(causes, 'cause')} in {path} alone (commits and hunks decided together), {loss}."
+def file_item(path: str, causes: int, hunks: int, loss: str) -> str:
+    return f"{plural(hunks, 'hunk')} of {path} with {causes} separate causes that touch no other file (decided together), {loss}."
 
 
 def hunk(path: str, loss: str) -> str:
