@@ -196,7 +196,7 @@ def policy_cause(rule: str, path: str) -> Cause:
 
 
 def _policy(entry: FileAnalysis, hunk: Hunk) -> Cause | None:
-    if entry.policy not in POLICY_RULES or entry.policy is None:
+    if entry.policy not in POLICY_RULES:
         return None
     return Cause(ItemKind.POLICY, (entry.policy, entry.path), losing_side(hunk))
 
