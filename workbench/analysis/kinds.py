@@ -24,6 +24,17 @@ Severity = Literal["high", "medium", "info"]
 """How much a policy finding matters (the closed sets above are JSON strings, hence Literal, not Enum)."""
 
 
+class SyncReason(str, Enum):
+    """Why a commit is the sync's own, not a side's (``reason`` in JSON)."""
+
+    MERGE = "sync merge"
+    """A merge of the other side into this one (an earlier sync)."""
+    BRANCH = "sync branch"
+    """A commit on an earlier sync merge's branch, after the merge (its fixes)."""
+    BOT = "sync bot"
+    """Authored by one of the policy's bot identities."""
+
+
 class Mode(str, Enum):
     """Which of the three situations is being analysed (or one file for git mergetool)."""
 
@@ -167,6 +178,14 @@ class SignalKind(str, Enum):
     MAIN_REMOVED_INTENTIONALLY = "main-removed-intentionally"
     MAIN_ONLY_LINES_DROPPED = "main-only-lines-dropped"
     DEV_REMOVED_INTENTIONALLY = "dev-removed-intentionally"
+    LAYOUT_ONLY = "layout-only"
+    """Lost lines the result holds laid out anew (the same tokens, or an import it still makes): not lost."""
+    MOVED_IN_RESULT = "moved-in-result"
+    """Lost lines the result holds elsewhere, as often as the side's file does: not lost."""
+    REMOVED_ON_PURPOSE = "removed-on-purpose"
+    """Lost lines the other side once had and a commit of its own (never the sync's) removed: its intent."""
+    LOST_WITH_ITS_CHANGE = "lost-with-its-change"
+    """A medium hunk losing lines of the same change as a high item's other hunks: read and restored with them."""
     POLICY_KEEPS_DEV = "policy-keeps-dev"
     MAIN_DELETED_FILE = "main-deleted-file"
     DEV_DELETED_FILE = "dev-deleted-file"
@@ -182,6 +201,8 @@ class SignalKind(str, Enum):
     API_MISMATCH = "api-mismatch"
     API_MISMATCH_CALLEE = "api-mismatch-callee"
     DELETED_IMPORTED = "deleted-imported"
+    DUPLICATE_DEFINITION = "duplicate-definition"
+    """The result defines a name twice in one scope where dev and main each defined it once (git merged it)."""
     # the sync policy
     POLICY_KEEP_DEV = "policy-keep-dev"
     POLICY_COUPLED = "policy-coupled"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 # The closed sets live in kinds.py; callers import them from here with the records (explicit re-exports).
 from workbench.analysis.kinds import ConflictKind as ConflictKind
@@ -25,12 +26,16 @@ from workbench.analysis.kinds import Rendered as Rendered
 from workbench.analysis.kinds import Resolver as Resolver
 from workbench.analysis.kinds import Severity as Severity
 from workbench.analysis.kinds import SignalKind as SignalKind
+from workbench.analysis.kinds import SyncReason as SyncReason
 from workbench.analysis.kinds import Taken as Taken
 from workbench.analysis.kinds import Verdict as Verdict
 from workbench.analysis.kinds import Whose as Whose
 from workbench.analysis.xdiff import Favor, MergeResult
 from workbench.git.types import ACKS_PATH as ACKS_PATH
 from workbench.git.types import CommitInfo
+
+if TYPE_CHECKING:
+    from workbench.analysis.worklist.items import Worklist
 
 Commit = CommitInfo
 """A commit as the analysis names it (the git layer's record, re-exported for the layers above)."""
@@ -101,6 +106,20 @@ class LostLines:
 
 
 @dataclass(frozen=True, slots=True)
+class ChoiceLoss:
+    """What taking one side's text wholesale would lose of the other side's own lines (both directions).
+
+    ``take_dev``: main's lines (ranges in main's blob) that taking dev's side
+    drops; ``take_main``: dev's lines (in dev's blob) that taking main's drops.
+    Only lines a side wrote since the base, with content, and missing from the
+    taken side's text near the hunk (``choice_loses`` in JSON).
+    """
+
+    take_dev: tuple[LineRange, ...] = ()
+    take_main: tuple[LineRange, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Hunk:
     """A region where both sides changed the same lines (a conflict of a plain merge)."""
 
@@ -125,6 +144,9 @@ class Hunk:
     merged from, ``result`` what the result holds."""
     lost_lines: LostLines = LostLines()
     """The lines of each side the result lost here (filled by the risk stage)."""
+    choice_loss: ChoiceLoss = ChoiceLoss()
+    """What taking dev's or main's side here would lose of the other's (filled by the risk stage)."""
+
     merged_text: tuple[bytes, ...] | None = None
     """``edit`` hunks: the lines git's automatic merge holds here, what "restore git's merge" writes back
     (None: not known, e.g. the merge could not be laid over the result line by line)."""
@@ -143,12 +165,27 @@ class Side:
         return self.oid is not None
 
 
+@dataclass(frozen=True, slots=True)
+class SyncChange:
+    """A commit of the sync itself (an earlier sync's merge, a fix on its branch, the bot's) that changed a file
+    on one side: never that side's intent, but often what explains the file's state there."""
+
+    side: Whose
+    commit: Commit
+    reason: SyncReason
+    lines: int
+    """Lines of the file it changed against its first parent (added plus removed)."""
+
+
 @dataclass(frozen=True)
 class FileHistory:
     """Commits since the merge base that touched the file, newest first."""
 
     dev: tuple[Commit, ...] = ()
     main: tuple[Commit, ...] = ()
+    sync: tuple[SyncChange, ...] = ()
+    """The sync's own commits that changed the file on either side, newest first per side (an earlier sync
+    merge that rewrote dev's file is in none of ``dev``'s commits when its text is main's)."""
 
 
 class _Same:
@@ -306,6 +343,21 @@ class DeletedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicateDefinition:
+    """A name the result defines twice in one scope (``scope``: a class's dotted name, or ``<module>``) where
+    dev and main each defined it at most once: the merge's doing."""
+
+    path: str
+    scope: str
+    name: str
+    lines: tuple[int, ...]
+    """Each definition's first line in the result."""
+    dev_line: int | None = None
+    """Where dev defines it (None: dev does not)."""
+    main_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PolicyFinding:
     """One thing the sync policy says about a path."""
 
@@ -359,6 +411,10 @@ class SyncAnalysis:
     """The sync policy that ran and its findings (None: no policy)."""
     resolver: Resolver = Resolver.THEIRS
     """Who decided the conflicts: a pure ``-X theirs`` merge, or a resolution."""
+    duplicates: tuple[DuplicateDefinition, ...] = ()
+    """Names the merge defined twice in one scope of a file both sides changed (``find_duplicates``)."""
+    worklist: Worklist | None = None
+    """The findings grouped by shared cause into items decided once (the ``worklist`` stage; None before it)."""
 
     def file(self, path: str) -> FileAnalysis | None:
         """The file at ``path`` (the first, should two share it), or None."""

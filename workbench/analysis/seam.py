@@ -70,6 +70,10 @@ class Fact(str, Enum):
     """The signals on files, hunks and edits."""
     RISK = "risk"
     """``risk``, ``level`` and ``lost_lines`` of files, hunks and edits."""
+    DUPLICATES = "duplicates"
+    """``SyncAnalysis.duplicates``: names the merge defined twice."""
+    WORKLIST = "worklist"
+    """``SyncAnalysis.worklist`` and the files' histories of the sync's own commits."""
 
 
 EVERYTHING = frozenset(Fact)
