@@ -127,3 +127,28 @@ def test_each_of_many_deletions_names_its_own_commit(builder: RepoBuilder) -> No
     found = _deleted(analyze(builder.path, dev="dev", main="main"))
     assert {path: d.deleted_by.sha if d.deleted_by else None for path, d in found.items()} == deleting
     assert all(d.verdict == "leave-deleted" for d in found.values())
+
+
+def test_a_file_the_sync_itself_deleted_is_to_check_not_devs_intent(builder: RepoBuilder) -> None:
+    """An earlier sync merged main into dev and a fix on its branch deleted main's new file: not dev's doing."""
+    builder.write("pkg/core.py", "X = 1\n")
+    builder.commit("Initial import")
+    builder.branch("dev")
+    builder.write("pkg/extra.py", "EXTRA = 1\n")
+    builder.commit("Main's extra (#21)")
+    builder.checkout("dev")
+    builder.write("pkg/core.py", "X = 2\n")
+    builder.commit("[dev] two (#11)")
+    builder.branch("sync1").checkout("sync1")
+    assert builder.merge("main", check=True) == 0
+    builder.delete("pkg/extra.py")
+    fix = builder.commit("fix: post-CI corrections (unused modules)")
+    builder.checkout("dev")
+    builder.git("merge", "-q", "--no-ff", "-m", "Merge the sync (#30)", "sync1")
+    builder.checkout("main")
+    builder.write("pkg/core.py", "X = 1\nY = 3\n")
+    builder.commit("Main's Y (#22)")
+    found = _deleted(analyze(builder.path, dev="dev", main="main"))
+    extra = found["pkg/extra.py"]
+    assert extra.deleted_by is not None and extra.deleted_by.sha == fix
+    assert extra.verdict == "check" and "the sync itself deleted it" in extra.message

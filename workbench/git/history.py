@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import pygit2
 
 from workbench.git.repo import GitRepo
-from workbench.git.types import PathBlobs, SideHistory
+from workbench.git.types import PathBlobs, ResolutionDiff, SideHistory
 
 
 def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]) -> SideHistory:
@@ -43,6 +43,14 @@ def side_history(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]
         path: PathBlobs(rows if path in columns else empty, reader.names, columns.get(path, ())) for path in wanted
     }
     return SideHistory(tip=tip, commits=tuple(commits), parents=parents, blobs=blobs)
+
+
+def later_history(repo: GitRepo, merge: str | None, result: str | None, resolution: ResolutionDiff | None) -> SideHistory | None:
+    """``merge..result`` with the blobs of every path the resolution lists, when the result is a later commit
+    than the sync merge (its fixes): which of them wrote a line of the result is then a blame away."""
+    if merge is None or result is None or result == merge or resolution is None or not resolution.at_merge:
+        return None
+    return side_history(repo, result, merge, resolution.at_merge)
 
 
 _Trie = dict[str, "_Trie | str"]

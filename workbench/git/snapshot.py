@@ -17,7 +17,7 @@ from pathlib import Path
 
 from workbench.errors import WorkbenchError
 from workbench.git.content import is_binary
-from workbench.git.history import side_history
+from workbench.git.history import later_history, side_history
 from workbench.git.line_scripts import PendingScripts
 from workbench.git.merge_tree import PendingMergeTree
 from workbench.git.repo import GitRepo
@@ -239,6 +239,7 @@ class StartedSync:
                 main_paths += [p.path for p in resolution.paths]
             dev_history = side_history(repo, dev_sha, base, dev_paths)
             main_history = side_history(repo, main_sha, base, main_paths)
+            later = later_history(repo, merge, result_commit, resolution)
             scripts = pending.scripts()
         return replace(
             first,
@@ -246,6 +247,7 @@ class StartedSync:
             main_history=main_history,
             line_scripts={path: (scripts[2 * k], scripts[2 * k + 1]) for k, (path, _) in enumerate(scripted)},
             resolution=resolution,
+            later_history=later,
         )
 
 

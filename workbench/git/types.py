@@ -218,6 +218,9 @@ class SyncSnapshot:
     """The conflicts were restricted to these paths (``load_sync(paths=...)``; None: every one)."""
     resolution: ResolutionDiff | None = field(default=None, repr=False)
     """Paths where the result differs from git's automatic merge (None: preview, nothing to compare)."""
+    later_history: SideHistory | None = field(default=None, repr=False)
+    """When the result is a commit after the sync merge: ``merge..result`` with the blobs of the paths the
+    resolution lists, to tell which later commit wrote a line of the result (None otherwise)."""
 
     @property
     def rediff_shifted(self) -> bool:

@@ -33,6 +33,11 @@ coupled = [
     ["pyproject.toml", "uv.lock", "docker/Dockerfile.ci.dev"],
 ]
 
+# The sync's own authors: the nightly bot's merges and fix commits, and the CI
+# identity that pushed the earlier syncs' fixes.  Their commits are never read
+# as dev's or main's intent (a file they deleted is not "deleted by dev").
+sync_bots = ["svcnvidia-nemo-ci", "claude[bot]"]
+
 [notes]
 "pyproject.toml" = "Keep dev's pyproject.toml; add the git sources main added to [tool.uv.sources] (main's code may import from them), then regenerate uv.lock with `uv lock` in the CUDA container."
 "uv.lock" = "Never edit uv.lock by hand: regenerate it with `uv lock` inside the CUDA container."

@@ -7,6 +7,7 @@ in ``pyproject.toml``), or a built-in preset (``--policy megatron``)::
     override_from_main = ["megatron/training/training.py"]
     keep_dev = [".github/CODEOWNERS"]
     coupled = [["pyproject.toml", "uv.lock", "docker/Dockerfile.ci.dev"]]
+    sync_bots = ["sync-bot[bot]"]    # authors whose commits are the sync's own, never a side's intent
     [notes]
     "uv.lock" = "Regenerate with `uv lock`, never edit by hand."
 
@@ -34,7 +35,7 @@ KEEP_DEV: Final = "keep-dev"
 OVERRIDE_FROM_MAIN: Final = "override-from-main"
 COUPLED: Final = "coupled"
 NOTE: Final = "note"
-KEYS = ("preset", "override_from_main", "keep_dev", "coupled", "notes")
+KEYS = ("preset", "override_from_main", "keep_dev", "coupled", "notes", "sync_bots")
 TABLE = "tool.workbench"
 
 
@@ -60,6 +61,8 @@ class Policy:
     keep_dev: tuple[Rule, ...] = ()
     coupled: tuple[tuple[Rule, ...], ...] = ()
     notes: tuple[tuple[Rule, str], ...] = field(default=())
+    sync_bots: tuple[str, ...] = ()
+    """Author names whose commits are the sync's own (its bot's): never read as dev's or main's intent."""
 
     def keep_dev_rule(self, path: str) -> Rule | None:
         return next((r for r in self.keep_dev if r.matches(path)), None)
@@ -124,6 +127,7 @@ def parse_policy(text: bytes | str, label: str, *, pyproject: bool = False, name
         keep_dev=(base.keep_dev if base else ()) + _globs(data, "keep_dev", locate),
         coupled=(base.coupled if base else ()) + _groups(data, locate),
         notes=(base.notes if base else ()) + _notes(data, locate),
+        sync_bots=tuple(dict.fromkeys((base.sync_bots if base else ()) + _names(data, "sync_bots", locate))),
     )
 
 
@@ -147,6 +151,13 @@ def _globs(data: dict[str, Any], key: str, locate: _Locator) -> tuple[Rule, ...]
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise locate.error(key, f"{key} must be a list of glob strings")
     return tuple(_rule(v, key, locate) for v in value)
+
+
+def _names(data: dict[str, Any], key: str, locate: _Locator) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise locate.error(key, f"{key} must be a list of author names")
+    return tuple(v.strip() for v in value)
 
 
 def _groups(data: dict[str, Any], locate: _Locator) -> tuple[tuple[Rule, ...], ...]:

@@ -18,6 +18,7 @@ from workbench.analysis.model import Commit, DeletedFile, FileAnalysis, Importer
 from workbench.analysis.python.importers import find_importers
 from workbench.analysis.readers import RepoFiles, Trees
 from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.risk.sync_commits import SyncCommits, of_sync
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.git.types import CommitLookup
 
@@ -52,8 +53,10 @@ def _find(given: tuple[SyncAnalysis, AnalysisContext], _key: None) -> tuple[Dele
     missing = _missing(files, trees, entries, context.paths)
     users = find_importers([p for p in missing if p.endswith(".py")], trees, [], thorough=True)
     deleting = files.deletions([p for p in missing if _dev_deleted(trees, p)])
+    sync = of_sync(context.snapshot, context.policy, context.commit) if deleting else SyncCommits()
     return tuple(
-        _deleted(path, trees, deleting.get(path), analysis, context.commit, users.get(path, ())) for path in missing
+        _deleted(path, trees, deleting.get(path), analysis, context.commit, users.get(path, ()), sync)
+        for path in missing
     )
 
 
@@ -89,9 +92,11 @@ def _missing(
 
 
 def _deleted(
-    path: str, trees: Trees, sha: str | None, analysis: SyncAnalysis, commit: CommitLookup, users: tuple[Importer, ...]
+    path: str, trees: Trees, sha: str | None, analysis: SyncAnalysis, commit: CommitLookup, users: tuple[Importer, ...],
+    sync: SyncCommits,
 ) -> DeletedFile:
-    """``path``'s verdict; ``sha``: the dev commit that deleted it, if dev did."""
+    """``path``'s verdict; ``sha``: the dev commit that deleted it, if dev did (a commit of the sync itself, an
+    earlier sync's merge or its fixes, is nobody's intent: such a deletion is to ``check``)."""
     in_base = trees.blob_id("base", path) is not None
     dev_present = trees.blob_id("dev", path) is not None
     deleted_by: Commit | None = commit(sha) if sha else None
@@ -104,6 +109,12 @@ def _deleted(
         message = f"the result imports it ({where}) but lacks it: restore it with {restore}"
         if deleted_by:
             message += f" (dev deleted it in {by}; the importers are main's code)"
+    elif deleted_by and deleted_by.sha in sync:
+        verdict = CHECK
+        message = (
+            f"the sync itself deleted it ({sync.reasons[deleted_by.sha].value} {by}), not dev; nothing in the result imports it: "
+            f"restore with {restore} if it was dropped by mistake"
+        )
     elif deleted_by:
         verdict = LEAVE
         message = f"dev deleted it in {by} and nothing in the result imports it: leave it out"
