@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from workbench.analysis.model import Level, Signal, Taken
+from workbench.analysis.model import Level, LostLines, Signal, Taken
+from workbench.analysis.risk.signals import EXPLAINING, breaks
 
 HIGH = 50
 """Risk from which a hunk is ``high``."""
@@ -66,6 +67,18 @@ def spread(total: int) -> int:
 def hunk_risk(taken: Taken, signals: Iterable[Signal]) -> int:
     """Baseline for what the result holds, plus every signal's weight, spread onto 0..99."""
     return spread(BASELINE[taken] + sum(s.weight for s in signals))
+
+
+def explained_risk(risk: int, signals: Iterable[Signal], lost: LostLines) -> int:
+    """``risk``, or at most low when evidence explained every line the hunk lost (layout only, moved, removed
+    on purpose by the other side: ``explained.py``) and it now loses nothing, unless a signal says it breaks
+    the build or a policy rule."""
+    found = list(signals)
+    if lost.dev or lost.main or not any(s.kind in EXPLAINING for s in found):
+        return risk
+    if any(breaks(s.kind, s.weight) for s in found):
+        return risk
+    return min(risk, MEDIUM - 1)
 
 
 def file_risk(hunk_risks: Iterable[int], signals: Iterable[Signal]) -> int:

@@ -61,6 +61,15 @@ class Dropped:
     prose: frozenset[int] = frozenset()
     """The lines (of ``lines``) inside a docstring in dev's file: words, weighed like comments."""
 
+    def only(self, keep: Sequence[int]) -> Dropped:
+        """These dropped lines narrowed to ``keep`` (what no evidence explained)."""
+        wanted = set(keep)
+        if len(wanted) == len(self.lines):
+            return self
+        picked = [k for k, n in enumerate(self.lines) if n in wanted]
+        return Dropped(tuple(self.lines[k] for k in picked), tuple(self.text[k] for k in picked),
+                       tuple(self.collateral[k] for k in picked), self.prose & wanted)
+
     def code(self) -> list[tuple[int, bytes, bool]]:
         """Each dropped line's index, text and kind (in a code hunk a literal is code too: a flag, a default)."""
         return list(zip(self.lines, self.text, self.collateral, strict=True))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from workbench.analysis.model import Hunk, LineRange, LostLines, Taken
+from workbench.analysis.model import ChoiceLoss, Hunk, LineRange, LostLines, Taken
+from workbench.analysis.risk.layout import kept_positional
 from workbench.analysis.risk.line_compare import meaningful, norm
 from workbench.analysis.risk.script_index import side_lines
 from workbench.analysis.xdiff import MergeResult, Script
@@ -80,3 +81,22 @@ def as_ranges(lines: Sequence[int], text: Sequence[bytes]) -> tuple[LineRange, .
 def lost_lines(dev: Sequence[int], main: Sequence[int], merge: MergeResult) -> LostLines:
     """Both sides' lost lines (0-based indexes into each side's file) as the model's ranges."""
     return LostLines(as_ranges(dev, merge.ours), as_ranges(main, merge.theirs))
+
+
+def choice_loss(hunk: Hunk, merge: MergeResult, data: bool = False, python: bool = False) -> ChoiceLoss:
+    """What taking each side's text here would lose of the other side's own lines (both directions).
+
+    A side's own line is lost to the other side's text when that text has no
+    line equal to it near the hunk (whitespace-blind; stripped for values);
+    in Python a line the other side only laid out anew (the same tokens) is
+    not lost (``layout.py``).
+    """
+    key = bytes.strip if data else norm
+    dev = missing(merge.ours, side_changed(merge.ours_script, hunk.dev), window(merge.theirs, hunk.main, key), key)
+    main = missing(merge.theirs, side_changed(merge.theirs_script, hunk.main), window(merge.ours, hunk.dev, key), key)
+    if python and not data:
+        same_dev = kept_positional(merge.ours, hunk.dev, dev, merge.theirs, hunk.main)
+        same_main = kept_positional(merge.theirs, hunk.main, main, merge.ours, hunk.dev)
+        dev = [n for n in dev if n not in same_dev]
+        main = [n for n in main if n not in same_main]
+    return ChoiceLoss(take_dev=as_ranges(main, merge.theirs), take_main=as_ranges(dev, merge.ours))

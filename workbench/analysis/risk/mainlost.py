@@ -108,7 +108,8 @@ def keep_dev_policy(kept: bool) -> Signal | None:
         return None
     return Signal(
         SignalKind.POLICY_KEEPS_DEV,
-        "the sync policy keeps dev's version of this file: main's lines are left out on purpose",
+        "the sync policy keeps dev's version of this file; main's lines here still need a decision "
+        "(carry them over, or leave them out with a reason)",
         (),
         KEEP_DEV_WEIGHT,
     )

@@ -73,7 +73,15 @@ SIGNALS: Mapping[SignalKind, SignalSpec] = {
     _K.DEV_REMOVED_INTENTIONALLY: SignalSpec(
         -50, Family.LOSS, "a dev commit deleted the base lines main had edited", (-50, 0)
     ),
-    _K.POLICY_KEEPS_DEV: SignalSpec(-50, Family.LOSS, "the policy keeps dev's version of the file: main's lines go by rule"),
+    _K.LAYOUT_ONLY: SignalSpec(0, Family.LOSS, "lost lines the result holds laid out anew (the same tokens, or an import it still makes)"),
+    _K.MOVED_IN_RESULT: SignalSpec(0, Family.LOSS, "lost lines the result holds elsewhere, as often as the side's file does"),
+    _K.REMOVED_ON_PURPOSE: SignalSpec(
+        0, Family.LOSS, "lost lines the other side once had and one of its own commits (not the sync's) removed"
+    ),
+    _K.LOST_WITH_ITS_CHANGE: SignalSpec(
+        20, Family.LOSS, "a medium hunk losing lines of the same change as the high hunks of its item", (1, 20)
+    ),
+    _K.POLICY_KEEPS_DEV: SignalSpec(0, Family.LOSS, "the policy keeps dev's version of the file: main's lines stay to decide"),
     _K.RESULT_HAS_DEV: SignalSpec(-100, Family.LOSS, "the result already holds dev's text here and loses nothing of main's"),
     _K.STILL_CONFLICTED: SignalSpec(0, Family.LOSS, "the hunk still has conflict markers: nobody has chosen a side yet"),
     _K.MAIN_DELETED_FILE: SignalSpec(45, Family.FILE, "main deleted a file dev changed", (0, 45)),
@@ -91,6 +99,9 @@ SIGNALS: Mapping[SignalKind, SignalSpec] = {
     _K.API_MISMATCH: SignalSpec(50, Family.API, "a call, import or name here that the merged tree cannot satisfy"),
     _K.API_MISMATCH_CALLEE: SignalSpec(45, Family.API, "this hunk dropped a definition a caller still uses"),
     _K.DELETED_IMPORTED: SignalSpec(40, Family.DELETED, "the result lacks this file and still imports it"),
+    _K.DUPLICATE_DEFINITION: SignalSpec(
+        60, Family.API, "the result defines a name twice in one scope where dev and main each defined it once"
+    ),
     _K.POLICY_KEEP_DEV: SignalSpec(60, Family.POLICY, "a keep-dev file does not hold dev's version"),
     _K.POLICY_COUPLED: SignalSpec(30, Family.POLICY, "files that must come from the same side do not"),
     _K.POLICY_UV_SOURCE: SignalSpec(25, Family.POLICY, "a git source main added to `[tool.uv.sources]` is missing"),
@@ -108,3 +119,14 @@ SIGNALS: Mapping[SignalKind, SignalSpec] = {
 def kind_weight(kind: SignalKind) -> int:
     """What ``kind`` weighs as a rule."""
     return SIGNALS[kind].weight
+
+
+EXPLAINING = frozenset({SignalKind.LAYOUT_ONLY, SignalKind.MOVED_IN_RESULT, SignalKind.REMOVED_ON_PURPOSE})
+"""The signals that narrow a hunk's lost lines (``explained.py``): a hunk they leave losing nothing is low."""
+BREAKING = frozenset({Family.API, Family.DELETED, Family.POLICY})
+"""Families whose raising signals keep a hunk's level whatever its lost lines: what breaks the build or a rule."""
+
+
+def breaks(signal_kind: SignalKind, weight: int) -> bool:
+    """Whether a signal says the hunk breaks the build or a policy rule (a raising API, deleted-file or policy signal)."""
+    return weight > 0 and SIGNALS[signal_kind].family in BREAKING

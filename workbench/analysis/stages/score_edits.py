@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Signal, SignalKind, SyncAnalysis, Whose
-from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.combine import explained_risk, file_risk, hunk_risk, level_of
 from workbench.analysis.risk.line_compare import content_lines, is_data
 from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
@@ -102,12 +102,14 @@ def _rescored(hunk: Hunk) -> Hunk:
     assert hunk.kind is HunkKind.EDIT
     signals = [s for s in hunk.signals if s.kind != SignalKind.RESULT_HAS_DEV]
     for side in ("dev", "main"):
+        if not hunk.lost_lines.side(side):
+            continue  # the result keeps this side's lines near the edit, or the evidence explained them
         found = _dropped(hunk, side)
         if found is not None and any(s.kind == _TWIN[side] for s in signals):
             found = replace(found, weight=OVERRIDE_WEIGHT)
         if found is not None:
             signals.append(found)
-    risk = hunk_risk(hunk.taken, signals)
+    risk = explained_risk(hunk_risk(hunk.taken, signals), signals, hunk.lost_lines)
     return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
 
 

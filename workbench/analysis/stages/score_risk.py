@@ -12,11 +12,11 @@ repeated work per hunk is in memory.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from workbench.analysis.blame import attribute
 from workbench.analysis.model import (
+    ChoiceLoss,
     FileAnalysis,
     Hunk,
     LostLines,
@@ -25,13 +25,14 @@ from workbench.analysis.model import (
     SyncAnalysis,
     Taken,
 )
+from workbench.analysis.risk.blame_through import attribute_through
 from workbench.analysis.risk.chain import (
     MAIN_AHEAD_WEIGHT,
     dev_text_in_main_history,
     older_dev_state,
     squash_counterpart,
 )
-from workbench.analysis.risk.combine import file_risk, hunk_risk, level_of
+from workbench.analysis.risk.combine import explained_risk, file_risk, hunk_risk, level_of
 from workbench.analysis.risk.dangling import FileNames
 from workbench.analysis.risk.drops import (
     Dropped,
@@ -44,8 +45,9 @@ from workbench.analysis.risk.drops import (
     still_needed,
 )
 from workbench.analysis.risk.evidence import FileEvidence, RunCache
+from workbench.analysis.risk.explained import SideExplainer
 from workbench.analysis.risk.line_compare import content_lines, is_data, meaningful, norm, regenerated
-from workbench.analysis.risk.lost import lost_lines, lost_main
+from workbench.analysis.risk.lost import choice_loss, lost_lines, lost_main
 from workbench.analysis.risk.mainlost import (
     dev_removed_intentionally,
     keep_dev_policy,
@@ -53,6 +55,7 @@ from workbench.analysis.risk.mainlost import (
     main_only_lines_dropped,
 )
 from workbench.analysis.risk.signals import kind_weight
+from workbench.analysis.risk.sync_commits import SyncCommits, of_sync
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.xdiff import split_lines
 
@@ -66,8 +69,9 @@ class OwnRisk:
     found in any order or process.
     """
 
-    hunks: tuple[tuple[tuple[Signal, ...], LostLines], ...] | None
-    """Per hunk: its signals and lost lines (None: the file's hunks, if any, get no evidence of their own)."""
+    hunks: tuple[tuple[tuple[Signal, ...], LostLines, ChoiceLoss], ...] | None
+    """Per hunk: its signals, lost lines and what each choice would lose (None: the file's hunks, if any, get no
+    evidence of their own)."""
 
 
 class RiskScorer:
@@ -80,6 +84,7 @@ class RiskScorer:
         self._run = RunCache.build(
             context.read_blob, context.commit, snapshot.dev_history, snapshot.main_history, analysis.resolver
         )
+        self._sync = of_sync(snapshot, context.policy, context.commit)
 
     def units(self) -> list[Unit[int]]:
         """Every file, by index; a file's hunks are most of its work."""
@@ -89,7 +94,7 @@ class RiskScorer:
         """The findings on ``analysis.files[index]``."""
         entry = self.analysis.files[index]
         if entry.hunks and entry.merge is not None:
-            return OwnRisk(_score_hunks(FileEvidence.build(entry, self._run), self._context))
+            return OwnRisk(_score_hunks(FileEvidence.build(entry, self._run), self._context, self._sync))
         return OwnRisk(None)  # a file without hunks: its signals are ``score_files``'
 
 
@@ -111,8 +116,8 @@ def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
         hunks = tuple(_scored(h, list(h.signals)) for h in entry.hunks)
     else:
         hunks = tuple(
-            replace(_scored(h, [*h.signals, *mine]), lost_lines=lost)
-            for h, (mine, lost) in zip(entry.hunks, own.hunks, strict=True)
+            _scored(replace(h, lost_lines=lost, choice_loss=choices), [*h.signals, *mine])
+            for h, (mine, lost, choices) in zip(entry.hunks, own.hunks, strict=True)
         )
     signals = entry.signals
     risk = file_risk((h.risk for h in hunks), signals)
@@ -120,28 +125,62 @@ def _fold(entry: FileAnalysis, own: OwnRisk) -> FileAnalysis:
 
 
 def _scored(hunk: Hunk, signals: list[Signal]) -> Hunk:
-    risk = hunk_risk(hunk.taken, signals)
+    risk = explained_risk(hunk_risk(hunk.taken, signals), signals, hunk.lost_lines)
     return replace(hunk, signals=tuple(signals), risk=risk, level=level_of(risk))
 
 
-def _score_hunks(ev: FileEvidence, context: AnalysisContext) -> tuple[tuple[tuple[Signal, ...], LostLines], ...]:
+def _score_hunks(
+    ev: FileEvidence, context: AnalysisContext, sync: SyncCommits
+) -> tuple[tuple[tuple[Signal, ...], LostLines, ChoiceLoss], ...]:
     merge = ev.file.merge
     assert merge is not None
     result = split_lines(ev.file.result_bytes) if ev.file.result_bytes is not None else None
     data = [regenerated(ev.file.path) and _all_data(h) for h in ev.file.hunks]
     dropped = [find_dropped(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
-    writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d])
+    main_lost = [lost_main(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
+    explained: list[tuple[Signal, ...]] = [()] * len(ev.file.hunks)
+    if result is not None:
+        dropped, main_lost, explained = _narrowed(ev, sync, result, dropped, main_lost, data)
+    writers = _writers(ev, context, [lost for lost, d in zip(dropped, data, strict=True) if not d], sync)
     names = FileNames(ev.file, [name_lines(lost) for lost, d in zip(dropped, data, strict=True) if not d])
     names_for = names if ev.file.is_python else None
     kept = context.policy is not None and context.policy.keep_dev_rule(ev.file.path) is not None
-    main_lost = [lost_main(h, merge, result, d) for h, d in zip(ev.file.hunks, data, strict=True)]
     main_alone = [main_only(h, merge, gone) for h, gone in zip(ev.file.hunks, main_lost, strict=True)]
-    main_writers = _main_writers(ev, context, [n for lines, d in zip(main_alone, data, strict=True) if not d for n in lines])
+    main_writers = _main_writers(
+        ev, context, [n for lines, d in zip(main_alone, data, strict=True) if not d for n in lines], sync
+    )
     out = []
-    for hunk, lost, alone, gone, d in zip(ev.file.hunks, dropped, main_alone, main_lost, data, strict=True):
+    for hunk, lost, alone, gone, d, why in zip(ev.file.hunks, dropped, main_alone, main_lost, data, explained, strict=True):
         found = [*_signals(hunk, lost, d, writers, ev, names_for), *_main_signals(hunk, alone, d, main_writers, ev, kept)]
-        out.append((tuple(found), lost_lines(lost.lines, gone, merge)))
+        choices = choice_loss(hunk, merge, d, ev.file.is_python)
+        out.append(((*found, *why), lost_lines(lost.lines, gone, merge), choices))
     return tuple(out)
+
+
+def _narrowed(
+    ev: FileEvidence, sync: SyncCommits, result: Sequence[bytes], dropped: list[Dropped], main_lost: list[list[int]],
+    data: list[bool],
+) -> tuple[list[Dropped], list[list[int]], list[tuple[Signal, ...]]]:
+    """Each hunk's lost lines of both sides without what the evidence explains (rules R1-R3, ``explained.py``),
+    and the signals that say what it explained.  A hunk still in conflict, or of values only, is left as is."""
+    merge = ev.file.merge
+    assert merge is not None
+    dev = SideExplainer(ev, "dev", merge.ours, result, sync)
+    main = SideExplainer(ev, "main", merge.theirs, result, sync)
+    out_dev: list[Dropped] = []
+    out_main: list[list[int]] = []
+    signals: list[tuple[Signal, ...]] = []
+    for hunk, lost, gone, d in zip(ev.file.hunks, dropped, main_lost, data, strict=True):
+        if d or hunk.taken is Taken.UNRESOLVED or hunk.result is None:
+            out_dev.append(lost)
+            out_main.append(gone)
+            signals.append(())
+            continue
+        mine, theirs = dev.narrow(hunk, lost.lines), main.narrow(hunk, gone)
+        out_dev.append(lost.only(mine.lost))
+        out_main.append(list(theirs.lost))
+        signals.append((*mine.signals, *theirs.signals))
+    return out_dev, out_main, signals
 
 
 def _signals(
@@ -213,7 +252,7 @@ def _main_signals(
     dropped = main_only_lines_dropped(hunk, alone, hunk_writers, merge, ev, data)
     if dropped is None:
         return []
-    return [*_present(keep_dev_policy(kept) or dev_removed_intentionally(hunk, ev)), dropped]
+    return [*_present(keep_dev_policy(kept), dev_removed_intentionally(hunk, ev)), dropped]
 
 
 def _still_conflicted(hunk: Hunk) -> Signal | None:
@@ -256,18 +295,22 @@ def _main_has_dev_lines(hunk: Hunk, ev: FileEvidence) -> Signal | None:
     )
 
 
-def _writers(ev: FileEvidence, context: AnalysisContext, dropped: list[Dropped]) -> dict[int, str]:
-    """The dev commit that wrote each dropped line (one blame walk for the whole file)."""
+def _writers(ev: FileEvidence, context: AnalysisContext, dropped: list[Dropped], sync: SyncCommits) -> dict[int, str]:
+    """The dev commit that wrote each dropped line (one blame walk for the whole file, through the sync's own)."""
     lines = sorted({n for lost in dropped for n in lost.lines})
     history = context.snapshot.dev_history
     if not lines or history.blobs.get(ev.file.dev.path, {}).get(history.tip) is None:
         return {}
-    return attribute(history, ev.file.dev.path, lines, context.mapper)
+    return attribute_through(history, ev.file.dev.path, lines, context.mapper, sync, _reader(ev))
 
 
-def _main_writers(ev: FileEvidence, context: AnalysisContext, lost: list[int]) -> dict[int, str]:
-    """The main commit that wrote each lost main line (one blame walk for the whole file)."""
+def _main_writers(ev: FileEvidence, context: AnalysisContext, lost: list[int], sync: SyncCommits) -> dict[int, str]:
+    """The main commit that wrote each lost main line (one blame walk for the whole file, through the sync's own)."""
     history = context.snapshot.main_history
     if not lost or history.blobs.get(ev.file.main.path, {}).get(history.tip) is None:
         return {}
-    return attribute(history, ev.file.main.path, sorted(set(lost)), context.mapper)
+    return attribute_through(history, ev.file.main.path, sorted(set(lost)), context.mapper, sync, _reader(ev))
+
+
+def _reader(ev: FileEvidence) -> Callable[[str], Sequence[bytes]]:
+    return lambda oid: split_lines(ev.blobs.read(oid))
