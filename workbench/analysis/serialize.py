@@ -11,8 +11,10 @@ from typing import Any
 from workbench.analysis.model import (
     SCHEMA,
     ApiMismatch,
+    ChoiceLoss,
     Commit,
     DeletedFile,
+    DuplicateDefinition,
     FileAnalysis,
     Hunk,
     LineRange,
@@ -20,9 +22,11 @@ from workbench.analysis.model import (
     PolicyReport,
     Signal,
     SyncAnalysis,
+    SyncChange,
 )
 from workbench.analysis.suggest.facts import SuggestFacts, suggest_facts
 from workbench.analysis.suggest.serialized import add_suggestions
+from workbench.analysis.worklist.serialized import add_items, worklist_summary, worklist_to_json
 
 
 def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: SuggestFacts | None = None) -> dict[str, Any]:
@@ -35,13 +39,15 @@ def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: Sugge
         "main": analysis.main,
         "base": analysis.base,
         "merge": analysis.merge,
-        "files": [file_to_json(f, facts) for f in analysis.files] if files else [],
+        "files": [file_to_json(f, facts, analysis) for f in analysis.files] if files else [],
         "api_mismatches": [mismatch_to_json(m) for m in analysis.api_mismatches],
         "summary": summary_to_json(analysis),
         "git_version": analysis.git_version,
         "deleted_files": [deleted_file_to_json(d) for d in analysis.deleted_files],
         "policy": policy_to_json(analysis.policy) if analysis.policy is not None else None,
         "resolver": analysis.resolver.value,
+        "worklist": worklist_to_json(analysis),
+        "duplicate_definitions": [duplicate_to_json(d) for d in analysis.duplicates],
     }
 
 
@@ -60,7 +66,7 @@ def analysis_json_text(analysis: SyncAnalysis, facts: SuggestFacts | None = None
     pieces = [head + '"files": [']
     facts = facts if facts is not None else suggest_facts(analysis)
     for n, entry in enumerate(analysis.files):
-        pieces.append((", " if n else "") + strict_json(file_to_json(entry, facts)))
+        pieces.append((", " if n else "") + strict_json(file_to_json(entry, facts, analysis)))
     pieces.append("]" + tail)
     return pieces
 
@@ -131,10 +137,11 @@ def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
         "policy_findings": len(analysis.policy.findings) if analysis.policy is not None else 0,
         "edit_hunks": sum(len(f.edits) for f in analysis.files),
         "edit_levels": _count(h.level.value for f in analysis.files for h in f.edits),
+        "worklist": worklist_summary(analysis),
     }
 
 
-def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None) -> dict[str, Any]:
+def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None, analysis: SyncAnalysis | None = None) -> dict[str, Any]:
     data = {
         "path": entry.path,
         "status": entry.status.value,
@@ -146,6 +153,7 @@ def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None) -> dict
         "history": {
             "dev": [commit_to_json(c) for c in entry.history.dev],
             "main": [commit_to_json(c) for c in entry.history.main],
+            "sync": [sync_change_to_json(c) for c in entry.history.sync],
         },
         "kind": entry.kind.value,
         "sides": {
@@ -160,6 +168,7 @@ def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None) -> dict
         "decided_at": _iso(entry.decided_at),
         "changed_after_merge": entry.later,
     }
+    data = add_items(data, entry, analysis.worklist if analysis is not None else None)  # worklist/: its own field
     return add_suggestions(data, entry, facts if facts is not None else SuggestFacts())  # suggest/: its own fields
 
 
@@ -189,6 +198,15 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
             "dev": [r.as_list() for r in hunk.lost_lines.dev],
             "main": [r.as_list() for r in hunk.lost_lines.main],
         },
+        "choice_loses": choice_loss_to_json(hunk.choice_loss),
+    }
+
+
+def choice_loss_to_json(loss: ChoiceLoss) -> dict[str, Any]:
+    """What taking each side here would lose of the other's lines: ``{"dev": {"main": ranges}, "main": {"dev": ranges}}``."""
+    return {
+        "dev": {"main": [r.as_list() for r in loss.take_dev]},
+        "main": {"dev": [r.as_list() for r in loss.take_main]},
     }
 
 
@@ -209,6 +227,16 @@ def commit_to_json(commit: Commit) -> dict[str, Any]:
         "date": commit.date,
         "pr": commit.pr,
     }
+
+
+def sync_change_to_json(change: SyncChange) -> dict[str, Any]:
+    """A commit of the sync itself that changed the file on one side (``history.sync``)."""
+    return {**commit_to_json(change.commit), "side": change.side, "reason": change.reason.value, "lines": change.lines}
+
+
+def duplicate_to_json(d: DuplicateDefinition) -> dict[str, Any]:
+    return {"path": d.path, "scope": d.scope, "name": d.name, "lines": list(d.lines), "dev_line": d.dev_line,
+            "main_line": d.main_line}
 
 
 def _side(side: Any) -> dict[str, Any]:

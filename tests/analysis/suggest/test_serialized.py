@@ -13,7 +13,7 @@ from workbench.analysis.suggest.facts import suggest_facts
 from workbench.sample import build_scenario
 
 OLD_HUNK_KEYS = {"index", "base_lines", "dev_lines", "main_lines", "result_lines", "taken", "kind", "risk", "level",
-                 "signals", "dev_commits", "main_commits", "lost_lines"}
+                 "signals", "dev_commits", "main_commits", "lost_lines", "choice_loses", "item"}
 
 
 def document(tmp_path: Path, name: str) -> dict:  # type: ignore[type-arg]

@@ -10,14 +10,25 @@ import-linter keeps it that way (``pyproject.toml``).
 from __future__ import annotations
 
 from workbench.analysis.seam import AnyStage
-from workbench.analysis.stages import apply_policy, audit_api, find_deleted, score_edits, score_files, score_risk
+from workbench.analysis.stages import (
+    apply_policy,
+    audit_api,
+    build_worklist,
+    find_deleted,
+    find_duplicates,
+    score_edits,
+    score_files,
+    score_risk,
+)
 
 DEFAULT_STAGES: tuple[AnyStage, ...] = (
     apply_policy.STAGE,
     audit_api.STAGE,
     find_deleted.STAGE,
+    find_duplicates.STAGE,
     score_files.STAGE,
     score_risk.STAGE,
     score_edits.STAGE,
+    build_worklist.STAGE,
 )
 """The stages every front end runs, in order: the answer is the one running them in this order gives."""

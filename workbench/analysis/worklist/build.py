@@ -84,7 +84,7 @@ def _file_findings(analysis: SyncAnalysis, facts: WorklistFacts, join: Callable[
     for d in facts.duplicates:
         group = join(duplicate_cause(d))
         if not group.members:  # no hunk of the result holds it: the file is the member
-            group.add(Member(d.path, None, Level.HIGH, fingerprint=f"{d.scope}.{d.name}"))
+            group.add(Member(d.path, None, Level.HIGH, fingerprint=f"{d.path}:{d.scope}"))
     for deleted in analysis.deleted_files:
         group = join(Cause(ItemKind.DELETED_FILE, (deleted.path,), "main"))
         group.add(Member(deleted.path, None, _VERDICT_LEVEL[deleted.verdict], fingerprint=deleted.main_oid))

@@ -188,7 +188,8 @@ def api_cause(m: ApiMismatch) -> Cause:
 
 
 def duplicate_cause(d: DuplicateDefinition) -> Cause:
-    return Cause(ItemKind.DUPLICATE_DEFINITION, (d.path, d.scope, d.name))
+    """One item per scope of a file: the names the merge defined twice there are fixed in one edit."""
+    return Cause(ItemKind.DUPLICATE_DEFINITION, (d.path, d.scope))
 
 
 def policy_cause(rule: str, path: str) -> Cause:

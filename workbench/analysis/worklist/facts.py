@@ -13,23 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from workbench.analysis.model import Commit
+from workbench.analysis.model import DuplicateDefinition as DuplicateDefinition
 
 HunkRef = tuple[str, int]
 """A file's path and a hunk's index in its ``all_hunks``."""
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicateDefinition:
-    """A name the result defines twice in one scope (``scope``: a class's dotted name, or ``<module>``)."""
-
-    path: str
-    scope: str
-    name: str
-    lines: tuple[int, ...]
-    """Each definition's first line in the result."""
-    dev_line: int | None = None
-    """Where dev defines it (None: dev does not)."""
-    main_line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -152,8 +152,8 @@ def _why(
         first = notes[0] if notes else "the merged tree cannot satisfy it"
         return why.api_break(key[1], first, where) if len(key) > 1 else why.api_file(key[0], causes, first)
     if kind is ItemKind.DUPLICATE_DEFINITION:
-        lines = next((d.lines for d in facts.duplicates if (d.path, d.scope, d.name) == key), ())
-        return why.duplicate(key[1], key[2], key[0], lines)
+        found = [d for d in facts.duplicates if (d.path, d.scope) == key]
+        return why.duplicate(key[1], [(d.name, d.lines) for d in found], key[0])
     if kind is ItemKind.DELETED_FILE:
         return why.deleted(key[0], notes[0] if notes else "")
     if kind is ItemKind.POLICY:

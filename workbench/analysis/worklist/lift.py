@@ -3,7 +3,9 @@ lines are high (its comments, a one-line default) is restored with them, so it i
 
 from __future__ import annotations
 
-from workbench.analysis.model import Level
+from dataclasses import replace
+
+from workbench.analysis.model import Level, Signal, SignalKind
 from workbench.analysis.worklist.facts import HunkRef
 from workbench.analysis.worklist.items import ItemKind, Worklist
 
@@ -19,4 +21,25 @@ def lifted(worklist: Worklist) -> frozenset[HunkRef]:
         if item.level is Level.HIGH and item.kind in SHARED_LOSS
         for m in item.members
         if m.hunk is not None and m.level is Level.MEDIUM and m.lost_count
+    )
+
+
+def with_levels(worklist: Worklist, refs: frozenset[HunkRef]) -> Worklist:
+    """``worklist`` with the members ``refs`` names rated high (their items are high already)."""
+    items = tuple(
+        replace(item, members=tuple(replace(m, level=Level.HIGH) if (m.path, m.hunk) in refs else m for m in item.members))
+        if any((m.path, m.hunk) in refs for m in item.members) else item
+        for item in worklist.items
+    )
+    return Worklist(items)
+
+
+def lift_signal(weight: int) -> Signal:
+    """What a lifted hunk says (``weight`` brings its risk to high)."""
+    return Signal(
+        SignalKind.LOST_WITH_ITS_CHANGE,
+        "it loses lines of the same change as the high hunks of its item: they are restored together, "
+        "so it is read with them",
+        (),
+        weight,
     )

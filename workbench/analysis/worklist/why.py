@@ -79,10 +79,12 @@ def api_file(path: str, names: int, first: str) -> str:
     return f"{plural(names, 'name')} fail in {path} (one decision for the file), e.g. {first}"
 
 
-def duplicate(scope: str, name: str, path: str, lines: Sequence[int]) -> str:
+def duplicate(scope: str, names: Sequence[tuple[str, Sequence[int]]], path: str) -> str:
+    """``The merge defines Config.beta twice in cfg.py (lines 287, 317)...``, every name of the scope."""
     owner = "" if scope == "<module>" else f"{scope}."
-    at = ", ".join(str(n) for n in lines)
-    return f"The merge defines {owner}{name} twice in {path} (lines {at}) where dev and main each defined it once."
+    each = ", ".join(f"{owner}{name} twice (lines {', '.join(str(n) for n in lines)})" for name, lines in names)
+    what = "it" if len(names) == 1 else "each"
+    return f"The merge defines {each} in {path} where dev and main each defined {what} once."
 
 
 def deleted(path: str, message: str) -> str:

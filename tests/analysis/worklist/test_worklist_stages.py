@@ -1,0 +1,94 @@
+"""The worklist wired into the analysis: duplicate definitions a clean merge made, layout-only losses, the JSON
+fields (``worklist``, ``hunks[].item``, ``summary.worklist``) and the both-direction gate of ``report --fail-on``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers.syncs import analyze
+
+from workbench.analysis.model import Level, SignalKind
+from workbench.analysis.serialize import analysis_to_json
+from workbench.cli import main
+from workbench.sample import RepoBuilder
+
+_CLASS = "class Config:\n    alpha: int = 1\n" + "".join(f"    f{n}: int = {n}\n" for n in range(12)) + "    omega: int = 2\n"
+
+
+def _merged(b: RepoBuilder, dev: dict[str, str], upstream: dict[str, str], base: dict[str, str]) -> str:
+    """Base, dev and main commits of the given files, and dev's merge of main (conflicts left to the caller)."""
+    for path, text in base.items():
+        b.write(path, text)
+    b.commit("base")
+    b.branch("upstream")
+    for path, text in dev.items():
+        b.write(path, text)
+    b.commit("[dev] dev's change (#11)")
+    dev_branch = b.current_branch() or "main"
+    b.checkout("upstream")
+    for path, text in upstream.items():
+        b.write(path, text)
+    b.commit("main's change (#21)")
+    b.checkout(dev_branch)
+    return dev_branch
+
+
+def test_a_clean_merge_that_defines_a_field_twice_is_a_high_item(builder: RepoBuilder) -> None:
+    dev = _CLASS.replace("    alpha: int = 1\n", "    alpha: int = 1\n    beta: float = 0.5\n")
+    upstream = _CLASS.replace("    omega: int = 2\n", "    omega: int = 2\n    beta: float = 0.5\n")
+    _merged(builder, {"config.py": dev}, {"config.py": upstream}, {"config.py": _CLASS})
+    assert builder.merge("upstream", check=True) == 0
+    merged = builder.read("config.py").decode()
+    assert merged.count("beta: float") == 2, "git merged both definitions cleanly"
+    analysis = analyze(builder.path, rev="HEAD")
+    (dup,) = analysis.duplicates
+    assert (dup.path, dup.scope, dup.name) == ("config.py", "Config", "beta") and len(dup.lines) == 2
+    assert analysis.worklist is not None
+    (item,) = [i for i in analysis.worklist.items if i.kind.value == "duplicate-definition"]
+    assert item.level is Level.HIGH
+    doc = analysis_to_json(analysis)
+    assert any(i["kind"] == "duplicate-definition" and i["level"] == "high" for i in doc["worklist"])
+    assert doc["summary"]["worklist"]["items"] == len(doc["worklist"])
+
+
+def test_the_gate_fails_on_a_conflict_kept_as_dev_that_drops_mains_lines(
+    builder: RepoBuilder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = "def train(step):\n    lr = 0.1\n    return step * lr\n"
+    dev = "def train(step):\n    lr = 0.2\n    return step * lr\n"
+    upstream = ("def train(step):\n    lr = 0.3\n    warmup = schedule_warmup(step, total_steps=1000)\n"
+                "    return step * lr * warmup\n")
+    _merged(builder, {"train.py": dev}, {"train.py": upstream}, {"train.py": base})
+    assert builder.merge("upstream") == 1
+    builder.git("checkout", "--ours", "--", "train.py")
+    builder.git("add", "train.py")
+    builder.git("commit", "-q", "--no-edit")
+    analysis = analyze(builder.path, rev="HEAD")
+    (entry,) = analysis.files
+    (hunk,) = entry.hunks
+    assert hunk.lost_lines.main and not hunk.lost_lines.dev, "the result holds dev's side, main's warmup is lost"
+    doc = analysis_to_json(analysis)
+    (item_id,) = {h["item"] for f in doc["files"] for h in f["hunks"]}
+    (item,) = [i for i in doc["worklist"] if i["id"] == item_id]
+    assert item["lost_lines"]["main"] > 0
+    code = main(["report", "HEAD", "--repo", str(builder.path), "--fail-on", item["level"], "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["gate"]["items"] == [item_id], "keeping dev's side while main's lines go is open"
+
+
+def test_lost_lines_the_result_only_re_laid_out_are_not_lost(builder: RepoBuilder) -> None:
+    base = "def run(cfg):\n    x = 1\n    return x\n"
+    dev = "def run(cfg):\n    x = 1\n    report(cfg.name, cfg.size, cfg.depth)\n    return x\n"
+    upstream = "def run(cfg):\n    x = 2\n    return x\n"
+    _merged(builder, {"run.py": dev}, {"run.py": upstream}, {"run.py": base})
+    assert builder.merge("upstream") == 1
+    builder.write("run.py", "def run(cfg):\n    x = 2\n    report(\n        cfg.name,\n        cfg.size,\n"
+                            "        cfg.depth,\n    )\n    return x\n")
+    builder.git("add", "run.py")
+    builder.git("commit", "-q", "--no-edit")
+    analysis = analyze(builder.path, rev="HEAD")
+    hunks = [h for f in analysis.files for h in f.all_hunks]
+    assert not any(h.lost_lines.dev or h.lost_lines.main for h in hunks), "dev's call is in the result, re-wrapped"
+    assert any(s.kind is SignalKind.LAYOUT_ONLY for h in hunks for s in h.signals)
+    assert all(h.level is Level.LOW for h in hunks)
