@@ -22,12 +22,14 @@ from workbench.tui.screens.main import MainScreen
 MakeApp = Callable[..., WorkbenchApp]
 
 
-def _repo(tmp_path: Path, with_override_files: bool) -> Path:
-    """A merge in progress with one conflict, in a tree holding the preset's override list (or not)."""
+def _repo(tmp_path: Path, with_override_files: bool, moved: frozenset[str] = frozenset(),
+          missing: frozenset[str] = frozenset()) -> Path:
+    """A merge in progress with one conflict, in a tree holding the preset's override list (or not); each path
+    in ``moved`` a package (``x/__init__.py`` for ``x.py``), none in ``missing``."""
     b = RepoBuilder.init(tmp_path / "repo")
     rules = [r.pattern for r in preset("megatron").override_from_main] if with_override_files else []
-    for path in rules:
-        b.write(path, "x = 1\n")
+    for path in (p for p in rules if p not in missing):
+        b.write(path.removesuffix(".py") + "/__init__.py" if path in moved else path, "x = 1\n")
     b.write("pyproject.toml", '[project]\nname = "p"\nversion = "1"\n')
     b.write("app.py", "a = 1\n")
     b.commit("base")
@@ -50,6 +52,19 @@ def test_fitting_preset_reads_the_presets_own_list(tmp_path: Path) -> None:
     assert set(fit.evidence) == {r.pattern for r in preset("megatron").override_from_main}
     assert fitting_preset(*open_sync(SyncRequest(repo=plain))) is None
     assert fitting_preset(*open_sync(SyncRequest(repo=fits, policy="megatron"))) is None, "a policy is configured"
+
+
+def test_the_offer_survives_a_module_that_became_a_package_and_one_missing_file(tmp_path: Path) -> None:
+    """Today's layout: one listed module is now a package, another is gone; the rest still say "this is it"."""
+    literal = [r.pattern for r in preset("megatron").override_from_main]
+    moved = _repo(tmp_path / "a", True, moved=frozenset(literal[-1:]))
+    fit = fitting_preset(*open_sync(SyncRequest(repo=moved)))
+    assert fit is not None and fit.name == "megatron" and set(fit.evidence) == set(literal)
+    one_gone = _repo(tmp_path / "b", True, moved=frozenset(literal[-1:]), missing=frozenset(literal[:1]))
+    fit = fitting_preset(*open_sync(SyncRequest(repo=one_gone)))
+    assert fit is not None and set(fit.evidence) == set(literal[1:])
+    most_gone = _repo(tmp_path / "c", True, missing=frozenset(literal[:2]))
+    assert fitting_preset(*open_sync(SyncRequest(repo=most_gone))) is None, "two of five listed files missing"
 
 
 def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, make_app: MakeApp,
