@@ -41,14 +41,15 @@ def merged(b: RepoBuilder) -> SampleSync:
 def with_risk(
     analysis: SyncAnalysis, marks: Mapping[tuple[str, int], tuple[Level, tuple[str, ...]]]
 ) -> SyncAnalysis:
-    """The analysis with the hunks at ``(path, index)`` given a level and reasons."""
+    """The analysis with the hunks at ``(path, index)`` given a level and reasons (its worklist dropped: the
+    report groups the marked hunks itself)."""
     files = []
     for entry in analysis.files:
         hunks = tuple(_marked(entry.path, h, marks) for h in entry.hunks)
         files.append(replace(entry, hunks=hunks))
     missing = set(marks) - {(f.path, h.index) for f in files for h in f.hunks}
     assert not missing, f"no such hunks: {missing}"
-    return replace(analysis, files=tuple(files))
+    return replace(analysis, files=tuple(files), worklist=None)
 
 
 def _marked(path: str, hunk: Hunk, marks: Mapping[tuple[str, int], tuple[Level, tuple[str, ...]]]) -> Hunk:
@@ -81,7 +82,7 @@ def _unescape(text: str) -> str:
 def bare(analysis: SyncAnalysis) -> SyncAnalysis:
     """The engine's facts only: no risk, policy or API findings from later stages."""
     files = tuple(replace(f, policy=None, risk=0, level=Level.LOW, signals=()) for f in analysis.files)
-    return with_risk(replace(analysis, files=files, api_mismatches=(), deleted_files=(), policy=None), {})
+    return with_risk(replace(analysis, files=files, api_mismatches=(), deleted_files=(), policy=None, duplicates=()), {})
 
 
 def report_for(

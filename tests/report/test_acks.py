@@ -2,8 +2,10 @@
 
 On the demo sample's bot merge, ``report --fail-on high`` fails on its open
 high hunks; acknowledging each (with a reason) and committing the file on
-the sync branch makes the same gate pass on the PR head, and every format
-says who acknowledged what and why.
+the sync branch closes their items on the PR head, and every format says who
+acknowledged what and why.  What breaks the build outside any hunk (dev's
+import of a module main deleted) still fails the gate: no acknowledgement of
+hunks covers it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def test_acknowledged_hunks_pass_the_gate_and_the_report_says_why(
+def test_acknowledged_hunks_close_their_items_and_the_report_says_why(
     sample_merge_commit: SampleSync, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = str(sample_merge_commit.path)
@@ -49,13 +51,17 @@ def test_acknowledged_hunks_pass_the_gate_and_the_report_says_why(
     code, out, _ = _cli(capsys, "report", merge, "--repo", repo, "--result", "HEAD", "--fail-on", "high",
                         "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and doc["gate"]["open"] == []
+    assert code == 1 and doc["gate"]["open"] == []
+    (left,) = [i for i in doc["worklist"] if i["id"] in doc["gate"]["items"]]
+    assert left["kind"] == "api-break" and left["waiting"] == [{"path": left["members"][0]["path"], "hunk": None}]
+    assert all(i["state"] == "decided" for i in doc["worklist"] if i["level"] == "high" and i is not left)
     acked = [d for d in doc["decisions"] if d["decided_by"] == "ack"]
     assert len(acked) == len(gate["open"])
     assert all(d["reason"].startswith("keep main: checked ") and d["who"] for d in acked)
     assert all(d["decided_by"] == "ack" for r in doc["risky_hunks"] if r["decision"] for d in [r["decision"]])
     code, out, _ = _cli(capsys, "report", merge, "--repo", repo, "--result", "HEAD", "--fail-on", "high")
-    assert code == 0 and "acknowledged in .workbench/acks.toml" in out and "keep main: checked" in out
+    assert code == 1 and "acknowledged in .workbench/acks.toml" in out and "keep main: checked" in out
+    assert "failed, 1 item at or above high still waits for a decision (0 losing lines of dev or main, 1 breaking" in out
     # Without the committed file (the merge commit's own tree) the gate still fails: acks travel with the PR.
     code, _, _ = _cli(capsys, "report", merge, "--repo", repo, "--fail-on", "high")
     assert code == 1

@@ -26,9 +26,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--fail-on",
         choices=("low", "medium", "high"),
         metavar="LEVEL",
-        help="exit 1 when a hunk at or above LEVEL (low, medium, high) is still open: "
-        "undecided in the app and main's text still in the result",
+        help="exit 1 when a worklist item at or above LEVEL (low, medium, high) still waits for a decision "
+        "while it loses lines of dev or main, or breaks the build (an API failure, a duplicate definition, "
+        "an imported deleted file, a policy rule)",
     )
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--open", action="store_true",
+                       help="with --format text: list only the items that still wait for a decision")
+    shown.add_argument("--changed", action="store_true",
+                       help="with --format text: list only the items a commit after the merge changed (--result)")
 
 
 CACHED_FORMATS = frozenset(spec.format.value for spec in FORMATS if spec.cached)
@@ -42,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from workbench.services.sync import open_sync, sync_document
     from workbench.streams import stop_writing, write_document
 
+    if (args.open or args.changed) and args.format != "text":
+        from workbench.errors import WorkbenchError
+
+        raise WorkbenchError("--open and --changed filter the text report: add --format text")
     request = sync_request(args)
     try:
         if args.format in CACHED_FORMATS:
@@ -59,10 +69,12 @@ def run(args: argparse.Namespace) -> int:
             write_document(document, first_line + 1, end="")
         else:
             from workbench.report.make import write_report
+            from workbench.report.worklist_text import ItemFilter
 
             report = _report(*open_sync(request), args)
             status = _status(report)
-            write_report(report, ReportFormat(args.format), sys.stdout)  # straight to the terminal, which the text follows
+            only = ItemFilter.OPEN if args.open else ItemFilter.CHANGED if args.changed else ItemFilter.ALL
+            write_report(report, ReportFormat(args.format), sys.stdout, only)  # straight to the terminal
         sys.stdout.flush()
     except BrokenPipeError:
         stop_writing()  # the reader (`| head`) stopped: the gate's verdict stands, said quietly

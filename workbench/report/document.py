@@ -21,13 +21,13 @@ from workbench.analysis.model import (
     FileAnalysis,
     FileStatus,
     Hunk,
-    HunkKind,
     Level,
     PolicyFinding,
     Resolver,
     SyncAnalysis,
     Taken,
 )
+from workbench.report.items import ReportItem, blocking, report_items
 from workbench.report.stats import LineStats
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
@@ -145,14 +145,16 @@ class OpenHunk:
 
 @dataclass(frozen=True)
 class Gate:
-    """The ``--fail-on LEVEL`` verdict: the hunks at or above LEVEL that are still open."""
+    """The ``--fail-on LEVEL`` verdict, in items (``items.py``): the items at or above LEVEL that still wait for
+    a decision and lose lines of either side or break the build; ``open`` lists their waiting hunks."""
 
     level: Level
     open: tuple[OpenHunk, ...]
+    items: tuple[ReportItem, ...] = ()
 
     @property
     def failed(self) -> bool:
-        return bool(self.open)
+        return bool(self.items or self.open)
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,8 @@ class Report:
     """Files the resolution changed beyond git's merge (clean files, edits outside conflicts)."""
     commit_url: str | None = None
     """``https://github.com/OWNER/NAME/commit/{sha}`` when ``origin`` is a known forge (``links.py``), else None."""
+    items: tuple[ReportItem, ...] = ()
+    """The worklist: every finding grouped by shared cause, most important first."""
 
     @property
     def hunk_count(self) -> int:
@@ -229,6 +233,7 @@ def build_report(
     """Sort the analysis into the report's sections (a pure function)."""
     recorded = tuple(decisions)
     lookup = _DecisionLookup(recorded)
+    items = report_items(analysis, lookup.member)
     return Report(
         analysis=analysis,
         stats=stats,
@@ -237,10 +242,11 @@ def build_report(
         api_mismatches=analysis.api_mismatches,
         file_events=_file_events(analysis),
         decisions=recorded,
-        gate=gate(analysis, lookup, fail_on) if fail_on is not None else None,
+        gate=gate(analysis, items, fail_on) if fail_on is not None else None,
         decisions_note=decisions_note,
         beyond=_beyond(analysis),
         commit_url=commit_url,
+        items=items,
     )
 
 
@@ -260,31 +266,27 @@ def _beyond(analysis: SyncAnalysis) -> tuple[BeyondFile, ...]:
 
 
 def is_open(hunk: Hunk, decided: bool) -> bool:
-    """The ``--fail-on`` rule for one hunk.
+    """Whether one hunk still waits for a decision, in both directions.
 
     A hunk stays open while nobody has decided it (in the app: a hunk
     decision or a whole-file choice, main included, that is a reviewer's
-    verdict; or acknowledged) in a way the result holds, and the result
-    still holds main's text there or conflict markers: a decision saved but
-    never written, or an acknowledgement of a side the file does not hold,
-    is not done.  On a merge commit a result holding dev's text, both sides or
-    an edit means somebody fixed the hunk; a preview's result is pure
-    ``-X theirs``, so there only the app's decisions count.  An edit beyond
-    git's merge is the resolution's own change: open until decided.
+    verdict; or acknowledged) in a way the result holds, and it is still
+    conflicted or the result loses lines there, of dev's or of main's: a
+    decision saved but never written, or an acknowledgement of a side the
+    file does not hold, is not done.  A result holding dev's text that drops
+    main's lines is as open as one holding main's that drops dev's.
     """
-    if hunk.kind is HunkKind.EDIT:
-        return not decided
-    return not decided and hunk.taken in (Taken.MAIN, Taken.UNRESOLVED)
+    return not decided and (hunk.taken is Taken.UNRESOLVED or bool(hunk.lost_lines.dev or hunk.lost_lines.main))
 
 
-def gate(analysis: SyncAnalysis, lookup: _DecisionLookup, level: Level) -> Gate:
-    found = tuple(
-        OpenHunk(entry.path, hunk.index, hunk.level, hunk.taken)
-        for entry in sorted(analysis.files, key=_by_path)
-        for hunk in entry.all_hunks
-        if hunk.level.rank >= level.rank and is_open(hunk, lookup.decided(entry.path, hunk.index))
-    )
-    return Gate(level, found)
+def gate(analysis: SyncAnalysis, items: tuple[ReportItem, ...], level: Level) -> Gate:
+    """The items ``--fail-on level`` fails on, and their waiting hunks in file order."""
+    failing = blocking(items, level)
+    hunks = {(f.path, h.index): h for f in analysis.files for h in f.all_hunks}
+    waiting = sorted({(m.path, m.hunk) for i in failing for m in i.pending if m.hunk is not None})
+    found = tuple(OpenHunk(path, index, hunks[(path, index)].level, hunks[(path, index)].taken)
+                  for path, index in waiting if (path, index) in hunks)
+    return Gate(level, found, failing)
 
 
 class _DecisionLookup:
@@ -308,6 +310,13 @@ class _DecisionLookup:
     def decided(self, path: str, index: int) -> bool:
         """Whether a decision the result holds settles the hunk (one it does not hold keeps it open)."""
         found = self.get(path, index)
+        return found is not None and found.in_file
+
+    def member(self, path: str, index: int | None) -> bool:
+        """Whether a worklist member is decided: a hunk as ``decided``, a whole file by a file choice it holds."""
+        if index is not None:
+            return self.decided(path, index)
+        found = self._files.get(path)
         return found is not None and found.in_file
 
 

@@ -1,46 +1,30 @@
-"""The report as GitHub Actions workflow commands: one annotation per finding.
+"""The report as GitHub Actions workflow commands: one annotation per worklist item.
 
-Open high-risk hunks are ``::error``, open medium-risk hunks ``::warning``;
-a risky hunk somebody already addressed (decided in the app, or fixed in the
-result) is a ``::notice`` so the PR still shows it.  Policy findings follow
-their severity (high, medium, info: error, warning, notice); API mismatches
-and deleted files are warnings, except files dev deleted on purpose
-(notices).  Messages and properties are percent-encoded by GitHub's rules.
+Items the gate fails on are ``::error``, other open items ``::warning``,
+the rest ``::notice`` (``worklist_github.py``); API failures, duplicate
+definitions, deleted files and the policy's file findings are items too.
+Policy findings that decide no file (notes, revisions) follow their
+severity (high, medium, info: error, warning, notice), and modify/delete
+conflicts outside the worklist are warnings.  Messages and properties are
+percent-encoded by GitHub's rules.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
-from workbench.analysis.model import Level, PolicyFinding, Severity
-from workbench.report.document import Report, RiskyHunk
+from workbench.analysis.model import PolicyFinding, Severity
+from workbench.analysis.worklist.build import FILE_POLICY_KINDS
+from workbench.report.document import Report
 from workbench.report.escape import workflow_data, workflow_property
-from workbench.report.phrases import (
-    commit_label,
-    decided_where,
-    decision_label,
-    gate_sentence,
-    hunk_facts,
-    summary_facts,
-)
+from workbench.report.phrases import gate_sentence, summary_facts
+from workbench.report.worklist_github import Annotation, item_annotations
 
-Annotation = Literal["error", "warning", "notice"]
-"""A workflow command's level (how GitHub shows the annotation)."""
 _POLICY_KIND: dict[Severity, Annotation] = {"high": "error", "medium": "warning", "info": "notice"}
-LEAVE_DELETED = "leave-deleted"
-"""The deleted-file audit's verdict for a file dev deleted on purpose: nothing to do."""
 
 
 def render_github(report: Report) -> str:
-    lines = [_hunk(r) for r in report.risky]
-    lines += [_policy(f) for f in report.policy_findings]
-    for mismatch in report.api_mismatches:
-        lines.append(_command("warning", mismatch.message, file=mismatch.path, line=mismatch.line, title="API mismatch"))
-    lines += [
-        _command("notice" if d.verdict == LEAVE_DELETED else "warning", d.message, file=d.path,
-                 title=f"file deleted: {d.verdict}")
-        for d in report.deleted_files
-    ]
+    lines = [_command(a.kind, a.message, file=a.file, line=a.line, end_line=a.end_line, title=a.title)
+             for a in item_annotations(report)]
+    lines += [_policy(f) for f in report.policy_findings if f.kind not in FILE_POLICY_KINDS]
     lines += [
         _command("warning", f"{e.event}: {e.reason}", file=e.path, title=f"file {e.event}")
         for e in report.file_events
@@ -58,36 +42,6 @@ def _policy(finding: PolicyFinding) -> str:
         message += f"\nFix: {finding.fix}"
     kind = _POLICY_KIND[finding.severity]
     return _command(kind, message, file=finding.path, title=f"sync policy: {finding.rule}")
-
-
-def _hunk(risky: RiskyHunk) -> str:
-    hunk = risky.hunk
-    kind: Annotation
-    if not risky.open:
-        kind = "notice"
-    else:
-        kind = "error" if risky.level is Level.HIGH else "warning"
-    reasons = [s.message for s in hunk.signals] or ["no reasons recorded"]
-    message = "\n".join(reasons)
-    for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
-        if commits:
-            message += f"\n{side}: " + "; ".join(commit_label(c) for c in commits)
-    if risky.decision is not None:
-        message += f"\n{decided_where(risky.decision)}: " + decision_label(risky.decision)
-        if risky.decision.note.strip():
-            message += f" (note: {risky.decision.note})"
-    line = end = None
-    if hunk.result is not None:
-        line = max(hunk.result.start if not hunk.result.empty else hunk.result.start - 1, 1)
-        end = max(hunk.result.end, line)
-    return _command(
-        kind,
-        message,
-        file=risky.path,
-        line=line,
-        end_line=end,
-        title=f"{risky.level.value}-risk hunk ({hunk_facts(hunk)})",
-    )
 
 
 def _command(

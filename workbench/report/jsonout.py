@@ -20,7 +20,9 @@ from workbench.analysis.serialize import (
     policy_to_json,
     summary_to_json,
 )
+from workbench.analysis.worklist.serialized import item_to_json
 from workbench.report.document import RecordedDecision, Report, RiskyHunk
+from workbench.report.items import ReportItem
 from workbench.textsafe import decode
 
 SCHEMA = "workbench.report/1"
@@ -58,6 +60,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
              "changed_after_merge": b.later}
             for b in report.beyond
         ],
+        "worklist": [_item(i, report) for i in report.items],
         "decisions": [_decision(d) for d in report.decisions],
         "decisions_note": report.decisions_note or None,
         "gate": _gate(report),
@@ -110,7 +113,19 @@ def _gate(report: Report) -> dict[str, Any] | None:
             {"path": o.path, "index": o.index, "level": o.level.value, "taken": o.taken.value}
             for o in report.gate.open
         ],
+        "items": [i.item.id for i in report.gate.items],
     }
+
+
+def _item(entry: ReportItem, report: Report) -> dict[str, Any]:
+    """An item as ``analyze --json`` has it, its state from the report's decisions, and what it still waits for."""
+    data = item_to_json(entry.item, entry.state)
+    data["open"] = entry.open
+    data["waiting"] = [{"path": m.path, "hunk": m.hunk} for m in entry.pending]
+    data["changed_after_merge"] = entry.later
+    data["choice_loses"] = {"dev": {"main": entry.take_dev}, "main": {"dev": entry.take_main}}
+    data["blocks"] = entry.blocks(report.gate.level) if report.gate is not None else None
+    return data
 
 
 def _text(lines: Sequence[bytes]) -> str:

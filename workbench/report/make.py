@@ -19,6 +19,7 @@ from workbench.report.links import commit_link_template
 from workbench.report.markdown import render_markdown
 from workbench.report.stats import python_line_stats
 from workbench.report.text import print_text
+from workbench.report.worklist_text import ItemFilter
 from workbench.resolve.provenance import with_provenance
 from workbench.streams import pipe_console
 
@@ -41,8 +42,8 @@ def make_report(
     return build_report(analysis, stats, found, fail_on, decisions_note="" if found else note, commit_url=link)
 
 
-def write_report(report: Report, fmt: ReportFormat, out: TextIO) -> None:
-    """Write ``report`` to ``out`` in ``fmt``."""
+def write_report(report: Report, fmt: ReportFormat, out: TextIO, only: ItemFilter = ItemFilter.ALL) -> None:
+    """Write ``report`` to ``out`` in ``fmt`` (``only``: which items the text format lists)."""
     if fmt is ReportFormat.MD:
         out.write(render_markdown(report))
     elif fmt is ReportFormat.JSON:
@@ -52,6 +53,6 @@ def write_report(report: Report, fmt: ReportFormat, out: TextIO) -> None:
         out.write(render_github(report))
     elif fmt is ReportFormat.TEXT:
         terminal = out.isatty()
-        print_text(report, pipe_console(file=out, highlight=False, soft_wrap=not terminal))
+        print_text(report, pipe_console(file=out, highlight=False, soft_wrap=not terminal), only)
     else:
         assert_never(fmt)

@@ -1,8 +1,11 @@
 """The report as GitHub Markdown, ready to paste into the sync PR's body or a comment.
 
-A PR body holds at most 65,536 characters, so when the full report is
-longer the hunks' text is left out, medium-risk hunks first, and then the
-entries of every list beyond as many as fit.
+It opens on the worklist (``worklist_md.py``): each item once, most
+important first, its riskiest hunks under it.  A PR body holds at most
+65,536 characters, so when the full report is longer the hunks' text is
+left out, medium-risk hunks first, and then the entries of every list
+(items included) beyond as many as fit, each list ending with a count of
+what it left out.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from workbench.analysis.model import Commit, Level
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.escape import code_block, code_span, md_prose, md_text
 from workbench.report.hunktext import hunk_diffs, lost_quotes
+from workbench.report.item_words import count_words
 from workbench.report.links import commit_link
 from workbench.report.phrases import (
     SECTIONS,
@@ -32,6 +36,7 @@ from workbench.report.phrases import (
     title,
     tool_version,
 )
+from workbench.report.worklist_md import worklist_lines
 from workbench.wording import plural
 
 LIMIT = 65_536
@@ -40,7 +45,9 @@ LIMIT = 65_536
 COLLAPSE_AFTER = 15
 """Longer file lists go in a collapsed ``<details>``."""
 
-_LEVEL_MARK = {Level.HIGH: "🔴", Level.MEDIUM: "🟠"}
+_LEVEL_MARK = {Level.HIGH: "🔴", Level.MEDIUM: "🟠", Level.LOW: "⚪"}
+WORKLIST = "Worklist"
+"""The first section: the findings grouped by shared cause, each decided once."""
 
 
 def render_markdown(report: Report, limit: int = LIMIT) -> str:
@@ -51,7 +58,7 @@ def render_markdown(report: Report, limit: int = LIMIT) -> str:
         text = _render(report, shown)
         if len(text) <= limit:
             return text
-    low, high = 0, max(len(report.risky), len(report.taken), len(report.beyond), len(report.policy_findings),
+    low, high = 0, max(len(report.items), len(report.taken), len(report.beyond), len(report.policy_findings),
                        len(report.api_mismatches), len(report.deleted_files) + len(report.file_events),
                        len(report.decisions))
     best = _render(report, (), 0)
@@ -68,7 +75,8 @@ def render_markdown(report: Report, limit: int = LIMIT) -> str:
 def _render(report: Report, diffs_for: tuple[Level, ...], cap: int | None = None) -> str:
     """The report with hunk text for ``diffs_for``'s levels; ``cap``: at most that many entries per list."""
     cut = len(diffs_for) < 2 and any(r.level not in diffs_for for r in report.risky)
-    parts = [f"## {md_text(title(report))}", "", "**" + " · ".join(_fact(f) for f in summary_facts(report)) + "**"]
+    facts = [*summary_facts(report), f"worklist: {count_words(report.items)}"]
+    parts = [f"## {md_text(title(report))}", "", "**" + " · ".join(_fact(f) for f in facts) + "**"]
     gate = gate_sentence(report)
     if gate:
         parts += ["", md_prose(gate)]
@@ -79,8 +87,8 @@ def _render(report: Report, diffs_for: tuple[Level, ...], cap: int | None = None
         parts += ["", "_Some hunks' text is left out to fit GitHub's size limit; "
                       "`workbench report --format text` shows all of it._"]
     sections: list[tuple[str, Callable[[], list[str]]]] = [
-        (SECTIONS[0], lambda: _hunks(report, Level.HIGH, diffs_for, cap)),
-        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM, diffs_for, cap)),
+        (WORKLIST, lambda: worklist_lines(report, diffs_for, cap, lambda r, text: _hunk(r, text, report.commit_url),
+                                          lambda c: _commit(c, report.commit_url))),
         (SECTIONS[2], lambda: _beyond(report, cap)),
         (SECTIONS[3], lambda: _taken(report, cap)),
         (SECTIONS[4], lambda: _policy(report, cap)),
@@ -98,14 +106,6 @@ def _render(report: Report, diffs_for: tuple[Level, ...], cap: int | None = None
 def _fact(fact: str) -> str:
     """A summary fact (our words, no repository text) with the strategy option as code."""
     return md_text(fact).replace("-X theirs", "`-X theirs`")
-
-
-def _hunks(report: Report, level: Level, diffs_for: tuple[Level, ...], cap: int | None = None) -> list[str]:
-    out: list[str] = []
-    shown = [r for r in report.risky if r.level is level]
-    for risky in shown[:cap]:
-        out += _hunk(risky, level in diffs_for, report.commit_url)
-    return out + _left_out(len(shown) - len(shown[:cap]), f"more {level.value}-risk hunk")
 
 
 def _left_out(count: int, what: str) -> list[str]:

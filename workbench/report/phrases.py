@@ -118,19 +118,25 @@ def python_lines(stats: LineStats) -> str:
 
 
 def gate_sentence(report: Report) -> str | None:
+    """The gate's verdict, in items: what still waits for a decision while losing lines of either side or
+    breaking the build."""
     gate = report.gate
     if gate is None:
         return None
     acked = sum(1 for d in report.decisions if d.decided_by == "ack")
     acks = f"; {plural(acked, 'hunk')} acknowledged in .workbench/acks.toml" if acked else ""
+    level = gate.level.value
     if not gate.failed:
-        return f"--fail-on {gate.level.value}: passed (no open hunk at or above {gate.level.value}{acks})"
+        return (f"--fail-on {level}: passed (no item at or above {level} waits for a decision while it loses "
+                f"lines of dev or main or breaks the build{acks})")
     unheld = sum(1 for d in report.decisions if not d.in_file and d.choice is not None)
     pending = f"; {plural(unheld, 'decision')} the file does not hold yet" if unheld else ""
+    losing = sum(1 for i in gate.items if any(m.lost_count for m in i.pending))
+    breaking = len(gate.items) - losing
+    verb = "waits" if len(gate.items) == 1 else "wait"
     return (
-        f"--fail-on {gate.level.value}: failed, {plural(len(gate.open), 'hunk')} at or above "
-        f"{gate.level.value} undecided in the app (and not acknowledged) with main's text still in the result"
-        f"{acks}{pending}"
+        f"--fail-on {level}: failed, {plural(len(gate.items), 'item')} at or above {level} still {verb} for a "
+        f"decision ({losing} losing lines of dev or main, {breaking} breaking the build or a rule){acks}{pending}"
     )
 
 

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
-from workbench.analysis.model import ApiMismatch, Level
+from workbench.analysis.model import ApiMismatch
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.hunktext import hunk_diffs
+from workbench.report.item_words import count_words
 from workbench.report.phrases import (
     SECTIONS,
     beyond_words,
@@ -34,18 +35,22 @@ from workbench.report.phrases import (
     title,
 )
 from workbench.report.styles import DIFF_STYLE, GATE_STYLE, LEVEL_STYLE
+from workbench.report.worklist_text import ItemFilter, worklist_text
 from workbench.textsafe import visible
 
+WORKLIST = "Worklist"
 
-def print_text(report: Report, console: Console) -> None:
+
+def print_text(report: Report, console: Console, only: ItemFilter = ItemFilter.ALL) -> None:
+    """The report, opening on the worklist (``only``: every item, those still open, or those changed after the
+    merge)."""
     console.print(Text(title(report), style="bold"))
-    console.print(Text(" · ".join(summary_facts(report))))
+    console.print(Text(" · ".join([*summary_facts(report), f"worklist: {count_words(report.items)}"])))
     gate = gate_sentence(report)
     if gate:
         console.print(Text(gate, style=GATE_STYLE[bool(report.gate and report.gate.failed)]))
     sections: list[tuple[str, Callable[[], list[Text]]]] = [
-        (SECTIONS[0], lambda: _hunks(report, Level.HIGH)),
-        (SECTIONS[1], lambda: _hunks(report, Level.MEDIUM)),
+        (WORKLIST, lambda: worklist_text(report, only, _hunk)),
         (SECTIONS[2], lambda: [_item(b.path, beyond_words(b)) for b in report.beyond]),
         (SECTIONS[3], lambda: [_item(t.path, taken_words(t)) for t in report.taken]),
         (SECTIONS[4], lambda: _policy(report)),
@@ -61,13 +66,6 @@ def print_text(report: Report, console: Console) -> None:
         console.print(Text(heading, style="bold underline"))
         for line in body() or [Text("none", style="dim")]:
             console.print(line)
-
-
-def _hunks(report: Report, level: Level) -> list[Text]:
-    out: list[Text] = []
-    for risky in (r for r in report.risky if r.level is level):
-        out += _hunk(risky)
-    return out
 
 
 def _hunk(risky: RiskyHunk) -> list[Text]:

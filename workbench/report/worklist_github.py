@@ -1,0 +1,61 @@
+"""One workflow annotation per worklist item (``github.py`` writes them as commands).
+
+An item the gate fails on (``--fail-on``, or high when no gate was asked)
+is an ``error``; another item still waiting for a decision a ``warning``
+(a ``notice`` when low); a decided item, or one with nothing to decide, a
+``notice``, so the PR still shows it.  The annotation sits on the first
+place of the item in the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from workbench.analysis.model import Hunk, Level
+from workbench.report.document import Report
+from workbench.report.item_words import decide_words, item_facts, lost_words, places, taking_words
+from workbench.report.items import ReportItem
+from workbench.report.phrases import commit_label
+
+Annotation = Literal["error", "warning", "notice"]
+
+
+@dataclass(frozen=True, slots=True)
+class ItemAnnotation:
+    kind: Annotation
+    message: str
+    title: str
+    file: str | None
+    line: int | None
+    end_line: int | None
+
+
+def item_annotations(report: Report) -> list[ItemAnnotation]:
+    level = report.gate.level if report.gate is not None else Level.HIGH
+    hunks = {(f.path, h.index): h for f in report.analysis.files for h in f.all_hunks}
+    return [_annotation(entry, level, hunks) for entry in report.items]
+
+
+def _annotation(entry: ReportItem, level: Level, hunks: dict[tuple[str, int], Hunk]) -> ItemAnnotation:
+    item = entry.item
+    kind: Annotation
+    if entry.blocks(level):
+        kind = "error"
+    elif entry.open and item.level is not Level.LOW:
+        kind = "warning"
+    else:
+        kind = "notice"
+    lines = [item.why, "; ".join(f for f in (lost_words(entry), taking_words(entry)) if f)]
+    lines += [f"commit: {commit_label(c)}" for c in entry.commits]
+    lines += [f"where: {places(item.members)}", decide_words(entry)]
+    first = item.members[0] if item.members else None
+    hunk = hunks.get((first.path, first.hunk)) if first is not None and first.hunk is not None else None
+    line = end = None
+    if hunk is not None and hunk.result is not None:
+        line = max(hunk.result.start if not hunk.result.empty else hunk.result.start - 1, 1)
+        end = max(hunk.result.end, line)
+    return ItemAnnotation(
+        kind, "\n".join(lines), f"{item.level.value} {item_facts(entry)} ({item.id})",
+        first.path if first is not None else None, line, end,
+    )
