@@ -8,8 +8,10 @@ import json
 import pytest
 from helpers.syncs import analyze
 
-from workbench.analysis.model import Level, SignalKind
+from workbench.analysis.model import Level, LineRange, LostLines, SignalKind
 from workbench.analysis.serialize import analysis_to_json
+from workbench.analysis.worklist.items import Item, ItemKind, Member, Worklist
+from workbench.analysis.worklist.lift import lifted
 from workbench.cli import main
 from workbench.sample import RepoBuilder
 
@@ -92,3 +94,13 @@ def test_lost_lines_the_result_only_re_laid_out_are_not_lost(builder: RepoBuilde
     assert not any(h.lost_lines.dev or h.lost_lines.main for h in hunks), "dev's call is in the result, re-wrapped"
     assert any(s.kind is SignalKind.LAYOUT_ONLY for h in hunks for s in h.signals)
     assert all(h.level is Level.LOW for h in hunks)
+
+
+def test_r5_lifts_a_medium_member_of_a_high_change_but_not_a_file_a_tool_writes() -> None:
+    """One commit's loss: its code hunk is high, its comment hunk medium (lifted, read with it); its hunks in
+    golden-value JSON are regenerated with the change, never lifted (one commit can touch hundreds)."""
+    lost = LostLines(dev=(LineRange(3, 3),))
+    members = (Member("model.py", 0, Level.HIGH, lost), Member("model.py", 1, Level.MEDIUM, lost),
+               Member("golden_values.json", 0, Level.MEDIUM, lost))
+    item = Item("commit-0123456789", ItemKind.COMMIT, Level.HIGH, "why", members)
+    assert lifted(Worklist((item,))) == {("model.py", 1)}

@@ -1,11 +1,15 @@
 """Members that share a high item's loss are high too: a medium hunk losing lines of a commit whose other lost
-lines are high (its comments, a one-line default) is restored with them, so it is read with them."""
+lines are high (its comments, a one-line default) is restored with them, so it is read with them.
+
+Not in a file a tool writes (a lock file, JSON golden values): restoring the change regenerates those, so
+nobody reads them line by line, and one commit can touch hundreds of their hunks."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from workbench.analysis.model import Level, Signal, SignalKind
+from workbench.analysis.risk.line_compare import regenerated
 from workbench.analysis.worklist.facts import HunkRef
 from workbench.analysis.worklist.items import ItemKind, Worklist
 
@@ -20,7 +24,7 @@ def lifted(worklist: Worklist) -> frozenset[HunkRef]:
         for item in worklist.items
         if item.level is Level.HIGH and item.kind in SHARED_LOSS
         for m in item.members
-        if m.hunk is not None and m.level is Level.MEDIUM and m.lost_count
+        if m.hunk is not None and m.level is Level.MEDIUM and m.lost_count and not regenerated(m.path)
     )
 
 
