@@ -42,7 +42,7 @@ def test_a_bot_resolution_is_reported_as_the_resolution_with_its_changes_beyond_
     assert "1 edit beyond git's merge in 1 file" in head
     beyond = markdown.split("### Changes beyond git's merge")[1].split("###")[0]
     assert CLEAN in beyond and "the result is dev's file" in beyond
-    assert "an edit outside git's conflicts" in markdown.split("### High-risk hunks")[1].split("###")[0]
+    assert "an edit outside git's conflicts" in markdown.split("### Worklist")[1].split("###")[0]
     assert "the resolution took main's text" in markdown  # the conflicted file, main's side kept
     assert report.gate is not None and (CLEAN, 0) in [(o.path, o.index) for o in report.gate.open]
     assert any(line.startswith(f"::error file={CLEAN}") for line in render_github(report).splitlines())

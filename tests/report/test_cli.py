@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from helpers.reports import git, report_for
 
-from workbench.analysis.model import Level, Taken
+from workbench.analysis.model import Level, LineRange, LostLines, Taken
 from workbench.cli import main
 from workbench.report.document import RecordedDecision, is_open
 from workbench.resolve.events import FileChoice
@@ -43,11 +43,17 @@ def test_fail_on_exits_1_while_main_text_is_undecided(
     assert gate["failed"] and {o["taken"] for o in gate["open"]} == {"main"}
 
 
-def test_fail_on_exits_0_when_the_result_holds_dev(dev_merge: SampleSync, capsys: pytest.CaptureFixture[str]) -> None:
+def test_fail_on_fails_when_the_result_holds_dev_and_drops_mains_lines(
+    dev_merge: SampleSync, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both directions: a result holding dev's side everywhere is not addressed where it loses main's lines
+    (this gate used to pass it: the one-directional rule the bot learnt to satisfy by dropping main's work)."""
     code, out, _ = _run(capsys, "--repo", str(dev_merge.path), "--fail-on", "low", "--format", "json")
     doc = json.loads(out)
     assert doc["summary"]["hunks"] > 0 and doc["summary"]["theirs_hunks"] == 0
-    assert (code, doc["gate"]["open"]) == (0, [])
+    assert code == 1 and doc["gate"]["open"] and all(o["taken"] == "dev" for o in doc["gate"]["open"])
+    failing = [i for i in doc["worklist"] if i["id"] in doc["gate"]["items"]]
+    assert any(i["lost_lines"]["main"] > 0 and i["kind"] != "api-break" for i in failing)
 
 
 def test_fail_on_in_a_merge_in_progress_and_a_preview(
@@ -88,9 +94,8 @@ def test_bad_input_is_one_line_and_exit_2(
 
 def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
     marks = {(SPECS, 0): (Level.HIGH, ("a",)), (CALLER, 1): (Level.MEDIUM, ("b",))}
-    assert [(o.path, o.index) for o in report_for(bot_merge, marks, (), Level.MEDIUM).gate.open] == [
-        (SPECS, 0), (CALLER, 1)
-    ]
+    waiting = [(o.path, o.index) for o in report_for(bot_merge, marks, (), Level.MEDIUM).gate.open]
+    assert {(SPECS, 0), (CALLER, 1)} <= set(waiting)  # with the other waiting hunks of their items
     decided = [RecordedDecision(SPECS, 0, Choice.MAIN), RecordedDecision(CALLER, None, FileChoice.KEEP_DEV)]
     gate = report_for(bot_merge, marks, decided, Level.MEDIUM).gate
     assert gate is not None and not gate.failed
@@ -98,20 +103,25 @@ def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
 
 
 @pytest.mark.parametrize(
-    ("taken", "decided", "expected"),
+    ("taken", "lost", "decided", "expected"),
     [
-        (Taken.MAIN, False, True),
-        (Taken.UNRESOLVED, False, True),
-        (Taken.DEV, False, False),
-        (Taken.BOTH, False, False),
-        (Taken.OTHER, False, False),
-        (Taken.MAIN, True, False),
-        (Taken.UNRESOLVED, True, False),
+        (Taken.MAIN, "dev", False, True),
+        (Taken.UNRESOLVED, "", False, True),
+        (Taken.DEV, "main", False, True),  # keeps dev, drops main's lines: open like the mirror case
+        (Taken.BOTH, "main", False, True),
+        (Taken.MAIN, "", False, False),  # main's side, nothing of dev's lost
+        (Taken.DEV, "", False, False),
+        (Taken.BOTH, "", False, False),
+        (Taken.OTHER, "", False, False),
+        (Taken.MAIN, "dev", True, False),
+        (Taken.UNRESOLVED, "", True, False),
     ],
 )
-def test_the_open_rule(bot_merge: SampleSync, taken: Taken, decided: bool, expected: bool) -> None:
+def test_the_open_rule(bot_merge: SampleSync, taken: Taken, lost: str, decided: bool, expected: bool) -> None:
     hunk = next(r.hunk for r in report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("a",))}).risky)
-    assert is_open(replace(hunk, taken=taken), decided) is expected
+    some = (LineRange(1, 1),)
+    lines = LostLines(dev=some if lost == "dev" else (), main=some if lost == "main" else ())
+    assert is_open(replace(hunk, taken=taken, lost_lines=lines), decided) is expected
 
 
 def test_an_internal_error_is_one_line_and_exit_3(

@@ -10,6 +10,7 @@ from helpers.reports import merged, report_for
 from helpers.syncs import open_analysis
 
 from workbench.analysis.model import Level
+from workbench.analysis.worklist.build import FILE_POLICY_KINDS
 from workbench.report.document import RecordedDecision, build_report
 from workbench.report.github import render_github
 from workbench.resolve.splice import Choice
@@ -54,7 +55,8 @@ def parse(output: str) -> tuple[list[Annotation], list[str]]:
     return found, other
 
 
-def test_one_annotation_per_finding(bot_merge: SampleSync) -> None:
+def test_one_annotation_per_item(bot_merge: SampleSync) -> None:
+    """Each worklist item once, at its first place: the gate's items are errors, decided ones notices."""
     marks = {
         (SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is gone",)),
         (CALLER, 1): (Level.MEDIUM, ("group_commit was renamed on dev",)),
@@ -66,26 +68,27 @@ def test_one_annotation_per_finding(bot_merge: SampleSync) -> None:
     annotations, other = parse(render_github(report))
     by_place = {(a.props.get("file"), a.props.get("line")): a for a in annotations}
     specs = by_place[(SPECS, start[(SPECS, 0)])]
-    assert specs.kind == "error"
+    assert specs.kind == "error" and specs.props["title"].startswith("high ")
     assert specs.props["endLine"] == next(str(r.hunk.result.end) for r in report.risky if r.path == SPECS and r.hunk.result)
-    assert specs.message.splitlines()[0] == "dev's qk_l2_norm line is gone"
-    assert "dev: " in specs.message and "(#121)" in specs.message
-    assert by_place[(CALLER, start[(CALLER, 1)])].kind == "warning"
-    decided = by_place[(CALLER, start[(CALLER, 0)])]
-    assert decided.kind == "notice"
-    assert "decided in the app: hunk 1: restored dev (note: restored dev's import)" in decided.message
+    why, reason = specs.message.splitlines()[:2]
+    assert SPECS in why and reason == "dev's qk_l2_norm line is gone"
+    assert "the result loses 1 line of dev's" in specs.message and "(#121)" in specs.message
+    ids = [a.props["title"].rsplit("(", 1)[-1].rstrip(")") for a in annotations if a.props.get("file")
+           and a.props["title"].endswith(")")]
+    assert ids == [i.item.id for i in report.items]
     assert by_place[(SHIM, None)].props["title"] == "file restored"
     assert by_place[(RMS_NORM, None)].props["title"] == "file deleted"
     gate = by_place[(None, None)]
-    assert gate.kind == "error" and "--fail-on medium: failed, 2 hunks" in gate.message
-    assert len(annotations) == 3 + 2 + 1
+    assert gate.kind == "error" and "--fail-on medium: failed, 2 items" in gate.message
     assert len(other) == 1 and other[0].startswith("workbench report: ")
 
 
-def test_no_gate_annotation_when_nothing_is_open(bot_merge: SampleSync) -> None:
+def test_no_error_when_nothing_is_open(bot_merge: SampleSync) -> None:
     annotations, other = parse(render_github(report_for(bot_merge, fail_on=Level.HIGH)))
-    assert [a.props.get("title") for a in annotations] == ["file restored", "file deleted"]
-    assert other[0].endswith("--fail-on high: passed (no open hunk at or above high)")
+    assert not [a for a in annotations if a.kind == "error"]
+    assert [a.props.get("title") for a in annotations if a.kind == "warning"] == ["file restored", "file deleted"]
+    assert other[0].endswith("--fail-on high: passed (no item at or above high waits for a decision while it "
+                             "loses lines of dev or main or breaks the build)")
 
 
 def test_messages_and_properties_survive_github_encoding(tmp_path: Path) -> None:
@@ -106,18 +109,28 @@ def test_messages_and_properties_survive_github_encoding(tmp_path: Path) -> None
     annotations, _ = parse(output)
     [hunk] = [a for a in annotations if a.props.get("file") == path]
     assert hunk.props["line"] == "1"
-    assert hunk.message.startswith("line one\nline two: 100% sure, ::error::not a command\\x0d")
+    assert hunk.message.splitlines()[1:4] == ["line one", "line two: 100% sure, ::error::not a command\\x0d",
+                                              "the result loses 1 line of dev's; taking dev's side loses 1 line "
+                                              "of main's; taking main's loses 1 line of dev's"]
     assert all(line.startswith(("::", "workbench report: ")) for line in output.splitlines())
 
 
-def test_policy_findings_by_severity_and_api_mismatches_at_their_line(bot_merge: SampleSync) -> None:
+def test_policy_findings_by_severity_and_api_mismatches_as_items(bot_merge: SampleSync) -> None:
+    """Policy findings that decide no file keep their severity; those that name a file to decide, and the API
+    audit's failures, are worklist items (one annotation each, at the item's first place)."""
     _repo, analysis = open_analysis(bot_merge.path, policy="megatron")
-    assert analysis.policy is not None
-    annotations, _ = parse(render_github(build_report(analysis, None)))
+    assert analysis.policy is not None and analysis.api_mismatches
+    report = build_report(analysis, None)
+    annotations, _ = parse(render_github(report))
     policy = [a for a in annotations if a.props.get("title", "").startswith("sync policy: ")]
     kinds = {"high": "error", "medium": "warning", "info": "notice"}
     assert [(a.props["file"], a.kind) for a in policy] == [
-        (f.path, kinds[f.severity]) for f in analysis.policy.findings
+        (f.path, kinds[f.severity]) for f in analysis.policy.findings if f.kind not in FILE_POLICY_KINDS
     ]
-    api = [(a.props["file"], a.props["line"], a.message) for a in annotations if a.props.get("title") == "API mismatch"]
-    assert api == [(m.path, str(m.line), m.message) for m in analysis.api_mismatches]
+    titled = {a.props.get("title", "").rsplit("(", 1)[-1].rstrip(")"): a for a in annotations}
+    breaks = [i.item for i in report.items if i.item.kind.value == "api-break"]
+    assert breaks and all(titled[i.id].kind == "error" for i in breaks)
+    named = {m.path for i in breaks for m in i.members}
+    assert {m.path for m in analysis.api_mismatches} <= named
+    ruled = [i.item for i in report.items if i.item.kind.value == "policy"]
+    assert ruled and all(i.id in titled for i in ruled)

@@ -34,7 +34,7 @@ TOP = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
     "policy": (DICT, NONE), "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "file_events": LIST,
-    "beyond_merge": LIST, "decisions": LIST,
+    "beyond_merge": LIST, "worklist": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
 ENTRIES = {
@@ -45,7 +45,7 @@ ENTRIES = {
                   "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE), "in_file": BOOL},
 }
 RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
-GATE = {"level": STR, "failed": BOOL, "open": LIST}
+GATE = {"level": STR, "failed": BOOL, "open": LIST, "items": LIST}
 
 
 def _check(record: dict[str, Any], shape: dict[str, Any], where: str) -> None:
@@ -125,7 +125,7 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert {"path": CODEOWNERS, "status": "theirs-resolved", "policy": None, "hunks": 1,
             "reason": "-X theirs"} in doc["main_taken"]
     assert [(e["path"], e["event"]) for e in doc["file_events"]] == [(SHIM, "restored"), (RMS_NORM, "deleted")]
-    assert doc["gate"] == {"level": "high", "failed": False, "open": []}
+    assert doc["gate"] == {"level": "high", "failed": False, "open": [], "items": []}
     assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                  "note": "restored by hand", "decided_by": "app", "reason": None, "who": None,
                                  "at": None, "in_file": True}]

@@ -12,7 +12,7 @@ from helpers.syncs import open_analysis
 
 from workbench.analysis.model import DeletedFile, Importer, Level
 from workbench.report.document import RecordedDecision, build_report
-from workbench.report.markdown import render_markdown
+from workbench.report.markdown import WORKLIST, render_markdown
 from workbench.report.phrases import SECTIONS, lines
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
@@ -31,9 +31,8 @@ def _text(fragment: str) -> str:
 
 def test_every_section_in_order_and_empty_ones_say_none(bot_merge: SampleSync) -> None:
     sections = html_sections(render_html(render_markdown(report_for(bot_merge))))
-    assert list(sections) == ["", *SECTIONS]
-    for empty in ("High-risk hunks", "Medium-risk hunks", "Policy findings", "API mismatches",
-                  "Decisions recorded in the app"):
+    assert list(sections) == ["", WORKLIST, *SECTIONS[2:]]  # the worklist in place of the risky hunks
+    for empty in ("Policy findings", "API mismatches", "Decisions recorded in the app"):
         assert sections[empty].startswith("<p>none") and sections[empty].count("<p>") == 1, empty
 
 
@@ -54,7 +53,7 @@ def test_summary_line_agrees_with_git(bot_merge: SampleSync) -> None:
     assert f"Python lines: +{added} / -{deleted} across {files} files (against dev)" in summary
 
 
-def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: SampleSync) -> None:
+def test_the_worklist_holds_the_risky_hunks_with_reasons_commits_and_text(bot_merge: SampleSync) -> None:
     marks = {
         (SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is missing from the result",)),
         (CALLER, 1): (Level.MEDIUM, ("main calls group_commit, which dev renamed",)),
@@ -63,18 +62,19 @@ def test_risky_hunks_come_high_first_with_reasons_commits_and_text(bot_merge: Sa
     report = report_for(bot_merge, marks)
     hunks = {(r.path, r.hunk.index): r.hunk for r in report.risky}
     sections = html_sections(render_html(render_markdown(report)))
-    high, medium = _text(sections["High-risk hunks"]), _text(sections["Medium-risk hunks"])
-    assert high.index(SPECS) < high.index(CALLER)  # same risk: by path
+    high = medium = _text(sections[WORKLIST])  # a medium hunk is shown under its (high) item
     for key, text in (((SPECS, 0), high), ((CALLER, 0), high), ((CALLER, 1), medium)):
         result = hunks[key].result
         assert result is not None
         assert f"{key[0]} {lines(result)}" in text
     assert "dev's qk_l2_norm line is missing from the result" in high
     assert "main calls group_commit, which dev renamed" in medium
+    assert "the result loses 1 line of dev's; taking dev's side loses 1 line of main's" in high
     dev_commit = git(bot_merge, "log", "-1", "--format=%H %s", bot_merge.dev, "--", SPECS).decode().split(" ", 1)
     assert f"{dev_commit[0][:10]} {dev_commit[1].strip()}" in high
-    assert sections["High-risk hunks"].count("<details><summary>dev / main / result text</summary>") == 2
-    diff = re.search(r'<code class="language-diff">(.*?)</code>', sections["High-risk hunks"].split(SPECS, 1)[1], re.S)
+    assert sections[WORKLIST].count("<details><summary>dev / main / result text</summary>") == 3
+    specs_item = sections[WORKLIST].split(f"{SPECS} line", 1)[1]
+    diff = re.search(r'<code class="language-diff">(.*?)</code>', specs_item, re.S)
     assert diff is not None
     shown = html.unescape(diff.group(1)).splitlines()
     specs = hunks[(SPECS, 0)]
@@ -158,7 +158,7 @@ def test_decisions_with_their_disposition_and_note(bot_merge: SampleSync) -> Non
     assert f"{SPECS} hunk 1: restored dev (note: keeps #121's `qk_l2_norm` (ask @\u200bada))" in text
     assert f"{CODEOWNERS} whole file: kept main" in text
     assert f"{CALLER} hunk 2: edited" in text
-    assert "decided in the app: hunk 1: restored dev" in _text(sections["High-risk hunks"])
+    assert "decided in the app: hunk 1: restored dev" in _text(sections[WORKLIST])
     assert "@ada" not in markdown.replace("@&#8203;ada", "")
 
 
@@ -204,7 +204,7 @@ def test_repository_text_cannot_break_the_markdown(tmp_path: Path) -> None:
     rendered = render_html(markdown)
     assert set(re.findall(r"</?([a-z0-9]+)", rendered)) <= ALLOWED_TAGS
     assert rendered.count("<details>") == rendered.count("</details>") == 1
-    high = html_sections(rendered)["High-risk hunks"]
+    high = html_sections(rendered)[WORKLIST]
     shown_subject = HOSTILE_SUBJECT.replace("@", "@\u200b").replace("\x1b", "\\x1b")
     # A reason's `words` are a code span (reasons name identifiers that way); the rest stays literal.
     assert f"<li>{shown_subject.replace('`bug`', '<code>bug</code>')}</li>" in html.unescape(high)

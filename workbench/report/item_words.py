@@ -40,12 +40,13 @@ def state_words(entry: ReportItem) -> str:
 
 
 def lost_words(entry: ReportItem) -> str:
-    """What the result loses, both sides: ``the result loses 12 of dev's and 3 of main's lines``."""
+    """What the result loses, both sides: ``the result loses 12 lines of dev's and 3 of main's``."""
     dev, main = entry.item.lost_dev, entry.item.lost_main
     if not dev and not main:
         return "the result loses no line of either side"
-    parts = [f"{dev} of dev's" if dev else "", f"{main} of main's" if main else ""]
-    return "the result loses " + " and ".join(p for p in parts if p) + (" line" if dev + main == 1 else " lines")
+    first, whose = (dev, "dev's") if dev else (main, "main's")
+    said = f"the result loses {plural(first, 'line')} of {whose}"
+    return said + (f" and {main} of main's" if dev and main else "")
 
 
 def taking_words(entry: ReportItem) -> str:

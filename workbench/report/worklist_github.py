@@ -9,10 +9,12 @@ place of the item in the result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from workbench.analysis.model import Hunk, Level
+from workbench.analysis.worklist.items import Member
 from workbench.report.document import Report
 from workbench.report.item_words import decide_words, item_facts, lost_words, places, taking_words
 from workbench.report.items import ReportItem
@@ -46,7 +48,8 @@ def _annotation(entry: ReportItem, level: Level, hunks: dict[tuple[str, int], Hu
         kind = "warning"
     else:
         kind = "notice"
-    lines = [item.why, "; ".join(f for f in (lost_words(entry), taking_words(entry)) if f)]
+    lines = [item.why, *_reasons(item.members, hunks)]
+    lines.append("; ".join(f for f in (lost_words(entry), taking_words(entry)) if f))
     lines += [f"commit: {commit_label(c)}" for c in entry.commits]
     lines += [f"where: {places(item.members)}", decide_words(entry)]
     first = item.members[0] if item.members else None
@@ -59,3 +62,17 @@ def _annotation(entry: ReportItem, level: Level, hunks: dict[tuple[str, int], Hu
         kind, "\n".join(lines), f"{item.level.value} {item_facts(entry)} ({item.id})",
         first.path if first is not None else None, line, end,
     )
+
+
+REASONS = 3
+"""How many of the riskiest member's reasons an annotation quotes."""
+
+
+def _reasons(members: Sequence[Member], hunks: dict[tuple[str, int], Hunk]) -> list[str]:
+    """The reasons of the item's riskiest hunk, strongest first: why it matters, in the evidence's own words."""
+    found = [hunks[(m.path, m.hunk)] for m in members if m.hunk is not None and (m.path, m.hunk) in hunks]
+    if not found:
+        return []
+    riskiest = max(found, key=lambda h: h.risk)
+    raising = sorted((s for s in riskiest.signals if s.weight > 0), key=lambda s: -s.weight)
+    return [s.message for s in raising[:REASONS]]
