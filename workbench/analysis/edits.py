@@ -268,9 +268,14 @@ def _make(
 
 def _taken(dev: Sequence[bytes], main: Sequence[bytes], result: tuple[bytes, ...]) -> Taken:
     """Whose text the result put in place of git's merge here (newline at the end aside)."""
-    held = b"".join(result).rstrip(b"\r\n")
-    if dev != main and held == joined(dev).rstrip(b"\r\n"):
+    held = b"".join(result)
+    if dev != main and _same(held, joined(dev)):
         return Taken.DEV
-    if dev != main and held == joined(main).rstrip(b"\r\n"):
+    if dev != main and _same(held, joined(main)):
         return Taken.MAIN
     return Taken.OTHER
+
+
+def _same(held: bytes, side: bytes) -> bool:
+    """Equal texts, or equal but for the newline ending the last line (an empty text is no side's blank lines)."""
+    return held == side or (bool(held) and held.rstrip(b"\r\n") == side.rstrip(b"\r\n"))
