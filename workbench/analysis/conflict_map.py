@@ -51,8 +51,8 @@ class Located:
     """The sides whose sections the blocks give one way only (``Readings.sure``): where model and file
     disagree, the one case where it matters, only their projections can be written."""
     touched: frozenset[int] = frozenset()
-    """Hunks still holding some of git's blocks whose text is not git's: a block of theirs resolved,
-    edited or emptied by hand.  Deciding one replaces all it holds; undecided, it keeps it."""
+    """Hunks still holding some of git's blocks whose text is not git's: another of their blocks resolved
+    (replaced by text) or deleted by hand.  Deciding one replaces all it holds; undecided, it keeps it."""
 
     @property
     def agrees(self) -> bool:

@@ -75,7 +75,8 @@ def place_spans(
     places the spans, and where sides share lines with their neighbours a
     diff against main's text in every span can align them across a span's
     edge (dev's kept text read as main's, with edits of the result's own
-    beside it): the spans are placed again on the output with dev's text
+    beside it): where some hunk then reads neither side and the diff left
+    changes outside the hunks, the spans are placed again on the output with dev's text
     where the result seems to hold it, and with dev's everywhere; such a
     placement is kept when the result differs less from its layout and it
     leaves no more changed lines outside the hunks (a hunk never takes in a
@@ -88,10 +89,11 @@ def place_spans(
     if exact is not None:
         return exact
     (changed, outside), placed = _placed_on(theirs_lines, spans, result_lines, texts)
-    if dev is None:
-        return placed
     mains = [tuple(theirs_lines[s.start : s.start + s.count]) for s in spans]
     read_dev = [tuple(result_lines[lo:hi]) == texts[k] for k, (lo, hi) in enumerate(placed)]
+    if dev is None or not outside or all(d or tuple(result_lines[lo:hi]) == mains[k]
+                                         for k, (d, (lo, hi)) in enumerate(zip(read_dev, placed, strict=True))):
+        return placed  # every change is a hunk's, or every hunk reads a side: the diff did not misalign them
     for devs in dict.fromkeys((tuple(read_dev), (True,) * len(spans))):
         if not any(devs):
             continue
