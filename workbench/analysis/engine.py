@@ -255,8 +255,10 @@ def _analyze_file(
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
     located = None
+    worktree = None
     if merge is not None and result.unmerged and result.data is not None:
         drawn, located = in_default_style(result.data, merge)  # the same analysis whatever conflictStyle drew it
+        worktree = result.data if drawn is not result.data else None
         result = replace(result, data=drawn)
     if theirs_bytes is not None and result.data == theirs_bytes:
         theirs_bytes = result.data  # resolved as main's side (-X theirs): one object (a binary kept once), compared again at no cost
@@ -288,6 +290,7 @@ def _analyze_file(
         signals=warnings,
         exact=exact,
         result_mode=result.mode if result.present else None,
+        worktree_conflicts=worktree,
     ), located
 
 

@@ -228,6 +228,10 @@ class FileAnalysis:
     later: bool = False
     """A commit after the sync merge changed the file (``--result`` names a later commit)."""
 
+    worktree_conflicts: bytes | None = field(default=None, repr=False)
+    """A file a merge in progress left conflicted, whose blocks git drew in another style (diff3, zdiff3)
+    than the default one ``result_bytes`` holds them in: the work tree's own bytes, for showing its blocks."""
+
     @property
     def theirs_bytes(self) -> bytes | None:
         """What a pure ``-X theirs`` merge puts in the file (None: not decidable)."""

@@ -58,6 +58,28 @@ def conflict_blocks(entry: FileAnalysis) -> Located | None:
     return locate(entry.result_bytes, entry.merge)
 
 
+class FoundBlocks:
+    """git's conflict blocks found in each file of a session, once per file: every preview splices into them."""
+
+    def __init__(self) -> None:
+        self._analysed: dict[str, Located | None] = {}
+        self._shown: dict[str, Located | None] = {}
+
+    def analysed(self, entry: FileAnalysis) -> Located | None:
+        """In the text the analysis read (``conflict_blocks``)."""
+        if entry.path not in self._analysed:
+            self._analysed[entry.path] = conflict_blocks(entry)
+        return self._analysed[entry.path]
+
+    def shown(self, entry: FileAnalysis) -> Located | None:
+        """In the work tree's own bytes where git drew them in another style than the analysed text's."""
+        if entry.worktree_conflicts is None or entry.merge is None:
+            return self.analysed(entry)
+        if entry.path not in self._shown:
+            self._shown[entry.path] = locate(entry.worktree_conflicts, entry.merge)
+        return self._shown[entry.path]
+
+
 def written_content(
     entry: FileAnalysis, state: FileState, located: Located | None = None
 ) -> tuple[str, bytes | str | None]:

@@ -14,7 +14,7 @@ from workbench.analysis.conflict_map import Located
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import FILE_CHOICE_LABEL, Change, Event, Field, FileChoice, Op, Value, decision_label
-from workbench.resolve.file_content import ContentError, FileState, conflict_blocks, spliced, whole_file, written_content
+from workbench.resolve.file_content import ContentError, FileState, FoundBlocks, spliced, whole_file, written_content
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.provenance import evidence_json
 from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, keeps_result
@@ -45,9 +45,7 @@ class Session:
             f.path: (f.result_oid if f.result_present else None) for f in analysis.files
         }
         self._files = {f.path: f for f in analysis.files}
-        self._blocks: dict[str, Located | None] = {}
-        """git's conflict blocks found in each conflicted file, once (``conflict_blocks``): every preview splices
-        into them."""
+        self._blocks = FoundBlocks()
         self._hunks: dict[tuple[str, int], Decision] = {}
         self._file_choices: dict[str, FileChoice] = {}
         self._notes: dict[tuple[str, int | None], str] = {}
@@ -88,10 +86,12 @@ class Session:
             raise SessionError(f"no such file in this sync: {path}") from None
 
     def conflict_blocks(self, path: str) -> Located | None:
-        """git's conflict blocks found in ``path`` as analysed (a merge in progress), found once per session."""
-        if path not in self._blocks:
-            self._blocks[path] = conflict_blocks(self.file(path))
-        return self._blocks[path]
+        """git's conflict blocks found in ``path`` as analysed (a merge in progress), once per session."""
+        return self._blocks.analysed(self.file(path))
+
+    def work_tree_blocks(self, path: str) -> Located | None:
+        """git's conflict blocks as the work tree holds them (the user's conflict style), for showing them."""
+        return self._blocks.shown(self.file(path))
 
     def decision(self, path: str, index: int) -> Decision | None:
         return self._hunks.get((path, index))

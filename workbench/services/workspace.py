@@ -251,7 +251,7 @@ class Workspace:
         if decision is not None:
             return tuple(split_lines(self._decided_text(hunk, decision)))
         if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
-            found = self.session.conflict_blocks(path)
+            found = self.session.work_tree_blocks(path)
             if found is not None and found.agrees:  # the work tree's own block: git's labels, style and markers
                 return found.text.lines[slice(*found.ranges[index])]
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
