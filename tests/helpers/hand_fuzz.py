@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from helpers.git_reference import merge_file
-from workbench.analysis.conflict_map import Located, in_default_style, locate
+from workbench.analysis.conflict_map import Located, edits_beside, in_default_style, locate
 from workbench.analysis.edits import edit_hunks
 from workbench.analysis.hunks import build_hunks
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileHistory, FileStatus, Hunk, Side, Taken
@@ -124,8 +124,9 @@ def analysed(merge: MergeResult, result: bytes, unmerged: bool) -> tuple[FileAna
         merge.render(Favor.THEIRS))
     held = [h.result for h in hunks if h.result is not None]
     edits: tuple[Hunk, ...] = ()
+    beside = edits_beside(located, merge, len(hunks)) if located is not None and located.agrees else None
     if not untouched and len(held) == len(hunks):
-        edits = edit_hunks(merge, result, None, held, len(hunks))
+        edits = beside if beside is not None else edit_hunks(merge, result, None, held, len(hunks))
     side = Side("f", "0" * 40, 0o100644)
     entry = FileAnalysis(
         path="f", status=FileStatus.CONFLICTED if unmerged else FileStatus.HAND_RESOLVED, kind=ConflictKind.CONTENT,

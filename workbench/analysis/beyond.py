@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commits
-from workbench.analysis.conflict_map import Located, locate
+from workbench.analysis.conflict_map import Located, edits_beside, locate
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
 from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.xdiff import Favor, MergeResult, merge_lines, split_lines
@@ -71,7 +71,8 @@ def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper,
     result = snapshot.results.get(entry.path)
     if result is not None and result.unmerged and _git_conflict_text(entry.merge, entry.result_bytes, located):
         return entry
-    edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
+    beside = edits_beside(located, entry.merge, len(entry.hunks)) if located is not None and located.agrees else None
+    edits = beside if beside is not None else edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
     if not edits:
         return entry
     return replace(entry, edits=attribute_hunks(edits, entry.merge, snapshot, entry.dev, entry.main, mapper))

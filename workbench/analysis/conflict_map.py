@@ -30,6 +30,8 @@ from workbench.analysis.conflict_text import (
     project,
     readings,
 )
+from workbench.analysis.edits import edit_hunks
+from workbench.analysis.model import Hunk, LineRange
 from workbench.analysis.placement import place_spans, theirs_layout
 from workbench.analysis.xdiff import MergeResult
 
@@ -72,16 +74,48 @@ class Located:
             return b"".join(self.theirs.lines[lo:hi])
         return merge.conflict_block(merge.conflicts[k], self.text.labels, self.text.marker_size)
 
+    def held_at(self, k: int) -> tuple[int, int]:
+        """Where ``held(k)`` goes in ``theirs.lines``: the hunk's span, widened for a touched hunk over its
+        blocks' sections (a diff3 block also holds lines both sides share beside the hunk)."""
+        lo, hi = self.spans[k]
+        if k not in self.touched:
+            return lo, hi
+        blocks = _blocks_in(self.text, self.theirs, lo, hi)
+        return min([lo, *(self.theirs.at[b] for b in blocks)]), max([hi, *(self.theirs.ends[b] for b in blocks)])
+
     def drawn(self, merge: MergeResult) -> bytes:
         """The file with every hunk as it holds it (``held``): git's own blocks in git's default style."""
         out: list[bytes] = []
         pos = 0
-        for k, (lo, hi) in enumerate(self.spans):
+        for k in range(len(self.spans)):
+            lo, hi = self.held_at(k)
             out.extend(self.theirs.lines[pos:lo])
             out.append(self.held(k, merge))
             pos = hi
         out.extend(self.theirs.lines[pos:])
         return b"".join(out)
+
+
+def edits_beside(found: Located, merge: MergeResult, first_index: int) -> tuple[Hunk, ...] | None:
+    """The edit hunks of a file still holding git's blocks (``found`` agrees): what it changed outside the hunks,
+    found in the file projected to main's side and placed on the file's own lines; None when one falls inside
+    a block.
+
+    A diff3 block holds lines both sides share beside the model's hunk;
+    read in the file, they would look like lines the hunk took from outside
+    it (and deciding the edit would write them twice).
+    """
+    held = [LineRange.from_slice(lo, hi - lo) for lo, hi in found.spans]
+    edits = edit_hunks(merge, b"".join(found.theirs.lines), None, held, first_index)
+    placed: list[Hunk] = []
+    for edit in edits:
+        assert edit.result is not None
+        lo, hi = edit.result.start - 1, edit.result.end
+        if any(found.theirs.origin[n] < 0 for n in range(lo, hi)):
+            return None
+        start = _file_line(found.text, found.theirs, lo, opening=True)
+        placed.append(replace(edit, result=LineRange.from_slice(start, hi - lo)))
+    return tuple(placed)
 
 
 def in_default_style(result: bytes, merge: MergeResult) -> tuple[bytes, Located | None]:
@@ -208,8 +242,9 @@ def _disagreement(
     else it is a conflict the model does not know, or text that only looks
     like markers of this length.  A hunk without a block of git's in its
     place was resolved by hand: its text stands for both sides.  A hunk
-    whose blocks all lie inside its place, each still git's (its sections
-    runs of the sides' own lines), but whose text, projected to either
+    whose blocks are each still git's (its sections runs of the sides' own
+    lines), and lie inside its place but for lines both their sections
+    share, but whose text, projected to either
     side, is not that side's was touched by hand (another of its blocks
     resolved or emptied, as when git drew two diff3 blocks where the model
     has one hunk): its projections stand for themselves.  A block whose
@@ -237,9 +272,8 @@ def _disagreement(
             continue
         main = tuple(merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2])
         dev = tuple(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1])
-        inside = all(lo <= theirs.at[b] and theirs.ends[b] <= hi and _gits(text.blocks[b], fits) for b in blocks)
-        own = _side_lines(text, ours, *ranges[k]) if inside else None
-        if inside and own is not None and (tuple(theirs.lines[lo:hi]) != main or own != dev):
+        own = _on_ours(theirs, ours, lo, hi, blocks) if all(_gits(text.blocks[b], fits) for b in blocks) else None
+        if own is not None and (tuple(theirs.lines[lo:hi]) != main or own != dev):
             touched.add(k)
             dev_everywhere.extend(own)
             continue
@@ -258,21 +292,26 @@ def _gits(block: Block, fits: Fits) -> bool:
     return fits("ours", block.ours) and fits("theirs", block.theirs) and (block.base is None or fits("base", block.base))
 
 
-def _side_lines(text: ConflictText, projection: Projection, start: int, end: int) -> tuple[bytes, ...] | None:
-    """File lines [start, end) as ``projection`` has them (each whole block there as its section); None when
-    a block is cut at either end."""
-    lo, hi = _projected(text, projection, start), _projected(text, projection, end)
-    return None if lo is None or hi is None or hi < lo else tuple(projection.lines[lo:hi])
+def _on_ours(theirs: Projection, ours: Projection, lo: int, hi: int, blocks: Sequence[int]) -> tuple[bytes, ...] | None:
+    """What lines [lo, hi) of the projection to main's side are in the projection to dev's side (``blocks``: the
+    hunk's); None when a block's section is cut there by other than lines both its sections share (a diff3
+    block holds lines both sides share beside the model's hunk, which git does not refine away)."""
+    start, end = _to_ours(theirs, ours, lo, False, blocks), _to_ours(theirs, ours, hi, True, blocks)
+    return None if start is None or end is None or end < start else tuple(ours.lines[start:end])
 
 
-def _projected(text: ConflictText, projection: Projection, line: int) -> int | None:
-    """Where the boundary before file line ``line`` falls in ``projection`` (None: inside a block)."""
-    at = line
-    for k, block in enumerate(text.blocks):
-        if block.end <= line:
-            at += (projection.ends[k] - projection.at[k]) - (block.end - block.start)
-        elif block.start < line:
-            return None
-        else:
-            break
+def _to_ours(theirs: Projection, ours: Projection, x: int, end: bool, blocks: Sequence[int]) -> int | None:
+    """Where boundary ``x`` of the projection to main's side falls in the projection to dev's side: ``end``, a
+    hunk's end (an empty section there is the hunk's), else its start.  A section of one of the hunk's
+    ``blocks`` that reaches past ``x`` must have there lines both its sections share."""
+    at = x
+    for b, (first, last) in enumerate(zip(theirs.at, theirs.ends, strict=True)):
+        if first < x < last or (b in blocks and first < last and (first == x if end else last == x)):
+            if end:
+                tail = theirs.lines[x:last]
+                return ours.ends[b] - len(tail) if ours.lines[ours.ends[b] - len(tail) : ours.ends[b]] == tail else None
+            head = theirs.lines[first:x]
+            return ours.at[b] + len(head) if ours.lines[ours.at[b] : ours.at[b] + len(head)] == head else None
+        if last < x or (last == x and (end or first < x)):
+            at += (ours.ends[b] - ours.at[b]) - (last - first)
     return at

@@ -245,10 +245,9 @@ def splice_conflicted(
     edits: list[Replacement] = []
     for k, ((lo, hi), decision, hunk) in enumerate(zip(found.spans, decisions, hunks, strict=True)):
         if decision is None or decision.choice is Choice.RESULT:
-            text = found.held(k, merge)
+            edits.append(Replacement(*found.held_at(k), found.held(k, merge)))
         else:
-            text = _chosen(merge, k, hunk, decision)
-        edits.append(Replacement(lo, hi, text))
+            edits.append(Replacement(lo, hi, _chosen(merge, k, hunk, decision)))
     return _apply(list(found.theirs.lines), edits)
 
 
