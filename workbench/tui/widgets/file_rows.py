@@ -50,7 +50,8 @@ class FileRow:
     """Hunks and counts are known, the risk is still being computed (a first look)."""
 
 
-LIST_MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_down", "page_up"})
+LIST_MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_down", "page_up", "half_page_down",
+                        "half_page_up"})
 """The file list's actions that only move its cursor (the file under it opens)."""
 
 
@@ -62,8 +63,6 @@ class FileOptions(LineView):
         Binding("enter", "select", "Open", show=False),
         Binding("home", "first", show=False),
         Binding("end", "last", show=False),
-        Binding("pagedown", "page_down", show=False),
-        Binding("pageup", "page_up", show=False),
     ]
 
     DEFAULT_CSS = """

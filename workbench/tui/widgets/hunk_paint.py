@@ -9,13 +9,14 @@ lines are tagged d/m/b, lost lines carry ✗, decided hunks a mark.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.segment import Segment
 from rich.style import Style
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.display.layout import AlignedRow, Cell, Region
+from workbench.analysis.display.word_diff import Span
 from workbench.analysis.model import Level
 from workbench.tui.base_rows import BothDeleted
 from workbench.tui.glyphs import DECIDED, LOST, MARKED, PENDING_RISK, PENDING_RISK_WORD, RISK_LETTER, RISK_WORD
@@ -62,6 +63,16 @@ class Paint:
     show_base: bool
     wrap: bool
     x_offset: int
+    found: Mapping[str, Mapping[int, tuple[Span, ...]]] = field(default_factory=dict)
+    """A search's matches: side -> layout row -> spans."""
+    current: tuple[str, int, Span] | None = None
+    """The match the view is on: side, layout row, span."""
+
+    def marks(self, side: str, index: int) -> tuple[tuple[Span, ...], Span | None]:
+        """The search's spans on ``side`` of layout row ``index``, and the current match's span there."""
+        spans = self.found.get(side, {}).get(index, ())
+        current = self.current
+        return spans, current[2] if spans and current is not None and current[:2] == (side, index) else None
 
 
 def marker(palette: Palette, current: bool, at_cursor: bool) -> Segment:
@@ -82,7 +93,7 @@ def split_row(paint: Paint, row: AlignedRow, width: int, current: bool, at_curso
             segments.append(Segment("│", paint.palette.separator))
         cell: Cell | None = getattr(row, side)
         lost = index in paint.lost.get(side, ())
-        segments.extend(_cell(paint, row, side, cell, column_width, at_cursor, part, lost=lost))
+        segments.extend(_cell(paint, row, side, cell, column_width, at_cursor, part, lost=lost, index=index))
     return segments
 
 
@@ -99,25 +110,25 @@ def inline_row(paint: Paint, row: AlignedRow, line: ScreenLine, width: int, curr
                 Segment(_INLINE_TAG[side] if line.part == 0 else "  ", tag_style)]
     lost = side is not None and index in paint.lost.get(side, ())
     segments.extend(_cell(paint, row, cell_side, cell, max(0, width - 3), at_cursor, line.part,
-                          inline=side is None, lost=lost))
+                          inline=side is None, lost=lost, index=index))
     return segments
 
 
 def _cell(paint: Paint, row: AlignedRow, side: str, cell: Cell | None, width: int,
-          at_cursor: bool, part: int = 0, inline: bool = False, lost: bool = False) -> list[Segment]:
-    segments = _cell_segments(paint, row, side, cell, width, at_cursor, part, inline)
+          at_cursor: bool, part: int = 0, inline: bool = False, lost: bool = False, index: int = -1) -> list[Segment]:
+    segments = _cell_segments(paint, row, side, cell, width, at_cursor, part, inline, index)
     if not lost or not segments or len(segments[0].text) < 2:
         return segments
     palette = paint.palette
     number, *rest = segments
-    words = palette.word[side].bgcolor
-    tinted = [s if s.style is not None and s.style.bgcolor == words else Segment(s.text, combine(s.style, palette.lost))
+    kept = (palette.word[side].bgcolor, palette.found.bgcolor)
+    tinted = [s if s.style is not None and s.style.bgcolor in kept else Segment(s.text, combine(s.style, palette.lost))
               for s in rest]
     return [Segment(number.text[:-1], number.style), Segment(LOST, combine(number.style, palette.lost_mark)), *tinted]
 
 
 def _cell_segments(paint: Paint, row: AlignedRow, side: str, cell: Cell | None, width: int,
-                   at_cursor: bool, part: int, inline: bool) -> list[Segment]:
+                   at_cursor: bool, part: int, inline: bool, index: int) -> list[Segment]:
     palette = paint.palette
     gutter = min(paint.gutter, max(0, width - 1))
     if cell is None:
@@ -137,10 +148,12 @@ def _cell_segments(paint: Paint, row: AlignedRow, side: str, cell: Cell | None, 
         words = cell.vs_base if paint.show_base else cell.vs_other
     syntax = paint.syntax.get(side, {}).get(cell.no - 1, ())
     word_style = palette.word[side] if tinted else None
+    found, current = paint.marks(side, index)
     if not paint.wrap:
         return [
             number_segment(cell.no, gutter, number_style),
-            *text_segments(cell.text, width - gutter, palette, style, words, word_style, syntax, paint.x_offset),
+            *text_segments(cell.text, width - gutter, palette, style, words, word_style, syntax, paint.x_offset,
+                           found, current),
         ]
     room = max(1, width - gutter)
     start, stop = part * room, (part + 1) * room
@@ -149,8 +162,14 @@ def _cell_segments(paint: Paint, row: AlignedRow, side: str, cell: Cell | None, 
     return [
         number_segment(cell.no if part == 0 else None, gutter, number_style),
         *text_segments(cell.text[start:stop], width - gutter, palette, style, cut_spans(words, start, stop),
-                       word_style, cut_kinds(syntax, start, stop)),
+                       word_style, cut_kinds(syntax, start, stop), found=cut_spans(found, start, stop),
+                       current=_cut_span(current, start, stop)),
     ]
+
+
+def _cut_span(span: Span | None, start: int, stop: int) -> Span | None:
+    cut = cut_spans((span,), start, stop) if span is not None else []
+    return cut[0] if cut else None
 
 
 def header_line(hunk: int, title: HunkTitle | None, width: int, palette: Palette, current: bool,
