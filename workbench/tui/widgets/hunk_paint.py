@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 
@@ -29,6 +30,8 @@ from workbench.wording import plural
 _CLEAN_TONE = {Region.DEV: ("dev",), Region.MAIN: ("main",), Region.BOTH: ("dev", "main")}
 _INLINE_TAG = {"base": "b ", "dev": "d ", "main": "m ", None: "  "}
 """Inline, the two cells before a line's text say whose line it is (never colour alone)."""
+INLINE_HINTS = ("   inline (i: side by side)", "   i: side by side")
+"""What the inline legend ends with, the first that fits (none on a narrow view: never a cut word)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,31 +177,47 @@ def _cut_span(span: Span | None, start: int, stop: int) -> Span | None:
 
 def header_line(hunk: int, title: HunkTitle | None, width: int, palette: Palette, current: bool,
                 at_cursor: bool) -> list[Segment]:
-    """A hunk's title line: number, risk, what the result took, the decision."""
+    """A hunk's title line: number, risk, what the result took, the decision; shorter forms on a narrow view."""
     base = palette.header_current if current else palette.header
     if title is None:
         return label_segments([(f" hunk {hunk + 1}", base)], width, base)
+    mark = "▶" if at_cursor else ("▌" if current else " ")
     if not title.asked:
         muted = base if current else combine(base, Style(color=palette.muted.color, italic=True))
-        mark = "▶" if at_cursor else ("▌" if current else " ")
-        words = (f"{mark}hunk {title.number}/{title.total}  {RISK_LETTER[title.level]} {title.risk:>3} "
-                 f"{RISK_WORD[title.level]}  ·  {title.taken}  ·  {title.decision}")
-        return label_segments([(words, muted)], width, muted)
+        return label_segments([("".join(_header_words(title, mark, _fitting(title, mark, width))), muted)], width, muted)
     risk_style = combine(base, Style(color=palette.risk[title.level].color, bold=True)) if not current else base
-    risk_words = f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}"
     if title.risk_pending:
-        risk_words = f"{PENDING_RISK}     {PENDING_RISK_WORD}"
         risk_style = combine(base, Style(color=palette.muted.color, italic=True)) if not current else base
-    mark = "▶" if at_cursor else ("▌" if current else " ")
-    flag = f"{MARKED} " if title.marked else f"{DECIDED} " if title.decided else ""
     marked_style = combine(base, Style(color=palette.risk[Level.HIGH].color, bold=True)) if not current else base
-    parts = [
-        (f"{mark}hunk {title.number}/{title.total}  ", base),
-        (risk_words, risk_style),
-        (f"  ·  {title.taken}  ·  ", base),
-        (flag + title.decision, marked_style if title.marked else base),
-    ]
+    number, risk, taken, decision = _header_words(title, mark, _fitting(title, mark, width))
+    parts = [(number, base), (risk, risk_style), (taken, base), (decision, marked_style if title.marked else base)]
     return label_segments(parts, width, base)
+
+
+HEADER_FORMS = 3
+"""How a hunk header gives way on a narrow view: 0 as it is, 1 single spaces, 2 no "hunk" and no risk word."""
+
+
+def _header_words(title: HunkTitle, mark: str, form: int) -> tuple[str, str, str, str]:
+    """The header's four pieces (number, risk, what the result took, the decision) in ``form``."""
+    gap, dot = ("  ", "  ·  ") if form == 0 else (" ", " · ")
+    number = f"{mark}hunk {title.number}/{title.total}{gap}" if form < 2 else f"{mark}{title.number}/{title.total} "
+    if title.risk_pending:
+        risk = f"{PENDING_RISK}     {PENDING_RISK_WORD}" if form == 0 else f"{PENDING_RISK} {PENDING_RISK_WORD}"
+    elif form == 0:
+        risk = f"{RISK_LETTER[title.level]} {title.risk:>3} {RISK_WORD[title.level]}"
+    else:
+        risk = f"{RISK_LETTER[title.level]} {title.risk}" + (f" {RISK_WORD[title.level]}" if form == 1 else "")
+    flag = f"{MARKED} " if title.marked and title.asked else f"{DECIDED} " if title.decided and title.asked else ""
+    return number, risk, f"{dot}{title.taken}{dot}", flag + title.decision
+
+
+def _fitting(title: HunkTitle, mark: str, width: int) -> int:
+    """The first form whose header fits ``width`` (the last, cut at the end, when none does)."""
+    for form in range(HEADER_FORMS):
+        if cell_len("".join(_header_words(title, mark, form))) <= width:
+            return form
+    return HEADER_FORMS - 1
 
 
 def fold_line(fold: Fold, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
@@ -228,8 +247,9 @@ def column_titles(sides: Mapping[str, str], width: int, palette: Palette, gutter
             parts.append(("   " if k else "", palette.header))
             parts.append((f"{_INLINE_TAG[side].strip()} = {sides.get(side, side)}",
                           combine(palette.header, palette.hue[side])))
-        parts.append(("   inline (i: side by side)", palette.header))
-        return label_segments(parts, width, palette.header)
+        used = sum(cell_len(text) for text, _style in parts)
+        hint = next((hint for hint in INLINE_HINTS if used + len(hint) <= width), "")
+        return label_segments([*parts, (hint, palette.header)], width, palette.header)
     segments = [Segment(" ", palette.header)]
     for k, (side, column_width) in enumerate(split_columns(width, show_base)):
         if k:
