@@ -13,10 +13,9 @@ from collections.abc import Iterable
 from workbench.analysis.conflict_map import Located
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
-from workbench.resolve.events import FILE_CHOICE_LABEL, Change, Event, Field, FileChoice, Op, Value, decision_label
+from workbench.resolve.events import FILE_CHOICE_LABEL, Change, Event, Field, FileChoice, Op, Value, decision_label, evidence_json
 from workbench.resolve.file_content import ContentError, FileState, FoundBlocks, spliced, whole_file, written_content
 from workbench.resolve.markers import conflict_markers
-from workbench.resolve.provenance import evidence_json
 from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, keeps_result
 
 
