@@ -136,7 +136,7 @@ class WorkbenchApp(App[int]):
         else:
             self.exit(0)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """The command palette lists every workbench action that can run here, with its keys."""
         yield from action_commands(self, screen, effective_keys(self.config.keys))
         # Textual's own theme picker would bypass `t` (and its choice would be forgotten): `t` is the theme key.
