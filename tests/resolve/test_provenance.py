@@ -130,8 +130,8 @@ def test_restored_evidence_names_its_signals_by_kind_and_an_unknown_kind_is_not_
     sample_template: Template,
 ) -> None:
     """The journal stores each signal's kind as its JSON string; reading it back gives the closed set's member."""
-    from workbench.resolve.events import Event, Op
-    from workbench.resolve.provenance import evidence_json, restore
+    from workbench.resolve.events import Event, Op, evidence_json
+    from workbench.resolve.provenance import restore
     from workbench.services.sync import open_sync
 
     sample = sample_template("merge-commit")

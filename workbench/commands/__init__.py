@@ -7,6 +7,10 @@ the other commands start fast.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.services.sync import SyncRequest
 
 
 def add_sync_options(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +24,7 @@ def add_sync_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
 
 
-def sync_request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, imported lazily
+def sync_request(args: argparse.Namespace) -> SyncRequest:
     """The SyncRequest the shared options describe."""
     from workbench.git.runner import honoured_repository
     from workbench.services.sync import SyncRequest

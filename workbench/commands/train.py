@@ -20,8 +20,13 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from workbench.analysis.answer_key import AnswerKey
+    from workbench.git.repo import GitRepo
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -127,7 +132,7 @@ def _list(as_json: bool) -> int:
     return 0
 
 
-def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
+def _print_key(key: AnswerKey, as_json: bool, repo: GitRepo) -> int:
     from workbench.analysis.answer_key import answer_key_json, summary
     from workbench.textsafe import visible
     from workbench.wording import plural
@@ -149,7 +154,7 @@ def _print_key(key, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, Gi
     return 0
 
 
-def _grade(key, path: Path, as_json: bool, repo) -> int:  # noqa: ANN001 - AnswerKey, GitRepo
+def _grade(key: AnswerKey, path: Path, as_json: bool, repo: GitRepo) -> int:
     from workbench.analysis.answer_key import grade, grade_json, parse_answers
     from workbench.configfile import read_config_text
     from workbench.textsafe import visible
@@ -209,7 +214,7 @@ def _places(found: tuple[tuple[str, int], ...], shown: int = 3) -> str:
     return names + (f" and {len(found) - shown} more" if len(found) > shown else "")
 
 
-def _commit_label(repo, sha: str) -> str:  # noqa: ANN001 - GitRepo
+def _commit_label(repo: GitRepo, sha: str) -> str:
     from workbench.textsafe import visible
 
     info = repo.commit_info(sha)

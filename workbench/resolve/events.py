@@ -9,12 +9,13 @@ file content round-trips.
 from __future__ import annotations
 
 import base64
+import json
 import time
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from workbench.analysis.model import FileAnalysis
+from workbench.analysis.model import FileAnalysis, Level, Signal, SignalKind
 from workbench.resolve.splice import Choice, Decision
 
 
@@ -166,3 +167,29 @@ def _value_from_json(kind: Field, data: Any) -> Value:
         return FileChoice(data)
     text = data.get("text")
     return Decision(Choice(data["choice"]), None if text is None else base64.b64decode(text))
+
+
+Evidence = tuple[int, str, tuple[Signal, ...]]
+"""(risk, level, signals) of a file or a hunk."""
+
+
+def evidence_json(entry: FileAnalysis) -> str:
+    """The file's and every hunk's evidence, for a WRITTEN event."""
+    data = {"file": _pack(entry.risk, entry.level, entry.signals),
+            "hunks": [_pack(h.risk, h.level, h.signals) for h in entry.hunks]}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
+    return [risk, level.value, [[s.kind.value, s.message, list(s.commits), s.weight] for s in signals]]
+
+
+def evidence_from_json(data: list[object]) -> Evidence:
+    """One packed evidence back as (risk, level, signals); a TypeError or ValueError when it is not one."""
+    risk, level, signals = data
+    if not isinstance(risk, int) or not isinstance(signals, list):
+        raise TypeError("evidence is not [risk, level, signals]")
+    return risk, str(level), tuple(
+        Signal(SignalKind(kind), str(message), tuple(str(c) for c in commits), int(weight))
+        for kind, message, commits, weight in signals
+    )

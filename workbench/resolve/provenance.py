@@ -31,32 +31,8 @@ from workbench.analysis.model import (
     SyncAnalysis,
 )
 from workbench.git.repo import GitRepo
-from workbench.resolve.events import Event, Op
+from workbench.resolve.events import Event, Evidence, Op, evidence_from_json
 from workbench.resolve.journal import Journal, Situation
-
-Evidence = tuple[int, str, tuple[Signal, ...]]
-"""(risk, level, signals) of a file or a hunk."""
-
-
-def evidence_json(entry: FileAnalysis) -> str:
-    """The file's and every hunk's evidence, for a WRITTEN event."""
-    data = {"file": _pack(entry.risk, entry.level, entry.signals),
-            "hunks": [_pack(h.risk, h.level, h.signals) for h in entry.hunks]}
-    return json.dumps(data, separators=(",", ":"))
-
-
-def _pack(risk: int, level: Level, signals: tuple[Signal, ...]) -> list[object]:
-    return [risk, level.value, [[s.kind.value, s.message, list(s.commits), s.weight] for s in signals]]
-
-
-def _unpack(data: list[object]) -> Evidence:
-    risk, level, signals = data
-    if not isinstance(risk, int) or not isinstance(signals, list):
-        raise TypeError("evidence is not [risk, level, signals]")
-    return risk, str(level), tuple(
-        Signal(SignalKind(kind), str(message), tuple(str(c) for c in commits), int(weight))
-        for kind, message, commits, weight in signals
-    )
 
 
 def restore(analysis: SyncAnalysis, events: Iterable[Event], before: float | None = None) -> SyncAnalysis:
@@ -84,8 +60,8 @@ def _restored(entry: FileAnalysis, event: Event | None) -> FileAnalysis:
         entry = replace(entry, status=FileStatus.APP_RESOLVED)
     try:
         data = json.loads(event.evidence) if event.evidence else None
-        file_evidence = _unpack(data["file"]) if data else None
-        hunks = [_unpack(h) for h in data["hunks"]] if data else []
+        file_evidence = evidence_from_json(data["file"]) if data else None
+        hunks = [evidence_from_json(h) for h in data["hunks"]] if data else []
     except (ValueError, KeyError, TypeError):
         data = None
     if data is None or file_evidence is None or len(hunks) != len(entry.hunks):
