@@ -70,6 +70,8 @@ class Fact(str, Enum):
     """The signals on files, hunks and edits."""
     RISK = "risk"
     """``risk``, ``level`` and ``lost_lines`` of files, hunks and edits."""
+    SUGGESTIONS = "suggestions"
+    """``suggestion`` and ``candidates`` of conflict hunks, ``suggestion`` of files."""
 
 
 EVERYTHING = frozenset(Fact)

@@ -10,7 +10,15 @@ import-linter keeps it that way (``pyproject.toml``).
 from __future__ import annotations
 
 from workbench.analysis.seam import AnyStage
-from workbench.analysis.stages import apply_policy, audit_api, find_deleted, score_edits, score_files, score_risk
+from workbench.analysis.stages import (
+    apply_policy,
+    audit_api,
+    find_deleted,
+    score_edits,
+    score_files,
+    score_risk,
+    suggest_resolutions,
+)
 
 DEFAULT_STAGES: tuple[AnyStage, ...] = (
     apply_policy.STAGE,
@@ -19,5 +27,6 @@ DEFAULT_STAGES: tuple[AnyStage, ...] = (
     score_files.STAGE,
     score_risk.STAGE,
     score_edits.STAGE,
+    suggest_resolutions.STAGE,
 )
 """The stages every front end runs, in order: the answer is the one running them in this order gives."""
