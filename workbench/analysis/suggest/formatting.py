@@ -143,11 +143,6 @@ def _module(name: str) -> ModuleType | None:
         return None
 
 
-def formatters_available(config: FormatterConfig) -> bool:
-    """Whether any formatter the repository configures is installed here (and in the version it requires)."""
-    return _black(config) is not None or _isort(config) is not None
-
-
 def _black(config: FormatterConfig) -> tuple[ModuleType, Any] | None:
     return _black_mode(config.black) if config.black is not None else None
 
