@@ -17,7 +17,7 @@ from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import ConfirmScreen
+from workbench.tui.dialogs.confirm import ConfirmScreen
 from workbench.tui.widgets.sync_bar import SyncBar
 
 MakeApp = Callable[..., WorkbenchApp]
