@@ -21,6 +21,7 @@ from workbench.report.phrases import (
     decision_label,
     gate_sentence,
     hunk_facts,
+    suggested_words,
     summary_facts,
 )
 
@@ -69,6 +70,8 @@ def _hunk(risky: RiskyHunk) -> str:
         kind = "error" if risky.level is Level.HIGH else "warning"
     reasons = [s.message for s in hunk.signals] or ["no reasons recorded"]
     message = "\n".join(reasons)
+    if (suggested := suggested_words(risky)) is not None:
+        message += f"\n{suggested}"
     for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
         if commits:
             message += f"\n{side}: " + "; ".join(commit_label(c) for c in commits)
