@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from workbench.analysis.model import FileAnalysis, SyncAnalysis
-from workbench.analysis.readers import RepoFiles
+from workbench.analysis.readers import Trees
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.suggest.files import suggest_file
 from workbench.analysis.suggest.formatting import FormatterConfig, read_formatter_config
@@ -34,7 +34,7 @@ class _Menus:
         self.analysis = analysis
         self._known: Known = {}
         python = any(f.path.endswith(PYTHON_SUFFIXES) and conflict_hunks(f) for f in analysis.files)
-        self.formatter = _formatter(context.repo_files) if python else None
+        self.formatter = _formatter(context, analysis) if python else None
 
     def units(self) -> list[Unit[int]]:
         return [Unit(k, _cost(entry)) for k, entry in enumerate(self.analysis.files) if conflict_hunks(entry)]
@@ -43,11 +43,13 @@ class _Menus:
         return file_menus(self.analysis.files[index], self.formatter, self._known)
 
 
-def _formatter(files: RepoFiles | None) -> FormatterConfig | None:
-    """Dev's formatter configuration, read as data (None: no whole-tree reader, or none configured)."""
-    if files is None:
+def _formatter(context: AnalysisContext, analysis: SyncAnalysis) -> FormatterConfig | None:
+    """Dev's formatter configuration, read as data (None: no whole-tree reader, or none configured); a
+    conflicted configuration file is read from the versions the merge holds."""
+    if context.repo_files is None:
         return None
-    return read_formatter_config(lambda path: files.read("dev", path))
+    trees = Trees(context.repo_files, {f.path: f for f in analysis.files}, context.held)
+    return read_formatter_config(lambda path: trees.read("dev", path))
 
 
 def _cost(entry: FileAnalysis) -> int:
