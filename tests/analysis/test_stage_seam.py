@@ -114,9 +114,10 @@ def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
 
 def test_the_default_stages_work_in_two_waves() -> None:
     """Only the signals of files without hunks read what a stage writes (the deleted files): risk's and the
-    edits' work is done beside the policy, the audit and the deleted files, their folds after."""
+    edits' work (and the suggestions' menus) is done beside the policy, the audit and the deleted files, their folds after."""
     assert {stage.name: wave for stage, wave in zip(DEFAULT_STAGES, waves(DEFAULT_STAGES), strict=True)} == {
         "apply_policy": 0, "audit_api": 0, "find_deleted": 0, "score_files": 1, "score_risk": 0, "score_edits": 0,
+        "suggest_resolutions": 0,
     }
 
 
