@@ -198,7 +198,7 @@ def test_a_new_stage_is_one_module_plus_one_entry(
     risk, its signal's weight is folded into the file's risk like any earlier stage's."""
     merge = _defined_twice(builder)
     stages = (*DEFAULT_STAGES[:3], TOY, *DEFAULT_STAGES[3:])
-    assert waves(stages) == [0, 0, 0, 0, 1, 0, 0]  # done beside the first stages, folded before risk's
+    assert waves(stages) == [0, 0, 0, 0, 1, 0, 0, 0]  # done beside the first stages, folded before risk's
     monkeypatch.setattr(forked, "FORK_MIN_FILES", 1)
 
     def analysed(runner_forks: bool) -> SyncAnalysis:
