@@ -15,6 +15,7 @@ from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import PathFindings
 from workbench.analysis.stages.score_risk import OwnRisk
+from workbench.analysis.suggest.hunks import HunkMenu
 from workbench.cli import main
 from workbench.sample import RepoBuilder, SampleSync
 
@@ -82,7 +83,9 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     audited = [part for part in found.values() if isinstance(part, PathFindings)]
     assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
     assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
-    assert {part for part in found.values() if isinstance(part, tuple)} == {()}  # deleted files, duplicates: none
+    menus = [part for part in found.values() if isinstance(part, tuple) and part and isinstance(part[0], HunkMenu)]
+    assert menus  # the suggestions' menus of conflicted files, beside the audit
+    assert [part for part in found.values() if isinstance(part, tuple) and not part] == [(), ()]  # no deleted files, no duplicates
     signals, _ = second
     assert any(signals.values())  # the signals of the files without hunks, once the deleted files are folded
 

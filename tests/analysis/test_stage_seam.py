@@ -114,11 +114,11 @@ def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
 
 def test_the_default_stages_work_in_two_waves() -> None:
     """Only the signals of files without hunks read what a stage writes (the deleted files), and the worklist
-    reads the risk: risk's, the edits' and the duplicates' work is done beside the policy, the audit and the
-    deleted files, their folds after; the worklist's once risk is folded."""
+    reads the risk: risk's, the edits', the duplicates' and the suggestions' menus' work is done beside the
+    policy, the audit and the deleted files, their folds after; the worklist's once risk is folded."""
     assert {stage.name: wave for stage, wave in zip(DEFAULT_STAGES, waves(DEFAULT_STAGES), strict=True)} == {
         "apply_policy": 0, "audit_api": 0, "find_deleted": 0, "find_duplicates": 0, "score_files": 1,
-        "score_risk": 0, "score_edits": 0, "build_worklist": 2,
+        "score_risk": 0, "score_edits": 0, "suggest_resolutions": 0, "build_worklist": 2,
     }
 
 
@@ -199,7 +199,7 @@ def test_a_new_stage_is_one_module_plus_one_entry(
     risk, its signal's weight is folded into the file's risk like any earlier stage's."""
     merge = _defined_twice(builder)
     stages = (*DEFAULT_STAGES[:3], TOY, *DEFAULT_STAGES[3:])
-    assert waves(stages) == [0, 0, 0, 0, 0, 1, 0, 0, 2]  # done beside the first stages, folded before risk's
+    assert waves(stages) == [0, 0, 0, 0, 0, 1, 0, 0, 0, 2]  # done beside the first stages, folded before risk's
     monkeypatch.setattr(forked, "FORK_MIN_FILES", 1)
 
     def analysed(runner_forks: bool) -> SyncAnalysis:

@@ -195,3 +195,18 @@ def test_the_key_follows_python_and_the_libraries_that_read(monkeypatch: pytest.
     assert any(name.startswith("pygit2-") for name in keys.runtime_versions())
     monkeypatch.setattr(keys, "runtime_versions", lambda: ("pygit2-0.0.0",))
     assert keys.cache_key("analysis", {"x": 1}) != before
+
+
+def test_the_key_follows_the_formatters_the_suggestions_lay_main_s_text_out_with() -> None:
+    """Installing, upgrading or removing black or isort changes the suggested texts: a cached analysis must miss."""
+    import importlib.metadata
+
+    from workbench.cache import keys
+
+    names = keys.runtime_versions()
+    for formatter in ("black", "isort"):
+        try:
+            version = importlib.metadata.version(formatter)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        assert f"{formatter}-{version}" in names

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 # The closed sets live in kinds.py; callers import them from here with the records (explicit re-exports).
 from workbench.analysis.kinds import ConflictKind as ConflictKind
 from workbench.analysis.kinds import Decider as Decider
+from workbench.analysis.kinds import FileRung as FileRung
 from workbench.analysis.kinds import FileStatus as FileStatus
+from workbench.analysis.kinds import FileTake as FileTake
 from workbench.analysis.kinds import HunkKind as HunkKind
 from workbench.analysis.kinds import Level as Level
 from workbench.analysis.kinds import MismatchKind as MismatchKind
@@ -24,9 +26,11 @@ from workbench.analysis.kinds import PolicyKind as PolicyKind
 from workbench.analysis.kinds import PolicyRule as PolicyRule
 from workbench.analysis.kinds import Rendered as Rendered
 from workbench.analysis.kinds import Resolver as Resolver
+from workbench.analysis.kinds import Rung as Rung
 from workbench.analysis.kinds import Severity as Severity
 from workbench.analysis.kinds import SignalKind as SignalKind
 from workbench.analysis.kinds import SyncReason as SyncReason
+from workbench.analysis.kinds import Take as Take
 from workbench.analysis.kinds import Taken as Taken
 from workbench.analysis.kinds import Verdict as Verdict
 from workbench.analysis.kinds import Whose as Whose
@@ -120,6 +124,51 @@ class ChoiceLoss:
 
 
 @dataclass(frozen=True, slots=True)
+class SideShare:
+    """What a candidate does with one side's own lines (those it wrote since the base): 0-based indexes in its hunk text."""
+
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One resolution offered for a conflict hunk: the lines it writes and what it keeps and drops of each side."""
+
+    take: Take
+    lines: tuple[bytes, ...]
+    dev: SideShare
+    main: SideShare
+    note: str = ""
+    """What it is, in words (for the menu)."""
+
+    @property
+    def text(self) -> bytes:
+        return b"".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The one candidate the evidence stands behind, and why."""
+
+    candidate: Candidate
+    rung: Rung
+    reason: str
+    """The rung in words, e.g. "the three texts merge cleanly at word level"."""
+    commits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileSuggestion:
+    """One choice for a whole file, why, and the command that regenerates it afterwards (None: none known)."""
+
+    take: FileTake
+    rung: FileRung
+    reason: str
+    regenerate: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Hunk:
     """A region where both sides changed the same lines (a conflict of a plain merge)."""
 
@@ -150,6 +199,10 @@ class Hunk:
     merged_text: tuple[bytes, ...] | None = None
     """``edit`` hunks: the lines git's automatic merge holds here, what "restore git's merge" writes back
     (None: not known, e.g. the merge could not be laid over the result line by line)."""
+    suggestion: Suggestion | None = None
+    """Conflict hunks: the resolution the evidence stands behind (None: none does; filled by the suggestion stage)."""
+    candidates: tuple[Candidate, ...] = ()
+    """Conflict hunks: the menu of exact resolutions, best first (the suggestion's first when there is one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +326,8 @@ class FileAnalysis:
     worktree_conflicts: bytes | None = field(default=None, repr=False)
     """A file a merge in progress left conflicted, whose blocks git drew in another style (diff3, zdiff3)
     than the default one ``result_bytes`` holds them in: the work tree's own bytes, for showing its blocks."""
+    suggestion: FileSuggestion | None = None
+    """One choice for the whole file (a lock file, measured values), filled by the suggestion stage."""
 
     @property
     def theirs_bytes(self) -> bytes | None:

@@ -74,6 +74,8 @@ class Fact(str, Enum):
     """``SyncAnalysis.duplicates``: names the merge defined twice."""
     WORKLIST = "worklist"
     """``SyncAnalysis.worklist`` and the files' histories of the sync's own commits."""
+    SUGGESTIONS = "suggestions"
+    """``suggestion`` and ``candidates`` of conflict hunks, ``suggestion`` of files."""
 
 
 EVERYTHING = frozenset(Fact)

@@ -24,14 +24,12 @@ from workbench.analysis.model import (
     SyncAnalysis,
     SyncChange,
 )
-from workbench.analysis.suggest.facts import SuggestFacts, suggest_facts
-from workbench.analysis.suggest.serialized import add_suggestions
+from workbench.analysis.suggest.serialized import candidate_json, file_suggestion_json, suggestion_json
 from workbench.analysis.worklist.serialized import add_items, worklist_summary, worklist_to_json
 
 
-def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: SuggestFacts | None = None) -> dict[str, Any]:
+def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True) -> dict[str, Any]:
     """The whole analysis as plain JSON data (``files=False``: with an empty list of files)."""
-    facts = facts if facts is not None or not files else suggest_facts(analysis)
     return {
         "schema": SCHEMA,
         "mode": analysis.mode.value,
@@ -39,7 +37,7 @@ def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: Sugge
         "main": analysis.main,
         "base": analysis.base,
         "merge": analysis.merge,
-        "files": [file_to_json(f, facts, analysis) for f in analysis.files] if files else [],
+        "files": [file_to_json(f, analysis) for f in analysis.files] if files else [],
         "api_mismatches": [mismatch_to_json(m) for m in analysis.api_mismatches],
         "summary": summary_to_json(analysis),
         "git_version": analysis.git_version,
@@ -54,7 +52,7 @@ def analysis_to_json(analysis: SyncAnalysis, *, files: bool = True, facts: Sugge
 _NO_FILES = '"files": []'
 
 
-def analysis_json_text(analysis: SyncAnalysis, facts: SuggestFacts | None = None) -> list[str]:
+def analysis_json_text(analysis: SyncAnalysis) -> list[str]:
     """``strict_json(analysis_to_json(analysis))`` in pieces, a file's JSON data made and dropped one at a time.
 
     The whole document's data and the encoder's output held at once took four
@@ -64,9 +62,8 @@ def analysis_json_text(analysis: SyncAnalysis, facts: SuggestFacts | None = None
     """
     head, tail = strict_json(analysis_to_json(analysis, files=False)).split(_NO_FILES, 1)
     pieces = [head + '"files": [']
-    facts = facts if facts is not None else suggest_facts(analysis)
     for n, entry in enumerate(analysis.files):
-        pieces.append((", " if n else "") + strict_json(file_to_json(entry, facts, analysis)))
+        pieces.append((", " if n else "") + strict_json(file_to_json(entry, analysis)))
     pieces.append("]" + tail)
     return pieces
 
@@ -141,7 +138,7 @@ def summary_to_json(analysis: SyncAnalysis) -> dict[str, Any]:
     }
 
 
-def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None, analysis: SyncAnalysis | None = None) -> dict[str, Any]:
+def file_to_json(entry: FileAnalysis, analysis: SyncAnalysis | None = None) -> dict[str, Any]:
     data = {
         "path": entry.path,
         "status": entry.status.value,
@@ -167,9 +164,9 @@ def file_to_json(entry: FileAnalysis, facts: SuggestFacts | None = None, analysi
         "decided_by": _value(entry.settled_by),
         "decided_at": _iso(entry.decided_at),
         "changed_after_merge": entry.later,
+        "suggestion": file_suggestion_json(entry.suggestion),
     }
-    data = add_items(data, entry, analysis.worklist if analysis is not None else None)  # worklist/: its own field
-    return add_suggestions(data, entry, facts if facts is not None else SuggestFacts())  # suggest/: its own fields
+    return add_items(data, entry, analysis.worklist if analysis is not None else None)  # worklist/: its own field
 
 
 def _value(member: Enum | None) -> Any:
@@ -199,6 +196,8 @@ def hunk_to_json(hunk: Hunk) -> dict[str, Any]:
             "main": [r.as_list() for r in hunk.lost_lines.main],
         },
         "choice_loses": choice_loss_to_json(hunk.choice_loss),
+        "suggestion": suggestion_json(hunk.suggestion, hunk) if hunk.suggestion is not None else None,
+        "candidates": [candidate_json(c, hunk) for c in hunk.candidates],
     }
 
 

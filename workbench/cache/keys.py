@@ -69,8 +69,9 @@ def tool_version() -> str:
     return "0+unknown"
 
 
-_RUNTIME = frozenset({"pygit2", "tree_sitter", "tree_sitter_python", "pyflakes", "rich", "pygments"})
-"""Libraries whose version can change an analysis or a document: libgit2's reads, the Python grammar, rendering."""
+_RUNTIME = frozenset({"pygit2", "tree_sitter", "tree_sitter_python", "pyflakes", "rich", "pygments", "black", "isort"})
+"""Libraries whose version can change an analysis or a document: libgit2's reads, the Python grammar, rendering,
+and the formatters the suggestions lay main's text out with (optional: a key holds them when installed)."""
 
 
 @functools.cache

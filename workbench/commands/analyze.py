@@ -47,11 +47,6 @@ def run(args: argparse.Namespace) -> int:
 def _document(repo: GitRepo, analysis: SyncAnalysis) -> list[str]:
     """The ``workbench.analysis/1`` document as compact JSON, files the app decided with their evidence."""
     from workbench.analysis.serialize import analysis_json_text
-    from workbench.analysis.suggest.facts import suggest_facts
     from workbench.resolve.provenance import with_provenance
 
-    def dev_file(path: str) -> bytes | None:  # dev's formatter configuration, read as data
-        entry = repo.tree_entry(analysis.dev, path)
-        return repo.read_blob(entry[0]) if entry is not None else None
-
-    return analysis_json_text(with_provenance(repo, analysis), suggest_facts(analysis, dev_file))
+    return analysis_json_text(with_provenance(repo, analysis))

@@ -8,6 +8,7 @@ made, and reopening the exercise resumes.  The repository is only read.
 Non-interactive forms for instructors:
     workbench train REV --answer-key [--json]
     workbench train REV --answers FILE [--json]
+    workbench train REV --suggestions [--json]
     workbench train --list
 REV is a shipped sync (a merge commit, or a sync branch head with fixes),
 a catalogue id (``megatron:4291``) or a sample exercise (``sample:NAME``).
@@ -36,6 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", metavar="NAME", help="sync policy preset or file")
     parser.add_argument("--answer-key", action="store_true", help="print every quiz hunk with what shipped")
     parser.add_argument("--answers", metavar="FILE", help='grade a trainee\'s {"hunks": [{"path", "index", "choice"}]} file')
+    parser.add_argument("--suggestions", action="store_true",
+                        help="grade the workbench's own suggestions against what shipped")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--list", action="store_true", help="list the exercises")
     parser.add_argument("--trainee", metavar="NAME", help="whose progress to keep (default: $USER)")
@@ -56,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, scratch: Path) -> int:
-    quiz = args.answers is None and not args.answer_key
+    if args.suggestions and (args.answers is not None or args.answer_key):
+        raise WorkbenchError("--suggestions grades the workbench's suggestions: not with --answers or --answer-key")
+    quiz = args.answers is None and not args.answer_key and not args.suggestions
     trainee = args.trainee or os.environ.get("USER") or "trainee"
     if quiz:
         from workbench.services.exercises import load_progress
@@ -77,6 +82,8 @@ def _run(args: argparse.Namespace, scratch: Path) -> int:
         key = risky_subset(key)
     if args.answers is not None:
         return _grade(key, Path(args.answers), args.json, repo)
+    if args.suggestions:
+        return _grade_suggestions(key, args.json)
     return _print_key(key, args.json, repo)
 
 
@@ -203,6 +210,19 @@ def _grade(key: AnswerKey, path: Path, as_json: bool, repo: GitRepo) -> int:
             evidence = ", ".join(_commit_label(repo, sha) for sha in miss.quiz.evidence) or "-"
             print(f"  {visible(miss.quiz.path)} hunk {miss.quiz.index + 1}: you chose {miss.answered}, "
                   f"shipped {miss.quiz.shipped} (evidence: {evidence})")
+    return 0
+
+
+def _grade_suggestions(key: AnswerKey, as_json: bool) -> int:
+    from workbench.analysis.suggest.graded import grade_lines, grade_suggestions, grade_suggestions_json
+
+    result = grade_suggestions(key)
+    if as_json:
+        print(json.dumps(grade_suggestions_json(result)))
+        return 0
+    print(f"suggestions for merge {key.merge[:10]} against what shipped in {key.result[:10]}:")
+    for line in grade_lines(result):
+        print(line)
     return 0
 
 

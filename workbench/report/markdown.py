@@ -31,6 +31,7 @@ from workbench.report.phrases import (
     mismatch_place,
     no_policy_findings,
     policy_words,
+    suggested_words,
     summary_facts,
     taken_words,
     title,
@@ -118,6 +119,8 @@ def _hunk(risky: RiskyHunk, with_text: bool, url: str | None = None) -> list[str
     head = f"{_LEVEL_MARK[risky.level]} **{code_span(location(risky.path, hunk))}** · {md_text(hunk_facts(hunk))}"
     lines = [head, ""]
     lines += [f"- {md_prose(s.message)}" for s in hunk.signals] or ["- no reasons recorded"]
+    if (suggested := suggested_words(risky)) is not None:
+        lines.append(f"- {md_text(suggested)}")
     for side, where, quoted in lost_quotes(hunk):
         lines += [f"- lost from {side}, {md_text(where)}:", "", code_block("\n".join(quoted)), ""]
     for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from workbench.analysis.model import ApiMismatch, Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
-from workbench.report.document import BeyondFile, RecordedDecision, Report, TakenFile
+from workbench.analysis.suggest.phrases import suggestion_words
+from workbench.report.document import BeyondFile, RecordedDecision, Report, RiskyHunk, TakenFile
 from workbench.report.stats import LineStats
 from workbench.wording import plural
 
@@ -159,6 +160,14 @@ def hunk_facts(hunk: Hunk) -> str:
         taken = _EDIT_TAKEN.get(hunk.taken, _TAKEN[hunk.taken])
         return f"hunk {hunk.index + 1}, an edit outside git's conflicts, risk {hunk.risk}, {taken}"
     return f"hunk {hunk.index + 1}, risk {hunk.risk}, {_TAKEN[hunk.taken]}"
+
+
+def suggested_words(risky: RiskyHunk) -> str | None:
+    """"suggested: dev — dev's lines are a later state of what main squashed in #4113", or None (no suggestion)."""
+    found = risky.hunk.suggestion
+    if found is None:
+        return None
+    return "suggested: " + suggestion_words(found, {c.sha: c.pr for c in (*risky.main_commits, *risky.dev_commits)})
 
 
 def taken_words(entry: TakenFile) -> str:

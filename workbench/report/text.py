@@ -30,6 +30,7 @@ from workbench.report.phrases import (
     mismatch_place,
     no_policy_findings,
     policy_words,
+    suggested_words,
     summary_facts,
     taken_words,
     title,
@@ -76,6 +77,8 @@ def _hunk(risky: RiskyHunk) -> list[Text]:
     head.append(f"  {hunk_facts(hunk)}")
     out = [head]
     out += [Text("  - " + visible(s.message)) for s in hunk.signals] or [Text("  - no reasons recorded")]
+    if (suggested := suggested_words(risky)) is not None:
+        out.append(Text("  " + visible(suggested), style="bold"))
     for side, commits in (("dev", risky.dev_commits), ("main", risky.main_commits)):
         for commit in commits:
             out.append(Text(f"  {side}: " + visible(commit_label(commit)), style="dim"))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from workbench.analysis.model import Take
 from workbench.analysis.suggest.candidates import MENU_SIZE, Edits, HunkTexts, Reflowed, all_candidates
-from workbench.analysis.suggest.model import Take
 from workbench.analysis.suggest.words import merge_words
 
 T = HunkTexts((b"a\n", b"b\n"), (b"a\n", b"B\n", b"d\n"), (b"A\n", b"b\n"))

@@ -8,7 +8,9 @@ from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
     FileHistory,
+    FileRung,
     FileStatus,
+    FileTake,
     Hunk,
     LineRange,
     Side,
@@ -16,7 +18,7 @@ from workbench.analysis.model import (
     SignalKind,
     Taken,
 )
-from workbench.analysis.suggest.files import FileRung, FileTake, suggest_file
+from workbench.analysis.suggest.files import suggest_file
 
 
 def hunk(dev: tuple[bytes, ...], main: tuple[bytes, ...]) -> Hunk:

@@ -7,6 +7,7 @@ import pytest
 from workbench.analysis.suggest.formatting import (
     BlackSettings,
     FormatterConfig,
+    _black_mode,
     _regions_after,
     read_formatter_config,
     reflow,
@@ -37,6 +38,21 @@ def test_the_configuration_is_read_as_data_from_pyproject_isort_cfg_or_setup_cfg
     assert read_formatter_config(lambda path: None) is None
     assert read_formatter_config(lambda path: b"[tool.black\n" if path == "pyproject.toml" else None) is None, \
         "a file that is not TOML configures nothing"
+
+
+def test_black_targets_the_versions_the_repository_names_as_its_command_line_reads_them() -> None:
+    black = pytest.importorskip("black")
+    inferred = b'[project]\nrequires-python = ">=3.10"\n[tool.black]\nline-length = 100\n'
+    config = read_formatter_config(lambda path: inferred if path == "pyproject.toml" else None)
+    assert config is not None and config.black is not None and config.black.requires_python == ">=3.10"
+    found = _black_mode(config.black)
+    assert found is not None and found[1].target_versions == {v for v in black.TargetVersion if v.value >= 10}
+    named = read_formatter_config(lambda path: b'[tool.black]\ntarget-version = ["py39"]\n' if path == "pyproject.toml" else None)
+    assert named is not None and named.black is not None and named.black.target_versions == ("py39",)
+    found = _black_mode(named.black)
+    assert found is not None and found[1].target_versions == {black.TargetVersion.PY39}
+    guessed = _black_mode(BlackSettings())
+    assert guessed is not None and guessed[1].target_versions == set(), "neither written: black guesses per file"
 
 
 def test_a_reflowed_region_is_taken_only_when_no_edit_straddles_its_edges() -> None:

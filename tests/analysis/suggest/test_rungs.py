@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import Signal, SignalKind
-from workbench.analysis.suggest.candidates import Edits, HunkTexts, Reflowed, all_candidates
-from workbench.analysis.suggest.model import Rung, Suggestion, Take
+from workbench.analysis.model import Rung, Signal, SignalKind, Suggestion, Take
+from workbench.analysis.suggest.candidates import MENU_SIZE, Edits, HunkTexts, Reflowed, all_candidates
 from workbench.analysis.suggest.rungs import SquashFacts, squash_facts, suggest
 from workbench.analysis.suggest.words import merge_words
 
@@ -16,8 +15,9 @@ SQUASH, COUNTERPART, FOLLOW_UP, OTHER = "5" * 40, "c" * 40, "f" * 40, "0" * 40
 def ask(signals: tuple[Signal, ...], texts: HunkTexts = TEXTS, reflowed: Reflowed = NO_REFLOW,
         facts: SquashFacts | None = None, main_commits: tuple[str, ...] = ()) -> Suggestion | None:
     words = merge_words(texts.base, texts.dev, texts.main)
-    candidates = all_candidates(texts, Edits.of(texts), reflowed, words)
-    return suggest(texts, signals, candidates, reflowed, facts if facts is not None else squash_facts(signals), main_commits, words)
+    candidates = all_candidates(texts, Edits.of(texts), reflowed, words, MENU_SIZE)
+    squashes = facts if facts is not None else squash_facts(signals)
+    return suggest(texts, signals, candidates, squashes, checked=reflowed.checked, main_commits=main_commits, words=words)
 
 
 def chain(squash: str = SQUASH, counterpart: str = COUNTERPART, weight: int = 50) -> Signal:

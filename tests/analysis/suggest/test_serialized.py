@@ -1,4 +1,5 @@
-"""Suggestions in ``analyze --json``: on real built syncs, each hunk's suggestion and menu, nothing else changed."""
+"""Suggestions in ``analyze --json``: on real built syncs, each hunk's suggestion and menu as the stage put them
+in the analysis, nothing else changed."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 import pytest
 from helpers.syncs import analyze_preview
 
+from workbench.analysis.model import Rung, Take
 from workbench.analysis.serialize import analysis_json_text
-from workbench.analysis.suggest.facts import suggest_facts
 from workbench.sample import build_scenario
 
 OLD_HUNK_KEYS = {"index", "base_lines", "dev_lines", "main_lines", "result_lines", "taken", "kind", "risk", "level",
@@ -19,7 +20,7 @@ OLD_HUNK_KEYS = {"index", "base_lines", "dev_lines", "main_lines", "result_lines
 def document(tmp_path: Path, name: str) -> dict:  # type: ignore[type-arg]
     scenario = build_scenario(name, tmp_path / name)
     analysis = analyze_preview(scenario.path, dev=scenario.dev, main=scenario.main)
-    return json.loads("".join(analysis_json_text(analysis, suggest_facts(analysis))))
+    return json.loads("".join(analysis_json_text(analysis)))
 
 
 @pytest.mark.parametrize(("name", "take", "rung"), [
@@ -46,3 +47,12 @@ def test_a_suggestion_names_lines_of_its_sides_blobs(tmp_path: Path) -> None:
     (start, end), kept = hunk["dev_lines"], hunk["suggestion"]["keeps"]["dev"]
     assert kept and all(start <= a <= b <= end for a, b in kept), "dev's kept lines lie in dev's range of the hunk"
     assert hunk["suggestion"]["drops"]["dev"] == []
+
+
+def test_the_analysis_itself_carries_what_the_json_prints(tmp_path: Path) -> None:
+    scenario = build_scenario("intentional-removal", tmp_path / "s")
+    analysis = analyze_preview(scenario.path, dev=scenario.dev, main=scenario.main)
+    hunks = [h for f in analysis.files for h in f.hunks if h.suggestion is not None]
+    assert hunks and all(h.suggestion.rung is Rung.MAIN_REMOVED and h.suggestion.candidate.take is Take.MAIN for h in hunks)
+    assert all(h.candidates[0] == h.suggestion.candidate for h in hunks), "the suggestion heads the menu"
+    assert all(not e.candidates and e.suggestion is None for f in analysis.files for e in f.edits)

@@ -19,6 +19,7 @@ from workbench.analysis.stages import (
     score_edits,
     score_files,
     score_risk,
+    suggest_resolutions,
 )
 
 DEFAULT_STAGES: tuple[AnyStage, ...] = (
@@ -29,6 +30,7 @@ DEFAULT_STAGES: tuple[AnyStage, ...] = (
     score_files.STAGE,
     score_risk.STAGE,
     score_edits.STAGE,
+    suggest_resolutions.STAGE,
     build_worklist.STAGE,
 )
 """The stages every front end runs, in order: the answer is the one running them in this order gives."""

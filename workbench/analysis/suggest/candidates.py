@@ -4,11 +4,13 @@ main reflowed; every one with the exact lines it writes and what it keeps and dr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from workbench.analysis.suggest.model import Candidate, SideShare, Take
+from workbench.analysis.model import Candidate, SideShare, Take
 from workbench.analysis.suggest.splice import Order, SideEdits, side_edits, splice
+from workbench.analysis.xdiff import Edit
 
 MENU_SIZE = 4
 """At most this many candidates are offered, best first."""
@@ -59,39 +61,60 @@ NOTES: dict[Take, str] = {
 
 
 def all_candidates(
-    texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed(), words: tuple[bytes, ...] | None = None
+    texts: HunkTexts, edits: Edits, reflowed: Reflowed = Reflowed(), words: tuple[bytes, ...] | None = None,
+    limit: int | None = None,
 ) -> tuple[Candidate, ...]:
     """Every distinct resolution, in the order the menu prefers them (a text offered twice keeps its first name);
-    ``words`` is the hunk's clean word-level merge, when it has one (``merge_words``)."""
-    keep_all = _shares(texts, edits, texts.dev + texts.main)
-    made: list[tuple[Take, tuple[bytes, ...], tuple[SideShare, SideShare]]] = [
-        (Take.MAIN, texts.main, _shares(texts, edits, texts.main)),
-        (Take.DEV, texts.dev, _shares(texts, edits, texts.dev)),
-    ]
-    if reflowed.main is not None:
-        made.append((Take.MAIN_FORMATTED, reflowed.main, _shares(texts, edits, texts.main)))
-    if reflowed.both is not None:
-        made.append((Take.BOTH_FORMATTED, reflowed.both, keep_all))
-    if words is not None:
-        made.append((Take.WORDS, words, keep_all))
-    for take, order in ((Take.SPLICE, Order.DEV_FIRST), (Take.SPLICE_MAIN_FIRST, Order.MAIN_FIRST)):
-        made.append((take, spliced(texts, edits, order), keep_all))
-    made.append((Take.BOTH, texts.dev + texts.main, keep_all))
-    made.append((Take.BOTH_MAIN_FIRST, texts.main + texts.dev, keep_all))
+    ``words`` is the hunk's clean word-level merge, when it has one (``merge_words``).  ``limit``: the first
+    that many only (the splices after them are never computed)."""
+    kept: dict[_Keeps, tuple[SideShare, SideShare]] = {}
+
+    def shares(keeps: _Keeps) -> tuple[SideShare, SideShare]:
+        if keeps not in kept:
+            lines = texts.main if keeps == "main" else texts.dev if keeps == "dev" else texts.dev + texts.main
+            kept[keeps] = _shares(texts, edits, lines)
+        return kept[keeps]
+
     seen: set[bytes] = set()
     out: list[Candidate] = []
-    for take, lines, (dev, main) in made:
+    for take, lines, keeps in _made(texts, edits, reflowed, words):
+        if limit is not None and len(out) >= limit:
+            break
         text = b"".join(lines)
         if text not in seen:
             seen.add(text)
-            out.append(Candidate(take, tuple(lines), dev, main, NOTES[take]))
+            dev, main = shares(keeps)
+            out.append(Candidate(take, lines, dev, main, NOTES[take]))
     return tuple(out)
 
 
-def spliced(texts: HunkTexts, edits: Edits, order: Order) -> tuple[bytes, ...]:
+_Keeps = Literal["main", "dev", "all"]
+"""What a candidate keeps of the sides' own lines: main's or dev's (a side, reflowed or not), or all of them."""
+
+
+def _made(
+    texts: HunkTexts, edits: Edits, reflowed: Reflowed, words: tuple[bytes, ...] | None
+) -> Iterator[tuple[Take, tuple[bytes, ...], _Keeps]]:
+    """Every resolution in the menu's order, each made when asked for."""
+    yield Take.MAIN, texts.main, "main"
+    yield Take.DEV, texts.dev, "dev"
+    if reflowed.main is not None:
+        yield Take.MAIN_FORMATTED, reflowed.main, "main"
+    if reflowed.both is not None:
+        yield Take.BOTH_FORMATTED, reflowed.both, "all"
+    if words is not None:
+        yield Take.WORDS, words, "all"
+    scripts: dict[int, Sequence[Edit]] = {}  # both splices diff the same places where both sides wrote
+    yield Take.SPLICE, spliced(texts, edits, Order.DEV_FIRST, scripts), "all"
+    yield Take.SPLICE_MAIN_FIRST, spliced(texts, edits, Order.MAIN_FIRST, scripts), "all"
+    yield Take.BOTH, texts.dev + texts.main, "all"
+    yield Take.BOTH_MAIN_FIRST, texts.main + texts.dev, "all"
+
+
+def spliced(texts: HunkTexts, edits: Edits, order: Order, scripts: dict[int, Sequence[Edit]] | None = None) -> tuple[bytes, ...]:
     """The splice's lines."""
     source = {"base": texts.base, "dev": texts.dev, "main": texts.main}
-    origins = splice(texts.base, edits.dev, edits.main, order, texts.dev, texts.main)
+    origins = splice(texts.base, edits.dev, edits.main, order, texts.dev, texts.main, scripts)
     return tuple(source[o.source][o.index] for o in origins)
 
 

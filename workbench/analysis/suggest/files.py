@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 
-from workbench.analysis.model import FileAnalysis, Hunk, SignalKind
+from workbench.analysis.model import FileAnalysis, FileRung, FileSuggestion, FileTake, Hunk, SignalKind
 
 LOCK_FILES: dict[str, str] = {
     "uv.lock": "uv lock",
@@ -35,30 +33,6 @@ LOCK_FILES: dict[str, str] = {
 _DATA_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv", ".txt")
 _NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b|\bNaN\b|\bInfinity\b")
 _COMMAND = re.compile(r"`([^`\n]+)`")
-
-
-class FileTake(str, Enum):
-    """What a per-file suggestion keeps (``take``, a ``decide --take`` name)."""
-
-    FILE_DEV = "file-dev"
-    FILE_MAIN = "file-main"
-
-
-class FileRung(str, Enum):
-    """Why one choice fits the whole file."""
-
-    LOCK_FILE = "lock-file"
-    MEASURED_VALUES = "measured-values"
-
-
-@dataclass(frozen=True, slots=True)
-class FileSuggestion:
-    """One choice for a whole file, why, and the command that regenerates it afterwards (None: none known)."""
-
-    take: FileTake
-    rung: FileRung
-    reason: str
-    regenerate: str | None
 
 
 def suggest_file(entry: FileAnalysis) -> FileSuggestion | None:

@@ -7,12 +7,16 @@ and ``[tool.isort]``, ``.isort.cfg``, ``setup.cfg``'s ``[isort]``) as data;
 nothing of the repository runs.  The formatters are this tool's optional
 dependencies, imported only when a repository configures them: without them,
 or when the installed black is not the version the repository requires,
-nothing is reflowed.
+nothing is reflowed.  Black's target versions are the repository's, as its
+command line reads them (``target-version``, else ``requires-python``); with
+them known, black lays out a region in a window of the file around it
+(``windows.py``) rather than parsing the whole file for a few lines.
 """
 
 from __future__ import annotations
 
 import configparser
+import functools
 import importlib
 import re
 import tomllib
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from workbench.analysis.suggest.windows import windows
 from workbench.analysis.xdiff import diff_lines, joined, split_lines
 
 ReadFile = Callable[[str], bytes | None]
@@ -39,6 +44,10 @@ class BlackSettings:
     magic_trailing_comma: bool = True
     preview: bool = False
     required_version: str = ""
+    target_versions: tuple[str, ...] = ()
+    """``target-version`` as written (``py310``); empty: black's command line infers them from ``requires_python``."""
+    requires_python: str = ""
+    """``[project] requires-python``; empty, with no target versions, black guesses them from each file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +69,9 @@ def read_formatter_config(read: ReadFile) -> FormatterConfig | None:
     pyproject = _toml(read("pyproject.toml"))
     tool = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
     if isinstance(tool.get("black"), dict):
-        black = _black_settings(tool["black"])
+        project = pyproject.get("project")
+        requires = project.get("requires-python") if isinstance(project, dict) else None
+        black = _black_settings(tool["black"], requires if isinstance(requires, str) else "")
         sources.append("pyproject.toml")
     if isinstance(tool.get("isort"), dict):
         isort = {str(k).replace("-", "_"): v for k, v in tool["isort"].items()}
@@ -86,15 +97,18 @@ def _toml(data: bytes | None) -> dict[str, Any]:
         return {}
 
 
-def _black_settings(table: Mapping[str, Any]) -> BlackSettings:
+def _black_settings(table: Mapping[str, Any], requires_python: str) -> BlackSettings:
     get = {str(k).replace("-", "_"): v for k, v in table.items()}.get
     length = get("line_length")
+    targets = get("target_version")
     return BlackSettings(
         line_length=length if isinstance(length, int) and length > 0 else 88,
         string_normalization=not bool(get("skip_string_normalization", False)),
         magic_trailing_comma=not bool(get("skip_magic_trailing_comma", False)),
         preview=bool(get("preview", False)),
         required_version=str(get("required_version", "") or ""),
+        target_versions=tuple(str(t) for t in targets) if isinstance(targets, list) else (),
+        requires_python=requires_python,
     )
 
 
@@ -129,40 +143,65 @@ def _module(name: str) -> ModuleType | None:
         return None
 
 
-def formatters_available(config: FormatterConfig) -> bool:
-    """Whether any formatter the repository configures is installed here (and in the version it requires)."""
-    return _black(config) is not None or _isort(config) is not None
-
-
 def _black(config: FormatterConfig) -> tuple[ModuleType, Any] | None:
-    settings = config.black
-    if settings is None:
-        return None
+    return _black_mode(config.black) if config.black is not None else None
+
+
+@functools.cache
+def _black_mode(settings: BlackSettings) -> tuple[ModuleType, Any] | None:
+    """Black and its mode for ``settings`` (None: not installed, or not the version the repository requires)."""
     black = _module("black")
     if black is None:
         return None
     wanted = settings.required_version
     if wanted and not (black.__version__ == wanted or black.__version__.startswith(wanted + ".")):
         return None
-    mode = black.Mode(
+    return black, black.Mode(
+        target_versions=_target_versions(black, settings),
         line_length=settings.line_length,
         string_normalization=settings.string_normalization,
         magic_trailing_comma=settings.magic_trailing_comma,
         preview=settings.preview,
     )
-    return black, mode
+
+
+def _target_versions(black: ModuleType, settings: BlackSettings) -> set[Any]:
+    """The versions black's command line would target: as configured, else inferred from ``requires-python``
+    (empty: black guesses from each file, as it does when neither is written)."""
+    if settings.target_versions:
+        known = {v.name.lower(): v for v in black.TargetVersion}
+        return {known[name.lower()] for name in settings.target_versions if name.lower() in known}
+    if not settings.requires_python:
+        return set()
+    try:
+        inferred = importlib.import_module("black.files").infer_target_version({"project": {"requires-python": settings.requires_python}})
+    except Exception:  # noqa: BLE001 - a requirement black cannot read: it guesses, as its command line does
+        return set()
+    return set(inferred or ())
 
 
 def _isort(config: FormatterConfig) -> tuple[ModuleType, Any] | None:
     if config.isort is None:
         return None
+    return _isort_config(repr(config.isort), config.isort)
+
+
+_ISORT_CONFIGS: dict[str, tuple[ModuleType, Any] | None] = {}
+"""isort's configuration by its settings' repr (settings hold lists, so they are no cache key themselves)."""
+
+
+def _isort_config(key: str, settings: tuple[tuple[str, Any], ...]) -> tuple[ModuleType, Any] | None:
+    if key in _ISORT_CONFIGS:
+        return _ISORT_CONFIGS[key]
     isort = _module("isort")
-    if isort is None:
-        return None
-    try:
-        return isort, isort.Config(**dict(config.isort))
-    except Exception:  # noqa: BLE001 - isort refuses settings it does not know; then it is not used
-        return None
+    found: tuple[ModuleType, Any] | None = None
+    if isort is not None:
+        try:
+            found = isort, isort.Config(**dict(settings))
+        except Exception:  # noqa: BLE001 - isort refuses settings it does not know; then it is not used
+            found = None
+    _ISORT_CONFIGS[key] = found
+    return found
 
 
 def sort_imports(lines: Sequence[bytes], config: FormatterConfig) -> tuple[bytes, ...] | None:
@@ -181,24 +220,50 @@ def sort_imports(lines: Sequence[bytes], config: FormatterConfig) -> tuple[bytes
 def reflow(lines: Sequence[bytes], regions: Sequence[tuple[int, int]], config: FormatterConfig) -> list[tuple[bytes, ...] | None]:
     """Each region (0-based, end excluded) of the file ``lines`` as black lays it out in place, or None.
 
-    One black run formats every region (black's ``line_ranges``); a region
-    gets its new lines only when black changed nothing outside it, so the
-    reflowed text replaces exactly the region.
+    Black formats every region in one run (its ``line_ranges``), in a window
+    of the file around them when the target versions are known (the same
+    lines as in the whole file, see ``windows.py``), else in the whole file;
+    a region gets its new lines only when black changed nothing across its
+    edges, so the reflowed text replaces exactly the region.  An empty
+    region gets None (there is nothing to lay out).
     """
     found = _black(config)
-    wanted = [(start, end) for start, end in regions if end > start]
-    if found is None or not wanted:
+    if found is None or not any(end > start for start, end in regions):
         return [None] * len(regions)
+    _, mode = found
+    grouped = windows(lines, regions) if mode.target_versions else None
+    if grouped is not None:
+        out: list[tuple[bytes, ...] | None] = [None] * len(regions)
+        for window, members in grouped:
+            laid = _laid_out(config.black, tuple(window.text(lines)), tuple(window.place(regions[k]) for k in members))
+            if laid is None:  # black refused the window: the whole file decides, as without windows
+                break
+            for k, new in zip(members, laid, strict=True):
+                out[k] = new
+        else:
+            return out
+    return list(_laid_out(config.black, tuple(lines), tuple(regions)) or [None] * len(regions))
+
+
+@functools.lru_cache(maxsize=128)
+def _laid_out(
+    settings: BlackSettings | None, lines: tuple[bytes, ...], regions: tuple[tuple[int, int], ...]
+) -> tuple[tuple[bytes, ...] | None, ...] | None:
+    """Each region of ``lines`` after one black run over them (None: empty, or an edit straddles its edges);
+    None when black refuses the text.  Kept for the last texts asked: an analysis run again after a
+    decision asks for the same windows of the files it did not change."""
+    found = _black_mode(settings) if settings is not None else None
+    if found is None:
+        return None
     black, mode = found
+    wanted = [(start + 1, end) for start, end in regions if end > start]
     try:
-        source = joined(lines).decode("utf-8")
-        out = black.format_file_contents(source, fast=True, mode=mode, lines=[(s + 1, e) for s, e in wanted])
+        out = black.format_file_contents(joined(lines).decode("utf-8"), fast=True, mode=mode, lines=wanted)
     except black.NothingChanged:
-        return [tuple(lines[start:end]) for start, end in regions]
+        return tuple(tuple(lines[start:end]) if end > start else None for start, end in regions)
     except Exception:  # noqa: BLE001 - black refuses code it cannot parse: no reflowed candidate
-        return [None] * len(regions)
-    new = split_lines(out.encode("utf-8"))
-    return _regions_after(lines, new, regions)
+        return None
+    return tuple(_regions_after(lines, split_lines(out.encode("utf-8")), regions))
 
 
 def _regions_after(old: Sequence[bytes], new: Sequence[bytes], regions: Sequence[tuple[int, int]]) -> list[tuple[bytes, ...] | None]:

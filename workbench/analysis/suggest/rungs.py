@@ -13,9 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from workbench.analysis.model import Signal, SignalKind
-from workbench.analysis.suggest.candidates import HunkTexts, Reflowed
-from workbench.analysis.suggest.model import Candidate, Rung, Suggestion, Take
+from workbench.analysis.model import Candidate, Rung, Signal, SignalKind, Suggestion, Take
+from workbench.analysis.suggest.candidates import HunkTexts
 
 _LAYOUT = re.compile(rb"[\s,]")
 """What a formatter changes besides line breaks: blanks, and the trailing commas black adds or removes."""
@@ -52,12 +51,17 @@ def suggest(
     texts: HunkTexts,
     signals: Sequence[Signal],
     candidates: Sequence[Candidate],
-    reflowed: Reflowed,
     squashes: SquashFacts,
+    *,
+    checked: bool = False,
     main_commits: Sequence[str] = (),
     words: tuple[bytes, ...] | None = None,
 ) -> Suggestion | None:
-    """The first rung whose evidence holds, with the candidate it stands behind; None when none does."""
+    """The first rung whose evidence holds, with the candidate it stands behind; None when none does.
+
+    ``candidates`` are the hunk's first ones (``all_candidates``: main, dev and main reflowed are among the
+    first three); ``checked``: the repository's formatter laid out main's text here (``Reflowed.checked``).
+    """
     by_take = {c.take: c for c in candidates}
     by_text = {c.text: c for c in candidates}
     main = by_take.get(Take.MAIN_FORMATTED) or by_take.get(Take.MAIN) or by_text.get(b"".join(texts.main))
@@ -85,7 +89,7 @@ def suggest(
                   f"({', '.join(n[:10] for n in names)}): main took dev's chain as one")
         return Suggestion(main, Rung.GATHERED_SQUASH, reason, (gathered[0], *names))
 
-    if reflowed.checked and main is not None and _layout_only(texts.dev, texts.base):
+    if checked and main is not None and _layout_only(texts.dev, texts.base):
         reason = "dev only re-laid these lines out (the same code as the base); main changed them: main's, laid out as dev's formatter does"
         return Suggestion(main, Rung.DEV_LAYOUT_ONLY, reason)
 

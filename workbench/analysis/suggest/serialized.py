@@ -1,29 +1,12 @@
 """Suggestions as the ``workbench.analysis/1`` JSON carries them: ``suggestion`` and ``candidates`` on each
-conflict hunk, ``suggestion`` on a file (see docs/analyze.md)."""
+hunk (null and [] on edit hunks), ``suggestion`` on a file (see docs/analyze.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.analysis.model import FileAnalysis, Hunk, LineRange
-from workbench.analysis.suggest.facts import SuggestFacts
-from workbench.analysis.suggest.files import FileSuggestion, suggest_file
-from workbench.analysis.suggest.hunks import suggest_file_hunks
-from workbench.analysis.suggest.model import Candidate, Suggestion
-
-
-def add_suggestions(data: dict[str, Any], entry: FileAnalysis, facts: SuggestFacts) -> dict[str, Any]:
-    """``data`` (a file's JSON) with its file suggestion, and each hunk's ``suggestion`` and ``candidates``
-    (null and [] on edit hunks); every other field is left as it is."""
-    found = suggest_file_hunks(entry, facts)
-    for hunk, out in zip(entry.all_hunks, data["hunks"], strict=True):
-        mine = found.get(hunk.index)  # edit hunks' indexes come after the conflicts': never found
-        out["suggestion"] = suggestion_json(mine.suggestion, hunk) if mine is not None and mine.suggestion else None
-        out["candidates"] = [candidate_json(c, hunk) for c in mine.candidates] if mine is not None else []
-    per_file = suggest_file(entry)
-    data["suggestion"] = file_suggestion_json(per_file) if per_file is not None else None
-    return data
+from workbench.analysis.model import Candidate, FileSuggestion, Hunk, LineRange, Suggestion
 
 
 def suggestion_json(suggestion: Suggestion, hunk: Hunk) -> dict[str, Any]:
@@ -45,7 +28,9 @@ def candidate_json(candidate: Candidate, hunk: Hunk) -> dict[str, Any]:
     return out
 
 
-def file_suggestion_json(found: FileSuggestion) -> dict[str, Any]:
+def file_suggestion_json(found: FileSuggestion | None) -> dict[str, Any] | None:
+    if found is None:
+        return None
     return {"take": found.take.value, "rung": found.rung.value, "reason": found.reason, "regenerate": found.regenerate}
 
 
@@ -59,4 +44,3 @@ def _ranges(indexes: Sequence[int], side: LineRange) -> list[list[int]]:
         else:
             out.append([line, line])
     return out
-

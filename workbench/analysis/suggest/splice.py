@@ -16,9 +16,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
-from workbench.analysis.suggest.model import Origin
 from workbench.analysis.xdiff import Algorithm, Edit, diff_lines
+
+Source = Literal["base", "dev", "main"]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where one line of a computed resolution comes from: a line index (0-based) of the hunk's base, dev or main text."""
+
+    source: Source
+    index: int
 
 
 class Order(str, Enum):
@@ -60,30 +70,41 @@ def edits_of(script: Sequence[Edit], n_base: int) -> SideEdits:
 
 
 def splice(
-    base: Sequence[bytes], dev: SideEdits, main: SideEdits, order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes]
+    base: Sequence[bytes], dev: SideEdits, main: SideEdits, order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes],
+    scripts: dict[int, Sequence[Edit]] | None = None,
 ) -> tuple[Origin, ...]:
     """The origins of the spliced lines: both sides' insertions at their anchors, base lines neither deleted.
 
     Where both sides write at the same place, the lines they share are written
     once (a line both added is not new to either) and the rest in ``order``.
+    ``scripts`` keeps the diffs of those places for the other order's splice.
     """
     out: list[Origin] = []
+    known = scripts if scripts is not None else {}
     for pos in range(len(base) + 1):
-        out.extend(_both_wrote(dev.inserted[pos], main.inserted[pos], order, dev_lines, main_lines))
+        ours, theirs = dev.inserted[pos], main.inserted[pos]
+        if ours and theirs:
+            out.extend(_both_wrote(ours, theirs, order, dev_lines, main_lines, known, pos))
+        elif ours:
+            out.extend(Origin("dev", i) for i in ours)
+        elif theirs:
+            out.extend(Origin("main", i) for i in theirs)
         if pos < len(base) and pos not in dev.deleted and pos not in main.deleted:
             out.append(Origin("base", pos))
     return tuple(out)
 
 
 def _both_wrote(
-    dev: tuple[int, ...], main: tuple[int, ...], order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes]
+    dev: tuple[int, ...], main: tuple[int, ...], order: Order, dev_lines: Sequence[bytes], main_lines: Sequence[bytes],
+    scripts: dict[int, Sequence[Edit]], pos: int,
 ) -> list[Origin]:
-    """Two runs written at one place: shared lines once (as dev's), each differing stretch dev's or main's first."""
-    if not dev or not main:
-        return [Origin("dev", i) for i in dev] + [Origin("main", i) for i in main]
+    """Two runs written at one place (both non-empty): shared lines once (as dev's), each differing stretch dev's
+    or main's first."""
     out: list[Origin] = []
     at_dev = 0
-    script = diff_lines([dev_lines[i] for i in dev], [main_lines[i] for i in main], Algorithm.HISTOGRAM)
+    if pos not in scripts:
+        scripts[pos] = diff_lines([dev_lines[i] for i in dev], [main_lines[i] for i in main], Algorithm.HISTOGRAM)
+    script = scripts[pos]
     for i1, chg1, i2, chg2 in (*script, Edit(len(dev), 0, len(main), 0)):
         out.extend(Origin("dev", dev[k]) for k in range(at_dev, i1))
         ours = [Origin("dev", dev[k]) for k in range(i1, i1 + chg1)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 
 from workbench.analysis.xdiff import Algorithm, MergeLevel, joined, merge_lines, split_lines
 
@@ -13,15 +14,17 @@ TOKEN_LIMIT = 400
 quadratic time in pure Python, and on the development set no word merge over 200 tokens was what shipped."""
 
 
-def tokens(lines: Sequence[bytes]) -> list[bytes]:
-    """Words, runs of blanks, line ends and single punctuation marks: joined back, exactly the text."""
-    return _TOKEN.findall(joined(lines))
+def _few_tokens(lines: Sequence[bytes]) -> list[bytes] | None:
+    """Words, runs of blanks, line ends and single punctuation marks (joined back, exactly the text); None past
+    ``TOKEN_LIMIT`` of them (a long text is never split to its end)."""
+    found = list(islice(_TOKEN.finditer(joined(lines)), TOKEN_LIMIT + 1))
+    return [match.group() for match in found] if len(found) <= TOKEN_LIMIT else None
 
 
 def merge_words(base: Sequence[bytes], dev: Sequence[bytes], main: Sequence[bytes]) -> tuple[bytes, ...] | None:
     """The hunk's lines when git's merge of the three texts' words has no conflict, else None."""
-    tb, td, tm = tokens(base), tokens(dev), tokens(main)
-    if max(len(tb), len(td), len(tm)) > TOKEN_LIMIT:
+    tb, td, tm = _few_tokens(base), _few_tokens(dev), _few_tokens(main)
+    if tb is None or td is None or tm is None:
         return None
     merged = merge_lines(tb, td, tm, Algorithm.HISTOGRAM, MergeLevel.ZEALOUS)
     if merged.conflicts:
