@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workbench.analysis.model import Hunk, Level
+from workbench.analysis.suggest.phrases import suggestion_words
 from workbench.analysis.worklist.items import Member
 from workbench.report.document import Report
 from workbench.report.item_words import decide_words, item_facts, lost_words, places, taking_words
@@ -48,7 +49,7 @@ def _annotation(entry: ReportItem, level: Level, hunks: dict[tuple[str, int], Hu
         kind = "warning"
     else:
         kind = "notice"
-    lines = [item.why, *_reasons(item.members, hunks)]
+    lines = [item.why, *_reasons(item.members, hunks), *_suggested(entry, hunks)]
     lines.append("; ".join(f for f in (lost_words(entry), taking_words(entry)) if f))
     lines += [f"commit: {commit_label(c)}" for c in entry.commits]
     lines += [f"where: {places(item.members)}", decide_words(entry)]
@@ -76,3 +77,17 @@ def _reasons(members: Sequence[Member], hunks: dict[tuple[str, int], Hunk]) -> l
     riskiest = max(found, key=lambda h: h.risk)
     raising = sorted((s for s in riskiest.signals if s.weight > 0), key=lambda s: -s.weight)
     return [s.message for s in raising[:REASONS]]
+
+
+def _suggested(entry: ReportItem, hunks: dict[tuple[str, int], Hunk]) -> list[str]:
+    """The item's suggestion, when its members have one: the riskiest's in words, and how many share one."""
+    members = [hunks[(m.path, m.hunk)] for m in entry.item.members if m.hunk is not None and (m.path, m.hunk) in hunks]
+    suggested = [h for h in members if h.suggestion is not None]
+    if not suggested:
+        return []
+    riskiest = max(suggested, key=lambda h: h.risk)
+    assert riskiest.suggestion is not None
+    words = "suggested: " + suggestion_words(riskiest.suggestion, {c.sha: c.pr for c in entry.commits})
+    if len(members) > 1:
+        words += f" ({len(suggested)} of {len(members)} hunks have a suggestion)"
+    return [words]
