@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pilot_tools import main_screen, ready, settle, toasts
 from textual.pilot import Pilot
+from workbench.tui.screens.confirm import ConfirmScreen
 
 import workbench.resolve.atomic as atomic
 from workbench.resolve.splice import Choice, Decision
@@ -17,7 +18,6 @@ from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.screens.confirm import ConfirmScreen
 from workbench.tui.widgets.sync_bar import SyncBar
 
 MakeApp = Callable[..., WorkbenchApp]

@@ -1,0 +1,135 @@
+"""``queue`` and ``show`` as data: the open work, highest first, and one item in full with a ready command per take."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.analysis.model import Commit, SignalKind
+from workbench.analysis.worklist import Item
+from workbench.analysis.worklist.facts import WorklistFacts
+from workbench.analysis.worklist.finish import commit_index
+from workbench.errors import WorkbenchError
+from workbench.resolve.claims import ClaimKind, ClaimStatus, Target, verify
+from workbench.services.agent.context import AgentSync
+from workbench.services.agent.effect import lost_with
+from workbench.services.agent.jsonout import document, item_json
+from workbench.services.agent.state import ItemView, Views
+from workbench.services.agent.takes import FileAction, HunkAction, Take, action
+
+REMOVING = frozenset({SignalKind.MAIN_REMOVED_INTENTIONALLY, SignalKind.DEV_REMOVED_INTENTIONALLY})
+
+
+def commits_of(sync: AgentSync, items: list[Item]) -> dict[str, Commit | None]:
+    """Commit records for the items' commits: the analysis' histories, else read from the repository."""
+    known = commit_index(sync.analysis, WorklistFacts())
+    found: dict[str, Commit | None] = {}
+    for item in items:
+        for sha in item.commits:
+            if sha not in found:
+                commit = known.get(sha)
+                if commit is None:
+                    try:
+                        commit = sync.repo.commit_info(sha)
+                    except (KeyError, ValueError, WorkbenchError):
+                        commit = None
+                found[sha] = commit
+    return found
+
+
+def situation_json(sync: AgentSync) -> dict[str, Any]:
+    analysis = sync.analysis
+    return {"mode": analysis.mode.value, "dev": analysis.dev, "main": analysis.main, "base": analysis.base,
+            "merge": analysis.merge, "result": analysis.result_commit}
+
+
+def queue_json(sync: AgentSync, views: list[ItemView]) -> dict[str, Any]:
+    commits = commits_of(sync, [v.item for v in views])
+    states = {s: sum(1 for v in views if v.state.value == s) for s in ("open", "partly", "decided")}
+    return document(
+        "queue",
+        sync=situation_json(sync),
+        summary={"items": len(views), **states, "high": sum(1 for v in views if v.item.level.value == "high")},
+        items=[item_json(v, sync.analysis, commits) for v in views],
+    )
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A ready ``decide`` command for one take, with the claim that checks out for it."""
+
+    take: Take
+    claim: ClaimKind
+    evidence: tuple[str, ...]
+    reason: str
+    status: ClaimStatus
+
+    def command(self, target: str, rev_args: list[str]) -> str:
+        parts = ["workbench", "decide", target, *rev_args, "--take", self.take.value, "--claim", self.claim.value]
+        for given in self.evidence:
+            parts += ["--evidence", given]
+        parts += ["--reason", self.reason]
+        return shlex.join(parts)
+
+
+def ready_commands(views: Views, view: ItemView) -> list[Ready]:
+    """For each take that applies to every member: the claim that verifies once it is applied (``judgement``
+    when none does), its evidence, and a reason in words."""
+    sync = views.sync
+    analysis = sync.analysis
+    out: list[Ready] = []
+    removers = tuple(dict.fromkeys(sha for m in view.members if m.hunk is not None for s in m.hunk.signals
+                                   if s.kind in REMOVING and s.weight < 0 for sha in s.commits))
+    for cost in view.choices:
+        if not cost.applies:
+            continue
+        targets: list[Target] = []
+        for m in view.members:
+            done = action(cost.take, m.member, analysis)
+            base = views.target(m)
+            if m.entry is not None and m.hunk is not None and isinstance(done, HunkAction | FileAction):
+                lost = lost_with(m.entry, m.hunk, done.decision if isinstance(done, HunkAction) else None,
+                                 done.choice if isinstance(done, FileAction) else None, views.result_lines(m.entry))
+                base = Target(base.path, base.entry, base.hunk, lost, base.file_lost, base.result)
+            targets.append(base)
+        tries: list[tuple[ClaimKind, tuple[str, ...]]] = [(ClaimKind.RESTORED, ())]
+        if removers:
+            tries.append((ClaimKind.INTENTIONAL_REMOVAL, removers))
+        tries += [(ClaimKind.SUPERSEDED, ()), (ClaimKind.POLICY, ())]
+        chosen = Ready(cost.take, ClaimKind.JUDGEMENT, (), "needs a person's judgement", ClaimStatus.NEEDS_HUMAN)
+        for claim, evidence in tries:
+            if claim is ClaimKind.POLICY and analysis.policy is None:
+                continue
+            check = verify(claim, evidence, targets, analysis, views.history)
+            if check.status is ClaimStatus.VERIFIED:
+                chosen = Ready(cost.take, claim, tuple(check.cited) or evidence, check.reason, check.status)
+                break
+        out.append(chosen)
+    return out
+
+
+def show_json(sync: AgentSync, views: Views, view: ItemView, rev_args: list[str]) -> dict[str, Any]:
+    commits = commits_of(sync, [view.item])
+    data = item_json(view, sync.analysis, commits, full=True)
+    data["commands"] = [{"take": r.take.value, "claim": r.claim.value, "status": r.status.value,
+                         "command": r.command(view.item.id, rev_args)} for r in ready_commands(views, view)]
+    data["member_commands"] = [
+        {"member": m.number, "takes": [t for t in data["members"][m.number - 1]["takes"]],
+         "command": f"workbench decide {view.item.id}:{m.number} {' '.join(shlex.quote(a) for a in rev_args)} "
+                    "--take TAKE --claim CLAIM --reason TEXT".replace("  ", " ")}
+        for m in view.members if len(view.members) > 1
+    ]
+    return document("show", sync=situation_json(sync), item=data)
+
+
+def find(sync: AgentSync, wanted: str) -> Item:
+    """The item ``wanted`` names (its id, or a unique prefix of at least 8 characters); else bad input."""
+    items = sync.worklist.items
+    exact = sync.worklist.item(wanted)
+    if exact is not None:
+        return exact
+    matches = [i for i in items if len(wanted) >= 8 and i.id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    raise WorkbenchError(f"no item {wanted!r} in this sync's queue (see `workbench queue`)")
