@@ -68,3 +68,21 @@ def split_targets(positionals: list[str]) -> tuple[list[str], str | None]:
 def dumps(doc: dict[str, Any]) -> str:
     """One JSON line (``--batch``'s answers)."""
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def situation_args(repo: str | None, rev: str | None, result: str | None, policy: str | None, dev: str | None,
+                   main: str | None):  # noqa: ANN201 - (SyncRequest, list[str]), imported lazily
+    """The request the situation options name, and the options as given (the MCP tools' arguments)."""
+    given = argparse.Namespace(repo=repo, rev=rev, dev=dev, main=main, result=result, policy=policy, no_cache=False)
+    return sync_request(given), rev_args(given)
+
+
+def version() -> str:
+    """The installed workbench's version (the guide and the MCP server name it)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("workbench")
+    except PackageNotFoundError:
+        return "0+unknown"

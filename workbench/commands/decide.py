@@ -39,11 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from workbench.commands.agent_args import emit, request
     from workbench.errors import WorkbenchError
-    from workbench.services.agent.context import open_agent
-    from workbench.services.agent.decide import decide, refused_status
-    from workbench.services.agent.jsonout import document
-    from workbench.services.agent.state import Views
-    from workbench.services.agent.views import situation_json
+    from workbench.services.agent.api import decide_doc, decide_docs
+    from workbench.services.agent.decide import refused_status
 
     ids, args.rev = split_targets(args.positionals)
     if args.batch is not None:
@@ -53,25 +50,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         requests = [_request({"ids": ids, "take": args.take, "claim": args.claim, "evidence": args.evidence,
                               "reason": args.reason, "text_file": args.text_file, "dry_run": args.dry_run}, 0)]
-    sync = open_agent(request(args))
-    views = Views(sync)
-    from workbench.services.agent.decide import plan
-
-    for n, req in enumerate(requests, start=1):
-        try:
-            plan(sync, views, req)
-        except WorkbenchError as exc:
-            raise WorkbenchError(f"line {n}: {exc}" if args.batch is not None else str(exc)) from None
-    answers = []
-    for n, req in enumerate(requests, start=1):
-        answer = decide(sync, views, req)
-        answers.append(answer)
-        if args.batch is not None:
-            sys.stdout.write(dumps(document("decide", line=n, **answer.to_json())) + "\n")
-            sys.stdout.flush()
-    if args.batch is None:
-        answer = answers[0]
-        emit(document("decide", sync=situation_json(sync), **answer.to_json()), args.json, _text(answer.to_json()))
+    answers = decide_docs(request(args), requests, numbered=args.batch is not None)
+    if args.batch is not None:
+        for n, answer in enumerate(answers, start=1):
+            sys.stdout.write(dumps(decide_doc(answer, n)) + "\n")
+    else:
+        emit(decide_doc(answers[0]), args.json, _text(answers[0].to_json()))
     return refused_status(answers)
 
 

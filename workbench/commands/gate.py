@@ -39,13 +39,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one(req: Any, advisory: bool, ref: str | None = None) -> dict[str, Any]:
-    from workbench.services.agent.context import open_agent
-    from workbench.services.agent.gate import gate, verdict_json
-    from workbench.services.agent.views import situation_json
+    from workbench.services.agent.api import gate_doc
 
-    sync = open_agent(req, worktree_record=False)
-    found = {"ref": ref, "sync": situation_json(sync), **verdict_json(gate(sync), advisory)}
-    return found
+    return gate_doc(req, advisory, ref)
 
 
 def _hook(args: argparse.Namespace) -> list[dict[str, Any]]:

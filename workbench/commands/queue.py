@@ -13,15 +13,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.services.agent.context import open_agent
-    from workbench.services.agent.state import State, Views
+    from workbench.services.agent.api import queue_doc
     from workbench.services.agent.text import queue_text
-    from workbench.services.agent.views import queue_json
 
-    sync = open_agent(request(args))
-    views = Views(sync).all()
-    if not args.all:
-        views = [v for v in views if v.state is not State.DECIDED]
-    doc = queue_json(sync, views)
+    doc = queue_doc(request(args), args.all)
     emit(doc, args.json, queue_text(doc))
     return 0

@@ -13,14 +13,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.services.agent.context import open_agent
-    from workbench.services.agent.state import Views
+    from workbench.services.agent.api import show_doc
     from workbench.services.agent.text import show_text
-    from workbench.services.agent.views import find, show_json
 
-    sync = open_agent(request(args))
-    views = Views(sync)
-    item = find(sync, args.id)
-    doc = show_json(sync, views, views.view(item), rev_args(args))
+    doc = show_doc(request(args), args.id, rev_args(args))
     emit(doc, args.json, show_text(doc))
     return 0

@@ -83,6 +83,8 @@ class DecideAnswer:
     staged: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     record: str = ""
+    sync: dict[str, Any] = field(default_factory=dict)
+    """The situation, as the documents name it (filled by the caller)."""
 
     @property
     def status(self) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.textsafe import visible
+from workbench.analysis.display.safe_text import visible
 
 
 def _loss(lost: dict[str, int]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from workbench.resolve.claims import ClaimKind, ClaimStatus, Target, verify
 from workbench.services.agent.context import AgentSync
 from workbench.services.agent.effect import lost_with
 from workbench.services.agent.jsonout import document, item_json
-from workbench.services.agent.state import ItemView, Views
+from workbench.services.agent.state import ItemView, MemberView, Views
 from workbench.services.agent.takes import FileAction, HunkAction, Take, action
 
 REMOVING = frozenset({SignalKind.MAIN_REMOVED_INTENTIONALLY, SignalKind.DEV_REMOVED_INTENTIONALLY})
@@ -73,26 +74,34 @@ class Ready:
         return shlex.join(parts)
 
 
+def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> list[Target] | None:
+    """The members as a claim's targets once ``take`` is applied to each (None: it does not apply to one)."""
+    analysis = views.sync.analysis
+    targets: list[Target] = []
+    for m in members:
+        done = action(take, m.member, analysis)
+        if isinstance(done, str):
+            return None
+        base = views.target(m)
+        if m.entry is not None and m.hunk is not None and isinstance(done, HunkAction | FileAction):
+            lost = lost_with(m.entry, m.hunk, done.decision if isinstance(done, HunkAction) else None,
+                             done.choice if isinstance(done, FileAction) else None, views.result_lines(m.entry))
+            base = Target(base.path, base.entry, base.hunk, lost, base.file_lost, base.result)
+        targets.append(base)
+    return targets
+
+
 def ready_commands(views: Views, view: ItemView) -> list[Ready]:
     """For each take that applies to every member: the claim that verifies once it is applied (``judgement``
     when none does), its evidence, and a reason in words."""
-    sync = views.sync
-    analysis = sync.analysis
+    analysis = views.sync.analysis
     out: list[Ready] = []
     removers = tuple(dict.fromkeys(sha for m in view.members if m.hunk is not None for s in m.hunk.signals
                                    if s.kind in REMOVING and s.weight < 0 for sha in s.commits))
     for cost in view.choices:
-        if not cost.applies:
+        targets = targets_after(views, view.members, cost.take) if cost.applies else None
+        if targets is None:
             continue
-        targets: list[Target] = []
-        for m in view.members:
-            done = action(cost.take, m.member, analysis)
-            base = views.target(m)
-            if m.entry is not None and m.hunk is not None and isinstance(done, HunkAction | FileAction):
-                lost = lost_with(m.entry, m.hunk, done.decision if isinstance(done, HunkAction) else None,
-                                 done.choice if isinstance(done, FileAction) else None, views.result_lines(m.entry))
-                base = Target(base.path, base.entry, base.hunk, lost, base.file_lost, base.result)
-            targets.append(base)
         tries: list[tuple[ClaimKind, tuple[str, ...]]] = [(ClaimKind.RESTORED, ())]
         if removers:
             tries.append((ClaimKind.INTENTIONAL_REMOVAL, removers))
