@@ -14,8 +14,9 @@ queue), so editing the record cannot turn a contradicted claim green.
 |---|---|
 | ``intentional-removal`` | a cited commit is on the other side (base..side, not a merge, not the sync's own)
   and its diff removes or rewrites the base lines the lost lines replaced |
-| ``superseded`` | the kept side already holds the work: the engine's squash evidence, or each lost line
-  is elsewhere in the result, whitespace-blind, as often as in its side's file |
+| ``superseded`` | the kept side already holds the work: it had the lost lines (in order, in one version of
+  the file along its history) and moved past them, or each is elsewhere in the result, whitespace-blind, as
+  often as in its side's file |
 | ``moved`` | the lost lines are at a cited ``PATH:LINE`` of the result |
 | ``policy`` | a rule of the active policy decides the file, the rule's side loses nothing, and the file's
   API audit is clean |
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from workbench.analysis.model import FileAnalysis, Hunk, SignalKind, SyncAnalysis, Whose
+from workbench.analysis.model import FileAnalysis, Hunk, SyncAnalysis, Whose
 from workbench.analysis.risk.line_compare import meaningful, norm, shorten
 from workbench.analysis.risk.script_index import holding, replaces_near
 from workbench.analysis.xdiff import Script, split_lines
@@ -66,12 +67,6 @@ _DROPPED_BY_RULE: dict[str, Whose] = {"keep-dev": "main", "override-from-main": 
 """The side whose lines a rule leaves out on purpose."""
 _COMMIT = re.compile(r"^[0-9a-fA-F]{7,40}$")
 _PLACE = re.compile(r"^(?P<path>.+):(?P<line>[1-9][0-9]*)$")
-_SIDE_AHEAD: dict[Whose, frozenset[SignalKind]] = {
-    "dev": frozenset({SignalKind.MAIN_AHEAD}),
-    "main": frozenset({SignalKind.OLDER_DEV_STATE, SignalKind.SQUASH_COUNTERPART}),
-}
-"""Engine evidence that the other side already holds a side's lines here: main is a newer squash of dev's
-text (dev's loss), or main's text is an older dev state (main's loss)."""
 
 
 def other(side: Whose) -> Whose:
@@ -150,6 +145,10 @@ class History(Protocol):
         """The result's lines of any path (None: no such file)."""
         ...
 
+    def versions(self, target: Target, side: Whose) -> Iterable[Sequence[bytes]]:
+        """The file's versions along ``side``'s history since the merge base (each commit that touched it)."""
+        ...
+
 
 class RepoHistory:
     """``History`` read from the repository of an analysed sync; ``result`` gives the result's files."""
@@ -207,6 +206,18 @@ class RepoHistory:
         data = self._result(path)
         return None if data is None else split_lines(data)
 
+    def versions(self, target: Target, side: Whose) -> Iterable[Sequence[bytes]]:
+        entry = target.entry
+        if entry is None:
+            return
+        path = _side_path(target, side)
+        seen: set[str] = set()
+        for commit in entry.history.dev if side == "dev" else entry.history.main:
+            found = self._repo.tree_entry(commit.sha, path)
+            if found is not None and found[0] not in seen:
+                seen.add(found[0])
+                yield split_lines(self._repo.read_blob(found[0]))
+
 
 def verify(claim: ClaimKind, evidence: Sequence[str], targets: Sequence[Target], analysis: SyncAnalysis,
            history: History) -> ClaimCheck:
@@ -218,7 +229,8 @@ def verify(claim: ClaimKind, evidence: Sequence[str], targets: Sequence[Target],
     if claim is ClaimKind.MOVED:
         return _moved(evidence, targets, history)
     if claim is ClaimKind.SUPERSEDED:
-        return _per_side(targets, _superseded, "the kept side already holds every lost line")
+        return _per_side(targets, lambda target, side: _superseded(target, side, history),
+                         "the kept side already holds every lost line")
     if claim is ClaimKind.POLICY:
         return _policy(targets, analysis)
     return _restored(targets)
@@ -265,19 +277,32 @@ def _per_side(targets: Sequence[Target], check: Callable[[Target, Whose], str | 
     return _verified(words)
 
 
-def _superseded(target: Target, side: Whose) -> str | None:
-    hunk = target.hunk
-    if hunk is not None and any(s.kind in _SIDE_AHEAD[side] for s in hunk.signals):
+def _superseded(target: Target, side: Whose, history: History) -> str | None:
+    """None when the other side already holds ``side``'s lost lines: it had them (every one, in order, in one
+    version of the file along its history) and moved past them, or the result has each of them elsewhere, as
+    often as ``side`` has it."""
+    lines = target.side_lines(side)
+    lost = [norm(lines[n]) for n in target.lost.get(side, ()) if meaningful(lines[n])]
+    if not lost:
         return None
     have = Counter(norm(line) for line in target.result or ())
-    wanted = Counter(norm(line) for line in target.side_lines(side))
-    lines = target.side_lines(side)
-    for n in target.lost.get(side, ()):
-        key = norm(lines[n])
-        if have[key] < wanted[key]:
-            return (f"{side}'s line \u201c{shorten(lines[n])}\u201d ({target.where()}) is not elsewhere in the result "
-                    f"as often as {side} has it, and no squash evidence says {other(side)} already holds it")
-    return None
+    wanted = Counter(norm(line) for line in lines)
+    if all(have[key] >= wanted[key] for key in lost):
+        return None
+    keeper = other(side)
+    if any(_in_order(lost, version) for version in history.versions(target, keeper)):
+        return None
+    return (f"{side}'s lost lines in {target.where()} (e.g. \u201c{shorten(lost[0])}\u201d) are neither elsewhere in "
+            f"the result nor in any version of the file along {keeper}'s history")
+
+
+def _in_order(wanted: Sequence[bytes], version: Sequence[bytes]) -> bool:
+    """Whether ``wanted`` (normalised) occur in ``version`` in that order."""
+    k = 0
+    for line in version:
+        if k < len(wanted) and norm(line) == wanted[k]:
+            k += 1
+    return k == len(wanted)
 
 
 def _restricted(targets: Sequence[Target]) -> ClaimCheck | None:

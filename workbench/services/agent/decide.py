@@ -17,25 +17,26 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
-from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Mode, Whose
+from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Mode
 from workbench.analysis.worklist import Item
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.resolve.acks import Ack, fingerprint, now_iso, record_acks, who_am_i
-from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, Target, verify
+from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, verify
 from workbench.resolve.events import FileChoice
-from workbench.resolve.session import Session, SessionError
+from workbench.resolve.session import SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.write_plan import Refusal, check_writes, write_blocker
 from workbench.services.agent.context import AgentSync
-from workbench.services.agent.effect import Lost, count, decided_text, lost_with
+from workbench.services.agent.effect import Lost, count, decided_text
 from workbench.services.agent.findings import Finding, new_findings
+from workbench.services.agent.scratch import apply_to, scratch_session
 from workbench.services.agent.state import FILE_KEY, MemberView, Views
 from workbench.services.agent.suggestion import suggested_decision
-from workbench.services.agent.takes import Action, FileAction, HunkAction, Keep, Take, action
-from workbench.services.agent.views import find
+from workbench.services.agent.takes import Action, FileAction, HunkAction, Take, action
+from workbench.services.agent.views import find, lost_after, target_after
 
 
 class Outcome(str, Enum):
@@ -176,43 +177,21 @@ def plan(sync: AgentSync, views: Views, request: DecideRequest) -> list[tuple[It
     return planned
 
 
-def scratch_session(sync: AgentSync) -> Session:
-    """A copy of the app's session (its journal replayed) to try decisions on."""
-    analysis = sync.analysis
-    return Session(analysis, sync.workspace.journal.load(), read_blob=sync.repo.read_blob,
-                   resumed_on_disk=analysis.mode is Mode.IN_PROGRESS)
-
-
-class Decides(Protocol):
-    """What ``apply_to`` drives: a session, or the workspace (which journals each command)."""
-
-    def decide(self, path: str, index: int, decision: Decision) -> object: ...
-
-    def choose_file(self, path: str, choice: FileChoice) -> object: ...
-
-
-def apply_to(session: Decides, planned: Sequence[tuple[Item, MemberView, Action]]) -> None:
-    """The actions as session commands (the workspace's, or a scratch session's)."""
-    chosen: set[str] = set()
-    for _item, _view, done in planned:
-        if isinstance(done, HunkAction):
-            session.decide(done.path, done.index, done.decision)
-        elif isinstance(done, FileAction) and done.path not in chosen:
-            chosen.add(done.path)
-            session.choose_file(done.path, done.choice)
-
-
 def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswer:
     """Check and apply ``request`` (see the module docstring); ``WorkbenchError`` for bad input."""
     planned = plan(sync, views, request)
     scratch = scratch_session(sync)
     try:
-        apply_to(scratch, planned)
+        apply_to(scratch, [done for _item, _view, done in planned])
     except SessionError as exc:
         raise WorkbenchError(str(exc)) from None
-    members = [Decided(item, view, done, _lost_after(views, view, done)) for item, view, done in planned]
+    members = [Decided(item, view, done, lost_after(views, view, done)) for item, view, done in planned]
     answer = DecideAnswer(Outcome.DRY_RUN if request.dry_run else Outcome.DECIDED, request, members)
-    targets = [_target(sync, scratch, m) for m in members]
+    try:
+        targets = [target_after(views, m.view, m.action, scratch) for m in members]
+    except SessionError as exc:
+        answer.outcome, answer.refusal = Outcome.REFUSED, f"the take cannot be written: {exc}"
+        return answer
     answer.claim = verify(request.claim, request.evidence, targets, sync.analysis, views.history)
     if answer.claim.contradicted:
         answer.outcome, answer.refusal = Outcome.REFUSED, f"the claim is contradicted: {answer.claim.reason}"
@@ -243,7 +222,7 @@ def _apply(sync: AgentSync, planned: Sequence[tuple[Item, MemberView, Action]], 
     blocker = workspace.write_blocker() if changed else None
     if blocker is not None:
         raise WorkbenchError(f"nothing decided: {blocker}")
-    apply_to(workspace, planned)
+    apply_to(workspace, [done for _item, _view, done in planned])
     for outcome in workspace.write_all(changed) if changed else []:
         answer.messages.append(outcome.message)
         if outcome.written:
@@ -256,29 +235,6 @@ def _apply(sync: AgentSync, planned: Sequence[tuple[Item, MemberView, Action]], 
     acks = [_ack(sync, m, answer) for m in answer.members]
     target = record_acks(sync.repo.workdir, acks)
     answer.record = str(target.relative_to(sync.repo.workdir))
-
-
-def _lost_after(views: Views, view: MemberView, done: Action) -> Lost:
-    if isinstance(done, Keep) or view.entry is None or view.hunk is None:
-        return dict(view.lost)
-    lines = views.result_lines(view.entry)
-    if isinstance(done, HunkAction):
-        return lost_with(view.entry, view.hunk, done.decision, None, lines)
-    return lost_with(view.entry, view.hunk, None, done.choice, lines)
-
-
-def _target(sync: AgentSync, scratch: Session, decided: Decided) -> Target:
-    view = decided.view
-    path = view.member.path
-    entry = view.entry
-    data = scratch.preview(path) if entry is not None else sync.result_bytes(path)
-    file_lost: Whose | None = None
-    if view.hunk is None and data is None:
-        if entry is not None:
-            file_lost = "main" if entry.main.oid is not None else "dev" if entry.dev.oid is not None else None
-        elif any(d.path == path for d in sync.analysis.deleted_files):
-            file_lost = "main"
-    return Target(path, entry, view.hunk, dict(decided.lost), file_lost, split_lines(data) if data is not None else None)
 
 
 def _ack(sync: AgentSync, decided: Decided, answer: DecideAnswer) -> Ack:

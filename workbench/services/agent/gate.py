@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from workbench.analysis.model import FileAnalysis, Hunk, Level, SignalKind, Taken, Whose
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, Level, SignalKind, Taken, Whose
 from workbench.analysis.worklist import ItemKind
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.python_check import check_python
@@ -38,6 +38,8 @@ class Rule(str, Enum):
     """Why the gate names something (``rule`` in JSON)."""
 
     CONFLICT_MARKERS = "conflict-markers"
+    UNRESOLVED = "unresolved-conflict"
+    """A conflict without text to mark (modify/delete, binary, ...) still unresolved in the index."""
     PYTHON_SYNTAX = "python-syntax"
     API_AUDIT = "api-audit"
     DUPLICATE_DEFINITION = "duplicate-definition"
@@ -127,6 +129,8 @@ def _file_facts(entry: FileAnalysis) -> list[Finding]:
     if any(h.taken is Taken.UNRESOLVED for h in entry.hunks):
         found.append(Finding(Rule.CONFLICT_MARKERS, entry.path, f"{entry.path} still holds conflict markers"))
         return found
+    if entry.status is FileStatus.CONFLICTED:
+        found.append(Finding(Rule.UNRESOLVED, entry.path, f"{entry.path} is still conflicted in the index"))
     data = entry.result_bytes if entry.result_present else None
     if data is None or entry.result_oid in (entry.dev.oid, entry.main.oid):
         return found

@@ -51,8 +51,9 @@ text for one hunk), suggested (the engine's suggestion).
 - intentional-removal `--evidence COMMIT`: the commit is on the other side since
   the merge base, is not a merge or a commit of the sync itself, and its diff
   removes or rewrites the base lines the lost lines changed.
-- superseded: the kept side already holds the work (the engine's squash
-  evidence, or every lost line is elsewhere in the result, whitespace-blind).
+- superseded: the kept side already holds the work: it had the lost lines (in
+  order, in one version of the file along its history) and moved past them, or
+  every lost line is elsewhere in the result, whitespace-blind.
 - moved `--evidence PATH:LINE`: the lost lines are at that place of the result.
 - policy: a rule of the active policy decides the file, its side loses nothing,
   and the file's API audit is clean.

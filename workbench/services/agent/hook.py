@@ -26,7 +26,6 @@ class Pushed:
 
     local_ref: str
     sha: str
-    remote_ref: str
 
 
 def pushed(stdin: str, environ: Mapping[str, str] = os.environ) -> list[Pushed]:
@@ -35,8 +34,7 @@ def pushed(stdin: str, environ: Mapping[str, str] = os.environ) -> list[Pushed]:
     if to_ref and not stdin.strip():
         if not _SHA.match(to_ref) or _ZERO.match(to_ref):
             return []
-        return [Pushed(environ.get("PRE_COMMIT_LOCAL_BRANCH", "HEAD"), to_ref,
-                       environ.get("PRE_COMMIT_REMOTE_BRANCH", ""))]
+        return [Pushed(environ.get("PRE_COMMIT_LOCAL_BRANCH", "HEAD"), to_ref)]
     found: list[Pushed] = []
     for number, line in enumerate(stdin.splitlines(), start=1):
         if not line.strip():
@@ -46,7 +44,7 @@ def pushed(stdin: str, environ: Mapping[str, str] = os.environ) -> list[Pushed]:
             raise WorkbenchError(f"pre-push input line {number} is not '<local ref> <sha> <remote ref> <sha>'")
         if _ZERO.match(parts[1]):
             continue
-        found.append(Pushed(parts[0], parts[1], parts[2]))
+        found.append(Pushed(parts[0], parts[1]))
     return found
 
 

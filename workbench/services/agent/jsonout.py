@@ -41,7 +41,7 @@ def claim_json(check: ClaimCheck | None, claim: str = "") -> dict[str, Any] | No
     return {"claim": claim, "status": check.status.value, "reason": check.reason, "evidence": list(check.cited)}
 
 
-def member_json(view: MemberView, item_view: ItemView, analysis: Any) -> dict[str, Any]:
+def member_json(view: MemberView, analysis: Any) -> dict[str, Any]:
     member = view.member
     lost = as_lost_lines(view.lost, view.entry) if view.entry is not None and view.hunk is not None else None
     ack = view.ack
@@ -84,7 +84,7 @@ def item_json(view: ItemView, analysis: Any, commits: dict[str, Commit | None], 
         "why": item.why,
         "side": item.side,
         "lost_lines": view.lost,
-        "members": [member_json(m, view, analysis) for m in view.members],
+        "members": [member_json(m, analysis) for m in view.members],
         "commits": [commit_json(sha, commits.get(sha)) for sha in item.commits],
         "prs": list(item.prs),
         "decisions": [d.value for d in item.decisions],

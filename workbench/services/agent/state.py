@@ -29,6 +29,10 @@ class State(str, Enum):
     PARTLY = "partly"
 
 
+_UNPRICED = frozenset({Take.CUSTOM, Take.SUGGESTED})
+"""Takes whose text is not known before they are made."""
+_WHOLE_FILE = frozenset({Take.FILE_MAIN, Take.FILE_DEV})
+"""Priced only where the worklist offers them (a policy's file, a deleted one): whole files are not a default."""
 FILE_KEY = "file:"
 """Prefix of a whole-file member's ``hunk`` in the record (the member's fingerprint follows)."""
 
@@ -177,21 +181,15 @@ class Views:
 
     def target(self, view: MemberView) -> Target:
         """The member as a claim's target, as the result holds it now."""
-        entry = view.entry
-        path = view.member.path
-        data = self.sync.result_bytes(path)
-        file_lost: Whose | None = None
-        if view.hunk is None and data is None and entry is not None:
-            file_lost = "main" if entry.main.oid is not None else "dev" if entry.dev.oid is not None else None
-        elif view.hunk is None and data is None and any(d.path == path for d in self.sync.analysis.deleted_files):
-            file_lost = "main"
-        return Target(path, entry, view.hunk, dict(view.lost), file_lost,
+        data = self.sync.result_bytes(view.member.path)
+        return Target(view.member.path, view.entry, view.hunk, dict(view.lost), missing_side(self.sync, view, data),
                       split_lines(data) if data is not None else None)
 
     def _choices(self, item: Item, members: Sequence[MemberView]) -> list[ChoiceCost]:
         analysis: SyncAnalysis = self.sync.analysis
         out: list[ChoiceCost] = []
-        takes = [Take(d.value) for d in item.decisions if d.value != Take.CUSTOM.value]
+        offered = {d.value for d in item.decisions}
+        takes = [t for t in Take if t not in _UNPRICED and (t.value in offered or t not in _WHOLE_FILE)]
         for take in takes:
             applies = True
             lost = {"dev": 0, "main": 0}
@@ -209,8 +207,19 @@ class Views:
                                       self.result_lines(view.entry))
                 for side, n in count(after).items():
                     lost[side] += n
-            out.append(ChoiceCost(take, applies, lost))
+            if applies or take.value in offered:
+                out.append(ChoiceCost(take, applies, lost))
         return out
+
+
+def missing_side(sync: AgentSync, view: MemberView, data: bytes | None) -> Whose | None:
+    """For a whole-file member the result lacks (``data`` None): the side whose file it is."""
+    if view.hunk is not None or data is not None:
+        return None
+    entry = view.entry
+    if entry is not None:
+        return "main" if entry.main.oid is not None else "dev" if entry.dev.oid is not None else None
+    return "main" if any(d.path == view.member.path for d in sync.analysis.deleted_files) else None
 
 
 def _hunk(entry: FileAnalysis | None, member: Member) -> Hunk | None:

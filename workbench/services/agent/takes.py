@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, SyncAnalysis, Taken
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Mode, SyncAnalysis, Taken
 from workbench.analysis.worklist import Member
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
@@ -89,6 +89,8 @@ def action(take: Take, member: Member, analysis: SyncAnalysis, text: bytes | Non
     hunk = _hunk(entry, member)
     if take is Take.RESULT:
         if hunk is None:
+            if entry is not None and entry.status is FileStatus.CONFLICTED and analysis.mode is Mode.IN_PROGRESS:
+                return f"{where} is still conflicted in the index: take file-dev or file-main"
             return Keep(member.path, None)
         held = held_decision(hunk)
         if held is None:

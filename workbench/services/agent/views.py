@@ -11,15 +11,19 @@ from workbench.analysis.model import Commit, SignalKind
 from workbench.analysis.worklist import Item
 from workbench.analysis.worklist.facts import WorklistFacts
 from workbench.analysis.worklist.finish import commit_index
+from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.resolve.claims import ClaimKind, ClaimStatus, Target, verify
+from workbench.resolve.session import Session, SessionError
 from workbench.services.agent.context import AgentSync
-from workbench.services.agent.effect import lost_with
+from workbench.services.agent.effect import Lost, lost_with
 from workbench.services.agent.jsonout import document, item_json
-from workbench.services.agent.state import ItemView, MemberView, Views
-from workbench.services.agent.takes import FileAction, HunkAction, Take, action
+from workbench.services.agent.scratch import apply_to, scratch_session
+from workbench.services.agent.state import ItemView, MemberView, Views, missing_side
+from workbench.services.agent.takes import Action, HunkAction, Keep, Take, action
 
 REMOVING = frozenset({SignalKind.MAIN_REMOVED_INTENTIONALLY, SignalKind.DEV_REMOVED_INTENTIONALLY})
+DELETING = frozenset({SignalKind.MAIN_DELETED_FILE, SignalKind.DEV_DELETED_FILE})
 
 
 def commits_of(sync: AgentSync, items: list[Item]) -> dict[str, Commit | None]:
@@ -74,21 +78,41 @@ class Ready:
         return shlex.join(parts)
 
 
+def lost_after(views: Views, view: MemberView, done: Action) -> Lost:
+    """Each side's lines the member loses once ``done`` is applied."""
+    if isinstance(done, Keep) or view.entry is None or view.hunk is None:
+        return dict(view.lost)
+    lines = views.result_lines(view.entry)
+    if isinstance(done, HunkAction):
+        return lost_with(view.entry, view.hunk, done.decision, None, lines)
+    return lost_with(view.entry, view.hunk, None, done.choice, lines)
+
+
+def target_after(views: Views, view: MemberView, done: Action, scratch: Session) -> Target:
+    """The member as a claim's target once ``done`` is applied (``scratch`` holds the take; ``SessionError`` when
+    a file cannot be rendered)."""
+    sync = views.sync
+    path = view.member.path
+    data = scratch.preview(path) if view.entry is not None else sync.result_bytes(path)
+    return Target(path, view.entry, view.hunk, lost_after(views, view, done), missing_side(sync, view, data),
+                  split_lines(data) if data is not None else None)
+
+
 def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> list[Target] | None:
     """The members as a claim's targets once ``take`` is applied to each (None: it does not apply to one)."""
     analysis = views.sync.analysis
-    targets: list[Target] = []
+    actions: list[Action] = []
     for m in members:
         done = action(take, m.member, analysis)
         if isinstance(done, str):
             return None
-        base = views.target(m)
-        if m.entry is not None and m.hunk is not None and isinstance(done, HunkAction | FileAction):
-            lost = lost_with(m.entry, m.hunk, done.decision if isinstance(done, HunkAction) else None,
-                             done.choice if isinstance(done, FileAction) else None, views.result_lines(m.entry))
-            base = Target(base.path, base.entry, base.hunk, lost, base.file_lost, base.result)
-        targets.append(base)
-    return targets
+        actions.append(done)
+    scratch = scratch_session(views.sync)
+    try:
+        apply_to(scratch, actions)
+        return [target_after(views, m, done, scratch) for m, done in zip(members, actions, strict=True)]
+    except SessionError:
+        return None
 
 
 def ready_commands(views: Views, view: ItemView) -> list[Ready]:
@@ -96,8 +120,11 @@ def ready_commands(views: Views, view: ItemView) -> list[Ready]:
     when none does), its evidence, and a reason in words."""
     analysis = views.sync.analysis
     out: list[Ready] = []
-    removers = tuple(dict.fromkeys(sha for m in view.members if m.hunk is not None for s in m.hunk.signals
-                                   if s.kind in REMOVING and s.weight < 0 for sha in s.commits))
+    removers = tuple(dict.fromkeys(
+        [sha for m in view.members if m.hunk is not None for s in m.hunk.signals
+         if s.kind in REMOVING and s.weight < 0 for sha in s.commits]
+        + [sha for m in view.members if m.hunk is None and m.entry is not None for s in m.entry.signals
+           if s.kind in DELETING for sha in s.commits]))
     for cost in view.choices:
         targets = targets_after(views, view.members, cost.take) if cost.applies else None
         if targets is None:
