@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli import main
+from workbench.sample import SampleSync
 
 
 @dataclass(frozen=True)
@@ -114,3 +115,27 @@ class Agent:
         verdict = workbench("gate", "--json", *self.opts())
         assert verdict.code in (0, 1), verdict.stderr
         return dict(verdict.json())
+
+
+def truth_fix(sample: SampleSync) -> Callable[[Path], None]:
+    """The code edits an agent makes for what no take fixes (an API failure): each file the gate's API findings
+    name, written as the sample's ground truth says it ships (its ``expected`` bytes, or no file)."""
+    truth = {f.path: f for f in sample.files}
+
+    def fix(repo: Path) -> None:
+        verdict = workbench("gate", "--json", "--repo", str(repo)).json()
+        for finding in verdict["blocking"]:
+            if finding["rule"] != "api-audit":
+                continue
+            for path in {finding["path"], *(p for p in truth if p in finding["detail"])}:
+                known = truth.get(path)
+                if known is None:
+                    continue
+                target = repo / path
+                if known.expected is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(known.expected)
+
+    return fix
