@@ -34,20 +34,21 @@ class Run:
 
 
 def workbench(*args: str, stdin: str | None = None) -> Run:
-    """``workbench ARGS`` in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        if stdin is None:
-            code = main(list(args))
-        else:
-            import sys
+    """``workbench ARGS`` in this process (argparse's own exits, ``--help`` and usage errors, included)."""
+    import sys
 
-            saved = sys.stdin
-            sys.stdin = io.StringIO(stdin)
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 code = main(list(args))
-            finally:
-                sys.stdin = saved
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 0
+    finally:
+        sys.stdin = saved
     return Run(code, out.getvalue(), err.getvalue())
 
 

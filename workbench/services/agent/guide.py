@@ -39,6 +39,10 @@ merge) and `--result R` for another commit, `--policy NAME` for a sync policy,
 made yet (nothing is written then). `--json` prints `workbench.agent/1`;
 `queue --all` lists decided items too; `--no-cache` skips the analysis cache.
 
+`workbench agent-guide` prints this text. `workbench mcp` (with the
+`workbench[mcp]` extra) serves the same commands as MCP tools over stdio, each
+answering what the command prints with `--json`.
+
 ## Takes (`--take`)
 
 main, dev, both (dev's lines then main's), both-main-first, merged (put back

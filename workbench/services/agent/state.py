@@ -12,7 +12,7 @@ from workbench.analysis.model import Decider, FileAnalysis, Hunk, Mode, SyncAnal
 from workbench.analysis.worklist import Item, Member
 from workbench.analysis.xdiff import split_lines
 from workbench.resolve.acks import Ack, fingerprint, hunk_holds
-from workbench.resolve.claims import ClaimCheck, ClaimKind, RepoHistory, Target, verify
+from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, RepoHistory, Target, verify
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Decision
 from workbench.services.agent.context import AgentSync
@@ -154,9 +154,9 @@ class Views:
                 lost = lost_with(entry, hunk, decision, choice, self.result_lines(entry))
         ack = self._ack(member, hunk)
         view = MemberView(number, member, entry, hunk, lost, journal, ack)
-        if ack is not None and ack.claim:
-            claim = ClaimKind(ack.claim)
-            check = verify(claim, ack.evidence, [self.target(view)], analysis, self.history)
+        if ack is not None and (ack.claim or ack.by_agent):
+            check = (verify(ClaimKind(ack.claim), ack.evidence, [self.target(view)], analysis, self.history) if ack.claim
+                     else ClaimCheck(ClaimStatus.CONTRADICTED, "an agent's decision must carry a claim, and this one has none"))
             view = MemberView(number, member, entry, hunk, lost, journal, ack, check)
         return view
 
