@@ -18,7 +18,7 @@ from helpers.agent import workbench
 
 from workbench.sample import SampleSync
 
-mcp = pytest.importorskip("mcp")
+pytest.importorskip("mcp")
 TOOLS = {"queue", "show", "decide", "gate", "recall", "agent-guide"}
 
 

@@ -89,12 +89,21 @@ def open_agent(request: SyncRequest, *, worktree_record: bool = True) -> AgentSy
 
 
 def record_of(repo: GitRepo, analysis: SyncAnalysis, worktree: bool) -> list[Ack]:
-    """The decision record of the sync's result (see ``open_agent``)."""
+    """The decision record of the sync's result (see ``open_agent``), less the entries dev's own record already
+    held: those are earlier syncs' decisions, carried along in the file (``recall`` offers them), not this one's."""
     commit = analysis.result_commit
     at_result = repo.workdir is not None and (commit is None or repo.head() == commit)
     if worktree and at_result and analysis.mode is not Mode.PREVIEW:
         assert repo.workdir is not None
-        return worktree_acks(repo.workdir)
-    if commit is not None:
-        return commit_acks(repo, commit)
-    return worktree_acks(repo.workdir) if repo.workdir is not None else []
+        found = worktree_acks(repo.workdir)
+    elif commit is not None:
+        found = commit_acks(repo, commit)
+    else:
+        found = worktree_acks(repo.workdir) if repo.workdir is not None else []
+    if not found:
+        return found
+    try:
+        earlier = set(commit_acks(repo, analysis.dev))
+    except WorkbenchError:
+        earlier = set()
+    return [ack for ack in found if ack not in earlier]
