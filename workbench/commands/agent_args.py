@@ -51,7 +51,7 @@ def emit(doc: dict[str, Any], as_json: bool, text: str) -> None:
     """The document as JSON or its text, on stdout."""
     from workbench.analysis.serialize import strict_json
 
-    sys.stdout.write(strict_json(doc, indent=2) + "\n" if as_json else text)
+    sys.stdout.write(strict_json(doc) + "\n" if as_json else text)
 
 
 def split_targets(positionals: list[str]) -> tuple[list[str], str | None]:

@@ -16,7 +16,7 @@ from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, RepoHis
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Decision
 from workbench.services.agent.context import AgentSync
-from workbench.services.agent.effect import Lost, count, lost_with
+from workbench.services.agent.effect import Lost, Pricer, count
 from workbench.services.agent.items import sync_commits_of
 from workbench.services.agent.takes import HunkAction, Take, action
 
@@ -120,7 +120,9 @@ class Views:
             self._by_key[(ack.path, ack.hunk)] = ack
             if ack.member:
                 self._by_key.setdefault((ack.path, "member:" + ack.member), ack)
+        self._paths = frozenset(ack.path for ack in sync.record)
         self._lines: dict[str, Sequence[bytes]] = {}
+        self.pricer = Pricer()
         self.history = RepoHistory(sync.repo, sync.analysis, sync.result_bytes, sync_commits_of(sync.analysis))
 
     def all(self) -> list[ItemView]:
@@ -151,7 +153,7 @@ class Views:
             if journal is not None and self.held_only and not self._held(entry):
                 journal, choice, decision = None, None, None
             if hunk is not None:
-                lost = lost_with(entry, hunk, decision, choice, self.result_lines(entry))
+                lost = self.pricer.lost(entry, hunk, decision, choice, self.result_lines(entry))
         ack = self._ack(member, hunk)
         view = MemberView(number, member, entry, hunk, lost, journal, ack)
         if ack is not None and (ack.claim or ack.by_agent):
@@ -170,6 +172,8 @@ class Views:
 
     def _ack(self, member: Member, hunk: Hunk | None) -> Ack | None:
         """The record's entry for the member, when the result holds the decision it records."""
+        if member.path not in self._paths:
+            return None
         ack = self._by_key.get((member.path, record_key(member, hunk)))
         if ack is None:
             ack = self._by_key.get((member.path, "member:" + member.fingerprint))
@@ -201,10 +205,10 @@ class Views:
                 if view.entry is None or view.hunk is None:
                     continue
                 if isinstance(done, HunkAction):
-                    after = lost_with(view.entry, view.hunk, done.decision, None, self.result_lines(view.entry))
+                    after = self.pricer.lost(view.entry, view.hunk, done.decision, None, self.result_lines(view.entry))
                 else:
-                    after = lost_with(view.entry, view.hunk, None, getattr(done, "choice", None),
-                                      self.result_lines(view.entry))
+                    after = self.pricer.lost(view.entry, view.hunk, None, getattr(done, "choice", None),
+                                             self.result_lines(view.entry))
                 for side, n in count(after).items():
                     lost[side] += n
             if applies or take.value in offered:

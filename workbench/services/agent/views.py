@@ -16,7 +16,7 @@ from workbench.errors import WorkbenchError
 from workbench.resolve.claims import ClaimKind, ClaimStatus, Target, verify
 from workbench.resolve.session import Session, SessionError
 from workbench.services.agent.context import AgentSync
-from workbench.services.agent.effect import Lost, lost_with
+from workbench.services.agent.effect import Lost
 from workbench.services.agent.jsonout import document, item_json
 from workbench.services.agent.scratch import apply_to, scratch_session
 from workbench.services.agent.state import ItemView, MemberView, Views, missing_side
@@ -84,8 +84,8 @@ def lost_after(views: Views, view: MemberView, done: Action) -> Lost:
         return dict(view.lost)
     lines = views.result_lines(view.entry)
     if isinstance(done, HunkAction):
-        return lost_with(view.entry, view.hunk, done.decision, None, lines)
-    return lost_with(view.entry, view.hunk, None, done.choice, lines)
+        return views.pricer.lost(view.entry, view.hunk, done.decision, None, lines)
+    return views.pricer.lost(view.entry, view.hunk, None, done.choice, lines)
 
 
 def target_after(views: Views, view: MemberView, done: Action, scratch: Session) -> Target:
