@@ -128,12 +128,11 @@ def now_iso() -> str:
 
 def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
     """The acknowledgements in a file's text (``WorkbenchError`` naming the file when it is not valid)."""
-    import tomlkit  # here: most syncs have no acks file, and importing it costs every start of the app
-    from tomlkit.exceptions import TOMLKitError
+    import tomllib  # the standard library's reader: the record is read far more often than written
 
     try:
-        document = tomlkit.parse(text)
-    except TOMLKitError as exc:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise WorkbenchError(f"{where} is not valid TOML: {exc}") from None
     entries = document.get("ack", [])
     if not isinstance(entries, list):
@@ -244,37 +243,69 @@ def record_ack(root: Path, ack: Ack) -> Path:
 
 
 def record_acks(root: Path, acks: list[Ack]) -> Path:
-    """``record_ack`` of several, in one write of the file."""
+    """``record_ack`` of several, in one write of the file.  New entries are appended as text (the file's own
+    text stays byte for byte); only replacing an entry rewrites the document (with tomlkit, comments kept)."""
     folder = _record_dir(root, create=True)
     assert folder is not None
     try:
         text = _read_record(folder)
-        parse_acks(text)  # refuse to rewrite a file that is not valid
+        present = {(a.path, a.hunk) for a in parse_acks(text)}  # refuse to rewrite a file that is not valid
         import tomlkit
+        from tomlkit.items import AoT
 
-        document = tomlkit.parse(text) if text else tomlkit.document()
-        if not text:
-            for line in _HEADER.splitlines():
-                document.add(tomlkit.comment(line))
-        entries = document.get("ack")
-        if entries is None:
-            entries = tomlkit.aot()
-            document.append("ack", entries)
-        for ack in acks:
-            for k in reversed(range(len(entries))):
-                if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
-                    del entries[k]
-            table = tomlkit.table()
-            for key in ("path", "hunk", "decision", "reason", "who", "at", *_EXTENDED[:2], "evidence", *_EXTENDED[2:]):
-                value = getattr(ack, key)
-                if value:
-                    table.add(key, value.value if isinstance(value, Choice) else list(value) if isinstance(value, tuple)
-                              else value)
-            entries.append(table)
-        _atomic_write(folder, tomlkit.dumps(document).encode("utf-8"))
+        data = None if any((ack.path, ack.hunk) in present for ack in acks) else _appended(text, acks)
+        if data is None:
+            document = tomlkit.parse(text)
+            entries = document["ack"]
+            if not isinstance(entries, AoT):  # an inline ``ack = [...]``: rewritten as tables
+                entries = tomlkit.aot()
+                for entry in document["ack"]:
+                    entries.append(tomlkit.item(entry.unwrap()))
+                document["ack"] = entries
+            for ack in acks:
+                for k in reversed(range(len(entries))):
+                    if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
+                        del entries[k]
+                entries.append(_table(ack))
+            data = tomlkit.dumps(document)
+        parse_acks(data)  # never leave a record the next read refuses
+        _atomic_write(folder, data.encode("utf-8"))
     finally:
         os.close(folder)
     return root / ACKS_PATH
+
+
+def _appended(text: str, acks: list[Ack]) -> str | None:
+    """The file's text with ``acks`` appended as new ``[[ack]]`` tables (None: the text does not take an
+    appended table, say an inline ``ack = [...]`` array, so the document is rewritten instead)."""
+    import tomlkit
+
+    added = tomlkit.document()
+    if not text:
+        for line in _HEADER.splitlines():
+            added.add(tomlkit.comment(line))
+    table = tomlkit.aot()
+    for ack in acks:
+        table.append(_table(ack))
+    added.append("ack", table)
+    data = text + ("" if not text or text.endswith("\n") else "\n") + tomlkit.dumps(added)
+    try:
+        parse_acks(data)
+    except WorkbenchError:
+        return None
+    return data
+
+
+def _table(ack: Ack) -> Any:
+    import tomlkit
+
+    table = tomlkit.table()
+    for key in ("path", "hunk", "decision", "reason", "who", "at", *_EXTENDED[:2], "evidence", *_EXTENDED[2:]):
+        value = getattr(ack, key)
+        if value:
+            table.add(key, value.value if isinstance(value, Choice) else list(value) if isinstance(value, tuple)
+                      else value)
+    return table
 
 
 _FOLDER, _NAME = ACKS_PATH.split("/")

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Protocol
 
 from workbench.analysis.model import FileAnalysis, Hunk, SyncAnalysis, Whose
@@ -86,7 +87,12 @@ class Target:
     hunk: Hunk | None
     lost: dict[Whose, tuple[int, ...]] = field(default_factory=dict)
     file_lost: Whose | None = None
-    result: Sequence[bytes] | None = None
+    read: Callable[[], Sequence[bytes] | None] = lambda: None
+    """The result's lines of the file, read when a claim needs them (``result``)."""
+
+    @cached_property
+    def result(self) -> Sequence[bytes] | None:
+        return self.read()
 
     def side_lines(self, side: Whose) -> Sequence[bytes]:
         """The side's file lines (empty without a line merge)."""

@@ -137,7 +137,7 @@ def targets_of(sync: AgentSync, views: Views, wanted: Sequence[str]) -> list[tup
     for given in wanted:
         name, _sep, number = given.partition(":")
         item = find(sync, name)
-        view = views.view(item)
+        view = views.view(item, priced=False)
         if number:
             if not number.isdigit() or not 1 <= int(number) <= len(view.members):
                 raise WorkbenchError(f"{item.id} has {len(view.members)} member(s): {given!r} names none")
@@ -188,7 +188,8 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
     members = [Decided(item, view, done, lost_after(views, view, done)) for item, view, done in planned]
     answer = DecideAnswer(Outcome.DRY_RUN if request.dry_run else Outcome.DECIDED, request, members)
     try:
-        targets = [target_after(views, m.view, m.action, scratch) for m in members]
+        previews: dict[str, bytes | None] = {}
+        targets = [target_after(views, m.view, m.action, scratch, previews) for m in members]
     except SessionError as exc:
         answer.outcome, answer.refusal = Outcome.REFUSED, f"the take cannot be written: {exc}"
         return answer
@@ -209,7 +210,7 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
     for path in changed:
         entry = sync.analysis.file(path)
         before = entry.result_bytes if entry is not None and entry.result_present else None
-        answer.findings += new_findings(path, before, scratch.preview(path))
+        answer.findings += new_findings(path, before, previews[path] if path in previews else scratch.preview(path))
     if request.dry_run:
         return answer
     _apply(sync, planned, changed, answer)

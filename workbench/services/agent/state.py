@@ -128,9 +128,10 @@ class Views:
     def all(self) -> list[ItemView]:
         return [self.view(item) for item in self.sync.worklist.items]
 
-    def view(self, item: Item) -> ItemView:
+    def view(self, item: Item, *, priced: bool = True) -> ItemView:
+        """The item as it stands; ``priced``: with what each take would leave lost (``choices``)."""
         members = tuple(self._member(n, m, item) for n, m in enumerate(item.members, start=1))
-        return ItemView(item, members, tuple(self._choices(item, members)))
+        return ItemView(item, members, tuple(self._choices(item, members)) if priced else ())
 
     def result_lines(self, entry: FileAnalysis) -> Sequence[bytes]:
         path = entry.path
@@ -187,7 +188,7 @@ class Views:
         """The member as a claim's target, as the result holds it now."""
         data = self.sync.result_bytes(view.member.path)
         return Target(view.member.path, view.entry, view.hunk, dict(view.lost), missing_side(self.sync, view, data),
-                      split_lines(data) if data is not None else None)
+                      lambda: split_lines(data) if data is not None else None)
 
     def _choices(self, item: Item, members: Sequence[MemberView]) -> list[ChoiceCost]:
         analysis: SyncAnalysis = self.sync.analysis

@@ -88,14 +88,18 @@ def lost_after(views: Views, view: MemberView, done: Action) -> Lost:
     return views.pricer.lost(view.entry, view.hunk, None, done.choice, lines)
 
 
-def target_after(views: Views, view: MemberView, done: Action, scratch: Session) -> Target:
+def target_after(views: Views, view: MemberView, done: Action, scratch: Session,
+                 previews: dict[str, bytes | None] | None = None) -> Target:
     """The member as a claim's target once ``done`` is applied (``scratch`` holds the take; ``SessionError`` when
-    a file cannot be rendered)."""
+    a file cannot be rendered); ``previews``: each file's rendering, shared by the members of one take."""
     sync = views.sync
     path = view.member.path
-    data = scratch.preview(path) if view.entry is not None else sync.result_bytes(path)
+    known = previews if previews is not None else {}
+    if path not in known:
+        known[path] = scratch.preview(path) if view.entry is not None else sync.result_bytes(path)
+    data = known[path]
     return Target(path, view.entry, view.hunk, lost_after(views, view, done), missing_side(sync, view, data),
-                  split_lines(data) if data is not None else None)
+                  lambda: split_lines(data) if data is not None else None)
 
 
 def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> list[Target] | None:
@@ -110,7 +114,8 @@ def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> li
     scratch = scratch_session(views.sync)
     try:
         apply_to(scratch, actions)
-        return [target_after(views, m, done, scratch) for m, done in zip(members, actions, strict=True)]
+        previews: dict[str, bytes | None] = {}
+        return [target_after(views, m, done, scratch, previews) for m, done in zip(members, actions, strict=True)]
     except SessionError:
         return None
 
