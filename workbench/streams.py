@@ -108,10 +108,10 @@ WRITE_PIECE = 1 << 20
 def write_document(pieces: list[str], start: int = 0, end: str = "\n") -> None:
     """Write ``pieces`` (from character ``start`` of the first), then ``end``, to stdout a megabyte at a time.
 
-    A text stream encodes what it is given whole: the JSON of a sync of
-    10,000 files (50 MB), written at once with its newline appended, was
-    held three times over (the text, the text with the newline, the
-    encoded bytes) when the process used the most memory.
+    A text stream encodes what it is given whole: a large sync's JSON,
+    written at once with its newline appended, was held three times over
+    (the text, the text with the newline, the encoded bytes) when the
+    process used the most memory.
     """
     for n, piece in enumerate(pieces):
         for at in range(start if n == 0 else 0, len(piece), WRITE_PIECE):

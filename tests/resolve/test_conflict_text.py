@@ -179,19 +179,22 @@ def test_a_hand_edit_beside_a_diff3_block_is_still_an_edit(builder: RepoBuilder)
 
 
 def test_the_engine_reads_each_file_s_conflict_text_once(builder: RepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Placing the hunks, the mismatch warning and the edits beside the blocks share one reading of a file."""
+    """Placing the hunks, the mismatch warning and the edits beside the blocks share one reading of a file: the
+    work tree's diff3 text, then the same file drawn in git's default style, which the analysis reads."""
     builder.git("config", "merge.conflictStyle", "diff3")
     _fork(builder, *_shared_addition())
     builder.merge("main")
     reads: list[bytes] = []
-    original = conflict_map._read
+    original = conflict_map.locate
 
     def counted(result: bytes, merge: MergeResult) -> conflict_map.Located | None:
         reads.append(result)
         return original(result, merge)
 
-    monkeypatch.setattr(conflict_map, "_read", counted)
+    monkeypatch.setattr(conflict_map, "locate", counted)
     monkeypatch.setenv("WORKBENCH_JOBS", "1")
     _repo, session = open_session(builder.path)
-    assert [h.kind for h in session.analysis.files[0].all_hunks] == [HunkKind.CONFLICT]
-    assert reads == [builder.read("x.txt")]
+    (entry,) = session.analysis.files
+    assert [h.kind for h in entry.all_hunks] == [HunkKind.CONFLICT]
+    assert len(reads) == 2 and reads[0] == builder.read("x.txt") and reads[1] == entry.result_bytes
+    assert b"|||||||" in reads[0] and b"|||||||" not in reads[1]

@@ -100,9 +100,9 @@ def test_each_written_file_takes_at_most_seven_git_processes_and_one_splice(
     splices: list[str] = []
     real = file_content.spliced
 
-    def counting(entry: Any, decisions: Any) -> bytes:
+    def counting(entry: Any, decisions: Any, located: Any = None) -> bytes:
         splices.append(entry.path)
-        return real(entry, decisions)
+        return real(entry, decisions, located)
 
     monkeypatch.setattr("workbench.resolve.session.spliced", counting)
     git_processes.clear()

@@ -130,3 +130,19 @@ def test_a_first_look_is_the_complete_analysis_hunks_before_their_evidence(confl
     assert situation_of(repo, look) == situation_of(given.repo, complete)
     assert repo is not given.repo
     assert repo.read_blob(seen.dev.oid) == files["LOCAL"].read_bytes()
+
+
+def test_a_merge_drawn_in_diff3_still_gets_the_merge_s_evidence(builder: RepoBuilder) -> None:
+    """The analysis reads MERGED's conflicts in git's default style; MERGED itself (diff3) is still the file
+    the merge left, so its history and risk are there (not the three versions alone)."""
+    builder.git("config", "merge.conflictStyle", "diff3")
+    builder.write("x.py", BASE).commit("base")
+    builder.branch("dev").checkout("dev").write("x.py", BASE.replace("v2 = 2", "v2 = 20")).commit("dev")
+    builder.checkout("main").write("x.py", BASE.replace("v2 = 2", "v2 = 200")).commit("main")
+    builder.checkout("dev").merge("main")
+    assert b"|||||||" in (builder.path / "x.py").read_bytes()
+    files = _stages(builder, "x.py")
+    _repo, analysis = load_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(builder.path / "x.py"))
+    (entry,) = analysis.files
+    assert not any(s.kind is SignalKind.NO_HISTORY for s in entry.signals), entry.signals
+    assert entry.history.dev and entry.history.main

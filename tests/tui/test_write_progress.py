@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from pilot_tools import main_screen, ready, settle, toasts
 from textual.pilot import Pilot
-from workbench.tui.screens.confirm import ConfirmScreen
 
 import workbench.resolve.atomic as atomic
 from workbench.resolve.splice import Choice, Decision
@@ -18,6 +17,7 @@ from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.dialogs.confirm import ConfirmScreen
 from workbench.tui.widgets.sync_bar import SyncBar
 
 MakeApp = Callable[..., WorkbenchApp]

@@ -93,7 +93,7 @@ def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: Sample
         files = screen.query_one(FileList)
         layer_hunk = screen.current
         await pilot.press("d")
-        await pilot.press("slash", *"training.py", "enter")
+        await pilot.press("escape", "slash", *"training.py", "enter")  # (in the hunk view / searches its text)
         screen = await _opened(pilot, TRAINING)
         row = files.shown_paths.index(TRAINING)
         await pilot.press("D")

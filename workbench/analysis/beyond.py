@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.analysis.blame import LineMapper, attribute_hunks, touching_commits
-from workbench.analysis.conflict_map import locate
+from workbench.analysis.conflict_map import Located, edits_beside, locate
 from workbench.analysis.edits import edit_hunks, whole_file_hunk
 from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.model import ACKS_PATH, Commit, ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
@@ -48,19 +48,21 @@ def with_edits_beyond(
     snapshot: SyncSnapshot,
     read_blob: ReadBlob,
     mapper: LineMapper,
+    located: Located | None = None,
 ) -> FileAnalysis:
-    """A conflicted file with its edits beyond git's merge (``moved``: the path's entry in ``moved_paths``)."""
+    """A conflicted file with its edits beyond git's merge (``moved``: the path's entry in ``moved_paths``;
+    ``located``: git's conflict blocks found in its result, when a merge in progress left it conflicted)."""
     if snapshot.resolution is None:
         return entry
     if moved is None:
-        return _with_edits(entry, snapshot, mapper)
+        return _with_edits(entry, snapshot, mapper, located)
     merge, result = _merge_of(moved, read_blob, snapshot.rediff_shifted)
     held = [h.result for h in entry.hunks if h.result is not None]
     edits = edit_hunks(merge, result, None, held, len(entry.hunks))
     return replace(entry, edits=attribute_hunks(edits, merge, snapshot, entry.dev, entry.main, mapper))
 
 
-def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper) -> FileAnalysis:
+def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper, located: Located | None) -> FileAnalysis:
     """A conflicted file's regions outside its conflicts that the result changed."""
     if entry.merge is None or not entry.result_present or entry.result_bytes is None:
         return entry
@@ -68,15 +70,16 @@ def _with_edits(entry: FileAnalysis, snapshot: SyncSnapshot, mapper: LineMapper)
     if len(held) != len(entry.hunks):
         return entry
     result = snapshot.results.get(entry.path)
-    if result is not None and result.unmerged and _git_conflict_text(entry.merge, entry.result_bytes):
+    if result is not None and result.unmerged and _git_conflict_text(entry.merge, entry.result_bytes, located):
         return entry
-    edits = edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
+    beside = edits_beside(located, entry.merge, len(entry.hunks)) if located is not None and located.agrees else None
+    edits = beside if beside is not None else edit_hunks(entry.merge, entry.result_bytes, None, held, len(entry.hunks))
     if not edits:
         return entry
     return replace(entry, edits=attribute_hunks(edits, entry.merge, snapshot, entry.dev, entry.main, mapper))
 
 
-def _git_conflict_text(merge: MergeResult, result: bytes) -> bool:
+def _git_conflict_text(merge: MergeResult, result: bytes, located: Located | None) -> bool:
     """Whether a file still conflicted in the index is git's conflict text, untouched outside its blocks.
 
     Each block replaced by main's section then gives the file ``-X theirs``
@@ -84,7 +87,7 @@ def _git_conflict_text(merge: MergeResult, result: bytes) -> bool:
     merged cleanly beside its hunk (git does not refine diff3 conflicts): read
     as text, they would look like edits the resolution made around the hunk.
     """
-    located = locate(result, merge)
+    located = located if located is not None else locate(result, merge)
     return (located is not None and located.agrees
             and list(located.theirs.lines) == split_lines(merge.render(Favor.THEIRS)))
 

@@ -147,14 +147,15 @@ def fitting(ours: Sequence[bytes], base: Sequence[bytes], theirs: Sequence[bytes
         if not section:
             return True
         side = sides[name]
-        section = (*section[:-1], _unterminated(section[-1], side))
         if name not in where:
             index: dict[bytes, list[int]] = {}
             for n, line in enumerate(side):
                 index.setdefault(line, []).append(n)
             where[name] = index
         width = len(section)
-        return any(tuple(side[n : n + width]) == section for n in where[name].get(section[0], ()))
+        ended = (*section[:-1], _unterminated(section[-1], side))  # the side's last line, as git ended it
+        return any(tuple(side[n : n + width]) in (section, ended)
+                   for n in {*where[name].get(section[0], ()), *where[name].get(ended[0], ())})
 
     return fits
 

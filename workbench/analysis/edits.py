@@ -88,10 +88,10 @@ def edit_hunks(
     if sum(s.count for s in segs) != len(rendered):
         return (whole_file_hunk(merge, lines, first_index, None),)
     if script is not None:
-        changes = list(script)
+        changes, outside = list(script), False
     else:
-        changes = _between_conflicts(rendered, lines, segs, taken_in_result)
-    regions = _widen(changes, segs, taken_in_result)
+        changes, outside = _between_conflicts(rendered, lines, segs, taken_in_result)
+    regions = _widen(changes, segs, taken_in_result, outside)
     return tuple(_hunk(merge, segs, rendered, lines, region, first_index + k) for k, region in enumerate(regions))
 
 
@@ -101,8 +101,9 @@ def _diff(a: list[bytes], b: list[bytes]) -> list[Edit]:
 
 def _between_conflicts(
     rendered: list[bytes], lines: list[bytes], segs: list[Segment], held: Sequence[LineRange]
-) -> list[Edit]:
-    """The changes from ``rendered`` to ``lines``, diffing only the text between conflicts.
+) -> tuple[list[Edit], bool]:
+    """The changes from ``rendered`` to ``lines``, diffing only the text between conflicts, and whether they
+    were (True: none of them is a conflict's, even one beside a conflict main emptied).
 
     When each conflict's place in the result is known (``held``, in order),
     the stretches between them are compared pairwise: most are equal, and a
@@ -110,19 +111,19 @@ def _between_conflicts(
     """
     conflicts = [s for s in segs if s.conflict]
     if len(conflicts) != len(held) or not held:
-        return _diff(rendered, lines)
+        return _diff(rendered, lines), False
     out: list[Edit] = []
     a, r = 0, 0
     for seg, rng in zip([*conflicts, None], [*held, None], strict=False):
         a_end = seg.at if seg is not None else len(rendered)
         r_end = rng.start - 1 if rng is not None else len(lines)
         if r_end < r:
-            return _diff(rendered, lines)
+            return _diff(rendered, lines), False
         if rendered[a:a_end] != lines[r:r_end]:
             out += [Edit(i1 + a, c1, i2 + r, c2) for i1, c1, i2, c2 in _diff(rendered[a:a_end], lines[r:r_end])]
         if seg is not None and rng is not None:
             a, r = seg.at + seg.count, rng.end
-    return out
+    return out, True
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,18 +134,23 @@ class _Region:
     r1: int
 
 
-def _widen(changes: Sequence[Edit], segs: list[Segment], held: Sequence[LineRange]) -> list[_Region]:
-    """Each change widened to whole chunks; overlapping ones joined; conflicts' own changes dropped."""
+def _widen(changes: Sequence[Edit], segs: list[Segment], held: Sequence[LineRange], outside: bool) -> list[_Region]:
+    """Each change widened to whole chunks; overlapping ones joined; conflicts' own changes dropped.
+
+    ``outside``: no change is a conflict's (they were found between the conflicts' places), so one beside a
+    conflict main emptied is kept, widened over the clean chunks it touches but never over the conflict.
+    """
     regions: list[_Region] = []
+    emptied = {s.at for s in segs if s.conflict and s.count == 0}
     for i1, chg1, i2, chg2 in changes:
         a0, a1 = i1, i1 + chg1
-        touched = [s for s in segs if not s.stable and _touches(s, a0, a1)]
+        touched = [s for s in segs if not s.stable and _touches(s, a0, a1) and not (outside and s.conflict)]
         if any(s.conflict for s in touched) or _held(i2, i2 + chg2, held):
             continue
         lo = min([a0, *(s.at for s in touched)])
         hi = max([a1, *(s.at + s.count for s in touched)])
         r0, r1 = i2 - (a0 - lo), i2 + chg2 + (hi - a1)
-        if regions and lo <= regions[-1].a1:
+        if regions and (lo < regions[-1].a1 or lo == regions[-1].a1 and lo not in emptied):
             last = regions.pop()
             if last.a1 > hi:  # this change sits inside the last region: it only shifts its end
                 hi, r1 = last.a1, last.r1 + (chg2 - chg1)
@@ -176,9 +182,12 @@ def _held(r0: int, r1: int, held: Sequence[LineRange]) -> bool:
     return False
 
 
-def _side_at(segs: list[Segment], a: int, which: str, total: int) -> int:
-    """The 0-based line of one side at rendered boundary ``a`` (a chunk edge or inside a stable run)."""
+def _side_at(segs: list[Segment], a: int, which: str, total: int, after_conflict: bool = False) -> int:
+    """The 0-based line of one side at rendered boundary ``a`` (a chunk edge or inside a stable run);
+    ``after_conflict``: past a conflict main emptied there (a region starting beside it)."""
     for seg in segs:
+        if after_conflict and seg.conflict and seg.count == 0 and a == seg.at:
+            continue
         if a < seg.at + seg.count or (a == seg.at and seg.count == 0):
             start: int = getattr(seg, which)[0]
             return start + (a - seg.at if seg.stable else 0)
@@ -198,17 +207,17 @@ def _hunk(
 
 
 def _range(segs: list[Segment], region: _Region, which: str, total: int) -> LineRange:
-    lo = _side_at(segs, region.a0, which, total)
+    lo = _side_at(segs, region.a0, which, total, after_conflict=region.a1 > region.a0)
     hi = _side_at(segs, region.a1, which, total) if region.a1 > region.a0 else lo
     if region.a1 > region.a0:
-        # an empty chunk right at the end belongs to the region too (main deleted lines there)
+        # an empty chunk right at the end belongs to the region too (main deleted lines there), a conflict's not
         for seg in segs:
-            if seg.count == 0 and seg.at == region.a1 and not seg.stable:
+            if seg.count == 0 and seg.at == region.a1 and not seg.stable and not seg.conflict:
                 start, count = getattr(seg, which)
                 hi = max(hi, start + count)
     else:
         for seg in segs:
-            if seg.count == 0 and seg.at == region.a0 and not seg.stable:
+            if seg.count == 0 and seg.at == region.a0 and not seg.stable and not seg.conflict:
                 start, count = getattr(seg, which)
                 lo, hi = min(lo, start), max(hi, start + count)
     return LineRange.from_slice(lo, max(hi, lo) - lo)
@@ -259,9 +268,14 @@ def _make(
 
 def _taken(dev: Sequence[bytes], main: Sequence[bytes], result: tuple[bytes, ...]) -> Taken:
     """Whose text the result put in place of git's merge here (newline at the end aside)."""
-    held = b"".join(result).rstrip(b"\r\n")
-    if dev != main and held == joined(dev).rstrip(b"\r\n"):
+    held = b"".join(result)
+    if dev != main and _same(held, joined(dev)):
         return Taken.DEV
-    if dev != main and held == joined(main).rstrip(b"\r\n"):
+    if dev != main and _same(held, joined(main)):
         return Taken.MAIN
     return Taken.OTHER
+
+
+def _same(held: bytes, side: bytes) -> bool:
+    """Equal texts, or equal but for the newline ending the last line (an empty text is no side's blank lines)."""
+    return held == side or (bool(held) and held.rstrip(b"\r\n") == side.rstrip(b"\r\n"))

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from workbench.analysis.beyond import changed_file, changed_paths, moved_paths, with_edits_beyond
 from workbench.analysis.blame import LineChanges, LineMapper, attribute_hunks, touching_commits
-from workbench.analysis.conflict_map import locate
+from workbench.analysis.conflict_map import Located, in_default_style
 from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, parse_conflicts
 from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.forked import Runner
@@ -114,8 +114,8 @@ def _analyze_files(
     def one(k: int) -> FileAnalysis:
         if k >= len(entries):
             return changed_file(changed[k - len(entries)], snapshot, read_blob, commit, mapper)
-        entry = _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
-        return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper)
+        entry, located = _analyze_file(entries[k], snapshot, read_blob, commit, mapper)
+        return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper, located)
 
     paths = [entry.path for entry in entries] + [found.path for found in changed]
     files, alignments = Runner.for_files(count).run(
@@ -211,7 +211,9 @@ def _analyze_file(
     read_blob: ReadBlob,
     commit: CommitLookup,
     mapper: LineMapper,
-) -> FileAnalysis:
+) -> tuple[FileAnalysis, Located | None]:
+    """The file's analysis, and git's conflict blocks found in its result (a file a merge in progress left
+    conflicted), read once for its hunks, its warnings and its edits beyond git's merge."""
     kind = conflict_kind(entry, read_blob)
     base, dev, main = _side(entry.base, entry.path), _side(entry.ours, entry.path), _side(entry.theirs, entry.path)
     merge: MergeResult | None = None
@@ -234,7 +236,13 @@ def _analyze_file(
         theirs_bytes = read_blob(main.oid)
 
     result = _result_for(snapshot, entry.path, theirs_bytes)
-    hunks = build_hunks(merge, result.data if result.present else None, result.unmerged) if merge else ()
+    located = None
+    worktree = None
+    if merge is not None and result.unmerged and result.data is not None:
+        drawn, located = in_default_style(result.data, merge)  # the same analysis whatever conflictStyle drew it
+        worktree = result.data if drawn is not result.data else None
+        result = replace(result, data=drawn)
+    hunks = build_hunks(merge, result.data if result.present else None, result.unmerged, located) if merge else ()
     hunks = attribute_hunks(hunks, merge, snapshot, dev, main, mapper)
     history = FileHistory(
         dev=tuple(commit(sha) for sha in touching_commits(snapshot.dev_history, dev.path)),
@@ -243,9 +251,9 @@ def _analyze_file(
     return file_analysis(
         entry.path, kind, _status(kind, result, theirs_bytes, main), (base, dev, main), result,
         history=history, merge=merge, theirs=theirs_bytes, hunks=hunks, messages=tuple(m.text for m in entry.messages),
-        signals=_warnings(merge, exact, result) + _mode_conflict(dev, main, base), exact=exact,
-        asides=entry.asides, directory=_whose(entry.directory),
-    )
+        signals=_warnings(exact, located) + _mode_conflict(dev, main, base), exact=exact,
+        asides=entry.asides, directory=_whose(entry.directory), worktree_conflicts=worktree,
+    ), located
 
 
 def _whose(side: str | None) -> Whose | None:
@@ -269,16 +277,14 @@ EXACT_WARNING = ("the hunks shown do not re-create the conflicted text git wrote
                  "check them against the file before deciding")
 
 
-def _warnings(merge: MergeResult | None, exact: bool | None, result: ResultFile) -> tuple[Signal, ...]:
+def _warnings(exact: bool | None, located: Located | None) -> tuple[Signal, ...]:
     """File-wide warnings: the model does not match git's merge, or the conflict text in the work tree."""
     found: list[str] = []
     if exact is False:
         found.append(EXACT_WARNING)
-    if merge is not None and result.unmerged and result.data is not None:
-        located = locate(result.data, merge)
-        if located is not None and located.problem is not None:
-            found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
-                         "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
+    if located is not None and located.problem is not None:
+        found.append(f"the conflict text in the work tree does not match the hunks ({located.problem}): "
+                     "only a whole-file choice (M/D) can be written, from git's own conflict blocks")
     return tuple(Signal(SignalKind.MODEL_MISMATCH, text) for text in found)
 
 

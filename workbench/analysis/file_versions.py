@@ -42,6 +42,7 @@ def file_analysis(
     exact: bool | None = None,
     asides: tuple[str, ...] = (),
     directory: Whose | None = None,
+    worktree_conflicts: bytes | None = None,
 ) -> FileAnalysis:
     """``path``'s analysis from its base, dev and main ``sides`` and the ``result``.
 
@@ -77,4 +78,5 @@ def file_analysis(
         edits=edits,
         asides=asides,
         directory=directory,
+        worktree_conflicts=worktree_conflicts,
     )

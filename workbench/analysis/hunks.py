@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workbench.analysis.conflict_map import locate
+from workbench.analysis.conflict_map import Located, locate
 from workbench.analysis.model import Hunk, LineRange, Taken
 from workbench.analysis.placement import MARKER, Span, place_spans, theirs_layout
 from workbench.analysis.xdiff import MergeResult, split_lines
@@ -19,12 +19,15 @@ from workbench.analysis.xdiff import MergeResult, split_lines
 __all__ = ["Span", "build_hunks", "classify_taken", "theirs_layout"]
 
 
-def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False) -> tuple[Hunk, ...]:
-    """One Hunk per conflict, with what ``result`` holds there (None: file absent)."""
+def build_hunks(
+    merge: MergeResult, result: bytes | None, unmerged: bool = False, located: Located | None = None
+) -> tuple[Hunk, ...]:
+    """One Hunk per conflict, with what ``result`` holds there (None: file absent); ``located``: the hunks
+    already found among git's conflict blocks in ``result`` (``locate``), for a file left ``unmerged``."""
     conflicts = merge.conflicts
     if not conflicts:
         return ()
-    placed = _placed(merge, result, unmerged)
+    placed = _placed(merge, result, unmerged, located)
     hunks = []
     for index, (chunk, where) in enumerate(zip(conflicts, placed, strict=True)):
         dev_text = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
@@ -33,7 +36,7 @@ def build_hunks(merge: MergeResult, result: bytes | None, unmerged: bool = False
             result_range, result_text, taken = None, None, Taken.OTHER
         else:
             result_range, result_text, blocked = where
-            taken = classify_taken(dev_text, main_text, result_text, unmerged, blocked)
+            taken = classify_taken(dev_text, main_text, result_text, blocked)
         hunks.append(
             Hunk(
                 index=index,
@@ -55,10 +58,10 @@ def classify_taken(
     dev: Sequence[bytes],
     main: Sequence[bytes],
     result: Sequence[bytes],
-    unmerged: bool = False,
     blocked: bool = False,
 ) -> Taken:
-    """Which side the result's text for a hunk equals (``blocked``: it holds one of git's conflict blocks)."""
+    """Which side the result's text for a hunk equals (``blocked``: it holds one of git's conflict blocks); a
+    hunk someone emptied by hand in a file still conflicted holds the empty text they left (``other``)."""
     joined = b"".join(result)
     if blocked or any(MARKER.match(line) for line in result):
         return Taken.UNRESOLVED
@@ -66,31 +69,30 @@ def classify_taken(
         return Taken.MAIN
     if joined == b"".join(dev):
         return Taken.DEV
-    dev_b, main_b = _with_newline(dev), _with_newline(main)
-    if joined in (dev_b + b"".join(main), main_b + b"".join(dev)):
+    if joined in (*_unions(dev, main), *_unions(main, dev)):
         return Taken.BOTH
-    return Taken.UNRESOLVED if unmerged and not joined else Taken.OTHER
+    return Taken.OTHER
 
 
-def _with_newline(lines: Sequence[bytes]) -> bytes:
-    data = b"".join(lines)
-    if data and not data.endswith(b"\n"):
-        data += b"\r\n" if b"\r\n" in data else b"\n"
-    return data
-
-
+def _unions(first: Sequence[bytes], second: Sequence[bytes]) -> tuple[bytes, ...]:
+    """``first``'s lines then ``second``'s, as a union writes them: an unended last line of ``first`` is ended
+    with the newline git's merge picks (either, here)."""
+    head, tail = b"".join(first), b"".join(second)
+    if not head or head.endswith(b"\n"):
+        return (head + tail,)
+    return head + b"\n" + tail, head + b"\r\n" + tail
 
 
 Placed = tuple[LineRange, tuple[bytes, ...], bool] | None
 """Where a hunk sits in the result, the text there, and whether a conflict block of git's is in it."""
 
 
-def _placed(merge: MergeResult, result: bytes | None, unmerged: bool) -> list[Placed]:
+def _placed(merge: MergeResult, result: bytes | None, unmerged: bool, located: Located | None) -> list[Placed]:
     """Each conflict's place in ``result``; git's conflict blocks, in whatever style, are read as such."""
     theirs_lines, spans = theirs_layout(merge)
     if result is None:
         return [None] * len(spans)
-    found = locate(result, merge) if unmerged else None
+    found = (located if located is not None else locate(result, merge)) if unmerged else None
     if found is not None:
         lines = found.text.lines
         return [
@@ -98,8 +100,8 @@ def _placed(merge: MergeResult, result: bytes | None, unmerged: bool) -> list[Pl
             for lo, hi in found.ranges
         ]
     result_lines = split_lines(result)
-    own = [set(merge.ours[c.i1 : c.i1 + c.chg1]) for c in merge.conflicts]
+    dev = [merge.ours[c.i1 : c.i1 + c.chg1] for c in merge.conflicts]
     return [
         (LineRange.from_slice(lo, hi - lo), tuple(result_lines[lo:hi]), False)
-        for lo, hi in place_spans(theirs_lines, spans, result_lines, own)
+        for lo, hi in place_spans(theirs_lines, spans, result_lines, dev)
     ]

@@ -233,6 +233,9 @@ class FileAnalysis:
     types there (a file and a symlink, a file and a directory)."""
     directory: Whose | None = None
     """The side that has a directory at ``path`` (a file/directory conflict): its own side here is absent."""
+    worktree_conflicts: bytes | None = field(default=None, repr=False)
+    """A file a merge in progress left conflicted, whose blocks git drew in another style (diff3, zdiff3)
+    than the default one ``result_bytes`` holds them in: the work tree's own bytes, for showing its blocks."""
 
     @property
     def theirs_bytes(self) -> bytes | None:

@@ -9,8 +9,8 @@ a miss.
 
 The model's records are pickled as calls of their class with their field
 values (``_by_constructor``): Python's own way for a frozen dataclass with
-slots asks ``dataclasses.fields`` of every object again when loading, half
-of the 0.1 s it took to load Megatron-LM #4291's 8,000 records.
+slots asks ``dataclasses.fields`` of every object again when loading, which
+was half of a load's time.
 """
 
 from __future__ import annotations
@@ -41,8 +41,7 @@ def load_analysis(cache: DiskCache, key: str) -> SyncAnalysis | None:
 _PICKLE_PER_TEXT_BYTE = 3
 """A pickled analysis takes at most about this many bytes per byte of the files' text as ``_text_size``
 counts it (main's version, and a result that is not main's rendering; the pickle also holds the merges'
-packed lines and the hunks): 9.1 MB for 3.6 MB on Megatron-LM #4291's merge commit (126 files), 15.0 MB
-for 8.2 MB on its merge in progress."""
+packed lines and the hunks; docs/performance.md has measured sizes)."""
 
 
 def _text_size(entry: FileAnalysis) -> int:

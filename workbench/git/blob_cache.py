@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import OrderedDict
 
 BUDGET = 32 * 1024 * 1024
-"""Hits come from the versions of the file being looked at, so a small cache loses few: on Megatron-LM
-#4291 this size reads 145 more blobs than 64 MB did (1,624 reads of 1,391 blobs, about 10 ms), on the
-2,000-file synthetic sync none more (40,009 reads of 17,845 either way).  A full cache is part of the
-10,000-file sync's peak memory (16 MB instead of 64 took 35 MB off it)."""
+"""Hits come from the versions of the file being looked at, so a small cache loses few reads, while a
+full cache is part of a large sync's peak memory (docs/performance.md)."""
 
 
 class BlobCache:

@@ -2,8 +2,8 @@
 
 Blame diffs every pair of consecutive versions of a file, and most commits
 change a few lines of a long file: libgit2 hashes every line of both
-versions before it looks for the change (about 3 ms for a 3,800-line
-file).  The common head and tail are found with a few C-level comparisons
+versions before it looks for the change, which adds up over a long
+file's history.  The common head and tail are found with a few C-level comparisons
 instead, and only the middle is diffed, plus ``MARGIN`` shared lines on
 each side so that the diff can still slide a change among repeated lines
 as it would in the whole file.  The alignment is what blame needs (a

@@ -233,7 +233,7 @@ class GitRepo:
 
         Asked of ``git cat-file --batch-check``, not libgit2: libgit2 would map
         the pack into this process for good, and the pages a header lookup
-        touches count as this process's memory (330 MB on the 10,000-file sync).
+        touches count as this process's memory (a large share of a big sync's peak).
         """
         wanted = list(dict.fromkeys(oids))
         if not wanted:

@@ -235,7 +235,7 @@ class RepoFiles:
         One ``git log`` per path (a log of several paths simplifies history
         for all of them at once, and could follow another parent), up to
         ``LOGS_AT_ONCE`` running together: each walks the same commits, and
-        one after the other they were a wait of 40 ms each on Megatron-LM.
+        one after the other they added up to a visible wait.
         """
         spec = f"{self._snapshot.base}..{self._snapshot.dev}" if self._snapshot.base else self._snapshot.dev
         found: dict[str, str | None] = {}

@@ -54,10 +54,8 @@ def delta_cache_options(cwd: str | Path, extra_env: Mapping[str, str] | None = N
     git rebuilds a deltified object from its base, and keeps recent bases in
     a cache of 96 MB by default.  The analysis reads each conflicted file's
     history in several passes, and a pack's delta chains can cross files:
-    with the default, the bases one read needs are gone by the next.
-    Measured on a 2,000-file synthetic sync: ``cat-file`` took 55 s for its
-    45,690 reads with 96 MB and 15 s with 256 MB, git's merge 7.1 s and 2.3 s,
-    the line scripts 5.2 s and 0.8 s; Megatron-LM #4291 runs the same either way.
+    with the default, the bases one read needs are gone by the next
+    (docs/performance.md has the measurement).
     """
     found = run_git(cwd, ["config", "--get", "core.deltaBaseCacheLimit"], check=False, extra_env=extra_env)
     return () if found.returncode == 0 else ("-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from workbench.analysis.conflict_map import Located
 from workbench.analysis.model import FileAnalysis, FileStatus, Level, Mode, SyncAnalysis
 from workbench.git.types import ReadBlob
 from workbench.resolve.events import FILE_CHOICE_LABEL, Change, Event, Field, FileChoice, Op, Value, decision_label
-from workbench.resolve.file_content import ContentError, FileState, spliced, whole_file, written_content
+from workbench.resolve.file_content import ContentError, FileState, FoundBlocks, spliced, whole_file, written_content
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.provenance import evidence_json
-from workbench.resolve.splice import EDIT_ONLY, Choice, Decision
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, keeps_result
 
 
 class SessionError(ValueError):
@@ -44,6 +45,7 @@ class Session:
             f.path: (f.result_oid if f.result_present else None) for f in analysis.files
         }
         self._files = {f.path: f for f in analysis.files}
+        self._blocks = FoundBlocks()
         self._hunks: dict[tuple[str, int], Decision] = {}
         self._file_choices: dict[str, FileChoice] = {}
         self._notes: dict[tuple[str, int | None], str] = {}
@@ -82,6 +84,14 @@ class Session:
             return self._files[path]
         except KeyError:
             raise SessionError(f"no such file in this sync: {path}") from None
+
+    def conflict_blocks(self, path: str) -> Located | None:
+        """git's conflict blocks found in ``path`` as analysed (a merge in progress), once per session."""
+        return self._blocks.analysed(self.file(path))
+
+    def work_tree_blocks(self, path: str) -> Located | None:
+        """git's conflict blocks as the work tree holds them (the user's conflict style), for showing them."""
+        return self._blocks.shown(self.file(path))
 
     def decision(self, path: str, index: int) -> Decision | None:
         return self._hunks.get((path, index))
@@ -207,7 +217,8 @@ class Session:
         if self._resolves_conflict(entry, state):
             return True
         try:
-            return written_content(entry, state) != written_content(entry, written)
+            blocks = self.conflict_blocks(path)
+            return written_content(entry, state, blocks) != written_content(entry, written, blocks)
         except ContentError:
             return True  # cannot be rendered (overlapping hunks): let the write check say why
 
@@ -247,7 +258,7 @@ class Session:
                 return whole_file(entry, choice, self._read_blob)
             if entry.merge is None:
                 return entry.result_bytes if entry.result_present else None
-            return spliced(entry, [self._hunks.get((path, h.index)) for h in entry.all_hunks])
+            return spliced(entry, [self._hunks.get((path, h.index)) for h in entry.all_hunks], self.conflict_blocks(path))
         except ContentError as exc:
             raise SessionError(str(exc)) from exc.__cause__  # the splice's own error says why (the write check reads it)
 
@@ -260,7 +271,8 @@ class Session:
         hunk = next((h for h in entry.all_hunks if h.index == index), None)
         if hunk is None:
             raise SessionError(f"{path} has no hunk {index}")
-        if decision is not None and decision.choice in EDIT_ONLY and hunk not in entry.edits:
+        if decision is not None and decision.choice in EDIT_ONLY and hunk not in entry.edits \
+                and not (decision.choice is Choice.RESULT and keeps_result(entry, hunk)):
             raise SessionError(f"hunk {index + 1} of {path} is a conflict: '{decision.choice.value}' is for edits")
         if decision is not None and decision.choice is Choice.MERGED and hunk.merged_text is None:
             raise SessionError(f"hunk {index + 1} of {path}: git's merge of this region is not known")

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from workbench.analysis.conflict_map import Located, locate
 from workbench.analysis.conflict_text import Section
-from workbench.analysis.model import Hunk
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Taken
 from workbench.analysis.xdiff import ChunkMode, MergeResult, joined, split_lines
 from workbench.analysis.xdiff.result import needs_cr
 
@@ -44,7 +45,16 @@ class Choice(str, Enum):
 
 
 EDIT_ONLY = frozenset({Choice.RESULT, Choice.MERGED})
-"""Choices that only mean something for an edit hunk (a conflict has no merged text to restore)."""
+"""Choices that only mean something for an edit hunk (a conflict has no merged text to restore), but for
+``RESULT`` on a conflict resolved by hand in a merge in progress (``keeps_result``)."""
+
+
+def keeps_result(entry: FileAnalysis, hunk: Hunk) -> bool:
+    """Whether ``RESULT`` (keep what the file holds) can decide ``hunk`` of ``entry``: an edit hunk, or a
+    conflict of a file a merge in progress left conflicted whose markers someone replaced by text."""
+    if hunk.kind is HunkKind.EDIT:
+        return True
+    return entry.status is FileStatus.CONFLICTED and hunk.result_text is not None and hunk.taken is not Taken.UNRESOLVED
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +96,15 @@ def edit_text(hunk: Hunk, decision: Decision) -> bytes:
     return chosen_text(hunk.dev_text, hunk.main_text, decision, _uses_crlf((*hunk.dev_text, *hunk.main_text)))
 
 
-Replacement = tuple[int, int, bytes]
-"""Lines [start, end) of a file (0-based) and the bytes that replace them."""
+class Replacement(NamedTuple):
+    """Lines [start, end) of a file (0-based) and the bytes that replace them."""
+
+    start: int
+    end: int
+    text: bytes
+    order: tuple[int, int] = (0, 0)
+    """Where the hunk starts in dev's and main's files: of two insertions at one place (an edit region the
+    result emptied beside a conflict it emptied), the one git's merge has first is written first."""
 
 
 def edit_replacements(edits: Sequence[Hunk], decisions: Sequence[Decision | None]) -> list[Replacement]:
@@ -100,7 +117,7 @@ def _replacement(hunk: Hunk, text: bytes) -> Replacement:
     """``text`` in place of the result lines the hunk holds."""
     if hunk.result is None:
         raise ValueError(f"hunk {hunk.index + 1} has no place in the result")
-    return hunk.result.start - 1, hunk.result.end, text
+    return Replacement(hunk.result.start - 1, hunk.result.end, text, (hunk.dev.start, hunk.main.start))
 
 
 def _terminated(data: bytes, cr: bool) -> bytes:
@@ -163,10 +180,18 @@ def splice_result(
     for k, (hunk, decision) in enumerate(zip(hunks, decisions, strict=True)):
         if decision is None:
             continue
-        chunk = merge.conflicts[k]
-        cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
-        edits.append(_replacement(hunk, chosen_text(hunk.dev_text, hunk.main_text, decision, cr)))
+        edits.append(_replacement(hunk, _chosen(merge, k, hunk, decision)))
     return _apply(lines, edits)
+
+
+def _chosen(merge: MergeResult, k: int, hunk: Hunk, decision: Decision) -> bytes:
+    """The bytes a decision puts in place of conflict ``k``: a side's, both, the user's, or what the result holds."""
+    if decision.choice is Choice.RESULT:
+        return b"".join(hunk.result_text or ())
+    chunk = merge.conflicts[k]
+    cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
+    return chosen_text(merge.ours[chunk.i1 : chunk.i1 + chunk.chg1], merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2],
+                       decision, cr)
 
 
 class ConflictTextError(ValueError):
@@ -179,24 +204,29 @@ def splice_conflicted(
     decisions: Sequence[Decision | None],
     merge: MergeResult,
     extra: Sequence[Replacement] = (),
+    located: Located | None = None,
 ) -> bytes:
-    """``result`` (holding git's conflict blocks) with the decisions applied; undecided hunks get markers.
+    """``result`` (holding git's conflict blocks) with the decisions applied; undecided hunks as the file holds them.
 
     The hunks are found in the file with every block projected to main's
-    side, so hand edits outside the blocks stay.  When the model and the
-    blocks disagree, one choice for every hunk is written as git's own
-    blocks projected to that side; anything else raises ``ConflictTextError``.
+    side, so hand edits outside the blocks stay, and a decision replaces all
+    a hunk holds (its blocks, and what was resolved by hand among them); an
+    undecided hunk keeps git's markers (drawn in git's default style) or
+    what a hand resolution put there.  When the model and the blocks
+    disagree, one choice for every hunk is written as git's own blocks
+    projected to that side; anything else raises ``ConflictTextError``.
     ``extra`` (decided edit hunks, outside the blocks) is applied first: the
-    blocks are then found in the text it leaves.
+    blocks are then found in the text it leaves.  ``located``: the hunks
+    already found in ``result`` (``locate``), when the caller holds them.
     """
     if len(decisions) != len(hunks):
         raise ValueError(f"{len(decisions)} decisions for {len(hunks)} hunks")
-    found = _located(result, merge)
+    found = located if located is not None else locate(result, merge)
     if found is None:
         return splice_result(result, hunks, decisions, merge, extra)
     if extra:
         result = _apply(split_lines(result), list(extra))
-        found = _located(result, merge)
+        found = locate(result, merge)
         if found is None:
             raise ConflictTextError("the conflict blocks were not found again after the edits outside them")
     if not found.agrees:
@@ -213,16 +243,11 @@ def splice_conflicted(
             "or resolve it in an editor"
         )
     edits: list[Replacement] = []
-    conflicts = merge.conflicts
-    for (lo, hi), decision, chunk in zip(found.spans, decisions, conflicts, strict=True):
-        if decision is None:
-            text = merge.conflict_block(chunk, found.text.labels, found.text.marker_size)
+    for k, ((lo, hi), decision, hunk) in enumerate(zip(found.spans, decisions, hunks, strict=True)):
+        if decision is None or decision.choice is Choice.RESULT:
+            edits.append(Replacement(*found.held_at(k), found.held(k, merge)))
         else:
-            cr = needs_cr(merge.base, merge.ours, merge.theirs, chunk.i1, chunk.i2)
-            dev = merge.ours[chunk.i1 : chunk.i1 + chunk.chg1]
-            main = merge.theirs[chunk.i2 : chunk.i2 + chunk.chg2]
-            text = chosen_text(dev, main, decision, cr)
-        edits.append((lo, hi, text))
+            edits.append(Replacement(lo, hi, _chosen(merge, k, hunk, decision)))
     return _apply(list(found.theirs.lines), edits)
 
 
@@ -234,37 +259,24 @@ def _whole_side(decisions: Sequence[Decision | None]) -> Section | None:
     return {Choice.MAIN: Section.THEIRS, Choice.DEV: Section.OURS}.get(chosen.pop()) if len(chosen) == 1 else None
 
 
-_LOCATED: dict[tuple[int, int], tuple[bytes, MergeResult, Located | None]] = {}
-"""``locate`` memoised for the few files being decided: the app previews a file on every key."""
-
-
-def _located(result: bytes, merge: MergeResult) -> Located | None:
-    key = (id(result), id(merge))
-    hit = _LOCATED.get(key)
-    if hit is not None and hit[0] is result and hit[1] is merge:
-        return hit[2]
-    found = locate(result, merge)
-    if len(_LOCATED) >= 16:
-        _LOCATED.pop(next(iter(_LOCATED)), None)
-    _LOCATED[key] = (result, merge, found)
-    return found
-
-
 def _apply(lines: Sequence[bytes], edits: list[Replacement]) -> bytes:
-    """Replace lines [start, end) by each edit's text; a text ending mid-line before more lines gets a newline."""
+    """Replace lines [start, end) by each edit's text; a text ending mid-line before more text gets a newline."""
     crlf_file = _uses_crlf(lines)
-    out: list[bytes] = []
+    pieces: list[bytes] = []
     pos = 0
-    for start, end, text in sorted(edits):
+    for start, end, text, _order in sorted(edits, key=lambda edit: (edit.start, edit.end, edit.order)):
         if start < pos:
             raise ValueError("hunks overlap in the result")
-        if end < len(lines) and text and not text.endswith(b"\n"):
-            text += b"\r\n" if crlf_file else b"\n"
-        out.append(b"".join(lines[pos:start]))
-        out.append(text)
+        pieces.append(b"".join(lines[pos:start]))
+        pieces.append(text)
         pos = end
-    out.append(b"".join(lines[pos:]))
-    return b"".join(out)
+    pieces.append(b"".join(lines[pos:]))
+    after = False  # whether any text follows the piece at hand
+    for n in range(len(pieces) - 1, -1, -1):
+        if after and pieces[n] and not pieces[n].endswith(b"\n"):
+            pieces[n] += b"\r\n" if crlf_file else b"\n"
+        after = after or bool(pieces[n])
+    return b"".join(pieces)
 
 
 def _uses_crlf(lines: Sequence[bytes]) -> bool:

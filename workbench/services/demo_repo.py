@@ -42,7 +42,7 @@ def shared_demo(state: str, fresh: bool = False) -> tuple[Path, bool]:
     """This user's sample for this version and state under the temporary directory: reused, else built;
     (path, reused).
 
-    One sample per user, version and state instead of a new 2.4 MB
+    One sample per user, version and state instead of a new
     repository on every run; the decisions made in it are kept (the journal
     resumes them).  A sample whose merge was finished or whose mark is
     missing is rebuilt, as is any with ``fresh``.  The directory is named

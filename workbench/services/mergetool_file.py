@@ -236,7 +236,7 @@ def _merge_analysis(given: MergetoolInput, stages: dict[str, str | None], later:
     entry = analysis.file(given.path)
     if entry is None or (entry.base.oid, entry.dev.oid, entry.main.oid) != tuple(stages[r] for r in _ROLES):
         return "a plain merge of HEAD and MERGE_HEAD gives other versions of MERGED"
-    if entry.result_bytes != given.result:
+    if entry.result_oid != (given.repo.hash_bytes(given.result) if given.result is not None else None):
         return "MERGED is not what git stores for it (content filters)"
     local, remote = (stages[role] or "" for role in LABELS)
     return replace(analysis, mode=Mode.MERGETOOL, dev=local, main=remote, base=None, labels=LABELS)

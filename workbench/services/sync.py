@@ -101,7 +101,7 @@ def look_up(request: SyncRequest) -> Lookup:
 
 Later = list[Callable[[], None]]
 """Steps put off until an answer has been handed on: storing a computed analysis in the cache (pickling it
-and reading the sync's identity again, 0.1-0.2 s on #4291 in progress), which an analysis process does
+and reading the sync's identity again), which an analysis process does
 after sending its answer to the app (``sync_process.py``)."""
 
 
@@ -301,7 +301,7 @@ def _rare_collections() -> Iterator[None]:
     The analysis allocates millions of small objects that hold no cycles
     (lines, tuples, frozen records), and at the default threshold (a young
     collection every 700 allocations) the collector scans them again and
-    again for nothing: about a tenth of the CPU time on Megatron-LM #4291.
+    again for nothing: a noticeable share of the CPU time on a real sync.
     Reference counting still frees everything at once; the threshold is
     restored when the last analysis running (the app may run two threads) ends.
     """

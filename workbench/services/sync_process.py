@@ -13,7 +13,7 @@ loading thread reads them as they come.  Whenever the child gives no answer
 (it crashed, was killed, sent something unreadable), the loading thread
 computes the analysis itself: the answer never depends on the path taken.
 The child stores the analysis in the cache only after sending it (storing
-pickles it again and reads the sync's identity once more: 0.1-0.2 s the app
+pickles it again and reads the sync's identity once more: time the app
 no longer waits for), in a grandchild it leaves behind: the child exits at
 once, so the app reaps it without waiting and runs no thread for it (a
 thread would stop the process from forking again), and an app that quits
@@ -65,8 +65,8 @@ def start_analysis_process(compute: Compute, *, behind: bool = False, later: Lat
     ``behind``: the child (and the git it runs) takes the CPU only when the
     app leaves it, for an app that has something to show before the answer
     (``git mergetool``'s first look): on two cores the child and its git
-    processes otherwise took turns with the app's start (0.1-0.2 s later on
-    screen, the answer itself no later within the noise).
+    processes otherwise took turns with the app's start (later on screen,
+    the answer itself no later within the noise).
     """
     if not can_fork():
         return None
@@ -211,7 +211,7 @@ def _child(compute: Compute, write: int, behind: bool, later: Later) -> None:  #
 
 DETACHED_SECONDS = 60
 """How long the grandchild that stores an analysis may run (a git command that never returns must not leave
-it running for good); a store takes 0.1-0.2 s on Megatron-LM."""
+it running for good); a store takes a fraction of a second."""
 
 
 def _detached(steps: Later) -> None:  # pragma: no cover - runs in the child

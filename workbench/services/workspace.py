@@ -14,7 +14,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from workbench.analysis.answer_key import risky_subset
-from workbench.analysis.conflict_map import locate
 from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Level, Mode, SignalKind, SyncAnalysis
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
@@ -24,7 +23,7 @@ from workbench.resolve.events import Event, Field, FileChoice, Op
 from workbench.resolve.journal import EventLog, Journal, Situation
 from workbench.resolve.provenance import with_provenance
 from workbench.resolve.session import Session
-from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text
+from workbench.resolve.splice import Choice, Decision, chosen_text, edit_text, keeps_result
 from workbench.resolve.writer import (
     Blocked,
     Refusal,
@@ -261,7 +260,7 @@ class Workspace:
         if decision is not None:
             return tuple(split_lines(self._decided_text(hunk, decision)))
         if entry.status is FileStatus.CONFLICTED and entry.merge is not None and hunk.kind is HunkKind.CONFLICT:
-            found = locate(entry.result_bytes, entry.merge) if entry.result_bytes is not None else None
+            found = self.session.work_tree_blocks(path)
             if found is not None and found.agrees:  # the work tree's own block: git's labels, style and markers
                 return found.text.lines[slice(*found.ranges[index])]
             return tuple(split_lines(entry.merge.conflict_block(entry.merge.conflicts[index], ("dev", "main", None), 7)))
@@ -273,7 +272,7 @@ class Workspace:
         decision = self.session.decision(path, index)
         if decision is not None:
             return self._decided_text(hunk, decision)
-        if hunk.kind is HunkKind.EDIT:
+        if hunk.kind is HunkKind.EDIT or self.resolved_by_hand(path, index):
             return b"".join(hunk.result_text or ())
         eol = b"\r\n" if _crlf(hunk) else b"\n"
         parts = [b"<<<<<<< dev" + eol, _terminated(hunk.dev_text, eol), b"||||||| base" + eol,
@@ -281,10 +280,22 @@ class Workspace:
                  b">>>>>>> main" + eol]
         return b"".join(parts)
 
+    def keeps_result(self, path: str, index: int) -> bool:
+        """Whether R (keep what the file holds) can decide hunk ``index``: an edit, or a conflict resolved by
+        hand in a merge in progress (not one still holding git's markers)."""
+        return keeps_result(self.entry(path), self.hunk(path, index))
+
+    def resolved_by_hand(self, path: str, index: int) -> bool:
+        """A conflict hunk of a file still conflicted whose markers someone replaced by text (``e`` opens it)."""
+        hunk = self.hunk(path, index)
+        return hunk.kind is HunkKind.CONFLICT and keeps_result(self.entry(path), hunk)
+
     @staticmethod
     def _decided_text(hunk: Hunk, decision: Decision) -> bytes:
         if hunk.kind is HunkKind.EDIT:
             return edit_text(hunk, decision)
+        if decision.choice is Choice.RESULT:
+            return b"".join(hunk.result_text or ())
         return chosen_text(hunk.dev_text, hunk.main_text, decision, _crlf(hunk))
 
     # -- commands (each journals its event) --------------------------------------

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import Future
-from functools import partial
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -13,11 +12,12 @@ from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
+from workbench.tui.commands import action_commands
 from workbench.tui.config import Config, remember_theme
 from workbench.tui.dialogs.help import HelpScreen
 from workbench.tui.fileview import FirstLook
 from workbench.tui.keygate import KeyDone, KeyGate
-from workbench.tui.keymap import ACTIONS, Scope, bindings, display_keys, effective_keys
+from workbench.tui.keymap import Scope, bindings, display_keys, effective_keys
 from workbench.tui.messages import LoadFailed
 from workbench.tui.screens.main import Loader, MainScreen
 from workbench.tui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, next_theme
@@ -137,20 +137,8 @@ class WorkbenchApp(App[int]):
             self.exit(0)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette lists every workbench action with its keys."""
-        keys = effective_keys(self.config.keys)
-        for spec in ACTIONS:
-            on_screen = Scope.SCREEN in spec.scopes or (Scope.QUIZ in spec.scopes and hasattr(screen, f"action_{spec.action}"))
-            callback: Callable[[], object]
-            if on_screen and isinstance(screen, MainScreen):
-                callback = partial(screen.run_action, spec.action)
-            elif Scope.APP in spec.scopes:
-                callback = partial(self.run_action, spec.action)
-            else:
-                continue
-            # The palette reads help as markup: "[/]" would be a closing tag and "[B]" a style; every "[" is literal.
-            help_text = f"{spec.help}  [{display_keys(keys[spec.id])}]".replace("[", "\\[")
-            yield SystemCommand(spec.description, help_text, callback)
+        """The command palette lists every workbench action that can run here, with its keys."""
+        yield from action_commands(self, screen, effective_keys(self.config.keys))
         # Textual's own theme picker would bypass `t` (and its choice would be forgotten): `t` is the theme key.
         yield from (command for command in super().get_system_commands(screen) if command.title != "Theme")
 

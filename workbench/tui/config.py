@@ -27,7 +27,7 @@ from pathlib import Path
 
 from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
-from workbench.tui.keymap import effective_keys, unknown_actions
+from workbench.tui.keymap import BY_ID, effective_keys, unknown_actions
 
 
 @dataclass(frozen=True)
@@ -96,14 +96,17 @@ def key_clash(overrides: Mapping[str, str]) -> tuple[str, str, str] | None:
     One key, one action: Textual would silently drop the other binding
     (leaving that action without a key), and the help would list the key
     twice.  Scopes do not excuse a clash: the app's, the screen's and the
-    focused widget's bindings are all active at once.
+    focused widget's bindings are all active at once.  The one exception is
+    a key an action takes ``over`` from a screen action where it is active
+    (the hunk view's search keys), which the help lists under both.
     """
     owner: dict[str, str] = {}
     for action, keys in effective_keys(overrides).items():
         for key in dict.fromkeys(k.strip() for k in keys.split(",") if k.strip()):
-            if key in owner:
-                return key, owner[key], action
-            owner[key] = action
+            first = owner.get(key)
+            if first is not None and BY_ID[action].over != first and BY_ID[first].over != action:
+                return key, first, action
+            owner.setdefault(key, action)
     return None
 
 

@@ -92,8 +92,8 @@ def _basis(entry: FileAnalysis) -> tuple[object, ...]:
 
 def reprepared(workspace: Workspace, path: str, like: PreparedFile | None) -> PreparedFile | None:
     """``path`` in ``workspace`` from ``like``'s rows and syntax, at once, when they were made from the same
-    versions and hunks (the complete analysis replacing a first look: parsing and aligning them again took
-    0.1-0.2 s); None when it must be prepared anew."""
+    versions and hunks (the complete analysis replacing a first look: parsing and aligning them again is
+    a visible pause); None when it must be prepared anew."""
     entry = workspace.entry(path)
     if like is None or like.path != path or like.layout is None or not entry.all_hunks:
         return None

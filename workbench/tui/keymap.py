@@ -25,7 +25,11 @@ class Scope(str, Enum):
     LIST = "list"
     """Lists: the file list and the history panel."""
     VIEW = "view"
-    """The hunk view's cursor."""
+    """The panes that scroll with a cursor: the hunk view, the diffs, the Result and Why panes."""
+    HUNKS = "hunks"
+    """The hunk view's own keys (searching its text)."""
+    PAGE = "page"
+    """Pages over the app that scroll: help, a training reveal and score."""
     QUIZ = "quiz"
     """Training (``workbench train``) only."""
 
@@ -48,21 +52,29 @@ class ActionSpec:
     show: bool = False
     """Shown in the footer."""
     key_display: str | None = None
+    over: str | None = None
+    """The screen action whose default key this one takes where it is active (the hunk view's ``/``, and its
+    ``n``/``N``/``esc`` while a search is on): a deliberate shadow, not a clash (``config.key_clash``)."""
 
 
 def _a(id: str, keys: str, description: str, help: str, scope: Scope | tuple[Scope, ...], group: str,
-       show: bool = False, action: str | None = None, key_display: str | None = None) -> ActionSpec:
+       show: bool = False, action: str | None = None, key_display: str | None = None,
+       over: str | None = None) -> ActionSpec:
     scopes = scope if isinstance(scope, tuple) else (scope,)
-    return ActionSpec(id, action or id, keys, description, help, scopes, group, show, key_display)
+    return ActionSpec(id, action or id, keys, description, help, scopes, group, show, key_display, over)
 
 
 S, APP = Scope.SCREEN, Scope.APP
 ACTIONS: tuple[ActionSpec, ...] = (
-    _a("cursor_down", "j,down", "Down", "Move down (files, history, or the hunk view's cursor)",
-       (Scope.LIST, Scope.VIEW), "Move", key_display="j/↓"),
-    _a("cursor_up", "k,up", "Up", "Move up", (Scope.LIST, Scope.VIEW), "Move", key_display="k/↑"),
-    _a("page_down", "pagedown,ctrl+d", "Page down", "Move a page down", Scope.VIEW, "Move"),
-    _a("page_up", "pageup,ctrl+u", "Page up", "Move a page up", Scope.VIEW, "Move"),
+    _a("cursor_down", "j,down", "Down", "Move down (files, history, the hunk view's cursor, a page)",
+       (Scope.LIST, Scope.VIEW, Scope.PAGE), "Move", key_display="j/↓"),
+    _a("cursor_up", "k,up", "Up", "Move up", (Scope.LIST, Scope.VIEW, Scope.PAGE), "Move", key_display="k/↑"),
+    _a("page_down", "pagedown", "Page down", "Move a page down", (Scope.LIST, Scope.VIEW, Scope.PAGE), "Move"),
+    _a("page_up", "pageup", "Page up", "Move a page up", (Scope.LIST, Scope.VIEW, Scope.PAGE), "Move"),
+    _a("half_page_down", "ctrl+d", "Half page down", "Move half a page down (as in vim and less): the file list, "
+       "the hunk view, diffs, the Why and History panes, help", (Scope.LIST, Scope.VIEW, Scope.PAGE), "Move"),
+    _a("half_page_up", "ctrl+u", "Half page up", "Move half a page up", (Scope.LIST, Scope.VIEW, Scope.PAGE),
+       "Move"),
     _a("text_left", "left", "Left", "Show the start of long lines again (hunk view or diffs, from any pane)",
        (Scope.VIEW, S), "Move", action="scroll_text(-8)", key_display="←"),
     _a("text_right", "right", "Right", "Show more of long lines, which end in › when cut (hunk view or diffs, "
@@ -76,9 +88,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("next_open", "o", "Next open", "Next undecided hunk of any risk in the whole sync (wraps around)", S, "Move"),
     _a("prev_open", "O", "Prev open", "Previous undecided hunk of any risk in the whole sync", S, "Move"),
     _a("filter", "slash", "Filter", "Filter the file list by typing part of a path (enter keeps the filter and goes "
-       "to the list, esc clears it)", S, "Move", key_display="/"),
+       "to the list, esc clears it); in the hunk view / searches instead", S, "Move", key_display="/"),
     _a("focus_files", "escape", "Files", "Back to the file list; in the filter (or on a filtered list), clear the "
        "filter", S, "Move", key_display="esc"),
+    _a("search", "slash,ctrl+f", "Search", "Search the file's text (hunk view: both sides, folds too; case is ignored "
+       "unless you type a capital). Enter keeps the search, esc goes back", Scope.HUNKS, "Search", key_display="/",
+       over="filter"),
+    _a("next_match", "n", "Next match", "While a search is on (hunk view): the next match, wrapping around",
+       Scope.HUNKS, "Search", show=True, over="next_hunk"),
+    _a("prev_match", "N", "Prev match", "While a search is on (hunk view): the previous match", Scope.HUNKS,
+       "Search", show=True, over="next_risky"),
+    _a("end_search", "escape", "End search", "End the search: n and N move between hunks again", Scope.HUNKS,
+       "Search", show=True, key_display="esc", over="focus_files"),
     _a("take_main", "m", "Main", "Take main's side for this hunk (take main's file for a whole-file choice)",
        S, "Decide", show=True),
     _a("take_dev", "d", "Dev", "Take dev's side for this hunk (keep dev's file for a whole-file choice)",
@@ -133,7 +154,9 @@ FIXED_KEYS: tuple[tuple[str, str], ...] = (
               "(history); keep the filter and go to the list (filter)"),
     ("home end", "First or last file (file list)"),
     ("ctrl+p", "Command palette: every action, searchable, with its keys"),
+    ("enter esc", "In the search field: keep the search (n / N then go on) / go back to where you were"),
     ("ctrl+s", "Keep the text (the in-app editor; esc cancels)"),
+    ("ctrl+a", "Select all (the in-app editor; home goes to the line's start)"),
 )
 """Keys that are not actions of the keymap (Textual's own, or a widget's): listed in help, not rebindable."""
 

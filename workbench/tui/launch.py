@@ -203,10 +203,10 @@ def run_app(load: Callable[[Report], Workspace], *, theme: str | None = None, st
 def loading_modules() -> Iterator[None]:
     """Import the app's modules with Python's cyclic collector paused, then freeze what exists.
 
-    Importing Textual and the app makes about 90,000 objects that live as
-    long as the process, and the collector walked them again and again while
-    they loaded and then on each full pass while the first screen was drawn
-    (about 0.15 s of a 1.3 s start).  Frozen, they are left out of every
+    Importing Textual and the app makes tens of thousands of objects that
+    live as long as the process, and the collector walked them again and
+    again while they loaded and then on each full pass while the first
+    screen was drawn.  Frozen, they are left out of every
     pass; the app unfreezes them when it exits (``WorkbenchApp.on_unmount``).
     """
     enabled = gc.isenabled()

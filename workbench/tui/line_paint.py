@@ -47,14 +47,19 @@ def text_segments(
     word_style: Style | None = None,
     syntax: Sequence[tuple[int, int, str]] = (),
     offset: int = 0,
+    found: Sequence[Span] = (),
+    current: Span | None = None,
 ) -> list[Segment]:
-    """``text`` painted into exactly ``width`` cells over ``style``, from character ``offset`` on."""
+    """``text`` painted into exactly ``width`` cells over ``style``, from character ``offset`` on; ``found``
+    (a search's matches) highlighted over everything, ``current`` (the match the view is on) more so."""
     if offset > 0 and text:
         if offset >= len(text):
             return [Segment(" " * width, style)] if width > 0 else []
         text = text[offset:]
         words = [(max(0, a - offset), b - offset) for a, b in words if b > offset]
         syntax = [(max(0, a - offset), b - offset, kind) for a, b, kind in syntax if b > offset]
+        found = [(max(0, a - offset), b - offset) for a, b in found if b > offset]
+        current = (max(0, current[0] - offset), current[1] - offset) if current and current[1] > offset else None
     shifted = offset > 0 and width > 1
     if shifted:
         width -= 1
@@ -64,6 +69,8 @@ def text_segments(
     for start, stop in words:
         cuts.update((min(start, end), min(stop, end)))
     for start, stop, _kind in syntax:
+        cuts.update((min(start, end), min(stop, end)))
+    for start, stop in found:
         cuts.update((min(start, end), min(stop, end)))
     points = sorted(cuts)
     segments: list[Segment] = [Segment("‹", combine(style, palette.muted))] if shifted else []
@@ -77,6 +84,9 @@ def text_segments(
                 piece_style = combine(piece_style, palette.syntax.get(kind))
         if word_style is not None and _inside(words, a):
             piece_style = combine(piece_style, word_style)
+        if found and _inside(found, a):
+            piece_style = combine(piece_style, palette.found, palette.found_current if current and
+                                  current[0] <= a < current[1] else None)
         segments.append(Segment(shown[a:b], piece_style))
     used = cell_len(shown) if not shown.isascii() else end
     if cut:

@@ -57,6 +57,10 @@ class Palette:
     """The tint of a line the result lost (``$risk-high``, with a gutter mark: never colour alone)."""
     lost_mark: Style
     """The gutter mark beside a lost line."""
+    found: Style
+    """A search's matches (``$warning``, dark text): over every other tint."""
+    found_current: Style
+    """Added to ``found`` for the match the view is on (reversed, bold: never colour alone)."""
 
 
 def build_palette(variables: dict[str, str], dark: bool) -> Palette:
@@ -67,6 +71,7 @@ def build_palette(variables: dict[str, str], dark: bool) -> Palette:
     bg = background.rich_color
     high = _color(variables, "risk-high", "#ff5555")
     hues = {tone: _color(variables, tone, "#888888") for tone in TONES}
+    warning = _color(variables, "warning", "#e0c050")
     return Palette(
         dark=dark,
         text=Style(color=foreground.rich_color, bgcolor=bg),
@@ -89,6 +94,8 @@ def build_palette(variables: dict[str, str], dark: bool) -> Palette:
         syntax={kind: Style(color=_color(variables, f"syntax-{kind}", "#c0c0c0").rich_color) for kind in KINDS},
         lost=Style(bgcolor=background.blend(high, LOST_TINT).rich_color),
         lost_mark=Style(color=high.rich_color, bold=True),
+        found=Style(color=warning.get_contrast_text(1.0).rich_color, bgcolor=warning.rich_color),
+        found_current=Style(reverse=True, bold=True, underline=True),
     )
 
 

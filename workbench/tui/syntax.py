@@ -62,15 +62,14 @@ def python_spans(data: bytes) -> SyntaxSpans:
 
 
 CHUNK = 200
-"""Lines captured at a time: about what a view shows, and 5 ms of tree-sitter's query."""
+"""Lines captured at a time: about what a view shows, and a short tree-sitter query."""
 
 
 class PythonSpans(Mapping[int, Spans]):
     """One Python text's spans: parsed at once, captured a chunk of lines at a time when first looked up.
 
-    A file opened only when every line of its three versions was captured:
-    128 ms a version for a 3,800-line file, most of ``git mergetool``'s wait
-    for its hunk.  A view shows a few hundred of those lines; the rest are
+    A file opened only when every line of its three versions was captured,
+    which for a long file was most of ``git mergetool``'s wait for its hunk.  A view shows a few hundred of those lines; the rest are
     captured when scrolled to, or never.  A capture that spans chunks (a
     docstring) is met by each chunk's query and cut to that chunk's rows.
     Lookups may come from the worker and from the screen, so filling is locked.

@@ -115,7 +115,7 @@ def _check_variable(path: Path, key: str, value: str) -> None:
     text style (``bold underline``), or a colour that may be ``auto 87%``.  Others are free.
 
     The app's own variables are colours: asking Textual what its variables hold builds a whole colour
-    system (about 40 ms of every start, for themes that only set the app's)."""
+    system at every start, for themes that only set the app's."""
     kind = "colour" if key in VARIABLE_DEFAULTS else _variable_kinds().get(key)
     if kind == "colour":
         _check_colour(path, f"variables.{key}", value)

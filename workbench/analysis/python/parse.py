@@ -17,9 +17,9 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 from workbench.analysis.readers import git_blob_id
 
 TREE_CACHE_SOURCE_BYTES = 6 * 1024 * 1024
-"""Source bytes whose trees are kept.  A tree costs about 34 times its source in memory (measured: 100
-trees of 26 KB files, 85 MB), so this is about 200 MB of trees: every tree the API audit parses on
-Megatron-LM #4291 (75 files, 2.9 MB).  A count of trees bounded nothing: 256 of large files are 670 MB."""
+"""Source bytes whose trees are kept.  A tree costs tens of times its source in memory, so the bound is
+on source bytes (a count of trees bounded nothing: a few hundred large files' trees fill gigabytes), set
+to hold every tree the API audit parses on a real sync (docs/performance.md)."""
 
 
 @cache
@@ -84,8 +84,7 @@ def parse_content(data: bytes) -> Tree:
     A side's file or a merge result is usually a blob the API audit parses
     too (by its id): the risk signals then reuse that tree.  One parsed here
     is not kept: the risk signals ask once per file, and kept, such trees
-    were most of the synthetic sync's growth during risk scoring (the cache
-    holds about 200 MB of trees).
+    were most of a large sync's growth during risk scoring.
     """
     return _TREES.get(git_blob_id(data)) or _parser().parse(data)
 

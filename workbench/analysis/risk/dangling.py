@@ -2,7 +2,7 @@
 
 When ``-X theirs`` drops an import, a parameter or an assignment of dev's
 while dev's code that uses the name survives elsewhere, the result compiles
-and fails at run time (the ``CudaGraphScope`` import of sync #4291): the
+and fails at run time (an import a real sync broke): the
 name *dangles*.  The other way round, when the dropped line was the only
 use of a name the result still binds (a new parameter, an import), that
 name is now *orphaned*: dev's change survives half-done.

@@ -30,7 +30,11 @@ def decide(host: Host, choice: Choice) -> None:
         return
     path, index = target
     is_edit = ws.is_edit(path, index)
-    if choice in EDIT_ONLY and not is_edit:
+    if choice in EDIT_ONLY and not is_edit and not (choice is Choice.RESULT and ws.keeps_result(path, index)):
+        if choice is Choice.RESULT and ws.entry(path).status is FileStatus.CONFLICTED:
+            host.notify(f"Hunk {index + 1} still holds git's conflict markers: R keeps a hunk resolved by hand in "
+                        "the file; take a side or edit it (e).", severity="warning")
+            return
         host.notify(f"Hunk {index + 1} is one of git's conflicts: {EDIT_KEYS} are for edits outside them "
                     "(K acknowledges what the result holds).", severity="warning")
         return

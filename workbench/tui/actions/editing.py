@@ -53,7 +53,7 @@ async def _edited_text(host: Host, ws: Workspace, path: str, index: int, seed: b
     title = f"hunk {index + 1} of {visible(path)}"
     language = "python" if suffix == ".py" else None
     text = built_in_editable(seed)
-    # Imported here: Textual's TextArea is about 15 ms of every app start, for a screen most sessions never open.
+    # Imported here: Textual's TextArea is a cost at every app start, for a screen most sessions never open.
     from workbench.tui.dialogs.edit import EditScreen
 
     edited = await host.app.push_screen_wait(EditScreen(text, title, language))

@@ -3,7 +3,11 @@
 | Key | Action |
 | :- | :- |
 | ctrl+s | keep the text as this hunk's result |
+| ctrl+a | select all (as in meld and VS Code; home goes to the line's start) |
 | esc | cancel |
+
+Textual's ``TextArea`` binds ctrl+a to the line's start (emacs) and select-all
+to f7; an editor user reaches for ctrl+a, so the screen takes it first.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from workbench.tui.dialogs.once import OnceModal
 class EditScreen(OnceModal[str | None]):
     """Edit text; dismiss with it (ctrl+s) or with None (esc)."""
 
-    BINDINGS = [Binding("ctrl+s", "save", "Keep", priority=True), Binding("escape", "cancel", "Cancel", priority=True)]
+    BINDINGS = [Binding("ctrl+s", "save", "Keep", priority=True), Binding("escape", "cancel", "Cancel", priority=True),
+                Binding("ctrl+a", "select_all", "Select all", priority=True)]
     AUTO_FOCUS = "#edit-area"
 
     DEFAULT_CSS = """
@@ -37,7 +42,8 @@ class EditScreen(OnceModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self._title} · ctrl+s keeps it · esc cancels", id="edit-help", markup=False)
+            yield Static(f"{self._title} · ctrl+s keeps it · esc cancels · ctrl+a selects all", id="edit-help",
+                         markup=False)
             area = TextArea(self._text, id="edit-area", show_line_numbers=True, tab_behavior="indent")
             if self._language and self._language in area.available_languages:
                 area.language = self._language
@@ -45,6 +51,9 @@ class EditScreen(OnceModal[str | None]):
 
     def action_save(self) -> None:
         self.dismiss(self.query_one(TextArea).text)
+
+    def action_select_all(self) -> None:
+        self.query_one(TextArea).select_all()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -12,16 +12,15 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.analysis.model import FileStatus, Level
-from workbench.tui.dialogs.once import OnceModal
+from workbench.tui.dialogs.page import PAGE_BINDINGS, ScrollingPage
 from workbench.tui.glyphs import APP_LETTER, PENDING_LETTER, POLICY_LETTER, RISK_LETTER, RISK_WORD, STATUS_LETTER, STATUS_WORD
 from workbench.tui.keymap import ACTIONS, FIXED_KEYS, display_keys
 
 
-class HelpScreen(OnceModal[None]):
+class HelpScreen(ScrollingPage):
     """Keys by group, then the legend of the file list."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "close", "Close"), Binding("j,down", "down", show=False),
-                Binding("k,up", "up", show=False)]
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close"), *PAGE_BINDINGS]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -38,7 +37,7 @@ class HelpScreen(OnceModal[None]):
 
     def compose(self) -> ComposeResult:
         scroll = VerticalScroll()
-        scroll.border_subtitle = "j/k scroll · esc closes"
+        scroll.border_subtitle = "j/k ctrl+d/u PgDn/PgUp scroll · esc closes"
         with scroll:
             yield Static(self.table())
             yield Static(self._legend())
@@ -82,9 +81,3 @@ class HelpScreen(OnceModal[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(VerticalScroll).scroll_down(animate=False)
-
-    def action_up(self) -> None:
-        self.query_one(VerticalScroll).scroll_up(animate=False)

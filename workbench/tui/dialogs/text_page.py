@@ -8,14 +8,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.tui.dialogs.once import OnceModal
+from workbench.tui.dialogs.page import PAGE_BINDINGS, ScrollingPage
 
 
-class TextScreen(OnceModal[None]):
+class TextScreen(ScrollingPage):
     """A scrollable page of text over the app (esc, q or enter closes it)."""
 
-    BINDINGS = [Binding("escape,q,enter", "close", "Close"), Binding("j,down", "down", show=False),
-                Binding("k,up", "up", show=False)]
+    BINDINGS = [Binding("escape,q,enter", "close", "Close"), *PAGE_BINDINGS]
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -39,12 +38,6 @@ class TextScreen(OnceModal[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(VerticalScroll).scroll_down(animate=False)
-
-    def action_up(self) -> None:
-        self.query_one(VerticalScroll).scroll_up(animate=False)
 
 
 class RevealScreen(TextScreen):

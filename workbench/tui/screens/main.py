@@ -163,8 +163,8 @@ class MainScreen(MainKeys, Screen[None]):
         self.ws = ws
         if ws.pending is None:
             # The analysis lives as long as the app: leave it (and the app) out of the cyclic collector's full
-            # passes, which otherwise walked it on every few hundred keys (pauses of 0.1-0.3 s on Megatron-LM
-            # #4291's 126 files). Reference counting still frees it; the app unfreezes when it exits. The young
+            # passes, which otherwise walked it on every few hundred keys (visible pauses on a real sync).
+            # Reference counting still frees it; the app unfreezes when it exits. The young
             # generations are collected first (well under a millisecond), so no garbage of the load is frozen.
             gc.collect(1)
             gc.freeze()

@@ -40,6 +40,7 @@ from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.path_bar import PathBar
 from workbench.tui.widgets.result_preview import ResultPreview
+from workbench.tui.widgets.search_bar import SearchBar
 from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.widgets.why_panel import WhyPanel
 
@@ -180,6 +181,7 @@ def layout() -> ComposeResult:
                 with Vertical(id="placeholder"):
                     yield Static(Text("Analysing the sync…"), id="placeholder-text")
                     yield ProgressBar(id="load-progress", show_eta=False)
+            yield SearchBar(id="search")
             yield ResultPreview(id="result")
             with Horizontal(id="evidence"):
                 yield WhyPanel(id="why")

@@ -174,8 +174,13 @@ class FileList(Vertical):
         files = plural(len(self._order), "file")
         shown = f"{len(self._shown)} of {files}" if self._query else files
         summary = self.query_one("#file-summary", Static)
-        summary.update(Text.assemble(head, f"\n{shown} · {mode}"))
+        width = summary.content_region.width
+        summary.update(Text("\n").join([by_pieces(head, width), by_pieces(Text(f"{shown} · {mode}"), width)]))
         summary.set_class(done, "done")
+
+    def on_resize(self) -> None:
+        if self._mode:
+            self._paint_summary(self._head, self._mode, self._done)
 
     def highlight(self, path: str) -> None:
         index = self._index.get(path)
@@ -275,6 +280,25 @@ class FileList(Vertical):
         event.stop()
         if event.path == self.highlighted_path:
             self.post_message(self.FileChosen(self, event.path))
+
+
+def by_pieces(text: Text, width: int) -> Text:
+    """``text`` broken into lines between its `` · `` pieces where it is wider than ``width`` (a narrow list read
+    "38 high / risk" and "merge in / progress"); a piece wider than the line still wraps."""
+    if width <= 0 or text.cell_len <= width:
+        return text
+    lines: list[Text] = []
+    for piece in text.split(SEPARATOR, allow_blank=True):
+        if lines and lines[-1].cell_len + len(SEPARATOR) + piece.cell_len <= width:
+            lines[-1] = Text.assemble(lines[-1], SEPARATOR, piece)
+        else:
+            if lines:
+                lines[-1].append(SEPARATOR.rstrip())
+            lines.append(piece)
+    return Text("\n").join(lines)
+
+
+SEPARATOR = " · "
 
 
 def _matches(query: str, path: str) -> bool:

@@ -3,8 +3,9 @@
 Only the rows on screen are painted (``LineView``'s Line API); filtering or
 refreshing counts touches data, never widgets.  A row reads
 ``risk status path decided/total``: the risk as a letter in its colour
-(never colour alone), the path shortened in the middle so the file name
-and the directory that tells similar names apart stay (``shorten_path``), ``●`` while decisions are not written yet,
+(never colour alone), the path shortened so what tells the row apart stays:
+the directory for a name several files have, else the name, on a narrow list
+behind a leading ``…`` (``shorten_path``), ``●`` while decisions are not written yet,
 and ``!`` when an edited
 hunk still holds conflict markers.  Rows of a sync still
 loading show ``·`` for the risk and ``⋯`` for the counts.
@@ -12,6 +13,7 @@ loading show ``·`` for the risk and ``⋯`` for the counts.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -50,7 +52,8 @@ class FileRow:
     """Hunks and counts are known, the risk is still being computed (a first look)."""
 
 
-LIST_MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_down", "page_up"})
+LIST_MOVES = frozenset({"cursor_down", "cursor_up", "first", "last", "page_down", "page_up", "half_page_down",
+                        "half_page_up"})
 """The file list's actions that only move its cursor (the file under it opens)."""
 
 
@@ -62,8 +65,6 @@ class FileOptions(LineView):
         Binding("enter", "select", "Open", show=False),
         Binding("home", "first", show=False),
         Binding("end", "last", show=False),
-        Binding("pagedown", "page_down", show=False),
-        Binding("pageup", "page_up", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -91,6 +92,8 @@ class FileOptions(LineView):
         self._rows: list[FileRow] = []
         self._generation = 0
         """Bumped when rows change, so painted strips of old rows are not reused."""
+        self._shared_names: frozenset[str] = frozenset()
+        """File names more than one row has: their directory tells them apart (``shorten_path``)."""
 
     # -- data in -------------------------------------------------------------------------
 
@@ -98,6 +101,8 @@ class FileOptions(LineView):
         """Replace every row; the cursor goes to ``highlighted`` (announced when it moves)."""
         self._rows = rows
         self._generation += 1
+        names = Counter(row.path.rsplit("/", 1)[-1] for row in rows)
+        self._shared_names = frozenset(name for name, count in names.items() if count > 1)
         self.refresh_rows()
         if rows:
             self.move_cursor(highlighted or 0)
@@ -143,7 +148,7 @@ class FileOptions(LineView):
         flag = MARKED if row.marked else DECIDED if done else " "
         tail = f" {flag}{counts}{UNWRITTEN if row.unwritten else ' '}"
         room = max(4, width - 4 - len(tail))
-        path = shorten_path(visible(row.path), room)
+        path = shorten_path(visible(row.path), room, row.path.rsplit("/", 1)[-1] in self._shared_names)
         muted = combine(base, Style(color=palette.muted.color))
         letter = ((PENDING_RISK, muted) if row.loading or row.risk_pending
                   else (RISK_LETTER[row.level], combine(base, palette.risk[row.level])))
@@ -181,16 +186,20 @@ class FileOptions(LineView):
             self.action_select()
 
 
-def shorten_path(path: str, room: int) -> str:
-    """``path`` in ``room`` characters, cut in the middle: the file name and its directory stay.
+def shorten_path(path: str, room: int, shared_name: bool = True) -> str:
+    """``path`` in ``room`` characters, keeping what tells the row apart from the others.
 
-    Syncs hold dozens of files with one name in different directories
-    (``…/gpt3_tp2/golden_values.json``); cutting from the left would leave
-    only the name, so the parent directory is kept and the start of the path
-    fills what room is left.  When even ``parent/name`` does not fit, the name
-    stays whole if the directory keeps a fair part (its middle goes),
-    else the directory stays whole and the name loses its middle, and past
-    that the middle of both goes.
+    The file name and its directory stay, and the start of the path fills
+    what room is left.  When even ``parent/name`` does not fit, the name stays
+    whole if the directory keeps a fair part (its middle goes).  Past that it
+    depends on the name.  Syncs hold dozens of files with one name in
+    different directories (``…/gpt3_tp2/golden_values.json``): for those
+    (``shared_name``) the directory is what matters, so it stays whole and the
+    name loses its middle, and narrower still the middle of both goes.  A name
+    no other file has is what the reader looks for: the path's end is kept
+    behind a leading ``…``, the name whole when it fits, else its end with the
+    extension (a list 25 columns wide left ``unit_t…zers.py``, neither the
+    directory nor the name).
     """
     if len(path) <= room:
         return path
@@ -198,7 +207,7 @@ def shorten_path(path: str, room: int) -> str:
         return path[:room]
     parts = path.rsplit("/", 2)
     if len(parts) == 1:
-        return _middle(path, room)
+        return "…" + path[len(path) - room + 1:]
     parent, name = parts[-2], parts[-1]
     tail = f"{parent}/{name}"
     if len(tail) < room:
@@ -208,6 +217,8 @@ def shorten_path(path: str, room: int) -> str:
     budget = room - len(name) - 1
     if budget >= min(len(parent), 8):
         return f"{_middle(parent, budget)}/{name}"
+    if not shared_name:
+        return "…" + tail[len(tail) - room + 1:]
     if len(parent) + 8 <= room:
         return f"{parent}/{_middle(name, room - len(parent) - 1)}"
     return _middle(tail, room)

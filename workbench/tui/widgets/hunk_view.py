@@ -14,8 +14,10 @@ fits the width by default: inline when a side would get fewer than
 | :- | :- |
 | j / ↓, k / ↑ | move the cursor |
 | PgDn / PgUp | move a page |
+| ctrl+d / ctrl+u | move half a page |
 | enter | open or close the fold under the cursor |
 | g | the next line the result lost (marked ✗) |
+| / | search the file's text; then n / N the next / previous match, esc ends it (``searching_view.py``) |
 
 Lines the result lost (``Hunk.lost_lines``) carry ✗ in the number gutter
 and the theme's high-risk tint; a hunk opens on its first lost line.
@@ -61,16 +63,16 @@ from workbench.tui.widgets.hunk_paint import (
     inline_row,
     split_row,
 )
-from workbench.tui.widgets.line_view import LineView
+from workbench.tui.widgets.searching_view import SearchingView
 
 __all__ = ["HunkTitle", "HunkView"]
 """``HunkTitle`` is painted in ``hunk_paint.py``; the screens take it from here, with the view."""
 
 
-class HunkView(LineView):
+class HunkView(SearchingView):
     """A file's merge, row by row."""
 
-    BINDINGS = [*bindings(Scope.VIEW), Binding("enter", "toggle_fold", "Open fold", show=False)]
+    BINDINGS = [*bindings(Scope.HUNKS), *bindings(Scope.VIEW), Binding("enter", "toggle_fold", "Open fold", show=False)]
 
     class CursorMoved(Message):
         """The cursor entered another hunk (``hunk`` None: it is in context)."""
@@ -172,6 +174,7 @@ class HunkView(LineView):
         self._cursor_hunk = None
         self.x_offset = 0
         self.current = None
+        self.end_search()
         self._set_entries(entries)
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -182,6 +185,7 @@ class HunkView(LineView):
         return self._entries
 
     def clear(self) -> None:
+        self.end_search()
         self._layout = None
         self._lost = {}
         self._set_entries(())
@@ -192,6 +196,7 @@ class HunkView(LineView):
         self._set_entries(entries)
         if anchor is not None:
             self.move_cursor(line_for_row(self._lines, self._entries, anchor))
+        self.refolded()
 
     def set_titles(self, titles: dict[int, HunkTitle]) -> None:
         self._titles = titles
@@ -204,6 +209,7 @@ class HunkView(LineView):
     def set_show_base(self, show: bool) -> None:
         self.show_base = show
         self.refresh_rows()
+        self.search_again()
 
     def _set_entries(self, entries: tuple[ViewEntry, ...]) -> None:
         self._entries = entries
@@ -342,7 +348,7 @@ class HunkView(LineView):
 
     def row_key(self, index: int) -> tuple[object, ...]:
         current = self._index.hunk_at(index) == self.current and self.current is not None
-        return (self.show_base, current, self._lines_key)
+        return (self.show_base, current, self._lines_key)  # (a search clears the painted strips itself)
 
     def render_row(self, index: int, width: int, palette: Palette, at_cursor: bool) -> list[Segment]:
         line = self._lines[index]
@@ -354,13 +360,29 @@ class HunkView(LineView):
             return fold_line(entry, width, palette, at_cursor)
         assert self._layout is not None
         row = self._layout.rows[entry.index]
-        paint = Paint(palette, self._gutter, self._syntax, self._lost, self.show_base, self.wrap, self.x_offset)
+        paint = Paint(palette, self._gutter, self._syntax, self._lost, self.show_base, self.wrap, self.x_offset,
+                      *self.search_marks())
         if self._lines_key is not None and self._lines_key[3]:
             return inline_row(paint, row, line, width, current, at_cursor, entry.index)
         return split_row(paint, row, width, current, at_cursor, line.part, entry.index)
 
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
         return column_titles(self._sides, width, palette, self._gutter, self.show_base, self.inline)
+
+    # -- searching (``searching_view.py``) -----------------------------------------------------------
+
+    def search_rows(self) -> tuple[FileLayout | None, tuple[ViewEntry, ...], list[ScreenLine], bool]:
+        return self._layout, self._entries, self._lines, self.show_base
+
+    def text_room(self, side: str) -> int:
+        width = self.scrollable_content_region.width
+        return (width - 3 if self.inline else dict(split_columns(width, self.show_base)).get(side, width)) - self._gutter
+
+    def cursor_row(self) -> int | None:
+        return layout_row_at(self._lines, self._entries, self._layout, self.cursor)
+
+    def open_fold(self, start: int) -> None:
+        self.post_message(self.FoldToggled(self, start))
 
     # -- panning -------------------------------------------------------------------------------
 

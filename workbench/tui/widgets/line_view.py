@@ -152,6 +152,19 @@ class LineView(ScrollView, can_focus=True):
     def action_page_up(self) -> None:
         self.move_cursor(self.cursor - max(1, self.page_height - 1))
 
+    def action_half_page_down(self) -> None:
+        """``ctrl+d``: half a page, the view scrolled with the cursor (vim, less)."""
+        self._half_page(+1)
+
+    def action_half_page_up(self) -> None:
+        self._half_page(-1)
+
+    def _half_page(self, direction: int) -> None:
+        step = direction * max(1, self.page_height // 2)
+        top = round(self.scroll_offset.y)
+        self.scroll_to(y=max(0, top + step), animate=False, immediate=True)
+        self.move_cursor(self.cursor + step)
+
     def action_scroll_text(self, step: int) -> None:
         """Shift long lines sideways (never past their start)."""
         self.x_offset = max(0, self.x_offset + step)
