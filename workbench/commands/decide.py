@@ -149,6 +149,8 @@ def _text(answer: dict[str, Any]) -> str:
     lines.append(f"still lost: {lost['dev']} of dev's lines, {lost['main']} of main's")
     for finding in answer["findings"]:
         lines.append(f"new finding: {visible(finding['detail'])}")
+    for path in answer.get("pending", []):
+        lines.append(f"{visible(path)}: journaled; it is written once its other conflicts are decided")
     for message in answer["message"]:
         lines.append(visible(message))
     if answer["record"]:

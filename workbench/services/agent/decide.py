@@ -19,14 +19,14 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from workbench.analysis.model import FileAnalysis, Hunk, HunkKind, Mode
+from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Mode
 from workbench.analysis.worklist import Item
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.resolve.acks import Ack, fingerprint, now_iso, record_acks, who_am_i
 from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, verify
 from workbench.resolve.events import FileChoice
-from workbench.resolve.session import SessionError
+from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.write_plan import Refusal, check_writes, write_blocker
 from workbench.services.agent.context import AgentSync
@@ -81,6 +81,8 @@ class DecideAnswer:
     refusal: str = ""
     findings: list[Finding] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    """Files the take changes that still hold other undecided conflicts: journaled, written once they are decided."""
     staged: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     record: str = ""
@@ -114,6 +116,7 @@ class DecideAnswer:
                          for f in self.findings],
             "written": self.written,
             "staged": self.staged,
+            "pending": self.pending,
             "message": self.messages,
             "record": self.record or None,
         }
@@ -133,7 +136,7 @@ def run_id() -> str:
 
 def targets_of(sync: AgentSync, views: Views, wanted: Sequence[str]) -> list[tuple[Item, MemberView]]:
     """The members the targets name, each once, in order (``WorkbenchError`` naming a bad one)."""
-    found: dict[tuple[str, int | None], tuple[Item, MemberView]] = {}
+    found: dict[tuple[str, int | str], tuple[Item, MemberView]] = {}
     for given in wanted:
         name, _sep, number = given.partition(":")
         item = find(sync, name)
@@ -145,8 +148,8 @@ def targets_of(sync: AgentSync, views: Views, wanted: Sequence[str]) -> list[tup
         else:
             chosen = list(view.members)
         for member in chosen:
-            found.setdefault((member.member.path, member.member.hunk if member.member.hunk is not None else None),
-                             (item, member))
+            key = member.member.hunk if member.member.hunk is not None else FILE_KEY + member.member.fingerprint
+            found.setdefault((member.member.path, key), (item, member))  # whole-file members: one per fingerprint
     return list(found.values())
 
 
@@ -200,7 +203,9 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
     blocker = write_blocker(sync.repo, sync.analysis)
     if blocker is not None:
         raise WorkbenchError(f"decisions are written and recorded in the sync's work tree, and {blocker}")
-    changed = [path for path in dict.fromkeys(m.view.member.path for m in members) if scratch.is_dirty(path)]
+    dirty = [path for path in dict.fromkeys(m.view.member.path for m in members) if scratch.is_dirty(path)]
+    changed = [path for path in dirty if not _still_conflicted(scratch, path)]
+    answer.pending = [path for path in dirty if path not in changed]
     if changed:
         checks = check_writes(sync.repo, scratch, changed, stage=sync.analysis.mode is Mode.IN_PROGRESS)
         refused = [check for check in checks.values() if isinstance(check, Refusal)]
@@ -215,6 +220,13 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
         return answer
     _apply(sync, planned, changed, answer)
     return answer
+
+
+def _still_conflicted(session: Session, path: str) -> bool:
+    """The file still has undecided conflicts once the take is applied: the decision is journaled and the file
+    written by the decision that settles its last conflict (as the app writes a file once it is decided)."""
+    entry = session.file(path)
+    return entry.status is FileStatus.CONFLICTED and not session.is_decided(path)
 
 
 def _apply(sync: AgentSync, planned: Sequence[tuple[Item, MemberView, Action]], changed: list[str],

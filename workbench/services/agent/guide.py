@@ -27,6 +27,8 @@ decision you make. It calls no model; everything it says can be checked.
 4. `workbench decide ID --take TAKE --claim CLAIM --reason TEXT [--evidence E ...]`
    (or `ID:N` for one member). Use `--dry-run` to ask first, and `--batch FILE`
    (one JSON request per line, `-` for stdin) for many: the sync is read once.
+   A file with other conflicts left is journaled, not written (`pending`); the
+   decision that settles its last conflict writes it.
 5. `workbench recall` first, on every sync: decisions of earlier syncs (the
    record in dev's history) that fit today's items, as ready `decide` lines.
 6. Commit `.workbench/acks.toml` with the merge, push: `workbench gate --hook`

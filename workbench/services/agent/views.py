@@ -10,7 +10,7 @@ from typing import Any
 from workbench.analysis.model import Commit, SignalKind
 from workbench.analysis.worklist import Item
 from workbench.analysis.worklist.facts import WorklistFacts
-from workbench.analysis.worklist.finish import commit_index
+from workbench.analysis.worklist.finish import ALWAYS_HIGH, commit_index
 from workbench.analysis.xdiff import split_lines
 from workbench.errors import WorkbenchError
 from workbench.resolve.claims import ClaimKind, ClaimStatus, Target, verify
@@ -130,6 +130,7 @@ def ready_commands(views: Views, view: ItemView) -> list[Ready]:
          if s.kind in REMOVING and s.weight < 0 for sha in s.commits]
         + [sha for m in view.members if m.hunk is None and m.entry is not None for s in m.entry.signals
            if s.kind in DELETING for sha in s.commits]))
+    allowed = {claim.value for claim in view.item.claims}
     for cost in view.choices:
         targets = targets_after(views, view.members, cost.take) if cost.applies else None
         if targets is None:
@@ -138,6 +139,8 @@ def ready_commands(views: Views, view: ItemView) -> list[Ready]:
         if removers:
             tries.append((ClaimKind.INTENTIONAL_REMOVAL, removers))
         tries += [(ClaimKind.SUPERSEDED, ()), (ClaimKind.POLICY, ())]
+        if view.item.kind in ALWAYS_HIGH:  # what breaks the build is no loss: only the claims the item allows
+            tries = [(claim, evidence) for claim, evidence in tries if claim.value in allowed]
         chosen = Ready(cost.take, ClaimKind.JUDGEMENT, (), "needs a person's judgement", ClaimStatus.NEEDS_HUMAN)
         for claim, evidence in tries:
             if claim is ClaimKind.POLICY and analysis.policy is None:
