@@ -1,4 +1,4 @@
-"""Command line: ``workbench [open|analyze|report|demo|train|mergetool] ...``.
+"""Command line: ``workbench [open|analyze|report|demo|train|mergetool|ack|queue|show|decide|gate|...] ...``.
 
 Plain ``workbench`` (or ``workbench REV``) means ``open``.  Bad input is one
 line on stderr and exit status 2; ``--debug`` shows tracebacks instead.
@@ -46,6 +46,16 @@ COMMANDS: dict[str, Command] = {
         "workbench.commands.ack",
         "acknowledge a risky hunk with a reason (.workbench/acks.toml, honoured by report --fail-on)",
     ),
+    "queue": Command("workbench.commands.queue", "the sync agent's work queue: open worklist items, highest first"),
+    "show": Command("workbench.commands.show", "one worklist item in full, with a ready decide command per choice"),
+    "decide": Command(
+        "workbench.commands.decide",
+        "decide worklist items with a checked claim: write, journal and record them (--batch for many)",
+    ),
+    "gate": Command("workbench.commands.gate", "the pre-push gate: block on facts and unjustified losses (--hook for git)"),
+    "recall": Command("workbench.commands.recall", "earlier syncs' decisions that fit today's items, as decide lines"),
+    "agent-guide": Command("workbench.commands.agent_guide", "how a sync agent uses these commands (for its skill file)"),
+    "mcp": Command("workbench.commands.mcp", "serve the agent commands over MCP on stdio (needs workbench[mcp])"),
 }
 
 

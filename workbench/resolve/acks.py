@@ -26,18 +26,20 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workbench.analysis.model import ACKS_PATH, Hunk, HunkKind, SyncAnalysis, Taken
 from workbench.errors import WorkbenchError
 from workbench.git.repo import GitRepo
 from workbench.git.types import FileMode
-from workbench.resolve.splice import Choice
+from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, chosen_text
 
 """Where acknowledgements live, relative to the top of the work tree (and in the PR's tree)."""
 
 _HEADER = (
-    "Hunks of the sync that were reviewed and are kept as decided here (written by `workbench ack` and the\n"
-    "app's acknowledge key). `workbench report --fail-on` does not fail on them; commit this file with the PR."
+    "Hunks of the sync that were reviewed and are kept as decided here (written by `workbench ack`, the app's\n"
+    "acknowledge key and `workbench decide`). `workbench report --fail-on` and `workbench gate` read them, each\n"
+    "claim checked again; commit this file with the PR."
 )
 
 _TAKEN_CHOICE = {Taken.MAIN: Choice.MAIN, Taken.DEV: Choice.DEV, Taken.BOTH: Choice.BOTH, Taken.OTHER: Choice.CUSTOM}
@@ -56,6 +58,24 @@ class Ack:
     who: str
     at: str = ""
     """When, as ISO 8601 UTC."""
+    by: str = ""
+    """``agent`` or ``human`` (empty: written before the field existed, by a person)."""
+    claim: str = ""
+    """Why the decision may leave lines lost (``claims.ClaimKind``'s values); checked whenever read, never trusted."""
+    evidence: tuple[str, ...] = ()
+    """What the claim cites: commit ids, ``PATH:LINE`` places."""
+    run: str = ""
+    """The agent run that decided (a CI run id), when known."""
+    item: str = ""
+    """The worklist item the hunk belonged to when decided."""
+    member: str = ""
+    """The member's worklist fingerprint when decided (its lost text): how a later sync recalls the decision."""
+    take: str = ""
+    """What ``decide --take`` chose for the item (``file-main``, ``both``, ...), when it differs in kind from ``decision``."""
+
+    @property
+    def by_agent(self) -> bool:
+        return self.by == "agent"
 
 
 def fingerprint(path: str, hunk: Hunk) -> str:
@@ -80,18 +100,39 @@ def held_choice(hunk: Hunk) -> Choice | None:
     return _TAKEN_CHOICE.get(hunk.taken)
 
 
+def hunk_holds(hunk: Hunk, choice: Choice, text: bytes | None = None) -> bool:
+    """Whether the result holds ``choice`` in ``hunk``: the text it would put there is the result's text.
+
+    ``text``: a ``custom`` decision's; a recorded ``custom`` names none, and is held by any edit of the
+    result's own (``other``).  An edit hunk's ``result`` is what the result holds by definition, and
+    ``merged`` is held only once the result holds git's merge there again.
+    """
+    if hunk.result_text is None:
+        return False
+    held = b"".join(hunk.result_text)
+    if hunk.kind is HunkKind.EDIT:
+        if choice is Choice.RESULT:
+            return True
+        return choice is Choice.MERGED and hunk.merged_text is not None and held == b"".join(hunk.merged_text)
+    if choice in EDIT_ONLY:
+        return False
+    if choice is Choice.CUSTOM and text is None:
+        return hunk.taken is Taken.OTHER
+    crlf = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
+    return held == chosen_text(hunk.dev_text, hunk.main_text, Decision(choice, text), crlf)
+
+
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
     """The acknowledgements in a file's text (``WorkbenchError`` naming the file when it is not valid)."""
-    import tomlkit  # here: most syncs have no acks file, and importing it costs every start of the app
-    from tomlkit.exceptions import TOMLKitError
+    import tomllib  # the standard library's reader: the record is read far more often than written
 
     try:
-        document = tomlkit.parse(text)
-    except TOMLKitError as exc:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise WorkbenchError(f"{where} is not valid TOML: {exc}") from None
     entries = document.get("ack", [])
     if not isinstance(entries, list):
@@ -108,8 +149,36 @@ def parse_acks(text: str, where: str = ACKS_PATH) -> list[Ack]:
         if values["decision"] not in {c.value for c in Choice}:
             raise WorkbenchError(f"{where}: ack {number} has an unknown decision {values['decision']!r}")
         path, hunk, decision, reason, who, at = (str(values[key] or "") for key in ("path", "hunk", "decision", "reason", "who", "at"))
-        acks.append(Ack(path, hunk, Choice(decision), reason, who, at))
+        acks.append(Ack(path, hunk, Choice(decision), reason, who, at, **_extended(entry, where, number)))
     return acks
+
+
+BY = ("agent", "human")
+_EXTENDED = ("by", "claim", "run", "item", "member", "take")
+
+
+def _extended(entry: dict[str, Any], where: str, number: int) -> dict[str, Any]:
+    """The agent's fields of an entry (``by``, ``claim``, ``evidence``, ``run``, ``item``, ``member``, ``take``)."""
+    from workbench.resolve.claims import ClaimKind
+
+    found: dict[str, Any] = {}
+    for key in _EXTENDED:
+        value = entry.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise WorkbenchError(f"{where}: ack {number}'s {key} must be a string")
+        found[key] = str(value)
+    if found.get("by", "") not in ("", *BY):
+        raise WorkbenchError(f"{where}: ack {number} has an unknown 'by' {found['by']!r} (agent or human)")
+    if found.get("claim", "") not in ("", *(c.value for c in ClaimKind)):
+        raise WorkbenchError(f"{where}: ack {number} has an unknown claim {found['claim']!r}")
+    evidence = entry.get("evidence")
+    if evidence is not None:
+        if not isinstance(evidence, list) or not all(isinstance(e, str) for e in evidence):
+            raise WorkbenchError(f"{where}: ack {number}'s evidence must be a list of strings")
+        found["evidence"] = tuple(str(e) for e in evidence)
+    return found
 
 
 def worktree_acks(root: Path) -> list[Ack]:
@@ -170,34 +239,73 @@ def record_ack(root: Path, ack: Ack) -> Path:
     Neither ``.workbench`` nor the file is ever followed when it is a
     symlink (a branch can commit one pointing anywhere): ``WorkbenchError``.
     """
+    return record_acks(root, [ack])
+
+
+def record_acks(root: Path, acks: list[Ack]) -> Path:
+    """``record_ack`` of several, in one write of the file.  New entries are appended as text (the file's own
+    text stays byte for byte); only replacing an entry rewrites the document (with tomlkit, comments kept)."""
     folder = _record_dir(root, create=True)
     assert folder is not None
     try:
         text = _read_record(folder)
-        parse_acks(text)  # refuse to rewrite a file that is not valid
+        present = {(a.path, a.hunk) for a in parse_acks(text)}  # refuse to rewrite a file that is not valid
         import tomlkit
+        from tomlkit.items import AoT
 
-        document = tomlkit.parse(text) if text else tomlkit.document()
-        if not text:
-            for line in _HEADER.splitlines():
-                document.add(tomlkit.comment(line))
-        entries = document.get("ack")
-        if entries is None:
-            entries = tomlkit.aot()
-            document.append("ack", entries)
-        for k in reversed(range(len(entries))):
-            if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
-                del entries[k]
-        table = tomlkit.table()
-        for key in ("path", "hunk", "decision", "reason", "who", "at"):
-            value = getattr(ack, key)
-            if value:
-                table.add(key, value.value if isinstance(value, Choice) else value)
-        entries.append(table)
-        _atomic_write(folder, tomlkit.dumps(document).encode("utf-8"))
+        data = None if any((ack.path, ack.hunk) in present for ack in acks) else _appended(text, acks)
+        if data is None:
+            document = tomlkit.parse(text)
+            entries = document["ack"]
+            if not isinstance(entries, AoT):  # an inline ``ack = [...]``: rewritten as tables
+                entries = tomlkit.aot()
+                for entry in document["ack"]:
+                    entries.append(tomlkit.item(entry.unwrap()))
+                document["ack"] = entries
+            for ack in acks:
+                for k in reversed(range(len(entries))):
+                    if entries[k].get("path") == ack.path and entries[k].get("hunk") == ack.hunk:
+                        del entries[k]
+                entries.append(_table(ack))
+            data = tomlkit.dumps(document)
+        parse_acks(data)  # never leave a record the next read refuses
+        _atomic_write(folder, data.encode("utf-8"))
     finally:
         os.close(folder)
     return root / ACKS_PATH
+
+
+def _appended(text: str, acks: list[Ack]) -> str | None:
+    """The file's text with ``acks`` appended as new ``[[ack]]`` tables (None: the text does not take an
+    appended table, say an inline ``ack = [...]`` array, so the document is rewritten instead)."""
+    import tomlkit
+
+    added = tomlkit.document()
+    if not text:
+        for line in _HEADER.splitlines():
+            added.add(tomlkit.comment(line))
+    table = tomlkit.aot()
+    for ack in acks:
+        table.append(_table(ack))
+    added.append("ack", table)
+    data = text + ("" if not text or text.endswith("\n") else "\n") + tomlkit.dumps(added)
+    try:
+        parse_acks(data)
+    except WorkbenchError:
+        return None
+    return data
+
+
+def _table(ack: Ack) -> Any:
+    import tomlkit
+
+    table = tomlkit.table()
+    for key in ("path", "hunk", "decision", "reason", "who", "at", *_EXTENDED[:2], "evidence", *_EXTENDED[2:]):
+        value = getattr(ack, key)
+        if value:
+            table.add(key, value.value if isinstance(value, Choice) else list(value) if isinstance(value, tuple)
+                      else value)
+    return table
 
 
 _FOLDER, _NAME = ACKS_PATH.split("/")

@@ -1,0 +1,142 @@
+"""A scripted sync agent (no model): it reads ``queue``, decides every item with the claim the evidence supports,
+and runs ``gate``, through the real command line (in this process, so a test runs in seconds).
+
+Its policy is the one ``show`` hands out: the ready ``decide`` lines, a kept result with a verified claim
+first, then a verified take that restores the lost lines, then a judgement; a refused line (a contradicted
+claim, a file the writer refuses) makes it try the next.  What no take fixes (an API failure) it fixes the
+way an agent edits code: ``fix(repo)`` stands in for its editor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shlex
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.cli import main
+from workbench.sample import SampleSync
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def workbench(*args: str, stdin: str | None = None) -> Run:
+    """``workbench ARGS`` in this process (argparse's own exits, ``--help`` and usage errors, included)."""
+    import sys
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 0
+    finally:
+        sys.stdin = saved
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+_ORDER = {"verified": 0, "needs_human": 1}
+
+
+def _ranked(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Verified claims first, those resting on evidence (a commit, a place, a policy) before ``restored``, a kept
+    result first; then judgements, a kept result first; dev or main before both."""
+    def key(c: dict[str, Any]) -> tuple[int, int, int, int]:
+        return (_ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0, 0 if c["take"] == "result" else 1,
+                1 if c["take"].startswith("both") else 0)
+
+    return sorted(commands, key=key)
+
+
+@dataclass
+class Agent:
+    repo: Path
+    fix: Callable[[Path], None] | None = None
+    decided: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    rounds: int = 0
+
+    def opts(self) -> list[str]:
+        return ["--repo", str(self.repo)]
+
+    def decide_all(self) -> int:
+        """One pass over the open queue; how many items it decided."""
+        queue = workbench("queue", "--json", *self.opts())
+        assert queue.code == 0, queue.stderr
+        done = 0
+        for item in queue.json()["items"]:
+            shown = workbench("show", item["id"], "--json", *self.opts())
+            assert shown.code == 0, shown.stderr
+            for command in _ranked(shown.json()["item"]["commands"]):
+                argv = shlex.split(command["command"])[1:]
+                if "--repo" not in argv:
+                    argv += self.opts()
+                ran = workbench(*argv, "--json")
+                assert ran.code in (0, 1), (argv, ran.code, ran.stderr)
+                if ran.code == 0:
+                    self.decided.append(ran.json())
+                    done += 1
+                    break
+                self.refused.append(ran.json()["refusal"])
+        return done
+
+    def finish(self, *, commit: bool, rounds: int = 4) -> dict[str, Any]:
+        """Decide until the queue is empty (committing each round when ``commit``), then the gate's verdict."""
+        for self.rounds in range(1, rounds + 1):
+            done = self.decide_all()
+            if self.fix is not None:
+                self.fix(self.repo)
+            if commit:
+                git(self.repo, "add", "-A")
+                if git(self.repo, "status", "--porcelain"):
+                    git(self.repo, "commit", "-q", "--no-edit", "-m", f"agent round {self.rounds}")
+            if not done and not workbench("queue", "--json", *self.opts()).json()["items"]:
+                break
+        verdict = workbench("gate", "--json", *self.opts())
+        assert verdict.code in (0, 1), verdict.stderr
+        return dict(verdict.json())
+
+
+def truth_fix(sample: SampleSync) -> Callable[[Path], None]:
+    """The code edits an agent makes for what no take fixes (an API failure): each file the gate's API findings
+    name, written as the sample's ground truth says it ships (its ``expected`` bytes, or no file)."""
+    truth = {f.path: f for f in sample.files}
+
+    def fix(repo: Path) -> None:
+        verdict = workbench("gate", "--json", "--repo", str(repo)).json()
+        for finding in verdict["blocking"]:
+            if finding["rule"] != "api-audit":
+                continue
+            for path in {finding["path"], *(p for p in truth if p in finding["detail"])}:
+                known = truth.get(path)
+                if known is None:
+                    continue
+                target = repo / path
+                if known.expected is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(known.expected)
+
+    return fix
