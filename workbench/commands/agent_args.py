@@ -6,9 +6,12 @@ import argparse
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.commands import add_sync_options, sync_request
+
+if TYPE_CHECKING:
+    from workbench.services.sync import SyncRequest
 
 ITEM_ID = re.compile(r"^[a-z][a-z-]*-[0-9a-f]{8,10}(:[0-9]+)?$")
 """An item id (``KIND-hex``, a prefix of its hex) or a member of one (``ID:N``)."""
@@ -31,7 +34,7 @@ def add_agent_options(parser: argparse.ArgumentParser, *, rev: bool = True) -> N
                         "fields its untrusted_fields names)")
 
 
-def request(args: argparse.Namespace):  # noqa: ANN201 - SyncRequest, imported lazily
+def request(args: argparse.Namespace) -> SyncRequest:
     return sync_request(args)
 
 
@@ -71,7 +74,7 @@ def dumps(doc: dict[str, Any]) -> str:
 
 
 def situation_args(repo: str | None, rev: str | None, result: str | None, policy: str | None, dev: str | None,
-                   main: str | None):  # noqa: ANN201 - (SyncRequest, list[str]), imported lazily
+                   main: str | None) -> tuple[SyncRequest, list[str]]:
     """The request the situation options name, and the options as given (the MCP tools' arguments)."""
     given = argparse.Namespace(repo=repo, rev=rev, dev=dev, main=main, result=result, policy=policy, no_cache=False)
     return sync_request(given), rev_args(given)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.commands.agent_args import add_agent_options, dumps, split_targets
+
+if TYPE_CHECKING:
+    from workbench.services.agent.decide import DecideRequest
 
 TAKES = ("main", "dev", "both", "both-main-first", "merged", "result", "file-main", "file-dev", "custom", "suggested")
 CLAIMS = ("intentional-removal", "superseded", "moved", "policy", "restored", "judgement")
@@ -87,7 +90,7 @@ def _batch_lines(source: str) -> list[dict[str, Any]]:
     return found
 
 
-def _request(spec: dict[str, Any], line: int):  # noqa: ANN202 - DecideRequest, imported lazily
+def _request(spec: dict[str, Any], line: int) -> DecideRequest:
     from workbench.errors import WorkbenchError
     from workbench.resolve.claims import ClaimKind
     from workbench.services.agent.decide import DecideRequest, run_id

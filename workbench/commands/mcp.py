@@ -9,6 +9,7 @@ command line works without the extra; only this command needs the SDK.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def build_server(default_repo: str | None = None) -> MCPServer:
              main: str | None) -> tuple[Any, list[str]]:
         return situation_args(repo or default_repo, rev, result, policy, dev, main)
 
-    def guarded(call: Any) -> Any:
+    def guarded(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         try:
             return call()
         except WorkbenchError as exc:

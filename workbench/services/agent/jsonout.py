@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.analysis.model import Commit, LineRange
+from workbench.analysis.model import Commit, Hunk, LineRange
 from workbench.analysis.xdiff import split_lines
 from workbench.git.content import decode
 from workbench.resolve.claims import ClaimCheck
@@ -61,7 +61,8 @@ def member_json(view: MemberView, analysis: Any) -> dict[str, Any]:
         "decided_by": view.decided_by,
         "decision": decision,
         "lost_lines": {"dev": ranges(lost.dev), "main": ranges(lost.main)} if lost is not None else {"dev": [], "main": []},
-        "takes": [t.value for t in Take if t is not Take.SUGGESTED and applies(t, member, analysis)],
+        "takes": [t.value for t in Take if applies(t, member, analysis)],
+        "suggestion": _suggestion(view.hunk),
         "claim": claim_json(view.claim, ack.claim if ack is not None else ""),
         "reason": ack.reason if ack is not None else None,
         "run": ack.run if ack is not None and ack.run else None,
@@ -117,3 +118,11 @@ def texts_json(view: MemberView) -> dict[str, Any]:
         "result": lines(hunk.result_text),
         "merged": lines(hunk.merged_text),
     }
+
+
+def _suggestion(hunk: Hunk | None) -> dict[str, Any] | None:
+    """What ``--take suggested`` would write there, in the engine's words (None: it suggests nothing)."""
+    if hunk is None or hunk.suggestion is None:
+        return None
+    found = hunk.suggestion
+    return {"take": found.candidate.take.value, "rung": found.rung.value, "reason": found.reason}

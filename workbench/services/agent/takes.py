@@ -128,5 +128,6 @@ def applies(take: Take, member: Member, analysis: SyncAnalysis) -> bool:
     if take is Take.CUSTOM:
         return isinstance(action(take, member, analysis, b""), HunkAction)
     if take is Take.SUGGESTED:
-        return False
+        hunk = _hunk(analysis.file(member.path), member)
+        return hunk is not None and hunk.suggestion is not None
     return not isinstance(action(take, member, analysis), str)

@@ -1,0 +1,61 @@
+"""``decide --take suggested`` writes the engine's suggestion, the one the app's accept key takes."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from helpers.agent import git, workbench
+
+TOP = "import os\n\n\ndef keep():\n    return os.sep\n\n\n"
+
+
+def _merge_in_progress(repo: Path, base: str, dev: str, main: str) -> None:
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "x.py").write_text(TOP + base)
+    git(repo, "add", "x.py")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "dev")
+    (repo / "x.py").write_text(TOP + dev)
+    git(repo, "commit", "-q", "-am", "dev (#2)")
+    git(repo, "checkout", "-q", "main")
+    (repo / "x.py").write_text(TOP + main)
+    git(repo, "commit", "-q", "-am", "main (#3)")
+    git(repo, "checkout", "-q", "dev")
+    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+
+
+def _member(repo: Path) -> tuple[str, dict[str, object]]:
+    queue = workbench("queue", "--json", "--repo", str(repo)).json()
+    (found,) = [(item["id"], m) for item in queue["items"] for m in item["members"] if m["path"] == "x.py"]
+    return found
+
+
+ARGS = ("--claim", "judgement", "--reason", "the engine's word merge", "--json")
+
+
+def test_the_suggestion_is_listed_and_written(tmp_path: Path) -> None:
+    """The word merge of the three texts is main's text: queue offers `suggested`, and deciding it writes main's."""
+    repo = tmp_path / "repo"
+    _merge_in_progress(repo, "value = f(a, b)\n", "value = f(A, b)\n", "value = f(A, b, c)\n")
+    item, member = _member(repo)
+    assert "suggested" in member["takes"]  # type: ignore[operator]
+    assert member["suggestion"] == {"take": "main", "rung": "one-side-is-merge", "reason": member["suggestion"]["reason"]}  # type: ignore[index]
+    ran = workbench("decide", f"{item}:{member['member']}", "--take", "suggested", *ARGS, "--repo", str(repo))
+    assert ran.code == 0, ran.stderr
+    assert (repo / "x.py").read_text() == TOP + "value = f(A, b, c)\n"
+    staged = git(repo, "ls-files", "-s", "x.py")
+    assert " 0\t" in staged  # resolved in the index
+
+
+def test_no_suggestion_is_bad_input_and_changes_nothing(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _merge_in_progress(repo, "value = 1\n", "value = 2\n", "value = 3\n")
+    held = (repo / "x.py").read_text()
+    item, member = _member(repo)
+    assert "suggested" not in member["takes"]  # type: ignore[operator]
+    assert member["suggestion"] is None
+    ran = workbench("decide", f"{item}:{member['member']}", "--take", "suggested", *ARGS, "--repo", str(repo))
+    assert ran.code == 2 and len(ran.stderr.strip().splitlines()) == 1 and "suggests nothing" in ran.stderr
+    assert (repo / "x.py").read_text() == held
