@@ -41,7 +41,7 @@ class AcceptScreen(ModalScreen[Accepting | None]):
     AcceptScreen { align: center middle; }
     AcceptScreen > Vertical {
         width: 80; max-width: 100%; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
+        border: thick $primary; background: $surface; padding: 1 2; overflow-y: auto;
     }
     """
 
@@ -62,11 +62,11 @@ class AcceptScreen(ModalScreen[Accepting | None]):
 
     def _text(self) -> Text:
         taken = accepted(self.ws, self.accepting)
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")  # one row per line: the keys stay in view on a small screen
         text.append(f"{self.accepting.words().capitalize()}?\n\n", style="bold")
         if taken.hunks or taken.files:
             text.append(f"{taken.words()}", style="bold")
-            text.append(" would be decided as suggested; u undoes them all in one step.\n\n")
+            text.append(" decided as suggested (one u undoes it all).\n\n")
         else:
             text.append("No undecided suggestion matches.\n\n", style="bold")
         rung = self.accepting.rung
@@ -76,8 +76,8 @@ class AcceptScreen(ModalScreen[Accepting | None]):
             text.append(f"  {_RUNG_WORDS.get(name, '')}\n", style="dim")
         text.append("\n")
         if self._file_label is not None:
-            text.append(f"  f this file ({self._file_label}){' ●' if self.accepting.path is not None else ''}   ")
-        text.append(f"s whole sync{' ●' if self.accepting.path is None else ''}\n\n")
+            text.append(f"  f this file{' ●' if self.accepting.path is not None else ''} ({self._file_label})\n")
+        text.append(f"  s whole sync{' ●' if self.accepting.path is None else ''}\n\n")
         text.append("enter: accept them    esc: cancel", style="dim")
         return text
 

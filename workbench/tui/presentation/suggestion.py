@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.display.safe_text import display_text
-from workbench.analysis.model import Candidate, FileAnalysis, Hunk, HunkKind, SideShare, Take
+from workbench.analysis.model import Candidate, FileAnalysis, Hunk, HunkKind, SideShare, Signal, Take
 from workbench.analysis.suggest.phrases import TAKE_WORDS
 from workbench.resolve.splice import Choice, Decision
 from workbench.services.suggestions import decided_candidate, file_choice
@@ -76,7 +76,7 @@ def file_lines(text: Text, entry: FileAnalysis, ws: Workspace, palette: Palette)
 def hunk_lines(text: Text, ws: Workspace, path: str, hunk: Hunk, palette: Palette) -> tuple[str, ...]:
     """The hunk's suggestion in words, or why there is none; returns the commits its evidence names (the Why
     pane lists them as it lists a signal's)."""
-    if ws.quiz is not None or hunk.kind is not HunkKind.CONFLICT or ws.pending is not None or not hunk.candidates:
+    if not hunk_lines_shown(ws, hunk):
         return ()
     suggestion = hunk.suggestion
     if suggestion is None:
@@ -89,6 +89,17 @@ def hunk_lines(text: Text, ws: Workspace, path: str, hunk: Hunk, palette: Palett
     mine = decided_candidate(hunk, ws.session.decision(path, hunk.index)) == suggestion.candidate
     text.append(" ✓ your decision\n" if mine else " (y accepts, C shows the others)\n")
     return suggestion.commits
+
+
+def beside(ws: Workspace, hunk: Hunk, signals: tuple[Signal, ...]) -> tuple[Signal, ...]:
+    """The hunk's signals but the one the Why pane's suggestion line already says word for word."""
+    said = hunk.suggestion.reason if hunk.suggestion is not None and hunk_lines_shown(ws, hunk) else None
+    return tuple(s for s in signals if s.message != said)
+
+
+def hunk_lines_shown(ws: Workspace, hunk: Hunk) -> bool:
+    """The Why pane says the hunk's suggestion (not in a quiz, on a first look, or for an edit)."""
+    return ws.quiz is None and hunk.kind is HunkKind.CONFLICT and ws.pending is None and bool(hunk.candidates)
 
 
 def decided_word(hunk: Hunk, decision: Decision | None) -> str:
@@ -121,14 +132,15 @@ def share_words(hunk: Hunk, candidate: Candidate) -> str:
 
 def _side_words(side: str, share: SideShare, start: int) -> str:
     total = len(share.kept) + len(share.dropped)
+    lines = "the line" if total == 1 else f"all {total} lines"
     if not total:
         return f"{side} wrote no lines here"
     if not share.dropped:
-        return f"keeps all {plural(total, 'line')} {side} wrote"
+        return f"keeps {lines} {side} wrote"
+    dropped = _ranges([start + i for i in share.dropped])
     if not share.kept:
-        return f"drops all {plural(total, 'line')} {side} wrote ({side} {_ranges([start + i for i in share.dropped])})"
-    return (f"keeps {len(share.kept)} of {plural(total, 'line')} {side} wrote, drops {side} "
-            f"{_ranges([start + i for i in share.dropped])}")
+        return f"drops {lines} {side} wrote ({side} {dropped})"
+    return f"keeps {len(share.kept)} of {total} lines {side} wrote, drops {side} {dropped}"
 
 
 def _ranges(numbers: Sequence[int]) -> str:

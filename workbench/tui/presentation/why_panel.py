@@ -55,7 +55,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     for sha in suggestion.hunk_lines(text, ws, path, hunk, palette):
         commit_line(text, sha, commits.get(sha), palette, indent="    ")
     decided = _decided_words(ws, path, hunk)
-    signals = hunk.signals
+    signals = suggestion.beside(ws, hunk, hunk.signals)
     if decided:  # the signals and lost lines are the merge's result's, which the decision replaces
         text.append(f"{decided}\n", style="bold")
         if ws.pending is None:
