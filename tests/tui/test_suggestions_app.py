@@ -183,12 +183,13 @@ def test_a_file_suggestion_is_said_and_accepted_with_its_regenerate_command(samp
     drive(app, script)
 
 
-@pytest.fixture(autouse=False)
+@pytest.fixture
 def private_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
-def test_training_hides_the_suggestion_until_the_reveal_says_it(tmp_path: Path, private_data: None) -> None:
+@pytest.mark.usefixtures("private_data")
+def test_training_hides_the_suggestion_until_the_reveal_says_it(tmp_path: Path) -> None:
     path, merge, result = build_sample_exercise("squash-chain-dev-ahead", tmp_path / "quiz")
 
     def load(_report: Report) -> Workspace:
