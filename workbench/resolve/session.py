@@ -300,12 +300,21 @@ class Session:
         refused (the caller picks undecided hunks).
         """
         decision = Decision(choice)
+        return self.decide_each([(path, index, decision) for path, index in targets], (), label)
+
+    def decide_each(self, decisions: Iterable[tuple[str, int, Decision]], files: Iterable[tuple[str, FileChoice]],
+                    label: str) -> Event:
+        """Many hunks, each with its own decision, and whole-file choices, as ONE event (accepting suggestions in
+        bulk); hunks of files with a whole-file choice are refused, as in ``decide_many``."""
         changes: list[Change] = []
-        for path, index in targets:
+        for path, index, decision in decisions:
             entry = self.file(path)
             if path in self._file_choices or not any(h.index == index for h in entry.hunks):
                 raise SessionError(f"{path} has no undecided hunk {index}")
             changes.append(Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision))
+        for path, choice in files:
+            self.file(path)
+            changes.append(Change(Field.FILE, path, None, self._file_choices.get(path), choice))
         if not changes:
             raise SessionError("no hunks to decide")
         return self._do(tuple(changes), label)

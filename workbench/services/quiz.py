@@ -13,10 +13,11 @@ the asked hunks and writes nothing).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.answer_key import AnswerKey, Grade, QuizHunk, grade, normalise_choice
-from workbench.analysis.model import Commit
+from workbench.analysis.model import Candidate, Commit, Suggestion
 from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Situation
 from workbench.resolve.session import Session
@@ -137,6 +138,29 @@ class Quiz:
     @staticmethod
     def agrees(answer: str, quiz: QuizHunk) -> bool:
         return normalise_choice(answer) == quiz.shipped
+
+
+@dataclass(frozen=True, slots=True)
+class WouldSuggest:
+    """What the workbench would have suggested for a quiz hunk, set against what shipped (a reveal says it)."""
+
+    suggestion: Suggestion | None
+    shipped: Candidate | None
+    """The candidate whose text is what shipped; None: no candidate's is."""
+    candidates: int
+
+    @property
+    def right(self) -> bool:
+        """There is a suggestion and it writes what shipped."""
+        return self.suggestion is not None and self.shipped == self.suggestion.candidate
+
+
+def would_suggest(question: QuizHunk) -> WouldSuggest:
+    """The hunk's suggestion and candidates against the lines that shipped in its place."""
+    hunk = question.hunk
+    shipped = b"".join(question.shipped_text)
+    found = next((c for c in hunk.candidates if c.text == shipped), None)
+    return WouldSuggest(hunk.suggestion, found, len(hunk.candidates))
 
 
 class QuizJournal:

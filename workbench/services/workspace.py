@@ -334,6 +334,12 @@ class Workspace:
         self._complete()
         return self._recorded(self.session.decide_many(targets, choice, label))
 
+    def decide_each(self, decisions: Sequence[tuple[str, int, Decision]], files: Sequence[tuple[str, FileChoice]],
+                    label: str) -> Event:
+        """Hunks each with its own decision, and whole-file choices, as one event (one undo)."""
+        self._complete()
+        return self._recorded(self.session.decide_each(decisions, files, label))
+
     def choose_file(self, path: str, choice: FileChoice) -> Event:
         self._complete()
         return self._recorded(self.session.choose_file(path, choice))

@@ -90,7 +90,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("filter", "slash", "Filter", "Filter the file list by typing part of a path (enter keeps the filter and goes "
        "to the list, esc clears it); in the hunk view / searches instead", S, "Move", key_display="/"),
     _a("focus_files", "escape", "Files", "Back to the file list; in the filter (or on a filtered list), clear the "
-       "filter", S, "Move", key_display="esc"),
+       "filter; while C shows a candidate, leave it undecided", S, "Move", key_display="esc"),
     _a("search", "slash,ctrl+f", "Search", "Search the file's text (hunk view: both sides, folds too; case is ignored "
        "unless you type a capital). Enter keeps the search, esc goes back", Scope.HUNKS, "Search", key_display="/",
        over="filter"),
@@ -116,6 +116,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("file_dev", "D", "File: dev", "Take dev for every conflict of this file (dev's whole file when it has only edits)", S, "Decide"),
     _a("bulk", "A", "Bulk", "Take main (or dev) for every undecided hunk below a risk level, in this file or the "
        "whole sync; asks first, saying how many hunks and files; one u undoes it all", S, "Decide"),
+    _a("accept", "y", "Accept", "Accept the suggestion of this hunk (or of the file: a lock file, measured values), "
+       "or the candidate C shows in the Result pane; u undoes it", S, "Decide", show=True),
+    _a("candidates", "C", "Candidates", "Show this hunk's next candidate resolution in the Result pane: the exact "
+       "text it writes, what it keeps and drops of each side (y accepts it, esc leaves it undecided)", S, "Decide"),
+    _a("accept_many", "Y", "Accept many", "Accept the suggestions of this file or the whole sync, of one rung (the "
+       "evidence they stand on) or every rung; asks first, saying how many; one u undoes it all", S, "Decide"),
     _a("delete_file", "x", "Delete file", "Delete the file (binary and modify/delete files: a whole-file choice)",
        S, "Decide"),
     _a("note", "c", "Note", "Write a note on this hunk (or file): saved with the decisions and shown in reports",

@@ -22,6 +22,7 @@ from workbench.services.cursor import Cursor
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.config import Config
 from workbench.tui.fileview import PreparedFile
+from workbench.tui.presentation.suggestion import Previewing
 
 W = TypeVar("W", bound=Widget)
 
@@ -30,6 +31,8 @@ class Host(Protocol):
     """The screen as the actions see it: the open sync, the cursor, toasts, dialogs and redraws."""
 
     config: Config
+    previewing: Previewing | None
+    """A candidate shown in the Result pane (``C``), or None."""
 
     @property
     def ws(self) -> Workspace | None: ...
@@ -49,6 +52,10 @@ class Host(Protocol):
 
     def refresh_state(self, paths: set[str] | None = None) -> None:
         """Decisions changed (for ``paths``, or anywhere): redraw what shows them."""
+        ...
+
+    def preview_changed(self) -> None:
+        """``previewing`` changed: redraw the Result pane."""
         ...
 
     def go(self, position: Position, focus: bool = True) -> None:

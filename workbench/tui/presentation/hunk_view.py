@@ -15,8 +15,8 @@ from workbench.tui.glyphs import (
     MARKED_WORD,
     TAKEN_SHORT,
     TAKEN_WORD,
-    decision_word,
 )
+from workbench.tui.presentation import suggestion
 from workbench.tui.widgets.hunk_view import HunkTitle
 
 NOT_ASKED = "not asked in this exercise"
@@ -29,7 +29,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
     for hunk in entry.all_hunks:
         decision = ws.session.decision(path, hunk.index)
         choice = ws.session.file_choice(path)
-        word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+        word = FILE_CHOICE_WORD[choice] if choice is not None else suggestion.decided_word(hunk, decision)
         if hunk.index in marked:
             word = MARKED_WORD
         out[hunk.index] = HunkTitle(
@@ -42,6 +42,7 @@ def hunk_titles(ws: Workspace, path: str) -> dict[int, HunkTitle]:
             decided=decision is not None or choice is not None,
             marked=hunk.index in marked,
             risk_pending=ws.pending is not None,
+            suggestion=suggestion.header_word(ws, hunk) if decision is None and choice is None else "",
         )
         if not ws.scope.asks(path, hunk.index):
             out[hunk.index] = replace(out[hunk.index], asked=False, decision=NOT_ASKED)

@@ -14,9 +14,9 @@ from workbench.tui.glyphs import (
     FILE_CHOICE_WORD,
     MARKED_WORD,
     TAKEN_WORD,
-    decision_word,
     short_sha,
 )
+from workbench.tui.presentation.suggestion import decided_word
 from workbench.tui.widgets.result_preview import PreviewLine
 
 
@@ -51,7 +51,7 @@ def preview_lines(ws: Workspace, path: str, index: int) -> tuple[tuple[PreviewLi
     if index in ws.session.marked_hunks(path):
         caption = f"result of hunk {index + 1}: {MARKED_WORD} (remove them before writing: e edits again)"
     elif decision is not None:
-        caption = f"result of hunk {index + 1}: {decision_word(decision)} ({_written_state(ws, path)})"
+        caption = f"result of hunk {index + 1}: {decided_word(hunk, decision)} ({_written_state(ws, path)})"
     elif choice is not None:
         caption = f"result of hunk {index + 1}: {FILE_CHOICE_WORD[choice]}"
     elif entry.status is FileStatus.CONFLICTED:

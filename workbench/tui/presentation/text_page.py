@@ -14,11 +14,13 @@ from rich.text import Text
 from workbench.analysis.answer_key import Caveat, Grade, Miss, QuizHunk
 from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, Level
-from workbench.services.quiz import Quiz
+from workbench.analysis.suggest.phrases import TAKE_WORDS
+from workbench.services.quiz import Quiz, WouldSuggest, would_suggest
 from workbench.textsafe import visible
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD
 from workbench.tui.palette import Palette
 from workbench.tui.presentation.why_panel import commit_line
+from workbench.wording import plural
 
 SHIPPED_WORD = {
     "main": "main's side (the maintainers kept the bot's choice)",
@@ -69,7 +71,28 @@ def reveal_text(quiz: Quiz, question: QuizHunk, answer: str, palette: Palette) -
         text.append(f"• {visible(signal.message, single_line=False)}\n")
     if not hunk.signals:
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
+    _would_suggest(text, would_suggest(question), palette)
     return text
+
+
+def _would_suggest(text: Text, would: WouldSuggest, palette: Palette) -> None:
+    """The workbench would have suggested …: the suggestion (or none) and whether it, or a candidate, shipped."""
+    suggestion = would.suggestion
+    if suggestion is None:
+        text.append("The workbench would have made no suggestion: ", style="bold")
+        text.append(f"the evidence does not separate the {plural(would.candidates, 'candidate')}")
+    else:
+        text.append("The workbench would have suggested ", style="bold")
+        text.append(f"{TAKE_WORDS[suggestion.candidate.take]}: {visible(suggestion.reason, single_line=False)}")
+        if would.right:
+            text.append(" ✓ what shipped", style=palette.hue["result"])
+        else:
+            text.append(" ✗ not what shipped", style=palette.risk[Level.HIGH])
+    if would.shipped is not None and not would.right:
+        text.append(f"; what shipped is one of its candidates, {TAKE_WORDS[would.shipped.take]} (C shows them)")
+    elif would.shipped is None:
+        text.append("; what shipped is none of its candidates")
+    text.append(".\n")
 
 
 def _evidence(text: Text, quiz: Quiz, question: QuizHunk, palette: Palette) -> None:

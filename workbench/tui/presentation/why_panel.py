@@ -22,11 +22,11 @@ from workbench.tui.glyphs import (
     RISK_LETTER,
     RISK_WORD,
     TAKEN_WORD,
-    decision_word,
     short_sha,
     status_words,
 )
 from workbench.tui.palette import Palette
+from workbench.tui.presentation import suggestion
 
 
 def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> Text:
@@ -36,6 +36,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     commits = _commit_index(entry)
     if index is None or not entry.hunks:
         text.append(f"{status_words(entry)}\n", style="bold")
+        suggestion.file_lines(text, entry, ws, palette)
         _pending(text, ws)
         for message in entry.messages:
             text.append(f"• {visible(message)}\n")
@@ -50,8 +51,11 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     else:
         text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
         text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
+    suggestion.file_lines(text, entry, ws, palette)
+    for sha in suggestion.hunk_lines(text, ws, path, hunk, palette):
+        commit_line(text, sha, commits.get(sha), palette, indent="    ")
     decided = _decided_words(ws, path, hunk)
-    signals = hunk.signals
+    signals = suggestion.beside(ws, hunk, hunk.signals)
     if decided:  # the signals and lost lines are the merge's result's, which the decision replaces
         text.append(f"{decided}\n", style="bold")
         if ws.pending is None:
@@ -140,7 +144,7 @@ def _decided_words(ws: Workspace, path: str, hunk: Hunk) -> str:
     decision = ws.session.decision(path, hunk.index)
     if choice is None and decision is None:
         return ""
-    word = FILE_CHOICE_WORD[choice] if choice is not None else decision_word(decision)
+    word = FILE_CHOICE_WORD[choice] if choice is not None else suggestion.decided_word(hunk, decision)
     if ws.session.is_dirty(path):
         return f"Your decision: {word}. Not written yet: w puts it in the work tree."
     if ws.session.was_written(path):

@@ -41,6 +41,7 @@ from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FilePrepared, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
+from workbench.tui.presentation.suggestion import Previewing
 from workbench.tui.screens.main_keys import MOVES, MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
@@ -80,6 +81,8 @@ class MainScreen(MainKeys, Screen[None]):
         self.writing = Writing(self)
         self.panes = Panes(self)
         self.zoomed = False
+        self.previewing: Previewing | None = None
+        """A candidate shown in the Result pane (``C``) instead of the hunk's result."""
         self.loaded_at: float | None = None
         """Monotonic time the full analysis was on screen (benchmarks read it)."""
         self._early_notice = 0.0
@@ -361,7 +364,14 @@ class MainScreen(MainKeys, Screen[None]):
         if ws is None or cursor is None or cursor.path is None:
             return
         self.query_one(HunkView).set_current(cursor.current)
-        self.panes.show_hunk(ws, cursor.path, cursor.current)
+        shown = self.previewing
+        if shown is not None and (shown.path, shown.hunk) != (cursor.path, cursor.current):
+            self.previewing = shown = None  # a candidate is previewed for its own hunk only
+        self.panes.show_hunk(ws, cursor.path, cursor.current, shown)
+
+    def preview_changed(self) -> None:
+        """A candidate was shown or left (``C``, esc): redraw the Result pane."""
+        self._show_current()
 
     def set_current(self, hunk: int) -> None:
         """The hunk keys act on (where the hunk view's cursor went: j/k, a click)."""
@@ -407,6 +417,7 @@ class MainScreen(MainKeys, Screen[None]):
         ws, cursor = self.ws, self.cursor
         if ws is None or cursor is None:
             return
+        self.previewing = None  # what it previewed was decided, or something else was
         announcing.tell_unsaved(self)
         if self.panes.redraw(ws, cursor, self.view, paths) and cursor.show_diffs and cursor.path is not None:
             viewing.prepare(self, cursor.path)

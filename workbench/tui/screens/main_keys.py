@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
-from workbench.tui.actions import deciding, editing, moving, noting, viewing
+from workbench.tui.actions import deciding, editing, moving, noting, suggesting, viewing
 from workbench.tui.actions.bulk import bulk
 from workbench.tui.actions.host import ViewHost
 from workbench.tui.widgets.file_list import FileList
@@ -61,7 +61,10 @@ class MainKeys:
     action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
     action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
     action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())
-    action_focus_files = _keyed(lambda screen: screen.query_one(FileList).back_to_list())
+    action_focus_files = _keyed(lambda screen: suggesting.leave(screen) or screen.query_one(FileList).back_to_list())
+    action_accept = _keyed(suggesting.accept)
+    action_candidates = _keyed(suggesting.cycle)
+    action_accept_many = _keyed(suggesting.accept_many)
     action_focus_history = _keyed(lambda screen: screen.query_one(HistoryPanel).focus())
     action_toggle_base = _keyed(viewing.toggle_base)
     action_toggle_context = _keyed(viewing.toggle_context)

@@ -30,6 +30,7 @@ from workbench.tui.presentation.file_choice import file_choice_text
 from workbench.tui.presentation.file_list import file_row, outline_row, totals
 from workbench.tui.presentation.hunk_view import hunk_titles
 from workbench.tui.presentation.result_preview import file_choice_preview, preview_lines
+from workbench.tui.presentation.suggestion import Previewing, preview
 from workbench.tui.presentation.sync_bar import MODE_WORD, sync_title
 from workbench.tui.presentation.why_panel import why_text
 from workbench.tui.widgets.centre import Centre
@@ -137,14 +138,19 @@ class Panes:
                          "base": f"base {short_sha(analysis.base)}" if analysis.base else "base"})
         hunks.show(view.layout, entries, view.syntax, hunk_titles(ws, view.path), view.lost)
 
-    def show_hunk(self, ws: Workspace, path: str, hunk: int | None) -> None:
-        """The current hunk's result, its evidence and its commits (the file's evidence when there is none)."""
+    def show_hunk(self, ws: Workspace, path: str, hunk: int | None, previewing: Previewing | None = None) -> None:
+        """The current hunk's result (or the candidate ``previewing`` shows), its evidence and its commits (the
+        file's evidence when there is none)."""
         why = self.screen.query_one(WhyPanel)
         if hunk is None:
             why.show(why_text(ws, path, None, self.palette))
             return
-        lines, caption = preview_lines(ws, path, hunk)
-        self.screen.query_one(ResultPreview).show(lines, caption, "the hunk is empty in the result")
+        if previewing is not None:
+            lines, caption, detail = preview(ws, previewing)
+            self.screen.query_one(ResultPreview).show(lines, caption, "the candidate writes nothing here", detail)
+        else:
+            lines, caption = preview_lines(ws, path, hunk)
+            self.screen.query_one(ResultPreview).show(lines, caption, "the hunk is empty in the result")
         why.show(why_text(ws, path, hunk, self.palette))
         chosen = ws.hunk(path, hunk)
         self.screen.query_one(HistoryPanel).mark(set(chosen.dev_commits) | set(chosen.main_commits))

@@ -51,6 +51,9 @@ class HunkTitle:
     """False: shown for context only, not part of the exercise (a training quiz); painted muted."""
     risk_pending: bool = False
     """The risk is still being computed (a first look): shown as pending, never as low."""
+    suggestion: str = ""
+    """An undecided conflict's suggestion in a few words ("suggested: dev", "no suggestion (4)"); dropped first
+    on a narrow view."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +212,8 @@ def _header_words(title: HunkTitle, mark: str, form: int) -> tuple[str, str, str
     else:
         risk = f"{RISK_LETTER[title.level]} {title.risk}" + (f" {RISK_WORD[title.level]}" if form == 1 else "")
     flag = f"{MARKED} " if title.marked and title.asked else f"{DECIDED} " if title.decided and title.asked else ""
-    return number, risk, f"{dot}{title.taken}{dot}", flag + title.decision
+    suggestion = f"{dot}{title.suggestion}" if title.suggestion and form < 2 else ""
+    return number, risk, f"{dot}{title.taken}{dot}", flag + title.decision + suggestion
 
 
 def _fitting(title: HunkTitle, mark: str, width: int) -> int:

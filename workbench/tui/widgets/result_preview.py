@@ -36,13 +36,17 @@ class ResultPreview(LineView):
         self._lines: tuple[PreviewLine, ...] = ()
         self._empty = ""
         self._caption = "Result"
+        self._detail = ""
         self.header_lines = 1
 
-    def show(self, lines: tuple[PreviewLine, ...], caption: str, empty: str = "") -> None:
-        """Lines of the hunk's result, a caption saying what they are, and words for no lines."""
+    def show(self, lines: tuple[PreviewLine, ...], caption: str, empty: str = "", detail: str = "") -> None:
+        """Lines of the hunk's result, a caption saying what they are, words for no lines, and a second fixed
+        line under the caption when ``detail`` is given (what a previewed candidate keeps and drops)."""
         self._lines = lines
         self.x_offset = 0
         self._caption = caption
+        self._detail = detail
+        self.header_lines = 2 if detail else 1
         self._empty = empty
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -57,7 +61,13 @@ class ResultPreview(LineView):
     def caption(self) -> str:
         return self._caption
 
+    @property
+    def detail(self) -> str:
+        return self._detail
+
     def render_header(self, y: int, width: int, palette: Palette) -> list[Segment]:
+        if y == 1:
+            return label_segments([(f" {self._detail}", palette.header)], width, palette.header)
         return label_segments([(f" {self._caption}", combine(palette.header, palette.hue["result"]))], width, palette.header)
 
     @property
