@@ -5,8 +5,9 @@ from __future__ import annotations
 from workbench.analysis.model import Candidate, FileRung, Rung, SideShare, Take
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision, chosen_text
+from workbench.resolve.suggested import candidate_decision
 from workbench.sample import SampleSync
-from workbench.services.suggestions import Accepting, accept, accepted, candidate_decision, decided_candidate, rungs_here
+from workbench.services.suggestions import Accepting, accept, accepted, decided_candidate, rungs_here
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 

@@ -15,18 +15,18 @@ from workbench.resolve.events import Event
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision, chosen_text
 
-_PLAIN = {Take.MAIN: Choice.MAIN, Take.DEV: Choice.DEV, Take.BOTH: Choice.BOTH, Take.BOTH_MAIN_FIRST: Choice.BOTH_MAIN_FIRST}
+_SIDE_CHOICES = (Choice.MAIN, Choice.DEV, Choice.BOTH, Choice.BOTH_MAIN_FIRST)
 
 
 def candidate_decision(hunk: Hunk, candidate: Candidate) -> Decision:
-    """The decision that puts exactly ``candidate``'s lines in place of ``hunk``."""
-    choice = _PLAIN.get(candidate.take)
-    if choice is not None:
-        plain = Decision(choice)
-        cr = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
-        if chosen_text(hunk.dev_text, hunk.main_text, plain, cr) == candidate.text:
-            return plain
-    return Decision(Choice.CUSTOM, candidate.text)
+    """The decision that puts exactly ``candidate``'s lines in place of ``hunk``: a plain choice where one writes
+    the same text (so the journal and undo name it as the keys do), else its exact bytes as custom text."""
+    text = candidate.text
+    cr = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
+    for choice in _SIDE_CHOICES:
+        if chosen_text(hunk.dev_text, hunk.main_text, Decision(choice), cr) == text:
+            return Decision(choice)
+    return Decision(Choice.CUSTOM, text)
 
 
 def take_decision(hunk: Hunk, take: Take | None) -> Decision:

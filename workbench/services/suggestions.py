@@ -16,25 +16,14 @@ from typing import NamedTuple
 
 from workbench.analysis.model import Candidate, FileSuggestion, FileTake, Hunk, HunkKind
 from workbench.resolve.events import FileChoice
-from workbench.resolve.splice import Choice, Decision, chosen_text
+from workbench.resolve.splice import Decision
+from workbench.resolve.suggested import candidate_decision
 from workbench.services.cursor import positions
 from workbench.services.workspace import Workspace
 from workbench.wording import plural
 
-_SIDE_CHOICES = (Choice.MAIN, Choice.DEV, Choice.BOTH, Choice.BOTH_MAIN_FIRST)
-
 FILE_TAKE_CHOICE = {FileTake.FILE_DEV: FileChoice.KEEP_DEV, FileTake.FILE_MAIN: FileChoice.TAKE_MAIN}
 """The whole-file choice a file suggestion stands for."""
-
-
-def candidate_decision(hunk: Hunk, candidate: Candidate) -> Decision:
-    """The decision that writes exactly ``candidate``'s text in place of ``hunk``."""
-    text = candidate.text
-    cr = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
-    for choice in _SIDE_CHOICES:
-        if chosen_text(hunk.dev_text, hunk.main_text, Decision(choice), cr) == text:
-            return Decision(choice)
-    return Decision(Choice.CUSTOM, text)
 
 
 def decided_candidate(hunk: Hunk, decision: Decision | None) -> Candidate | None:

@@ -13,6 +13,7 @@ from functools import partial
 
 from workbench.analysis.model import Candidate, HunkKind
 from workbench.analysis.suggest.phrases import TAKE_WORDS
+from workbench.resolve.suggested import candidate_decision
 from workbench.services import suggestions
 from workbench.services.suggestions import Accepting
 from workbench.services.workspace import Workspace
@@ -63,7 +64,7 @@ def accept(host: Host) -> None:
 def _take(host: Host, ws: Workspace, target: tuple[str, int], candidate: Candidate, what: str) -> None:
     path, index = target
     hunk = ws.hunk(path, index)
-    ws.decide(path, index, suggestions.candidate_decision(hunk, candidate))
+    ws.decide(path, index, candidate_decision(hunk, candidate))
     host.previewing = None
     host.notify(f"Accepted the {what} for hunk {index + 1}: {TAKE_WORDS[candidate.take]} (u undoes it).")
     host.refresh_state({path})
