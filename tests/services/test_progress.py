@@ -22,7 +22,8 @@ def test_outline_then_files_then_every_stage(sample_in_progress: SampleSync) -> 
     files = [p for p in seen if p.phase == "files"]
     assert files[-1].done == files[-1].total == len(final.files)
     stages = [p.phase for p in seen if p.phase not in ("outline", "files")]
-    assert stages == ["apply_policy", "audit_api", "find_deleted", "score_files", "score_risk", "score_edits"]
+    assert stages == ["apply_policy", "audit_api", "find_deleted", "score_files", "score_risk", "score_edits",
+                      "suggest_resolutions"]
     assert [p.done for p in seen if p.phase in stages] == list(range(len(stages)))
 
 
