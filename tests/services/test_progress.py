@@ -23,7 +23,7 @@ def test_outline_then_files_then_every_stage(sample_in_progress: SampleSync) -> 
     assert files[-1].done == files[-1].total == len(final.files)
     stages = [p.phase for p in seen if p.phase not in ("outline", "files")]
     assert stages == ["apply_policy", "audit_api", "find_deleted", "find_duplicates", "score_files", "score_risk",
-                      "score_edits", "build_worklist"]
+                      "score_edits", "suggest_resolutions", "build_worklist"]
     assert [p.done for p in seen if p.phase in stages] == list(range(len(stages)))
 
 
