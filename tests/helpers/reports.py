@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from markdown_it import MarkdownIt
@@ -90,9 +90,12 @@ def report_for(
     marks: Mapping[tuple[str, int], tuple[Level, tuple[str, ...]]] | None = None,
     decisions: Sequence[RecordedDecision] = (),
     fail_on: Level | None = None,
+    change: Callable[[SyncAnalysis], SyncAnalysis] | None = None,
     **request: str,
 ) -> Report:
-    """The report of a built sync, with only the given hunks risky."""
+    """The report of a built sync, with only the given hunks risky (``change``: the analysis changed first)."""
     repo, analysis = open_analysis(sync.path, **request)
     analysis = with_risk(bare(analysis), marks or {})
+    if change is not None:
+        analysis = change(analysis)
     return build_report(analysis, python_line_stats(repo, analysis), decisions, fail_on)

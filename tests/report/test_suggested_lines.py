@@ -9,7 +9,7 @@ from helpers.reports import report_for
 from rich.console import Console
 
 from workbench.analysis.kinds import Rung, Take
-from workbench.analysis.model import Candidate, Level, SideShare, Suggestion
+from workbench.analysis.model import Candidate, Level, SideShare, Suggestion, SyncAnalysis
 from workbench.analysis.suggest.phrases import suggestion_words
 from workbench.report.document import Report, RiskyHunk
 from workbench.report.github import render_github
@@ -22,17 +22,26 @@ from workbench.sample.dropped_lines import SPECS
 _REASON = "dev's lines are a later state of what main squashed"
 
 
-def _suggested(bot_merge: SampleSync, pr: int | None) -> tuple[Report, RiskyHunk]:
-    """The bot's report with one risky hunk, which suggests dev's lines on a squash chain (its dev commit #``pr``)."""
-    report = report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is missing",))})
+def _suggested(bot_merge: SampleSync, pr: int | None, suggest: bool = True) -> tuple[Report, RiskyHunk]:
+    """The bot's report with one risky hunk, which suggests dev's lines on a squash chain (its dev commit #``pr``);
+    the suggestion is put in the analysis, so every format reads it where it reads the hunk."""
+
+    def change(analysis: SyncAnalysis) -> SyncAnalysis:
+        entry = analysis.file(SPECS)
+        assert entry is not None
+        hunk = entry.hunks[0]
+        sha = hunk.dev_commits[0]
+        history = replace(entry.history, dev=tuple(replace(c, pr=pr) if c.sha == sha else c for c in entry.history.dev))
+        dev = Candidate(Take.DEV, tuple(hunk.dev_text), SideShare((), ()), SideShare((), ()))
+        suggestion = Suggestion(dev, Rung.SQUASH_CHAIN, "a signal's own sentence", (sha,)) if suggest else None
+        hunks = (replace(hunk, suggestion=suggestion, candidates=(dev,)), *entry.hunks[1:])
+        changed = replace(entry, hunks=hunks, history=history)
+        return replace(analysis, files=tuple(changed if f.path == SPECS else f for f in analysis.files))
+
+    report = report_for(bot_merge, {(SPECS, 0): (Level.HIGH, ("dev's qk_l2_norm line is missing",))}, change=change)
     risky = report.risky[0]
-    assert risky.dev_commits
-    commit = replace(risky.dev_commits[0], pr=pr)
-    hunk = risky.hunk
-    dev = Candidate(Take.DEV, hunk.dev_text, SideShare((), ()), SideShare((), ()))
-    suggestion = Suggestion(dev, Rung.SQUASH_CHAIN, "a signal's own sentence", (commit.sha,))
-    risky = replace(risky, hunk=replace(hunk, suggestion=suggestion, candidates=(dev,)), dev_commits=(commit,))
-    return replace(report, risky=(risky,)), risky
+    assert risky.path == SPECS and risky.dev_commits
+    return report, risky
 
 
 def test_words_name_the_take_the_rung_and_the_pr(bot_merge: SampleSync) -> None:
@@ -62,9 +71,11 @@ def test_markdown_github_and_text_say_the_suggestion(bot_merge: SampleSync) -> N
 
 
 def test_no_suggestion_no_line(bot_merge: SampleSync) -> None:
-    report, risky = _suggested(bot_merge, 4113)
-    report = replace(report, risky=(replace(risky, hunk=replace(risky.hunk, suggestion=None)),))
+    """Without its suggestion the hunk's place in each format says none (other files' real suggestions aside)."""
+    report, _ = _suggested(bot_merge, 4113, suggest=False)
     out = io.StringIO()
     print_text(report, Console(file=out, width=200, color_system=None))
-    for rendered in (render_markdown(report), render_github(report), out.getvalue()):
-        assert "suggested:" not in rendered
+    for rendered in (render_markdown(report), out.getvalue()):
+        assert _REASON + " in #4113" not in rendered
+    specs = [line for line in render_github(report).splitlines() if f"file={SPECS}," in line]
+    assert specs and all("suggested:" not in line for line in specs)
