@@ -3,11 +3,13 @@ byte the blobs git has, and never a version whose bytes are not the blob asked f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import ParamSpec, TypeVar
 
 import pytest
 
-from workbench.analysis import engine
+from workbench.analysis import engine, pipeline
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileHistory, FileStatus, Side
 from workbench.analysis.readers import HeldBlobs, git_blob_id
 from workbench.analysis.xdiff import merge_lines, split_lines
@@ -17,6 +19,9 @@ from workbench.sample import SampleSync
 
 BASE = b"def f(x):\n    return x\n\n\ndef g():\n    pass\n"
 DEV = b"def f(x, y=0):\n    return x + y\n\n\ndef g():\n    pass\n"
+P = ParamSpec("P")
+R = TypeVar("R")
+
 MAIN = b"def f(x):\n    return x\n\n\ndef g():\n    return None"  # no final newline: the last line is its own record
 
 
@@ -68,6 +73,19 @@ def test_files_without_a_merge_hold_nothing() -> None:
     assert all(held.get(git_blob_id(data)) is None for data in (BASE, DEV, MAIN))
 
 
+def _flagged(run: Callable[P, R], flag: list[bool]) -> Callable[P, R]:
+    """``run``, with ``flag[0]`` true while it runs."""
+
+    def flagged(*args: P.args, **kwargs: P.kwargs) -> R:
+        flag[0] = True
+        try:
+            return run(*args, **kwargs)
+        finally:
+            flag[0] = False
+
+    return flagged
+
+
 def test_the_stages_read_no_held_version_from_git(
     sample_merge_commit: SampleSync, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -76,19 +94,12 @@ def test_the_stages_read_no_held_version_from_git(
     repo_reads: list[str] = []
     in_stages: list[bool] = [False]
     held_hits: list[str] = []
-    read_blob, stages, get = GitRepo.read_blob, engine.run_stages, HeldBlobs.get
+    read_blob, get = GitRepo.read_blob, HeldBlobs.get
 
     def recorded_read(self: GitRepo, oid: str) -> bytes:
         if in_stages[0]:
             repo_reads.append(oid)
         return read_blob(self, oid)
-
-    def recorded_stages(*args: object, **kwargs: object) -> object:
-        in_stages[0] = True
-        try:
-            return stages(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            in_stages[0] = False
 
     def recorded_get(self: HeldBlobs, oid: str) -> bytes | None:
         found = get(self, oid)
@@ -98,7 +109,7 @@ def test_the_stages_read_no_held_version_from_git(
 
     monkeypatch.setenv("WORKBENCH_JOBS", "1")
     monkeypatch.setattr(GitRepo, "read_blob", recorded_read)
-    monkeypatch.setattr(engine, "run_stages", recorded_stages)
+    monkeypatch.setattr(engine, "run_stages", _flagged(pipeline.run_stages, in_stages))
     monkeypatch.setattr(HeldBlobs, "get", recorded_get)
     assert main(["analyze", "--json", "--no-cache", "--repo", str(sample_merge_commit.path)]) == 0
     served = capsys.readouterr().out

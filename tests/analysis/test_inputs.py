@@ -16,6 +16,7 @@ from helpers.syncs import open_analysis
 
 from workbench.analysis.model import ConflictKind, FileStatus, Taken
 from workbench.analysis.xdiff import Favor
+from workbench.sample import RepoBuilder
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -25,11 +26,11 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
 
 
 @pytest.fixture
-def odd(tmp_path: Path):  # noqa: ANN201
+def odd(tmp_path: Path) -> RepoBuilder:
     return every_conflict_kind(tmp_path)
 
 
-def test_every_kind_in_a_preview(odd) -> None:  # noqa: ANN001
+def test_every_kind_in_a_preview(odd: RepoBuilder) -> None:
     _, analysis = open_analysis(odd.path, dev="dev", main="main")
     kinds = {f.path: f.kind for f in analysis.files}
     assert kinds["bin.dat"] is ConflictKind.BINARY
@@ -43,7 +44,7 @@ def test_every_kind_in_a_preview(odd) -> None:  # noqa: ANN001
             assert entry.exact, f"{entry.path}: hunk model differs from git"
 
 
-def test_a_merge_in_progress_with_every_kind(odd) -> None:  # noqa: ANN001
+def test_a_merge_in_progress_with_every_kind(odd: RepoBuilder) -> None:
     odd.merge("main", "theirs")
     _, analysis = open_analysis(odd.path)
     statuses = {f.path: f.status for f in analysis.files}
@@ -52,7 +53,7 @@ def test_a_merge_in_progress_with_every_kind(odd) -> None:  # noqa: ANN001
     assert statuses["crlf.py"] is FileStatus.THEIRS_RESOLVED
 
 
-def test_crlf_no_newline_empty_and_latin1_keep_their_bytes(odd) -> None:  # noqa: ANN001
+def test_crlf_no_newline_empty_and_latin1_keep_their_bytes(odd: RepoBuilder) -> None:
     odd.merge("main", "theirs")
     _, analysis = open_analysis(odd.path)
     for path in ("crlf.py", "nonl.txt", "empty.txt", "latin.txt"):
@@ -64,7 +65,7 @@ def test_crlf_no_newline_empty_and_latin1_keep_their_bytes(odd) -> None:  # noqa
     assert b"\r\n" in Path(odd.path, "crlf.py").read_bytes()
 
 
-def test_hostile_paths_and_messages_are_shown_literally(odd) -> None:  # noqa: ANN001
+def test_hostile_paths_and_messages_are_shown_literally(odd: RepoBuilder) -> None:
     odd.merge("main", "theirs")
     table = _cli("analyze", "--all", cwd=odd.path)
     assert table.returncode == 0, table.stderr
@@ -76,7 +77,7 @@ def test_hostile_paths_and_messages_are_shown_literally(odd) -> None:  # noqa: A
     assert any("[link=https://evil]" in s for s in subjects)
 
 
-def test_analyze_is_read_only(odd) -> None:  # noqa: ANN001
+def test_analyze_is_read_only(odd: RepoBuilder) -> None:
     """Bytes and times: git freshens (touches) an object it would write but has (issue 18.16)."""
     odd.git("gc", "-q")
     odd.merge("main", "theirs")
@@ -94,7 +95,7 @@ def test_analyze_is_read_only(odd) -> None:  # noqa: ANN001
     assert not changed, f"touched under .git: {sorted(changed)}"
 
 
-def test_file_directory_conflict_is_the_path_with_the_name_git_gave_the_file(builder) -> None:  # noqa: ANN001
+def test_file_directory_conflict_is_the_path_with_the_name_git_gave_the_file(builder: RepoBuilder) -> None:
     """One conflict of ``y`` (not git's ``y~HEAD``), which knows where git put dev's file."""
     builder.write("y", "a file\n").write("x", "x\n").commit("base")
     builder.branch("dev").checkout("dev").write("y", "dev changed the file\n").commit("dev (#2)")

@@ -34,7 +34,9 @@ def test_a_result_that_is_mains_rendering_is_not_kept(sample_merge_commit: Sampl
     texts = [f for f in analyze(sample_merge_commit.path, rev=sample_merge_commit.merge).files if f.merge is not None]
     assert texts and all(f.rendered is Rendered.BOTH and f.stored_result is None for f in texts)
     for entry in texts:
-        assert entry.result_bytes == repo.revparse_single(f"{sample_merge_commit.merge}:{entry.path}").data
+        blob = repo.revparse_single(f"{sample_merge_commit.merge}:{entry.path}")
+        assert isinstance(blob, pygit2.Blob)
+        assert entry.result_bytes == blob.data
     preview = [f for f in analyze_preview(sample_merge_commit.path).files if f.merge is not None]
     assert preview and all(f.stored_result is None and f.result_bytes == f.theirs_bytes for f in preview)
 

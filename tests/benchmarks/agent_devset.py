@@ -18,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -46,7 +48,7 @@ def replay(source: str, sync: dict[str, str], repo: Path) -> None:
         git(repo, "commit", "-q", "--no-edit")
 
 
-def shipped_fix(shipped: str):  # noqa: ANN201 - the Agent's fix
+def shipped_fix(shipped: str) -> Callable[[Path], None]:
     def fix(repo: Path) -> None:
         verdict = workbench("gate", "--json", "--repo", str(repo)).json()
         for finding in verdict["blocking"]:
@@ -62,9 +64,9 @@ def shipped_fix(shipped: str):  # noqa: ANN201 - the Agent's fix
     return fix
 
 
-def scorecard(agent: Agent, key: dict[str, object]) -> Counter[str]:
+def scorecard(agent: Agent, key: dict[str, Any]) -> Counter[str]:
     """Per conflict hunk of the answer key the agent decided: equal to what shipped, or not."""
-    shipped = {(h["path"], h["index"]): h["shipped"] for h in key["hunks"]}  # type: ignore[index, union-attr]
+    shipped = {(h["path"], h["index"]): h["shipped"] for h in key["hunks"]}
     seen: dict[tuple[str, int], str] = {}
     for answer in agent.decided:
         for member in answer["members"]:

@@ -47,6 +47,13 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # the benchmark imports the app's modules late, as the app does
+    from textual.pilot import Pilot
+
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.screens.main import Loader, MainScreen
 
 SYNC = "66e55f9884"
 DEV, MAIN = "7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2"
@@ -120,7 +127,7 @@ def _parent(repo: str) -> int:
     return 0
 
 
-def _app(load, start_file=None):  # noqa: ANN001, ANN202
+def _app(load: Loader, start_file: str | None = None) -> WorkbenchApp:
     """The app as ``launch.run_app`` makes it (its modules imported the same way), with default settings."""
     from workbench.tui.launch import loading_modules
 
@@ -147,7 +154,7 @@ def _deadline(what: str, seconds: float = WAIT) -> Callable[[], None]:
     return check
 
 
-def _main_screen(app):  # noqa: ANN001, ANN202
+def _main_screen(app: WorkbenchApp) -> MainScreen | None:
     """The MainScreen in the app's screen stack (a dialog such as the preset offer may be above it), or None."""
     from workbench.tui.screens.main import MainScreen
 
@@ -164,7 +171,7 @@ def _resolver(future: asyncio.Future[None]) -> Callable[[], None]:
     return resolve
 
 
-async def _settled(app, screen) -> None:  # noqa: ANN001
+async def _settled(app: WorkbenchApp, screen: MainScreen) -> None:
     """Every message queued so far for the app and ``screen``'s widgets handled.
 
     ``Pilot._wait_for_screen`` for a screen that may not be on top: once the analysis is in, the
@@ -181,7 +188,7 @@ async def _settled(app, screen) -> None:  # noqa: ANN001
         raise Timeout("app_speed: gave up after 30 s waiting for the main screen to handle its queued messages") from None
 
 
-async def _time_to_file_list(load) -> tuple[float, float]:  # noqa: ANN001
+async def _time_to_file_list(load: Loader) -> tuple[float, float]:
     """(outline, full) seconds from START to each file list painted."""
     app = _app(load)
     outline = None
@@ -200,7 +207,7 @@ async def _time_to_file_list(load) -> tuple[float, float]:  # noqa: ANN001
         return outline if outline is not None else screen.outline_at - START, full
 
 
-async def _decline_preset_offer(app, pilot, screen) -> None:  # noqa: ANN001
+async def _decline_preset_offer(app: WorkbenchApp, pilot: Pilot[int], screen: MainScreen) -> None:
     """Answer the preset offer, if the screen makes one, with its "Continue without" key, as a user would.
 
     The offer is a worker of the main screen (group ``preset``, started once the analysis is painted)
@@ -210,6 +217,7 @@ async def _decline_preset_offer(app, pilot, screen) -> None:  # noqa: ANN001
     from workbench.tui.dialogs.confirm import ConfirmScreen
 
     ws = screen.ws
+    assert ws is not None, "called once the analysis is on screen"
     pending = ws.request is not None and ws.request.policy is None and fitting_preset(ws.repo, ws.analysis) is not None
     check = _deadline("the preset offer to be answered and the main screen back on top")
     while (pending or any(worker.group == "preset" and not worker.is_finished for worker in app.workers)
@@ -221,7 +229,7 @@ async def _decline_preset_offer(app, pilot, screen) -> None:  # noqa: ANN001
         await pilot.pause(0.02)
 
 
-async def _hunk_moves(load) -> tuple[list[float], list[float]]:  # noqa: ANN001
+async def _hunk_moves(load: Loader) -> tuple[list[float], list[float]]:
     """(wall, cpu) seconds per move between the file's hunks, bouncing between its ends.
 
     wall: from running the action to the frame painted, with every message
@@ -241,6 +249,7 @@ async def _hunk_moves(load) -> tuple[list[float], list[float]]:  # noqa: ANN001
         await _decline_preset_offer(app, pilot, screen)
         screen.go(Position(FILE, 0))
         await pilot.pause(0.2)
+        assert screen.ws is not None
         last = len(screen.ws.entry(FILE).hunks) - 1
         step = +1
         for k in range(2 * MOVES):

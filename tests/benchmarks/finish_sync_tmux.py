@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 DEV, MAIN = "7ff046b1c8", "28e13c484b"
@@ -56,7 +57,7 @@ class Session:
             self.keys += 1
             time.sleep(0.15)
 
-    def wait(self, predicate, what: str, timeout: float = 120) -> str:  # noqa: ANN001
+    def wait(self, predicate: Callable[[str], bool], what: str, timeout: float = 120) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
@@ -130,8 +131,12 @@ def main() -> int:
             high = left = undecided(session.screen()) or 0
             while left:
                 session.press("d")
-                session.wait(lambda s, n=left: (undecided(s) if undecided(s) is not None else n) < n,
-                             "the decision", timeout=15)
+
+                def fewer(s: str, n: int = left) -> bool:
+                    now = undecided(s)
+                    return (now if now is not None else n) < n
+
+                session.wait(fewer, "the decision", timeout=15)
                 left = undecided(session.screen()) or 0
             session.press("w")
             session.wait(lambda s: "written and staged" in s, "the write", timeout=300)

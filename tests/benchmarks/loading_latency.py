@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.tui.screens.main import Loader
 
 FILES = int(os.environ.get("BENCH_LOADING_FILES", "2000"))
 PACE = 0.05
@@ -65,7 +69,7 @@ def main() -> int:
     return 0
 
 
-async def _moves_while_loading(load, started: float) -> tuple[list[float], int, float, float]:  # noqa: ANN001
+async def _moves_while_loading(load: Loader, started: float) -> tuple[list[float], int, float, float]:
     """Seconds per move made between the outline and the full analysis on screen, the list's length,
     and when each of the two was on screen (seconds after ``started``)."""
     from app_speed import _app, _main_screen, _settled

@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Protocol
 
 DEV, MAIN = "7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2"
 FILES = ("megatron/core/optimizer/__init__.py", "megatron/core/ssm/gated_delta_net.py", "megatron/training/training.py")
@@ -110,7 +111,13 @@ def _env(work: Path) -> dict[str, str]:
     return env
 
 
-def _git(repo: Path, env: dict[str, str]):  # noqa: ANN202
+class Git(Protocol):
+    """Runs git in one repository: its output; a failure (an exit status not in ``ok``) ends the benchmark."""
+
+    def __call__(self, *args: str, ok: tuple[int, ...] = ()) -> bytes: ...
+
+
+def _git(repo: Path, env: dict[str, str]) -> Git:
     def run(*args: str, ok: tuple[int, ...] = ()) -> bytes:
         proc = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, check=False)
         if proc.returncode and proc.returncode not in ok:
@@ -120,7 +127,7 @@ def _git(repo: Path, env: dict[str, str]):  # noqa: ANN202
     return run
 
 
-def _stages(git, repo: Path, path: str) -> list[str]:  # noqa: ANN001
+def _stages(git: Git, repo: Path, path: str) -> list[str]:
     """BASE, LOCAL and REMOTE as git mergetool writes them (``checkout-index --temp``)."""
     names = git("checkout-index", "--stage=all", "--temp", "--", path).decode().split("\t")[0].split()
     return [str(repo / name) for name in names]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from real_syncs import DEVELOPMENT, ENV, SyncCase, evaluate
+from ground_truth import DEVELOPMENT, SyncCase
+from real_syncs import ENV, evaluate
 
 from workbench.analysis.model import Level
 

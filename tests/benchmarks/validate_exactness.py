@@ -78,14 +78,15 @@ def main() -> int:
         ours_files = _merged_files(clone, dev, main_, "ours", paths)
         counts = {"theirs": 0, "ours": 0, "union(myers)": 0, "union(histogram)": 0}
         for entry in content:
-            lines = [split_lines(repo.read_blob(s.oid)) if s else [] for s in (entry.base, entry.ours, entry.theirs)]
-            model = coalesce_alnum(merge_lines(*lines, Algorithm.HISTOGRAM, MergeLevel.ZEALOUS))
+            assert entry.ours is not None and entry.theirs is not None  # content conflicts: both sides there
+            base, ours, theirs = (split_lines(repo.read_blob(s.oid)) if s else [] for s in (entry.base, entry.ours, entry.theirs))
+            model = coalesce_alnum(merge_lines(base, ours, theirs, Algorithm.HISTOGRAM, MergeLevel.ZEALOUS))
             n = len(model.conflicts)
             counts["theirs"] += splice_merge(model, [Decision(Choice.MAIN)] * n) == theirs_files[entry.path]
             counts["ours"] += splice_merge(model, [Decision(Choice.DEV)] * n) == ours_files[entry.path]
             union = _union(repo, tmp, entry.base.oid if entry.base else None, entry.ours.oid, entry.theirs.oid)
             counts["union(histogram)"] += splice_merge(model, [Decision(Choice.BOTH)] * n) == union
-            myers = merge_lines(*lines, Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
+            myers = merge_lines(base, ours, theirs, Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)
             counts["union(myers)"] += splice_merge(myers, [Decision(Choice.BOTH)] * len(myers.conflicts)) == union
     total = len(content)
     print(f"sync {dev[:10]}..{main_[:10]}: {total} conflicting text files")

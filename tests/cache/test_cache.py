@@ -91,7 +91,8 @@ def test_a_damaged_entry_is_recomputed_and_rewritten(
             entry.mkdir()
         assert load_analysis(cache, entry.name.removesuffix(".entry")) is None
     assert _analyze(capsys, "--repo", str(sample_merge_commit.path)) == cold
-    [analysis_entry] = [e for e in entries if load_analysis(cache, e.name.removesuffix(".entry")) is not None] or [None]
+    found: list[Path | None] = [e for e in entries if load_analysis(cache, e.name.removesuffix(".entry")) is not None]
+    [analysis_entry] = found or [None]
     if damage == "unreadable":
         assert analysis_entry is None
     else:

@@ -115,6 +115,7 @@ def test_an_identity_git_reads_otherwise_is_not_cached(sample_merge_commit: Samp
     """A replace ref git follows and libgit2 does not: the analysis (pygit2's) is not stored under git's key."""
     path = sample_merge_commit.path
     b = RepoBuilder.open(path)
+    assert sample_merge_commit.merge is not None
     b.git("replace", "--graft", sample_merge_commit.merge, sample_merge_commit.main, sample_merge_commit.dev)
     identity = identify_sync(path, None, None, None, None)
     assert identity is not None and (identity.dev, identity.main) == (sample_merge_commit.main, sample_merge_commit.dev)
@@ -152,6 +153,7 @@ def test_a_bare_clone_and_a_linked_work_tree_have_the_identity_pygit2_reads(samp
     bare = tmp_path / "bare.git"
     RepoBuilder.open(sample_merge_commit.path).git("clone", "-q", "--bare", str(sample_merge_commit.path), str(bare))
     linked = tmp_path / "linked"
+    assert sample_merge_commit.merge is not None
     RepoBuilder.open(bare).git("worktree", "add", "-q", "--detach", str(linked), sample_merge_commit.merge)
     for path, rev in ((bare, sample_merge_commit.merge), (linked, None)):
         found = identify_sync(path, rev, None, None, None)

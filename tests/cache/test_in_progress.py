@@ -136,7 +136,7 @@ def _shell_script(repo: Path) -> None:
     _git(repo, "config", "filter.x.clean", "sh ./clean.sh")
 
 
-CHANGES: dict[str, tuple[Callable[[Path], None] | None, Callable[[Path], None]]] = {
+CHANGES: dict[str, tuple[Callable[[Path], object] | None, Callable[[Path], object]]] = {
     "untracked file at a path of git's result": (lambda r: _git(r, "rm", "-q", "-f", "--", CLEAN), _recreated),
     "relative core.attributesFile": (_relative_attributes_file, lambda r: (r / "attrs").write_text(
         f"{CONFLICTED} filter=up\n", encoding="utf-8")),

@@ -3,6 +3,7 @@ bad input (one line, exit 2, nothing changed), and what ``queue`` and ``show`` s
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ AGENT_COMMANDS = ("queue", "show", "decide", "gate", "recall")
 def _options(command: str) -> set[str]:
     parser = build_parser(command)
     sub = next(a for a in parser._actions if a.dest == "command")  # noqa: SLF001 - argparse keeps subparsers there
+    assert isinstance(sub, argparse._SubParsersAction)  # noqa: SLF001
     return {flag for action in sub.choices[command]._actions for flag in action.option_strings  # noqa: SLF001
             if flag.startswith("--") and flag != "--help"}
 

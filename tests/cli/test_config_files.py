@@ -124,9 +124,9 @@ PROGRESS_SHAPES = st.one_of(
         {"score": _not(int, float, type(None))}), min_size=1)}),
 )
 
-_THEME_FIELDS = {"name", "primary", "secondary", "warning", "error", "success", "accent", "foreground",
-                 "background", "surface", "panel", "boost", "dark", "luminosity_spread", "text_alpha",
-                 "variables", "ansi"}
+_THEME_FIELDS: set[str] = {"name", "primary", "secondary", "warning", "error", "success", "accent", "foreground",
+                          "background", "surface", "panel", "boost", "dark", "luminosity_spread", "text_alpha",
+                          "variables", "ansi"}
 
 
 # -- the files, read by the command line in this process ------------------------------------
@@ -249,8 +249,9 @@ def test_random_bytes_are_one_line_and_exit_2(files: Files, kind: str, data: byt
 
 
 def _shape(kind: str) -> Callable[[tuple[str, Any]], bytes]:
-    sound = {"policy": {"keep_dev": ["x.py"]}, "theme": {"name": "mine", "primary": "#123456"},
-             "config": {"context": 3}}[kind]
+    sounds: dict[str, dict[str, Any]] = {"policy": {"keep_dev": ["x.py"]}, "theme": {"name": "mine", "primary": "#123456"},
+                                         "config": {"context": 3}}
+    sound = sounds[kind]
     return lambda pair: toml_document({**sound, pair[0]: pair[1]})
 
 

@@ -35,8 +35,8 @@ def test_batched_scripts_match_python(tmp_path: Path, data: st.DataObject) -> No
         pairs_text.append((old if with_base else None, new))
     pairs = [(None if old is None else _store(repo_dir, old), _store(repo_dir, new)) for old, new in pairs_text]
     scripts = histogram_scripts(repo, pairs)
-    for (old, new), script in zip(pairs_text, scripts, strict=True):
-        expected = diff_lines(split_lines(old or b""), split_lines(new), Algorithm.HISTOGRAM)
+    for (before, after), script in zip(pairs_text, scripts, strict=True):
+        expected = diff_lines(split_lines(before or b""), split_lines(after), Algorithm.HISTOGRAM)
         assert script == expected
 
 

@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.syncs import open_analysis
@@ -31,13 +32,14 @@ def union_on_main(builder: RepoBuilder) -> RepoBuilder:
     return builder
 
 
-def _report_json(path: Path, *args: str) -> dict:
+def _report_json(path: Path, *args: str) -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, "-m", "workbench", "analyze", "--json", *args],
         cwd=path, capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
+    return report
 
 
 def test_a_file_still_unmerged_in_the_index_is_listed(union_on_main: RepoBuilder) -> None:

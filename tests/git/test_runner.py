@@ -54,7 +54,7 @@ def test_leaving_without_waiting_stops_the_command(tmp_path: Path) -> None:
         with pytest.raises(subprocess.TimeoutExpired):
             proc.wait(timeout=0.5)  # still running: blocked on the pipe
         raise KeyError("the caller's work failed")
-    assert proc.poll() is not None
+    assert proc is not None and proc.poll() is not None
     with pytest.raises(ProcessLookupError):
         os.kill(proc.pid, 0)
 
@@ -84,7 +84,7 @@ def test_a_sync_left_before_its_snapshot_leaves_no_git_and_no_trace(sample_merge
         proc = started.merging._git._proc  # noqa: SLF001 - the test looks at the process it must not leave behind
         assert proc is not None
         raise KeyError("the caller's work failed")
-    assert proc.poll() is not None
+    assert proc is not None and proc.poll() is not None
     assert {p: p.stat().st_mtime_ns for p in objects.rglob("*") if p.is_file()} == before
     with start_sync(repo, sample_merge_commit.merge) as started:
         assert started.snapshot() == load_sync(repo, sample_merge_commit.merge)

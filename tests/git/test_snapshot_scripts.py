@@ -43,8 +43,8 @@ def test_scripts_are_gits_for_text_conflicts_and_binary_conflicts_merge_nothing(
     builder: RepoBuilder, monkeypatch: pytest.MonkeyPatch, size: int
 ) -> None:
     monkeypatch.setattr(snapshot_module, "SCRIPTED_UNREAD", LARGE // 2)
-    for path, (base, _, _) in SIDES.items():
-        builder.write(path, base("base", size))
+    for path, (make_base, _, _) in SIDES.items():
+        builder.write(path, make_base("base", size))
     builder.commit("base")
     builder.branch("dev").checkout("dev")
     for path, (_, dev, _) in SIDES.items():

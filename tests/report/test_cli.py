@@ -82,6 +82,7 @@ def test_bad_input_is_one_line_and_exit_2(
     bot_merge: SampleSync, capsys: pytest.CaptureFixture[str], args: list[str]
 ) -> None:
     repo = [] if "--repo" in args else ["--repo", str(bot_merge.path)]
+    code: str | int | None
     try:
         code = main(["report", *repo, *args])
     except SystemExit as exc:  # argparse's usage errors
@@ -94,12 +95,15 @@ def test_bad_input_is_one_line_and_exit_2(
 
 def test_decisions_in_the_app_close_hunks(bot_merge: SampleSync) -> None:
     marks = {(SPECS, 0): (Level.HIGH, ("a",)), (CALLER, 1): (Level.MEDIUM, ("b",))}
-    waiting = [(o.path, o.index) for o in report_for(bot_merge, marks, (), Level.MEDIUM).gate.open]
+    before = report_for(bot_merge, marks, (), Level.MEDIUM).gate
+    assert before is not None
+    waiting = [(o.path, o.index) for o in before.open]
     assert {(SPECS, 0), (CALLER, 1)} <= set(waiting)  # with the other waiting hunks of their items
     decided = [RecordedDecision(SPECS, 0, Choice.MAIN), RecordedDecision(CALLER, None, FileChoice.KEEP_DEV)]
     gate = report_for(bot_merge, marks, decided, Level.MEDIUM).gate
     assert gate is not None and not gate.failed
-    assert report_for(bot_merge, marks, (), Level.HIGH).gate.open[0].path == SPECS
+    high = report_for(bot_merge, marks, (), Level.HIGH).gate
+    assert high is not None and high.open[0].path == SPECS
 
 
 @pytest.mark.parametrize(

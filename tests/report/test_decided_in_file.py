@@ -12,9 +12,8 @@ import json
 import pytest
 from helpers.syncs import open_analysis
 
-from workbench.analysis.model import Level, Taken
+from workbench.analysis.model import ACKS_PATH, Level, Taken
 from workbench.cli import main
-from workbench.resolve.acks import ACKS_PATH
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.sync import SyncRequest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from helpers.syncs import open_analysis
@@ -17,9 +18,10 @@ from workbench.sample.dropped_lines import SPECS
 from workbench.sample.structure import IMAGE
 
 
-def _report(sync: SampleSync, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+def _report(sync: SampleSync, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
     code = main(["report", "--repo", str(sync.path), "--format", "json", *args])
-    return code, json.loads(capsys.readouterr().out)
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return code, report
 
 
 def test_the_apps_journal_closes_hunks_and_lists_decisions(

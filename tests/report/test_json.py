@@ -29,26 +29,28 @@ from workbench.sample.policy import CODEOWNERS
 from workbench.sample.structure import RMS_NORM, SHIM
 
 STR, INT, BOOL, LIST, DICT, NONE = str, int, bool, list, dict, type(None)
+Shape = dict[str, type | tuple[type, ...]]
+"""A record's keys and the types (isinstance's second argument) of their values."""
 
-TOP = {
+TOP: Shape = {
     "schema": STR, "analysis_schema": STR, "mode": STR, "dev": STR, "main": STR, "base": (STR, NONE),
     "merge": (STR, NONE), "summary": DICT, "risky_hunks": LIST, "main_taken": LIST,
     "policy": (DICT, NONE), "policy_findings": LIST, "api_mismatches": LIST, "deleted_files": LIST, "file_events": LIST,
     "beyond_merge": LIST, "worklist": LIST, "decisions": LIST,
     "decisions_note": (STR, NONE), "gate": (DICT, NONE), "git_version": STR,
 }
-ENTRIES = {
+ENTRIES: dict[str, Shape] = {
     "main_taken": {"path": STR, "status": STR, "policy": (STR, NONE), "hunks": INT, "reason": STR},
     "file_events": {"path": STR, "event": STR, "reason": STR},
     "beyond_merge": {"path": STR, "status": STR, "edits": INT, "high": INT, "medium": INT, "changed_after_merge": BOOL},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR,
                   "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE), "in_file": BOOL},
 }
-RISKY_EXTRA = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
-GATE = {"level": STR, "failed": BOOL, "open": LIST, "items": LIST}
+RISKY_EXTRA: Shape = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
+GATE: Shape = {"level": STR, "failed": BOOL, "open": LIST, "items": LIST}
 
 
-def _check(record: dict[str, Any], shape: dict[str, Any], where: str) -> None:
+def _check(record: dict[str, Any], shape: Shape, where: str) -> None:
     assert set(record) == set(shape), where
     for key, kind in shape.items():
         assert isinstance(record[key], kind), f"{where}.{key}: {record[key]!r}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.resolve.acks import ACKS_PATH, Ack, parse_acks, record_acks
+from workbench.analysis.model import ACKS_PATH
+from workbench.resolve.acks import Ack, parse_acks, record_acks
 from workbench.resolve.splice import Choice
 
 TABLES = '# kept as written\n[[ack]]\npath="a.py"\nhunk="h1"\ndecision="dev"\nreason="r"\nwho="w"\nat="t"\n'

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from helpers.syncs import open_analysis
 
+from workbench.analysis.model import ACKS_PATH
 from workbench.cli import main
-from workbench.resolve.acks import ACKS_PATH, who_am_i
+from workbench.resolve.acks import who_am_i
 from workbench.sample import RepoBuilder, SampleSync
 
 SECRET = '[registry]\ntoken = "s3cr3t"\n'

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from workbench.analysis.conflict_map import locate
 from workbench.analysis.hunks import build_hunks
-from workbench.analysis.xdiff import Algorithm, MergeLevel, merge_lines, split_lines
+from workbench.analysis.xdiff import Algorithm, MergeLevel, MergeResult, merge_lines, split_lines
 from workbench.resolve.markers import conflict_markers
 from workbench.resolve.splice import EDIT_ONLY, Choice, ConflictTextError, Decision, splice_conflicted, splice_merge
 
@@ -22,7 +22,7 @@ STYLES = [(), ("--diff3",), ("--zdiff3",)]
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def _model(base: bytes, ours: bytes, theirs: bytes, packed: bool):
+def _model(base: bytes, ours: bytes, theirs: bytes, packed: bool) -> MergeResult:
     """The hunk model of what ``git merge-file`` merges (myers, zealous_alnum): as computed (tuples, as
     ``git mergetool`` keeps it) or packed (as a sync's analysis keeps it)."""
     merge = merge_lines(split_lines(base), split_lines(ours), split_lines(theirs), Algorithm.MYERS, MergeLevel.ZEALOUS_ALNUM)

@@ -7,6 +7,7 @@ reads it back as the app and ``analyze`` do and writes the decisions, comparing 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from helpers.syncs import analyze_repo, open_session
@@ -157,9 +158,9 @@ STYLED = (
 )
 
 
-def _styled(tmp_path_factory: pytest.TempPathFactory, style: str) -> dict[str, object]:
+def _styled(tmp_path_factory: pytest.TempPathFactory, style: str) -> dict[str, Any]:
     b = _merge(RepoBuilder.init(tmp_path_factory.mktemp(style) / "repo"), *STYLED, style=style)
-    document = json.loads(json.dumps(analysis_to_json(analyze_repo(b.path))))
+    document: dict[str, Any] = json.loads(json.dumps(analysis_to_json(analyze_repo(b.path))))
     for entry in document["files"]:
         entry["sides"]["result"]["oid"] = None  # the work tree's bytes, which git drew in the style
     return document

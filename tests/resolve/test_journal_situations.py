@@ -12,6 +12,7 @@ from pathlib import Path
 
 from workbench.analysis.model import Mode
 from workbench.report.decisions import load_decisions
+from workbench.resolve.events import Change, Event, Field, Op
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.splice import Choice, Decision
 from workbench.resolve.writer import Blocked
@@ -70,7 +71,7 @@ def test_git_mergetool_and_the_app_share_the_merges_journal(builder: RepoBuilder
     assert tool.analysis.mode is Mode.MERGETOOL
     tool.decide("x.py", 1, Decision(Choice.DEV))
     app = Workspace.open(SyncRequest(repo=builder.path))
-    assert app.journal.path == tool.journal.path
+    assert _journal(app).path == _journal(tool).path
     assert app.session.decision("x.py", 1) == Decision(Choice.DEV)
     decided, _ = load_decisions(root / ".git", app.analysis)
     assert [(d.path, d.index, d.choice) for d in decided] == [("x.py", 1, "dev")]
@@ -119,7 +120,7 @@ def test_opening_changes_nothing_under_git(builder: RepoBuilder) -> None:
     ws = Workspace.open(SyncRequest(repo=builder.path))
     assert not Path(builder.path, ".git", "workbench").exists()
     ws.decide("x.py", 0, Decision(Choice.MAIN))
-    assert ws.journal.path.with_suffix(".lock").exists() and ws.unsaved is None
+    assert _journal(ws).path.with_suffix(".lock").exists() and ws.unsaved is None
 
 
 def test_a_repository_where_decisions_cannot_be_saved_keeps_working(builder: RepoBuilder) -> None:
@@ -139,8 +140,8 @@ def test_an_append_that_fails_mid_session_turns_the_session_read_only(builder: R
     assert builder.merge("main") == 1
     ws = Workspace.open(SyncRequest(repo=builder.path))
     ws.decide("x.py", 0, Decision(Choice.MAIN))
-    ws.journal.path.unlink()
-    ws.journal.path.mkdir()  # the next append cannot open it
+    _journal(ws).path.unlink()
+    _journal(ws).path.mkdir()  # the next append cannot open it
     ws.decide("x.py", 1, Decision(Choice.MAIN))
     assert ws.unsaved is not None and ws.unsaved_news
 
@@ -154,9 +155,13 @@ def test_the_journal_header_names_its_situation_and_old_readers_skip_it(tmp_path
     assert [e.label for e in journal.load()] == ["e"]
 
 
-def _event():  # noqa: ANN202
-    from workbench.resolve.events import Change, Event, Field, Op
+def _journal(ws: Workspace) -> Journal:
+    """The workspace's event log, which in a repository is the merge's journal."""
+    assert isinstance(ws.journal, Journal)
+    return ws.journal
 
+
+def _event() -> Event:
     return Event(Op.DO, (Change(Field.HUNK, "f.py", 0, None, Decision(Choice.MAIN)),), "e")
 
 

@@ -107,8 +107,10 @@ def test_a_later_local_merge_does_not_claim_the_bots_merge_commit(sample_templat
     assert analysis.mode is Mode.MERGE_COMMIT
     entry = next(f for f in analysis.files if f.result_present)
     late = Event(Op.WRITTEN, path=entry.path, oid=entry.result_oid, at=4_000_000_000.0)
-    assert restore(analysis, [late], before=1_000_000_000.0).file(entry.path).decided_by is None
-    assert restore(analysis, [replace(late, at=10.0)], before=1_000_000_000.0).file(entry.path).decided_by == "app"
+    stale = restore(analysis, [late], before=1_000_000_000.0).file(entry.path)
+    assert stale is not None and stale.decided_by is None
+    fresh = restore(analysis, [replace(late, at=10.0)], before=1_000_000_000.0).file(entry.path)
+    assert fresh is not None and fresh.decided_by == "app"
 
 
 def test_a_fix_commit_after_the_merge_says_so(sample_template: Template, tmp_path: Path,

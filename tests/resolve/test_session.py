@@ -6,6 +6,7 @@ import pytest
 from helpers.syncs import open_session
 
 from workbench.analysis.model import FileStatus
+from workbench.git.repo import GitRepo
 from workbench.resolve.events import Event, FileChoice, Op
 from workbench.resolve.session import Session, SessionError
 from workbench.resolve.splice import Choice, Decision
@@ -13,7 +14,7 @@ from workbench.sample import SampleSync
 
 
 @pytest.fixture
-def loaded(sample_in_progress: SampleSync) -> tuple[Session, object]:
+def loaded(sample_in_progress: SampleSync) -> tuple[Session, GitRepo]:
     repo, session = open_session(sample_in_progress.path)
     return session, repo
 
@@ -22,7 +23,7 @@ def _text_file(session: Session, hunks: int = 1) -> str:
     return next(f.path for f in session.analysis.files if len(f.hunks) >= hunks and f.merge is not None)
 
 
-def test_deciding_counts_down_and_previews_the_choice(loaded: tuple[Session, object]) -> None:
+def test_deciding_counts_down_and_previews_the_choice(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session)
     entry = session.file(path)
@@ -35,7 +36,7 @@ def test_deciding_counts_down_and_previews_the_choice(loaded: tuple[Session, obj
     assert path in session.dirty_paths()
 
 
-def test_undo_and_redo_walk_back_and_forth(loaded: tuple[Session, object]) -> None:
+def test_undo_and_redo_walk_back_and_forth(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session)
     session.decide(path, 0, Decision(Choice.DEV))
@@ -50,7 +51,7 @@ def test_undo_and_redo_walk_back_and_forth(loaded: tuple[Session, object]) -> No
     assert not session.can_redo, "a new decision clears the redo stack"
 
 
-def test_whole_file_choice_decides_every_hunk_and_is_one_undo(loaded: tuple[Session, object]) -> None:
+def test_whole_file_choice_decides_every_hunk_and_is_one_undo(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session, hunks=2)
     n = len(session.file(path).hunks)
@@ -60,7 +61,7 @@ def test_whole_file_choice_decides_every_hunk_and_is_one_undo(loaded: tuple[Sess
     assert session.decided(path) == 0
 
 
-def test_replaying_events_rebuilds_the_same_state(loaded: tuple[Session, object]) -> None:
+def test_replaying_events_rebuilds_the_same_state(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session, hunks=2)
     events: list[Event] = []
@@ -77,20 +78,20 @@ def test_replaying_events_rebuilds_the_same_state(loaded: tuple[Session, object]
     assert copy.note(path, 1) == "kept by hand: see #102"
 
 
-def test_non_text_files_take_a_whole_file_choice(loaded: tuple[Session, object]) -> None:
-    session, _ = loaded
+def test_non_text_files_take_a_whole_file_choice(loaded: tuple[Session, GitRepo]) -> None:
+    session, repo = loaded
     entry = next(f for f in session.analysis.files if f.merge is None)
     assert session.undecided(entry.path) == 1
     session.choose_file(entry.path, FileChoice.TAKE_MAIN)
     assert session.is_decided(entry.path)
     preview = session.preview(entry.path)
-    expected = None if entry.main.oid is None else session._read_blob(entry.main.oid)  # noqa: SLF001
+    expected = None if entry.main.oid is None else repo.read_blob(entry.main.oid)
     assert preview == expected
     with pytest.raises(SessionError):
         session.decide_file(entry.path, Choice.MAIN)
 
 
-def test_conflicted_files_keep_markers_until_decided(loaded: tuple[Session, object]) -> None:
+def test_conflicted_files_keep_markers_until_decided(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     conflicted = [f for f in session.analysis.files if f.status is FileStatus.CONFLICTED and f.merge is not None]
     for entry in conflicted:
@@ -98,7 +99,7 @@ def test_conflicted_files_keep_markers_until_decided(loaded: tuple[Session, obje
         assert data is not None and b"<<<<<<<" in data
 
 
-def test_written_marks_clean_until_the_next_change(loaded: tuple[Session, object]) -> None:
+def test_written_marks_clean_until_the_next_change(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session)
     session.decide(path, 0, Decision(Choice.DEV))
@@ -108,7 +109,7 @@ def test_written_marks_clean_until_the_next_change(loaded: tuple[Session, object
     assert path in session.dirty_paths()
 
 
-def test_undoing_back_to_nothing_leaves_nothing_to_write(loaded: tuple[Session, object]) -> None:
+def test_undoing_back_to_nothing_leaves_nothing_to_write(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session, hunks=2)
     session.decide_file(path, Choice.DEV)
@@ -122,7 +123,7 @@ def test_undoing_back_to_nothing_leaves_nothing_to_write(loaded: tuple[Session, 
     assert session.dirty_paths() == [path], "redo brings the pending write back"
 
 
-def test_choosing_what_the_file_already_holds_writes_nothing(loaded: tuple[Session, object]) -> None:
+def test_choosing_what_the_file_already_holds_writes_nothing(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     took_main = next(f for f in session.analysis.files
                      if f.hunks and f.status is FileStatus.THEIRS_RESOLVED and session.preview(f.path) == f.result_bytes
@@ -139,7 +140,7 @@ def test_choosing_what_the_file_already_holds_writes_nothing(loaded: tuple[Sessi
     assert session.is_dirty(binary.path)
 
 
-def test_a_decided_conflict_of_a_merge_in_progress_waits_to_be_staged(loaded: tuple[Session, object]) -> None:
+def test_a_decided_conflict_of_a_merge_in_progress_waits_to_be_staged(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     entry = next(f for f in session.analysis.files if f.status is FileStatus.CONFLICTED and not f.hunks
                  and f.dev.oid is not None and f.result_oid == f.dev.oid)
@@ -152,7 +153,7 @@ def test_a_decided_conflict_of_a_merge_in_progress_waits_to_be_staged(loaded: tu
     assert not session.is_dirty(entry.path), "back to what was written"
 
 
-def test_undoing_a_written_decision_is_a_change_to_write(loaded: tuple[Session, object]) -> None:
+def test_undoing_a_written_decision_is_a_change_to_write(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session)
     session.decide(path, 0, Decision(Choice.DEV))
@@ -171,14 +172,14 @@ def _events_so_far(session: Session, written: Event) -> list[Event]:
     return [decision, written, Event(Op.UNDO), Event(Op.REDO)]
 
 
-def test_notes_are_not_something_to_write(loaded: tuple[Session, object]) -> None:
+def test_notes_are_not_something_to_write(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session)
     session.set_note(path, 0, "checked with the author")
     assert session.dirty_paths() == []
 
 
-def test_next_undo_and_redo_say_where_the_change_is(loaded: tuple[Session, object]) -> None:
+def test_next_undo_and_redo_say_where_the_change_is(loaded: tuple[Session, GitRepo]) -> None:
     session, _ = loaded
     path = _text_file(session, hunks=2)
     assert session.next_undo() is None and session.next_redo() is None

@@ -61,8 +61,8 @@ def _repository(root: Path, rng: random.Random) -> tuple[RepoBuilder, int] | Non
     for n in range(rng.randint(1, 3)):
         base = [f"{rng.choice(WORDS)} {i}" for i in range(rng.randint(1, 12))]
         sides[f"f{n}.txt"] = (_text(rng, base), _text(rng, _edit(rng, base)), _text(rng, _edit(rng, base)))
-    for path, (base, _, _) in sides.items():
-        b.write(path, base)
+    for path, (text, _, _) in sides.items():
+        b.write(path, text)
     b.commit("base")
     b.branch("dev").checkout("dev")
     for path, (_, dev, _) in sides.items():

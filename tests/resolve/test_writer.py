@@ -27,7 +27,8 @@ def test_write_and_stage_during_a_merge(sample_in_progress: SampleSync) -> None:
     assert outcome.written and outcome.staged, outcome.message
     on_disk = Path(sample_in_progress.path, path).read_bytes()
     assert on_disk == session.preview(path)
-    assert repo.index_entry(path) == (repo.hash_bytes(on_disk), repo.index_entry(path)[1])
+    staged = repo.index_entry(path)
+    assert staged is not None and staged == (repo.hash_bytes(on_disk), staged[1])
     assert path not in session.dirty_paths()
 
 

@@ -47,11 +47,16 @@ def _stages(b: RepoBuilder, path: str) -> dict[str, Path]:
     return {role: b.path / name for role, name in zip(("BASE", "LOCAL", "REMOTE"), names, strict=True)}
 
 
+def _sides(files: dict[str, Path]) -> tuple[str, str, str]:
+    """BASE, LOCAL and REMOTE, as git mergetool passes them."""
+    return str(files["BASE"]), str(files["LOCAL"]), str(files["REMOTE"])
+
+
 @pytest.mark.parametrize("how", ["autocrlf", "eol-crlf"])
 def test_writing_twice_never_says_changed_on_disk(builder: RepoBuilder, how: str) -> None:
     b = _conflict(builder, how)
     files = _stages(b, "x.py")
-    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(b.path / "x.py"))
+    given = read_mergetool(*_sides(files), str(b.path / "x.py"))
     repo, analysis = mergetool_repo(given), analyse_mergetool(given)
     (entry,) = analysis.files
     assert len(entry.hunks) == 2
@@ -75,7 +80,7 @@ def test_a_written_file_counts_as_resolved_for_git(builder: RepoBuilder, how: st
 
     b = _conflict(builder, how)
     files = _stages(b, "x.py")
-    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(b.path / "x.py"))
+    given = read_mergetool(*_sides(files), str(b.path / "x.py"))
     workspace = Workspace.load(mergetool_repo(given), analyse_mergetool(given))
     workspace.decide("x.py", 0, Decision(Choice.DEV))
     workspace.decide("x.py", 1, Decision(Choice.MAIN))

@@ -27,6 +27,8 @@ from workbench.services.sync import SyncRequest, open_sync
 
 BASE = "".join(f"v{i} = {i}\n" for i in range(10))
 Template = Callable[[str], SampleSync]
+Opened = dict[str | None, SyncAnalysis]
+"""``workbench open``'s analysis of the merge, by policy."""
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +42,7 @@ def merging(sample_template: Template, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="module")
-def opened(merging: SampleSync) -> dict[str | None, SyncAnalysis]:
+def opened(merging: SampleSync) -> Opened:
     """``workbench open``'s whole analysis of that merge, without a policy and with the megatron preset."""
     return {policy: open_sync(SyncRequest(repo=merging.path, policy=policy))[1] for policy in (None, "megatron")}
 
@@ -80,7 +82,7 @@ def _squash_chain(sample: SampleSync) -> str:
     return next(t.path for t in sample.files if t.pathology is Pathology.SQUASH_CHAIN_DEV_AHEAD)
 
 
-def test_a_squash_chain_conflict_shows_what_open_shows(merging: SampleSync, opened: dict) -> None:
+def test_a_squash_chain_conflict_shows_what_open_shows(merging: SampleSync, opened: Opened) -> None:
     path = _squash_chain(merging)
     expected = opened[None].file(path)
     assert expected is not None and expected.level is Level.HIGH
@@ -94,7 +96,7 @@ def test_a_squash_chain_conflict_shows_what_open_shows(merging: SampleSync, open
 
 
 @pytest.mark.parametrize("policy", [None, "megatron"])
-def test_every_conflicted_text_file_gets_opens_evidence(merging: SampleSync, opened: dict, policy: str | None) -> None:
+def test_every_conflicted_text_file_gets_opens_evidence(merging: SampleSync, opened: Opened, policy: str | None) -> None:
     compared: set[str] = set()
     for expected in opened[policy].files:
         if not expected.hunks:

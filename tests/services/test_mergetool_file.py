@@ -36,6 +36,11 @@ def _stages(b: RepoBuilder, path: str) -> dict[str, Path]:
     return {role: b.path / name for role, name in zip(("BASE", "LOCAL", "REMOTE"), names, strict=True)}
 
 
+def _sides(files: dict[str, Path]) -> tuple[str, str, str]:
+    """BASE, LOCAL and REMOTE, as git mergetool passes them."""
+    return str(files["BASE"]), str(files["LOCAL"]), str(files["REMOTE"])
+
+
 @pytest.fixture
 def conflict(builder: RepoBuilder) -> RepoBuilder:
     builder.write("x.py", BASE).commit("base")
@@ -47,7 +52,7 @@ def conflict(builder: RepoBuilder) -> RepoBuilder:
 
 def test_hunks_sit_on_the_conflict_markers(conflict: RepoBuilder) -> None:
     files = _stages(conflict, "x.py")
-    repo, analysis = load_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(conflict.path / "x.py"))
+    repo, analysis = load_mergetool(*_sides(files), str(conflict.path / "x.py"))
     assert analysis.mode is Mode.MERGETOOL
     (entry,) = analysis.files
     assert [h.taken for h in entry.hunks] == [Taken.UNRESOLVED, Taken.UNRESOLVED]
@@ -65,7 +70,7 @@ def test_missing_inputs_are_a_clean_error(conflict: RepoBuilder, tmp_path: Path)
         load_mergetool(str(tmp_path / "b"), str(tmp_path / "l"), str(tmp_path / "r"), str(conflict.path / "x.py"))
     files = _stages(conflict, "x.py")
     with pytest.raises(WorkbenchError, match="no such directory"):
-        load_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(tmp_path / "nowhere" / "x.py"))
+        load_mergetool(*_sides(files), str(tmp_path / "nowhere" / "x.py"))
 
 
 @pytest.mark.parametrize("alone", [False, True], ids=["merge-stages", "three-versions-alone"])
@@ -78,7 +83,7 @@ def test_the_analysis_from_a_forked_process_is_the_analysis_computed_here(
     files = _stages(conflict, "x.py")
     if alone:  # a LOCAL that is no stage of the merge, nor any object of the repository
         files["LOCAL"].write_text(BASE.replace("v2 = 2", "v2 = 21"))
-    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(conflict.path / "x.py"))
+    given = read_mergetool(*_sides(files), str(conflict.path / "x.py"))
     here = analyse_mergetool(given)
     process = start_analysis_process(lambda _progress: analyse_mergetool(given))
     assert process is not None
@@ -92,7 +97,8 @@ def test_the_analysis_from_a_forked_process_is_the_analysis_computed_here(
         name.unlink()
     repo = mergetool_repo(given)
     (entry,) = answer.files
-    assert [repo.read_blob(side.oid) for side in (entry.base, entry.dev, entry.main)] == [
+    oids = [side.oid for side in (entry.base, entry.dev, entry.main)]
+    assert [repo.read_blob(oid) for oid in oids if oid is not None] == [
         versions[role] for role in ("BASE", "LOCAL", "REMOTE")]
     if alone:
         return  # MERGED's markers hold another LOCAL: the writer rightly refuses to splice this one into them
@@ -114,7 +120,7 @@ def test_a_first_look_is_the_complete_analysis_hunks_before_their_evidence(confl
     files = _stages(conflict, "x.py")
     if alone:
         files["LOCAL"].write_text(BASE.replace("v2 = 2", "v2 = 21"))
-    given = read_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(conflict.path / "x.py"))
+    given = read_mergetool(*_sides(files), str(conflict.path / "x.py"))
     assert reads_history(given) is not alone
     if alone:
         return
@@ -129,7 +135,7 @@ def test_a_first_look_is_the_complete_analysis_hunks_before_their_evidence(confl
     assert not seen.signals and all(not h.signals for h in seen.hunks), "no evidence is claimed, not even its absence"
     assert situation_of(repo, look) == situation_of(given.repo, complete)
     assert repo is not given.repo
-    assert repo.read_blob(seen.dev.oid) == files["LOCAL"].read_bytes()
+    assert seen.dev.oid is not None and repo.read_blob(seen.dev.oid) == files["LOCAL"].read_bytes()
 
 
 def test_a_merge_drawn_in_diff3_still_gets_the_merge_s_evidence(builder: RepoBuilder) -> None:
@@ -142,7 +148,7 @@ def test_a_merge_drawn_in_diff3_still_gets_the_merge_s_evidence(builder: RepoBui
     builder.checkout("dev").merge("main")
     assert b"|||||||" in (builder.path / "x.py").read_bytes()
     files = _stages(builder, "x.py")
-    _repo, analysis = load_mergetool(*(str(files[r]) for r in ("BASE", "LOCAL", "REMOTE")), str(builder.path / "x.py"))
+    _repo, analysis = load_mergetool(*_sides(files), str(builder.path / "x.py"))
     (entry,) = analysis.files
     assert not any(s.kind is SignalKind.NO_HISTORY for s in entry.signals), entry.signals
     assert entry.history.dev and entry.history.main

@@ -59,7 +59,9 @@ def test_bulk_accept_is_one_event_one_undo_and_counts_by_rung(sample_in_progress
     accept(ws, everything, "accept every suggestion")
     for path, index, decision in everything.hunks:
         assert ws.session.decision(path, index) == decision
-        assert decision == candidate_decision(ws.hunk(path, index), ws.hunk(path, index).suggestion.candidate)
+        hunk = ws.hunk(path, index)
+        assert hunk.suggestion is not None
+        assert decision == candidate_decision(hunk, hunk.suggestion.candidate)
     assert ws.session.file_choice("uv.lock") is FileChoice.KEEP_DEV
     assert accepted(ws, Accepting()).hunks == (), "decided hunks are not offered again"
     ws.undo()

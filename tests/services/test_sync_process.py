@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from workbench.analysis.forked import can_fork
+from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.serialize import analysis_to_json
 from workbench.errors import WorkbenchError
+from workbench.git.identity import SyncIdentity, identify_sync
+from workbench.git.repo import GitRepo
 from workbench.sample import SampleSync
 from workbench.services import sync, sync_process
 from workbench.services.sync import Later, LoadProgress, Lookup, SyncRequest, look_up, open_sync
@@ -27,13 +31,14 @@ def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def computed_here(monkeypatch: pytest.MonkeyPatch) -> list[SyncRequest]:
     """The requests the parent analysed itself (the child's answer missing)."""
-    parent, original, seen = os.getpid(), sync_process.open_sync, []
+    parent = os.getpid()
+    seen: list[SyncRequest] = []
 
     def recorded(asked: SyncRequest, progress: sync_process.Progress, lookup: Lookup | None = None,
-                 later: Later | None = None) -> object:
+                 later: Later | None = None) -> tuple[GitRepo, SyncAnalysis]:
         if os.getpid() == parent:
             seen.append(asked)
-        return original(asked, progress, lookup, later)
+        return open_sync(asked, progress, lookup, later)
 
     monkeypatch.setattr(sync_process, "open_sync", recorded)
     return seen
@@ -123,7 +128,7 @@ def test_a_cached_analysis_is_read_in_the_thread(sample_merge_commit: SampleSync
     assert opener.forked  # nothing cached yet
     opener(request, None)  # the child analyses the sync and stores it once the answer is sent
     _until_cached(request)
-    assert sync_process.can_fork()  # so that "not forked" below is the cache's doing
+    assert can_fork()  # so that "not forked" below is the cache's doing
     assert not sync_process.start_sync_process(request).forked
 
 
@@ -134,9 +139,14 @@ def test_the_identity_is_read_once(sample_merge_commit: SampleSync, tmp_path: Pa
     request = SyncRequest(repo=str(sample_merge_commit.path))
     sync_process.start_sync_process(request)(request, None)  # computed, then stored behind the app
     _until_cached(request)
-    asked: list[object] = []
-    original = sync.identify_sync
-    monkeypatch.setattr(sync, "identify_sync", lambda *args: asked.append(args) or original(*args))
+    asked: list[tuple[object, ...]] = []
+
+    def recorded(path: str | os.PathLike[str] | None, rev: str | None, dev: str | None, main: str | None,
+                 result: str | None) -> SyncIdentity | None:
+        asked.append((path, rev, dev, main, result))
+        return identify_sync(path, rev, dev, main, result)
+
+    monkeypatch.setattr(sync, "identify_sync", recorded)
     opener = sync_process.start_sync_process(request)
     assert not opener.forked and len(asked) == 1
     assert _json(request, opener) == _json(request, open_sync)
@@ -157,7 +167,7 @@ def test_a_child_behind_the_app_runs_at_the_lowest_priority(behind: bool) -> Non
     process = sync_process.start_analysis_process(
         lambda _progress: os.getpriority(os.PRIO_PROCESS, 0), behind=behind)  # type: ignore[arg-type,return-value]
     assert process is not None
-    seen = process.receive(None)
+    seen: object = process.receive(None)  # what compute returned: a number here
     assert seen == (min(mine + sync_process.BEHIND, 19) if behind else mine)
     assert os.getpriority(os.PRIO_PROCESS, 0) == mine, "the app's own priority is untouched"
 

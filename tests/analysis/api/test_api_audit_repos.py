@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from helpers.histories import bot_merge, history
 from helpers.signals import findings
 from helpers.syncs import analyze, analyze_preview
@@ -31,7 +33,7 @@ CALLER = """
 """
 
 
-def test_renamed_method_and_enum_from_the_sample_scenario(tmp_path) -> None:
+def test_renamed_method_and_enum_from_the_sample_scenario(tmp_path: Path) -> None:
     scenario = renamed_callee(tmp_path / "repo")
     analysis = analyze(scenario.path, dev="dev", main="main")
     caller = "megatron/core/transformer/transformer_layer.py"
@@ -50,7 +52,7 @@ def test_renamed_method_and_enum_from_the_sample_scenario(tmp_path) -> None:
     assert signal.weight == 50 and signal.commits == method.commits and f"line {method.line}:" in signal.message
 
 
-def test_scenario_merge_commit_gives_the_same_findings(tmp_path) -> None:
+def test_scenario_merge_commit_gives_the_same_findings(tmp_path: Path) -> None:
     scenario = renamed_callee(tmp_path / "repo")
     b = RepoBuilder.open(scenario.path)
     preview_found = {(f.path, f.line, f.kind) for f in analyze(b.path, dev="dev", main="main").api_mismatches}

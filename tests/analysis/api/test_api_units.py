@@ -6,7 +6,7 @@ import pytest
 
 from workbench.analysis.api.calls import Arguments, bind, check_call
 from workbench.analysis.api.symbols import interface
-from workbench.analysis.python.module_index import ParamKind, module_index
+from workbench.analysis.python.module_index import ModuleIndex, ParamKind, module_index
 from workbench.analysis.python.parse import captures, parse
 from workbench.analysis.python.undefined import undefined_uses
 from workbench.analysis.readers import git_blob_id
@@ -43,7 +43,7 @@ class D:
 '''
 
 
-def _index(source: bytes = SOURCE, path: str = "pkg/sub/mod.py"):
+def _index(source: bytes = SOURCE, path: str = "pkg/sub/mod.py") -> ModuleIndex:
     return module_index(path, git_blob_id(source), source)
 
 

@@ -65,8 +65,8 @@ def test_layout_of_every_sample_file_reproduces_both_sides(sample_in_progress: S
 
 def test_folds_hide_only_rows_outside_hunks_and_expand_on_request(sample_in_progress: SampleSync) -> None:
     _repo, analysis = open_analysis(sample_in_progress.path)
-    entry = max((f for f in analysis.files if f.merge), key=lambda f: len(f.merge.ours))
-    layout = merge_layout(entry.merge, entry.hunks)
+    entry, merge = max(((f, f.merge) for f in analysis.files if f.merge), key=lambda pair: len(pair[1].ours))
+    layout = merge_layout(merge, entry.hunks)
     entries = fold_layout(layout, context=1)
     folds = [e for e in entries if isinstance(e, Fold)]
     shown = [e.index for e in entries if isinstance(e, RowRef)]

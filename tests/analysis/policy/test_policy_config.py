@@ -89,12 +89,15 @@ def test_pyproject_without_the_table_is_an_error() -> None:
 
 
 def test_load_policy_by_preset_file_or_repository(tmp_path: Path) -> None:
-    assert load_policy("megatron", lambda: None).name == "megatron"
+    preset = load_policy("megatron", lambda: None)
+    assert preset is not None and preset.name == "megatron"
     assert load_policy(None, lambda: None) is None
-    assert load_policy(None, lambda: ("abc:.workbench.toml", b'keep_dev = ["x"]\n')).keep_dev[0].source == "abc:.workbench.toml:1"
+    own = load_policy(None, lambda: ("abc:.workbench.toml", b'keep_dev = ["x"]\n'))
+    assert own is not None and own.keep_dev[0].source == "abc:.workbench.toml:1"
     config = tmp_path / "policy.toml"
     config.write_text('override_from_main = ["a/*.py"]\n')
-    assert load_policy(str(config), lambda: None).override_rule("a/b.py") is not None
+    from_file = load_policy(str(config), lambda: None)
+    assert from_file is not None and from_file.override_rule("a/b.py") is not None
     with pytest.raises(WorkbenchError, match="unknown policy 'nope': not a preset"):
         load_policy("nope", lambda: None)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from pathlib import Path
 
 from helpers.histories import history
 from helpers.syncs import analyze
@@ -16,8 +17,8 @@ from workbench.sample.policy import CODEOWNERS, DOCKERFILE, PYPROJECT, TRAINING,
 from workbench.sample.scenarios import policy_files
 
 
-def _analyze(path: object, policy: str | None = "megatron", **request: str) -> SyncAnalysis:
-    return analyze(path, policy=policy, **request)  # type: ignore[arg-type]
+def _analyze(path: Path | str, policy: str | None = "megatron", **request: str) -> SyncAnalysis:
+    return analyze(path, policy=policy, **request)
 
 
 def _by(analysis: SyncAnalysis, kind: str) -> dict[str, PolicyFinding]:
@@ -25,7 +26,7 @@ def _by(analysis: SyncAnalysis, kind: str) -> dict[str, PolicyFinding]:
     return {f.path: f for f in analysis.policy.findings if f.kind == kind}
 
 
-def test_keep_dev_files_holding_mains_text_are_high_with_the_exact_fix(tmp_path) -> None:
+def test_keep_dev_files_holding_mains_text_are_high_with_the_exact_fix(tmp_path: Path) -> None:
     scenario = policy_files(tmp_path / "repo")
     analysis = _analyze(scenario.path, dev="dev", main="main")
     assert analysis.policy is not None and analysis.policy.name == "megatron"
@@ -40,14 +41,14 @@ def test_keep_dev_files_holding_mains_text_are_high_with_the_exact_fix(tmp_path)
         assert signal.weight == 60
 
 
-def test_git_sources_main_added_are_listed_for_devs_pyproject(tmp_path) -> None:
+def test_git_sources_main_added_are_listed_for_devs_pyproject(tmp_path: Path) -> None:
     scenario = policy_files(tmp_path / "repo")
     (found,) = _by(_analyze(scenario.path, dev="dev", main="main"), "uv-source-missing").values()
     assert found.path == PYPROJECT and found.severity == "medium"
     assert '`nvidia-resiliency-ext = { git = "https://github.com/NVIDIA/nvidia-resiliency-ext"' in found.message
 
 
-def test_override_file_is_marked_intended_and_its_main_hunks_lose_risk(tmp_path) -> None:
+def test_override_file_is_marked_intended_and_its_main_hunks_lose_risk(tmp_path: Path) -> None:
     scenario = policy_files(tmp_path / "repo")
     analysis = _analyze(scenario.path, dev="dev", main="main")
     entry = analysis.file(TRAINING)
@@ -57,14 +58,14 @@ def test_override_file_is_marked_intended_and_its_main_hunks_lose_risk(tmp_path)
     assert TRAINING not in _by(analysis, "main-text-in-keep-dev")
 
 
-def test_without_a_policy_nothing_is_said(tmp_path) -> None:
+def test_without_a_policy_nothing_is_said(tmp_path: Path) -> None:
     scenario = policy_files(tmp_path / "repo")
     analysis = _analyze(scenario.path, policy=None, dev="dev", main="main")
     assert analysis.policy is None and all(f.policy is None for f in analysis.files)
     assert analysis_to_json(analysis)["policy"] is None
 
 
-def test_running_the_fixes_clears_the_findings(tmp_path) -> None:
+def test_running_the_fixes_clears_the_findings(tmp_path: Path) -> None:
     """The fix commands work as written: after them only main's new git source is left to add."""
     scenario = policy_files(tmp_path / "repo")
     b = RepoBuilder.open(scenario.path)
@@ -85,7 +86,7 @@ def test_running_the_fixes_clears_the_findings(tmp_path) -> None:
     assert _by(done, "uv-source-missing") == {} and _by(done, "main-text-in-keep-dev") == {}
 
 
-def test_coupled_files_from_different_sides_are_reported(tmp_path) -> None:
+def test_coupled_files_from_different_sides_are_reported(tmp_path: Path) -> None:
     scenario = policy_files(tmp_path / "repo")
     b = RepoBuilder.open(scenario.path)
     start_sync(b, "main2dev/sync", dev="dev", main="main")
@@ -139,7 +140,7 @@ def test_a_merge_in_progress_reads_the_work_trees_config(builder: RepoBuilder) -
     assert _by(analysis, "main-text-in-keep-dev") == {}
 
 
-def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder, tmp_path) -> None:
+def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder, tmp_path: Path) -> None:
     """During a merge, ``diff-index`` alone trusts the index's file times: a touched file looked changed."""
     history(builder, base={"same.txt": "same\n", "conf.txt": "line1\nline2\nline3\n"},
             dev={"conf.txt": "line1\nDEV\nline3\n"}, main={"conf.txt": "line1\nMAIN\nline3\n"})
@@ -153,7 +154,7 @@ def test_a_file_only_touched_in_the_work_tree_is_no_change(builder: RepoBuilder,
     assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main") == before == {}
 
 
-def test_a_crlf_checkout_of_mains_file_is_mains_file(builder: RepoBuilder, tmp_path) -> None:
+def test_a_crlf_checkout_of_mains_file_is_mains_file(builder: RepoBuilder, tmp_path: Path) -> None:
     """During a merge the result is read as ``git add`` stores it: raw CRLF bytes under ``core.autocrlf`` are main's LF blob."""
     history(builder, base={"same.txt": "a\nb\n", "conf.txt": "line1\nline2\nline3\n"},
             dev={"conf.txt": "line1\nDEV\nline3\n"},
@@ -168,7 +169,7 @@ def test_a_crlf_checkout_of_mains_file_is_mains_file(builder: RepoBuilder, tmp_p
     assert _by(_analyze(builder.path, policy=str(policy)), "override-not-main").keys() == {"same.txt"}
 
 
-def test_an_untracked_file_is_not_in_the_merge_in_progress(builder: RepoBuilder, tmp_path) -> None:
+def test_an_untracked_file_is_not_in_the_merge_in_progress(builder: RepoBuilder, tmp_path: Path) -> None:
     """The result is the index's files: one taken out of the index but left on disk is not committed."""
     history(builder, base={"conf.txt": "line1\nline2\nline3\n"}, dev={"conf.txt": "line1\nDEV\nline3\n"},
             main={"new.txt": "from main\n", "conf.txt": "line1\nMAIN\nline3\n"})

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyflakes import checker, messages
 
-from workbench.analysis.model import Importer
+from workbench.analysis.model import Importer, Whose
 from workbench.analysis.python.importers import find_importers
 from workbench.analysis.python.scope import (
     BUILTINS,
@@ -21,6 +21,7 @@ from workbench.analysis.python.scope import (
 )
 from workbench.analysis.readers import Trees, git_blob_id
 from workbench.analysis.risk.dangling import dangling, orphaned
+from workbench.git.types import PathChange, TreeChange, TreeRole
 
 
 def _src(text: str) -> bytes:
@@ -299,13 +300,22 @@ class _Files:
         self.result = result
         self.searches: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
 
-    def blob_id(self, role: str, path: str) -> str | None:
+    def blob_id(self, role: TreeRole, path: str) -> str | None:
         return git_blob_id(self.result[path]) if role == "result" and path in self.result else None
 
-    def read(self, role: str, path: str) -> bytes | None:
+    def read(self, role: TreeRole, path: str) -> bytes | None:
         return self.result.get(path) if role == "result" else None
 
-    def grep(self, role: str, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
+    def changes(self, old: TreeRole, new: TreeRole) -> tuple[TreeChange, ...]:
+        raise AssertionError("the importer search compares no trees")
+
+    def path_log(self, role: Whose, path: str, limit: int = 200) -> tuple[PathChange, ...]:
+        raise AssertionError("the importer search reads no history")
+
+    def deletions(self, paths: Sequence[str]) -> dict[str, str | None]:
+        raise AssertionError("the importer search looks for no deletions")
+
+    def grep(self, role: TreeRole, word: str, *more: str, under: Sequence[str] = ()) -> tuple[str, ...]:
         words = (word, *more)
         self.searches.append((words, tuple(under)))
         pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)")

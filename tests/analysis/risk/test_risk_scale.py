@@ -16,29 +16,30 @@ from hypothesis import strategies as st
 from workbench.analysis.risk.evidence import Blobs
 from workbench.analysis.risk.line_compare import contains_block
 from workbench.analysis.risk.script_index import holding, replaces_near, side_lines
+from workbench.analysis.xdiff import Edit, Script
 from workbench.sample import RepoBuilder
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
 
 @st.composite
-def scripts(draw: st.DrawFn) -> tuple[tuple[int, int, int, int], ...]:
+def scripts(draw: st.DrawFn) -> Script:
     """A valid edit script: base and side ranges in order, disjoint, some of them empty."""
     base = side = 0
-    out = []
+    out: list[Edit] = []
     for _ in range(draw(st.integers(0, 8))):
         base += draw(st.integers(0, 3))
         side += draw(st.integers(0, 3))
         count, size = draw(st.integers(0, 3)), draw(st.integers(0, 3))
         if count == size == 0:
             continue
-        out.append((base, count, side, size))
+        out.append(Edit(base, count, side, size))
         base, side = base + count, side + size
     return tuple(out)
 
 
 @settings(max_examples=300, deadline=None)
 @given(ours=scripts(), theirs=scripts(), lo=st.integers(0, 30), span=st.integers(0, 12), line=st.integers(0, 30))
-def test_bisected_lookups_agree_with_scans(ours, theirs, lo: int, span: int, line: int) -> None:  # noqa: ANN001
+def test_bisected_lookups_agree_with_scans(ours: Script, theirs: Script, lo: int, span: int, line: int) -> None:
     scanned = [n for _, _, start, count in ours for n in range(max(lo, start), min(lo + span, start + count))]
     assert side_lines(ours, lo, lo + span) == scanned
     entry = next((e for e in ours if e[2] <= line < e[2] + e[3]), None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.syncs import analyze_preview
@@ -17,10 +18,11 @@ OLD_HUNK_KEYS = {"index", "base_lines", "dev_lines", "main_lines", "result_lines
                  "signals", "dev_commits", "main_commits", "lost_lines", "choice_loses", "item"}
 
 
-def document(tmp_path: Path, name: str) -> dict:  # type: ignore[type-arg]
+def document(tmp_path: Path, name: str) -> dict[str, Any]:
     scenario = build_scenario(name, tmp_path / name)
     analysis = analyze_preview(scenario.path, dev=scenario.dev, main=scenario.main)
-    return json.loads("".join(analysis_json_text(analysis)))
+    parsed: dict[str, Any] = json.loads("".join(analysis_json_text(analysis)))
+    return parsed
 
 
 @pytest.mark.parametrize(("name", "take", "rung"), [
@@ -52,7 +54,7 @@ def test_a_suggestion_names_lines_of_its_sides_blobs(tmp_path: Path) -> None:
 def test_the_analysis_itself_carries_what_the_json_prints(tmp_path: Path) -> None:
     scenario = build_scenario("intentional-removal", tmp_path / "s")
     analysis = analyze_preview(scenario.path, dev=scenario.dev, main=scenario.main)
-    hunks = [h for f in analysis.files for h in f.hunks if h.suggestion is not None]
-    assert hunks and all(h.suggestion.rung is Rung.MAIN_REMOVED and h.suggestion.candidate.take is Take.MAIN for h in hunks)
-    assert all(h.candidates[0] == h.suggestion.candidate for h in hunks), "the suggestion heads the menu"
+    suggested = [(h, h.suggestion) for f in analysis.files for h in f.hunks if h.suggestion is not None]
+    assert suggested and all(s.rung is Rung.MAIN_REMOVED and s.candidate.take is Take.MAIN for _, s in suggested)
+    assert all(h.candidates[0] == s.candidate for h, s in suggested), "the suggestion heads the menu"
     assert all(not e.candidates and e.suggestion is None for f in analysis.files for e in f.edits)

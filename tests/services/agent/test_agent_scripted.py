@@ -9,6 +9,7 @@ blocking, every decision in the record, and judgements listed for a person.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 from helpers.agent import Agent, git, truth_fix, workbench
@@ -49,7 +50,7 @@ def test_the_agent_finishes_the_merge_in_progress(sample_in_progress: SampleSync
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RECIPES))
-def test_the_agent_finishes_each_scenario_merged_without_theirs(name: str, tmp_path) -> None:  # noqa: ANN001
+def test_the_agent_finishes_each_scenario_merged_without_theirs(name: str, tmp_path: Path) -> None:
     scenario = build_scenario(name, tmp_path / "repo")
     merged = subprocess.run(["git", "merge", "--no-edit", "main"], cwd=scenario.path, capture_output=True, text=True)
     sample = SampleSync(scenario.name, scenario.path, scenario.dev, scenario.main, scenario.base, scenario.files)
