@@ -250,16 +250,17 @@ def test_an_edit_hunk_acknowledged_on_the_command_line_keeps_the_result_and_pass
     merge = _conflict_and_reverted_main_change(builder)
     repo = str(builder.path)
     assert main(["report", merge, "--repo", repo, "--format", "json", "--fail-on", "low"]) == 1
-    # the conflict kept dev's side and drops main's line there: open in that direction too
-    assert [(o["path"], o["index"]) for o in json.loads(capsys.readouterr().out)["gate"]["open"]] == [(CLEAN, 0), (CLEAN, 1)]
+    # Both directions: the conflict (hunk 1) holds dev's side and drops main's lines, so it waits too.
+    assert [(o["path"], o["index"]) for o in json.loads(capsys.readouterr().out)["gate"]["open"]] == [
+        (CLEAN, 0), (CLEAN, 1)]
     assert main(["ack", merge, "--repo", repo, "--file", CLEAN, "--hunk", "1", "--decision", "merged",
                  "--reason", "x"]) == 2
     assert "is one of git's conflicts" in capsys.readouterr().err
+    assert main(["ack", merge, "--repo", repo, "--file", CLEAN, "--hunk", "1", "--decision", "dev",
+                 "--reason", "dev's body replaces main's"]) == 0
+    capsys.readouterr()
     assert main(["ack", merge, "--repo", repo, "--file", CLEAN, "--hunk", "2", "--reason", "f4 stays unfused"]) == 0
     assert "keep result" in capsys.readouterr().out
-    assert main(["ack", merge, "--repo", repo, "--file", CLEAN, "--hunk", "1", "--decision", "dev",
-                 "--reason", "dev's fused calls replace main's"]) == 0
-    capsys.readouterr()
     builder.git("add", ".workbench/acks.toml")
     builder.git("commit", "-q", "-m", "Acknowledge the edit")
     assert main(["report", merge, "--repo", repo, "--result", "HEAD", "--format", "json", "--fail-on", "low"]) == 0

@@ -104,3 +104,21 @@ def test_r5_lifts_a_medium_member_of_a_high_change_but_not_a_file_a_tool_writes(
                Member("golden_values.json", 0, Level.MEDIUM, lost))
     item = Item("commit-0123456789", ItemKind.COMMIT, Level.HIGH, "why", members)
     assert lifted(Worklist((item,))) == {("model.py", 1)}
+
+
+def test_a_result_that_took_the_other_sides_text_still_loses_this_sides_layout(builder: RepoBuilder) -> None:
+    """main re-laid dev's call out (its formatter) and changed the line before it; the result is main's text as
+    it is: dev's lines are lost with their layout (a reviewer restores them), not explained away as layout."""
+    base = "def run(cfg):\n    x = 1\n    report(cfg.name, cfg.size)\n    return x\n"
+    dev = "def run(cfg):\n    x = 1\n    report(cfg.name, cfg.size, cfg.depth)\n    return x\n"
+    upstream = ("def run(cfg):\n    x = 2\n    report(\n        cfg.name,\n        cfg.size,\n        cfg.depth,\n"
+                "    )\n    return x\n")
+    _merged(builder, {"run.py": dev}, {"run.py": upstream}, {"run.py": base})
+    assert builder.merge("upstream") == 1
+    builder.git("checkout", "--theirs", "--", "run.py")
+    builder.git("add", "run.py")
+    builder.git("commit", "-q", "--no-edit")
+    analysis = analyze(builder.path, rev="HEAD")
+    (hunk,) = [h for f in analysis.files for h in f.hunks]
+    assert hunk.lost_lines.dev, "the result is main's text: dev's own line is lost, however main laid it out"
+    assert not any(s.kind in (SignalKind.LAYOUT_ONLY, SignalKind.MOVED_IN_RESULT) for s in hunk.signals)

@@ -52,6 +52,8 @@ class SideExplainer:
     """The side's file, line by line."""
     result: Sequence[bytes]
     sync: SyncCommits
+    other: Sequence[bytes] = ()
+    """The other side's file: what it already holds near the hunk, or elsewhere, explains nothing of this side's."""
     _statements: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
@@ -61,6 +63,26 @@ class SideExplainer:
     @cached_property
     def _elsewhere(self) -> Elsewhere:
         return Elsewhere(self.lines, self.result)
+
+    @cached_property
+    def _other_elsewhere(self) -> Elsewhere:
+        return Elsewhere(self.lines, self.other)
+
+    def _other_lays_out(self, hunk: Hunk, lines: list[int]) -> set[int]:
+        """Of ``lines``, those the other side's own file already holds laid out anew near the hunk (or imports):
+        a result holding them holds the other side's text, and this side's lines, layout and all, are lost
+        with it (a reviewer restores them), so the layout explains nothing."""
+        if not self.other:
+            return set()
+        where = hunk.dev if self.whose == "dev" else hunk.main
+        there = hunk.main if self.whose == "dev" else hunk.dev
+        found = kept_positional(self.lines, where, lines, self.other, there)
+        rest = [n for n in lines if n not in found]
+        if rest:
+            other_data = joined(self.other)
+            found |= kept_imports(self.ev.file.path, self._oid, self._data, self.lines, rest,
+                                  git_blob_id(other_data), other_data)
+        return found
 
     @cached_property
     def _data(self) -> bytes:
@@ -92,8 +114,12 @@ class SideExplainer:
             if rest:
                 layout |= kept_imports(self.ev.file.path, self._oid, self._data, self.lines, rest,
                                        self._result_oid, self._result_data)
+            if layout:
+                layout -= self._other_lays_out(hunk, sorted(layout))
         rest = [n for n in lost if n not in layout]
         moved = self._elsewhere.kept(rest) if rest else set()
+        if moved:
+            moved -= self._other_elsewhere.kept(sorted(moved))
         rest = [n for n in rest if n not in moved]
         removed = self._removed(rest) if rest else {}
         left = {n for n in rest if n not in removed}

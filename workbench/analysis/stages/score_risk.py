@@ -165,8 +165,8 @@ def _narrowed(
     and the signals that say what it explained.  A hunk still in conflict, or of values only, is left as is."""
     merge = ev.file.merge
     assert merge is not None
-    dev = SideExplainer(ev, "dev", merge.ours, result, sync)
-    main = SideExplainer(ev, "main", merge.theirs, result, sync)
+    dev = SideExplainer(ev, "dev", merge.ours, result, sync, merge.theirs)
+    main = SideExplainer(ev, "main", merge.theirs, result, sync, merge.ours)
     out_dev: list[Dropped] = []
     out_main: list[list[int]] = []
     signals: list[tuple[Signal, ...]] = []
