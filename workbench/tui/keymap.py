@@ -108,7 +108,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("take_both_main_first", "B", "Both (main first)", "Take both: main's lines, then dev's", S, "Decide"),
     _a("edit", "e", "Edit", "Edit this hunk's result in $EDITOR (or in the app when none is set)",
        S, "Decide", show=True),
-    _a("keep_result", "R", "Keep result", "An edit outside git's conflicts: keep what the result holds there",
+    _a("keep_result", "R", "Keep result",
+       "Keep what the result holds here: an edit outside git's conflicts, or a conflict you resolved by hand",
        S, "Decide"),
     _a("restore_merge", "G", "Git's merge", "An edit outside git's conflicts: restore what git's automatic merge "
        "put there (a file git's merge does not have is deleted)", S, "Decide"),
