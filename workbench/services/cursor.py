@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from enum import Enum
 
 from workbench.analysis.model import Hunk, Level
+from workbench.services import worklist
 from workbench.services.workspace import Position, Workspace
 
 
@@ -180,12 +181,24 @@ class Cursor:
         return step(self.ws, self.here(), delta, paths)
 
     def next_risky(self, delta: int) -> Position | None:
-        """``N``/``P``: the next undecided high-risk hunk of the sync, wrapping around."""
+        """``N``/``P``: the first undecided member of the next open high item (``services/worklist.py``), wrapping
+        around; without a worklist (a first look, a quiz), the next undecided high-risk hunk."""
+        if worklist.items(self.ws):
+            return worklist.next_item(self.ws, self.here(), delta, high_only=True)
         return next_open_risk(self.ws, self.here(), delta)
 
     def next_open(self, delta: int) -> Position | None:
-        """``o``/``O``: the next undecided hunk of any risk, wrapping around."""
+        """``o``/``O``: the first undecided member of the next open item of any level, wrapping around; once every
+        item is decided (or without a worklist), the next undecided hunk of any risk."""
+        if worklist.items(self.ws):
+            found = worklist.next_item(self.ws, self.here(), delta, high_only=False)
+            if found is not None:
+                return found
         return next_undecided(self.ws, self.here(), delta)
+
+    def next_to_decide(self) -> Position | None:
+        """After a decision (``advance``): the rest of the current item first, then the next open item."""
+        return worklist.next_in_item(self.ws, self.here()) or self.next_open(+1)
 
     # -- folds and toggles -------------------------------------------------------------------
 
