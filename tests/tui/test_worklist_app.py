@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import main_screen, ready, screen_text, settle, toasts
-from textual.pilot import Pilot
+from pilot_tools import ready, screen_text, settle, toasts
 
 from workbench.analysis.model import Level
-from workbench.sample import RepoBuilder, SampleSync
 from workbench.resolve.splice import Choice
+from workbench.sample import RepoBuilder, SampleSync
 from workbench.services import worklist
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
@@ -55,11 +53,11 @@ async def _the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk(
         second = rows[1].item
         assert screen.cursor is not None and worklist.item_at(ws, screen.cursor.here()) is second
         assert panel.options.has_focus
-        # W: the file list, one key away, and back
-        await pilot.press("W")
+        # L: the file list, one key away, and back
+        await pilot.press("L")
         await settle(pilot)
         assert not panel.display and screen.left_showing == "files"
-        await pilot.press("W")
+        await pilot.press("L")
         await settle(pilot)
         assert panel.display and panel.highlighted_id == second.id
 
@@ -91,7 +89,9 @@ async def _N_and_o_move_by_item_and_n_hunk_by_hunk(
         assert low is not None and low.level is not Level.HIGH, "o goes on to items of any level"
         # within a multi-hunk item, n steps hunk by hunk
         multi = next(i for i in items if len(i.members) > 1 and all(m.hunk is not None for m in i.members))
-        screen.go(worklist.start_of(ws, multi))
+        target = cursor.to_item(multi)
+        assert target is not None
+        screen.go(target)
         await settle(pilot)
         before = cursor.here()
         await pilot.press("n")
@@ -107,7 +107,10 @@ async def _I_decides_every_member_of_an_item_across_files_as_one_undo(
         ws = screen.ws
         assert ws is not None
         item = next(i for i in worklist.items(ws) if len(i.paths) > 1)
-        screen.go(worklist.start_of(ws, item))
+        assert screen.cursor is not None
+        target = screen.cursor.to_item(item)
+        assert target is not None
+        screen.go(target)
         await settle(pilot)
         await pilot.press("I")
         await settle(pilot)
@@ -220,7 +223,8 @@ def _sync(script: Callable[..., object]) -> Callable[..., None]:
     return test
 
 
-test_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk = _sync(_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk)
+test_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk = _sync(
+    _the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk)
 test_N_and_o_move_by_item_and_n_hunk_by_hunk = _sync(_N_and_o_move_by_item_and_n_hunk_by_hunk)
 test_I_decides_every_member_of_an_item_across_files_as_one_undo = _sync(_I_decides_every_member_of_an_item_across_files_as_one_undo)
 test_the_why_pane_says_the_item_and_what_each_choice_loses = _sync(_the_why_pane_says_the_item_and_what_each_choice_loses)

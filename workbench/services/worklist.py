@@ -60,10 +60,21 @@ def items(ws: Workspace) -> tuple[Item, ...]:
     return worklist.items
 
 
+def reachable(ws: Workspace, member: Member) -> bool:
+    """The member's file is one of the sync's (an API break can name a file git merged cleanly: the app cannot
+    show it, the item stays open until the file is fixed outside the app)."""
+    return ws.analysis.file(member.path) is not None
+
+
 def member_decided(ws: Workspace, member: Member) -> bool:
+    """A hunk with a decision; a whole-file member with a whole-file choice, or every hunk of its file decided."""
     if ws.session.file_choice(member.path) is not None:
         return True
-    return member.hunk is not None and ws.session.decision(member.path, member.hunk) is not None
+    if member.hunk is not None:
+        return ws.session.decision(member.path, member.hunk) is not None
+    entry = ws.analysis.file(member.path)
+    return entry is not None and bool(entry.all_hunks) and all(
+        ws.session.decision(member.path, h.index) is not None for h in entry.all_hunks)
 
 
 def undecided_members(ws: Workspace, item: Item) -> tuple[Member, ...]:
@@ -107,39 +118,38 @@ def member_position(member: Member) -> Position:
     return Position(member.path, member.hunk)
 
 
-def start_of(ws: Workspace, item: Item) -> Position:
-    """Where an item is read from: its first undecided member, else its first member."""
-    waiting = undecided_members(ws, item)
-    return member_position((waiting or item.members)[0])
+def start_of(ws: Workspace, item: Item) -> Position | None:
+    """Where an item is read from: its first undecided member, else its first member, of the sync's files (None:
+    every member is in a file the sync does not list)."""
+    shown = [m for m in item.members if reachable(ws, m)]
+    waiting = [m for m in shown if not member_decided(ws, m)]
+    return member_position((waiting or shown)[0]) if shown else None
 
 
-def next_item(ws: Workspace, here: Position | None, delta: int, high_only: bool) -> Position | None:
-    """The first undecided member of the next (``delta`` -1: previous) open item after the one at ``here``, high
-    items only when ``high_only``, wrapping around; None when no other item is open."""
+def next_item(ws: Workspace, current: Item | None, delta: int, high_only: bool) -> Item | None:
+    """The next (``delta`` -1: previous) open item after ``current`` (from the top without one), high items only
+    when ``high_only``, wrapping around; None when no other item is open."""
     found = items(ws)
     if not found:
         return None
-    current = item_at(ws, here)
-    start = found.index(current) if current is not None else (-1 if delta > 0 else len(found))
+    start = found.index(current) if current in found else (-1 if delta > 0 else len(found))
     for k in range(1, len(found) + 1):
         candidate = found[(start + delta * k) % len(found)]
         if candidate is current or (high_only and candidate.level is not Level.HIGH):
             continue
-        waiting = undecided_members(ws, candidate)
-        if waiting:
-            return member_position(waiting[0])
+        if any(reachable(ws, m) for m in undecided_members(ws, candidate)):
+            return candidate
     return None
 
 
-def next_in_item(ws: Workspace, here: Position | None) -> Position | None:
-    """The next undecided member of the item at ``here`` after it (after a decision: the item's rest first)."""
-    current = item_at(ws, here)
+def next_in_item(ws: Workspace, current: Item | None, here: Position | None) -> Position | None:
+    """The next undecided member of ``current`` after ``here`` (after a decision: the item's rest first)."""
     if current is None or here is None:
         return None
     members = current.members
     at = next((k for k, m in enumerate(members) if (m.path, m.hunk) == (here.path, here.hunk)), -1)
     for member in (*members[at + 1:], *members[:max(at, 0)]):
-        if not member_decided(ws, member):
+        if reachable(ws, member) and not member_decided(ws, member):
             return member_position(member)
     return None
 

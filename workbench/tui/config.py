@@ -52,7 +52,7 @@ class Config:
     advance: bool = False
     """After deciding a hunk, move on to the next undecided one."""
     start: StartPane = StartPane.ITEMS
-    """The pane the app opens on (``W`` switches)."""
+    """The pane the app opens on (``L`` switches)."""
     path: Path | None = None
     """Where the settings came from (and where the theme is remembered)."""
 

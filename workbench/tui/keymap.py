@@ -90,7 +90,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     _a("next_open", "o", "Next open item", "Next open item of any level (its first undecided hunk), wrapping around; "
        "once every item is decided, the next undecided hunk", S, "Move"),
     _a("prev_open", "O", "Prev open item", "Previous open item of any level (its first undecided hunk)", S, "Move"),
-    _a("toggle_items", "W", "Items/Files", "Switch the left pane between the worklist (items a decision settles, most "
+    _a("toggle_items", "L", "Items/Files", "Switch the left pane between the worklist (items a decision settles, most "
        "important first; the app opens on it) and the file list", S, "Move", show=True),
     _a("item_filter", "F", "Item filter", "The worklist lists what is still open, every item, or the items a commit "
        "after the merge changed (--result later than the merge)", S, "Move"),

@@ -1,4 +1,4 @@
-"""The worklist from a key: ``W`` switches the left pane (items or files), ``F`` what the items pane lists, ``I``
+"""The worklist from a key: ``L`` switches the left pane (items or files), ``F`` what the items pane lists, ``I``
 decides every undecided member of the current item at once (asked first, one undo)."""
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ CHOICES = (
 
 
 def current_item(host: Host) -> Item | None:
-    ws, cursor = host.ws, host.cursor
-    if ws is None or cursor is None:
-        return None
-    return worklist.item_at(ws, cursor.here())
+    cursor = host.cursor
+    return cursor.in_item() if cursor is not None else None
 
 
 def decide_item(host: Host) -> None:

@@ -52,7 +52,6 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     else:
         text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
         text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
-    _item(text, ws, path, index, palette)
     suggestion.file_lines(text, entry, ws, palette)
     for sha in suggestion.hunk_lines(text, ws, path, hunk, palette):
         commit_line(text, sha, commits.get(sha), palette, indent="    ")
@@ -70,6 +69,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
     _lost(text, hunk, palette, bool(decided))
     _choice_loss(text, hunk)
+    _item(text, ws, path, index, palette)
     _note_and_ack(text, ws, path, hunk.index)
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
@@ -114,11 +114,11 @@ def _item(text: Text, ws: Workspace, path: str, index: int, palette: Palette) ->
     item = worklist.item_at(ws, Position(path, index))
     if item is None:
         return
-    text.append("Item ", style="bold")
+    text.append("\nItem ", style="bold")
     text.append(visible(item.id), style=palette.risk[item.level])
     text.append(f" · {item.kind.value} · {worklist.size_words(item)} · {worklist.state_words(ws, item)}\n")
     text.append(f"  {visible(item.why)}\n")
-    text.append(f"  {worklist.lost_words(item)}; I decides every member at once\n\n", style=palette.muted)
+    text.append(f"  {worklist.lost_words(item)}; I decides every member at once\n", style=palette.muted)
 
 
 def _choice_loss(text: Text, hunk: Hunk) -> None:

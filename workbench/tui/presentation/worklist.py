@@ -37,7 +37,8 @@ def item_entry(ws: Workspace, row: ItemRow, width: int, palette: Palette) -> Ite
     why = _cut(visible(item.why), span * WHY_LINES)
     for k in range(0, len(why), span):
         text.append("\n  " + why[k:k + span])
-    files = ", ".join(p.rsplit("/", 1)[-1] for p in item.paths)
+    files = ", ".join(p.rsplit("/", 1)[-1] + ("" if ws.analysis.file(p) is not None else " (merged cleanly)")
+                      for p in item.paths)
     text.append("\n  " + _cut(visible(files), span), style=palette.muted)
     return ItemEntry(item.id, text)
 

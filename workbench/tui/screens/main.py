@@ -192,9 +192,10 @@ class MainScreen(MainKeys, Screen[None]):
             self.show_left("items")
             found = worklist.item_rows(ws, worklist.ItemFilter.OPEN)
             if found and not ws.resumed:  # the first open item, where the review starts
-                start = worklist.start_of(ws, found[0].item)
-                first = start.path
-                cursor.pending = start.hunk if start.hunk is not None else opening_hunk(ws, first)
+                start = next((p for p in map(cursor.to_item, (r.item for r in found)) if p is not None), None)
+                if start is not None:
+                    first = start.path
+                    cursor.pending = start.hunk if start.hunk is not None else opening_hunk(ws, first)
             self._browsing = True  # the focus stays in the worklist
         if first_look is not None:
             cursor.keep_move(first_look, first)
@@ -313,7 +314,7 @@ class MainScreen(MainKeys, Screen[None]):
         """Highlight, in the worklist, the item the current hunk belongs to."""
         ws, cursor = self.ws, self.cursor
         if ws is not None and cursor is not None:
-            found = worklist.item_at(ws, cursor.here())
+            found = cursor.in_item()
             self.query_one(WorklistPanel).show_item(found.id if found is not None else None)
 
     @on(WorklistPanel.ItemHighlighted)
@@ -329,11 +330,14 @@ class MainScreen(MainKeys, Screen[None]):
         found = ws.analysis.worklist.item(item_id) if ws is not None and ws.analysis.worklist is not None else None
         if ws is None or found is None or self.cursor is None:
             return
-        start = worklist.start_of(ws, found)
-        here = self.cursor.here()
-        if here is not None and worklist.item_at(ws, here) is found:
+        if self.cursor.in_item() is found:
             if focus:
                 self.focus_view()  # already in the item: enter reads on from where the user is
+            return
+        start = self.cursor.to_item(found)
+        if start is None:
+            self.notify(f"{visible(found.id)} is in files git merged cleanly, which the app does not list: "
+                        f"{visible(', '.join(found.paths))}. Fix them in an editor.", severity="warning")
             return
         self._browsing = not focus
         self.go(start, focus)

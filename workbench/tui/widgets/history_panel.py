@@ -55,7 +55,7 @@ class _Row:
 
 def _sync_words(change: SyncChange) -> str:
     """``sync merge, 289 lines``: why a commit is the sync's own, and how much of the file it changed."""
-    return f"{change.reason.value}, {plural(change.lines, 'line')}"
+    return change.reason.value + (f", {plural(change.lines, 'line')}" if change.lines else "")
 
 
 class HistoryPanel(LineView):

@@ -58,7 +58,8 @@ class WorklistPanel(Vertical):
     DEFAULT_CSS = """
     WorklistPanel { height: 1fr; }
     WorklistPanel #worklist-summary { height: auto; min-height: 2; padding: 0 1; background: $panel; }
-    WorklistPanel ItemOptions { height: 1fr; background: $surface; border: none; }
+    WorklistPanel ItemOptions, WorklistPanel ItemOptions:focus { height: 1fr; background: $surface; border: none;
+        padding: 0; }
     WorklistPanel ItemOptions:focus { background-tint: $foreground 4%; }
     """
 
