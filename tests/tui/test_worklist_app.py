@@ -4,7 +4,6 @@ says what each choice loses and which item a hunk is in, and History shows an ea
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 
@@ -213,20 +212,32 @@ async def _history_shows_the_earlier_sync_merge_that_rewrote_devs_file(
         assert "of the sync itself" in rows[0]
 
 
-def _sync(script: Callable[..., object]) -> Callable[..., None]:
-    """A test that runs the async ``script`` with the fixtures it names."""
 
-    def test(**fixtures: object) -> None:
-        asyncio.run(script(**fixtures))  # type: ignore[arg-type]
-
-    test.__signature__ = inspect.signature(script)  # type: ignore[attr-defined]
-    return test
+def test_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk(
+        make_app: MakeApp, sample_in_progress: SampleSync, private_config: Path) -> None:
+    asyncio.run(_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk(make_app, sample_in_progress, private_config))
 
 
-test_the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk = _sync(
-    _the_app_opens_on_the_worklist_at_the_first_items_first_open_hunk)
-test_N_and_o_move_by_item_and_n_hunk_by_hunk = _sync(_N_and_o_move_by_item_and_n_hunk_by_hunk)
-test_I_decides_every_member_of_an_item_across_files_as_one_undo = _sync(_I_decides_every_member_of_an_item_across_files_as_one_undo)
-test_the_why_pane_says_the_item_and_what_each_choice_loses = _sync(_the_why_pane_says_the_item_and_what_each_choice_loses)
-test_F_lists_open_all_and_changed_after_the_merge = _sync(_F_lists_open_all_and_changed_after_the_merge)
-test_history_shows_the_earlier_sync_merge_that_rewrote_devs_file = _sync(_history_shows_the_earlier_sync_merge_that_rewrote_devs_file)
+def test_N_and_o_move_by_item_and_n_hunk_by_hunk(
+        make_app: MakeApp, sample_in_progress: SampleSync, private_config: Path) -> None:
+    asyncio.run(_N_and_o_move_by_item_and_n_hunk_by_hunk(make_app, sample_in_progress, private_config))
+
+
+def test_I_decides_every_member_of_an_item_across_files_as_one_undo(
+        make_app: MakeApp, sample_in_progress: SampleSync, private_config: Path) -> None:
+    asyncio.run(_I_decides_every_member_of_an_item_across_files_as_one_undo(make_app, sample_in_progress, private_config))
+
+
+def test_the_why_pane_says_the_item_and_what_each_choice_loses(
+        make_app: MakeApp, sample_in_progress: SampleSync, private_config: Path) -> None:
+    asyncio.run(_the_why_pane_says_the_item_and_what_each_choice_loses(make_app, sample_in_progress, private_config))
+
+
+def test_F_lists_open_all_and_changed_after_the_merge(
+        make_app: MakeApp, sample_in_progress: SampleSync, private_config: Path) -> None:
+    asyncio.run(_F_lists_open_all_and_changed_after_the_merge(make_app, sample_in_progress, private_config))
+
+
+def test_history_shows_the_earlier_sync_merge_that_rewrote_devs_file(
+        make_app: MakeApp, builder: RepoBuilder, private_config: Path) -> None:
+    asyncio.run(_history_shows_the_earlier_sync_merge_that_rewrote_devs_file(make_app, builder, private_config))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from workbench.services.worklist import FILTER_WORDS, ItemFilter, ItemRow, counts, item_rows, size_words
+from workbench.services.worklist import FILTER_WORDS, ItemFilter, ItemRow, counts, size_words
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.glyphs import DECIDED, RISK_LETTER
@@ -28,7 +28,7 @@ def item_entry(ws: Workspace, row: ItemRow, width: int, palette: Palette) -> Ite
     text.append(f" {item.kind.value}", style="bold")
     waiting = len(row.undecided)
     state = "" if waiting == len(item.members) else " · decided" if not waiting else f" · {waiting} undecided"
-    text.append(_cut(f" · {size_words(item)}{state}", width))
+    text.append(_cut(f" · {size_words(item)}{state}", width - 2 - len(item.kind.value)))
     text.append("\n")
     text.append(f"  −{item.lost_dev} dev  −{item.lost_main} main", style=palette.muted)
     if row.later:
@@ -43,16 +43,12 @@ def item_entry(ws: Workspace, row: ItemRow, width: int, palette: Palette) -> Ite
     return ItemEntry(item.id, text)
 
 
-def worklist_entries(ws: Workspace, only: ItemFilter, width: int, palette: Palette) -> list[ItemEntry]:
-    return [item_entry(ws, row, width, palette) for row in item_rows(ws, only)]
-
-
 def worklist_heading(ws: Workspace, only: ItemFilter, shown: int) -> Text:
-    """``Items · 9 open of 11 (7 high) · showing still open (F)``."""
+    """``Items 9/11 open, 7 high`` over ``9 shown: still open (F)``."""
     still, high, total = counts(ws)
     heading = Text(no_wrap=True, overflow="ellipsis")
     heading.append("Items", style="bold")
-    heading.append(f" · {still} open of {total}, {high} high")
+    heading.append(f" {still}/{total} open, {high} high")
     heading.append(f"\n{shown} shown: {FILTER_WORDS[only]} (F)", style="dim")
     return heading
 

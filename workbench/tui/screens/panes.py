@@ -21,7 +21,7 @@ from workbench.analysis.display.folds import ViewEntry
 from workbench.analysis.model import SignalKind
 from workbench.services.cursor import Cursor
 from workbench.services.sync import LoadProgress
-from workbench.services.worklist import ItemFilter
+from workbench.services.worklist import ItemFilter, item_rows
 from workbench.services.workspace import Workspace
 from workbench.tui.fileview import PreparedFile
 from workbench.tui.glyphs import short_sha
@@ -34,7 +34,7 @@ from workbench.tui.presentation.result_preview import file_choice_preview, previ
 from workbench.tui.presentation.suggestion import Previewing, preview
 from workbench.tui.presentation.sync_bar import MODE_WORD, sync_title
 from workbench.tui.presentation.why_panel import why_text
-from workbench.tui.presentation.worklist import items_counter, worklist_entries, worklist_heading
+from workbench.tui.presentation.worklist import item_entry, items_counter, worklist_heading
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_pair import DiffPair
 from workbench.tui.widgets.file_choice import FileChoicePanel
@@ -122,9 +122,10 @@ class Panes:
     def show_items(self, ws: Workspace, only: ItemFilter, keep: str | None = None) -> None:
         """The worklist pane's items (kept by ``only``) and heading; the highlight stays on ``keep``."""
         panel = self.screen.query_one(WorklistPanel)
-        width = panel.options.scrollable_content_region.width or 40
-        entries = worklist_entries(ws, only, width, self.palette) if ws.pending is None else []
-        panel.set_items(entries, worklist_heading(ws, only, len(entries)), keep)
+        palette = self.palette
+        rows = item_rows(ws, only) if ws.pending is None else ()
+        panel.set_items(lambda width: [item_entry(ws, row, width, palette) for row in rows],
+                        worklist_heading(ws, only, len(rows)), keep)
 
     # -- a file, a hunk ----------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ class SyncBar(Static):
         self._paint()
 
     def set_counter(self, words: str) -> None:
-        """The sync's items still open (``items 9/11 open``), shown right after the title."""
+        """The sync's items still open (``items 9/11 open``): after the title, or first on a narrow terminal."""
         self._counter = words
         self._paint()
 
@@ -47,9 +47,15 @@ class SyncBar(Static):
         width = self.size.width
         extra = len(self._counter) + 3 if self._counter else 0
         fits = not width or self._compact is None or self._title.cell_len + extra <= width
-        text = (self._title if fits else self._compact or self._title).copy()
-        if self._counter:
-            text.append(f" · {self._counter}", style="bold")
+        if fits:
+            text = self._title.copy()
+            if self._counter:
+                text.append(f" · {self._counter}", style="bold")
+        else:  # narrow: the counter first, the compact title cut after it
+            text = Text(no_wrap=True, overflow="ellipsis")
+            if self._counter:
+                text.append(f" {self._counter} ·", style="bold")
+            text.append_text(self._compact or self._title)
         if self._busy:
             text.append(f"  ⋯ {self._busy}", style="italic")
         self.update(text)

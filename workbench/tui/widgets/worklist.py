@@ -13,6 +13,7 @@ what a commit after the merge changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -33,6 +34,10 @@ class ItemEntry:
 
     id: str
     text: Text
+
+
+Paint = Callable[[int], list[ItemEntry]]
+"""The items laid out for a width (the pane's, in cells)."""
 
 
 class ItemOptions(OptionList):
@@ -82,6 +87,8 @@ class WorklistPanel(Vertical):
         self._ids: list[str] = []
         self._shown: str | None = None
         """The item last highlighted by the app itself (a move onto it from there is no news)."""
+        self._paint: Paint | None = None
+        self._heading = Text()
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Items"), id="worklist-summary")
@@ -101,11 +108,22 @@ class WorklistPanel(Vertical):
         index = self.options.highlighted
         return self._ids[index] if index is not None and 0 <= index < len(self._ids) else None
 
-    def set_items(self, entries: list[ItemEntry], heading: Text, keep: str | None = None) -> None:
-        """Replace the items; the highlight stays on ``keep`` (else the one it was on, else the first)."""
-        keep = keep or self.highlighted_id
+    def set_items(self, paint: Paint, heading: Text, keep: str | None = None) -> None:
+        """Replace the items (``paint`` lays them out for a width, again when the pane is resized); the highlight
+        stays on ``keep`` (else the one it was on, else the first)."""
+        self._paint = paint
+        self._heading = heading
+        self._fill(keep or self.highlighted_id)
+
+    def on_resize(self) -> None:
+        if self._paint is not None:
+            self._fill(self.highlighted_id)
+
+    def _fill(self, keep: str | None) -> None:
+        assert self._paint is not None
+        entries = self._paint(max(self.size.width - 3, 20))  # the list's scrollbar takes two cells
         self._ids = [e.id for e in entries]
-        self.query_one("#worklist-summary", Static).update(heading)
+        self.query_one("#worklist-summary", Static).update(self._heading)
         options = self.options
         options.set_options([Option(e.text, id=e.id) for e in entries])
         if entries:
