@@ -39,7 +39,7 @@ class SyncBar(Static):
         self._paint()
 
     def set_counter(self, words: str) -> None:
-        """The sync's items still open (``items 9/11 open``): after the title, or first on a narrow terminal."""
+        """The sync's items still open (``items 9/11 open``), after the title where it fits."""
         self._counter = words
         self._paint()
 
@@ -51,11 +51,10 @@ class SyncBar(Static):
             text = self._title.copy()
             if self._counter:
                 text.append(f" · {self._counter}", style="bold")
-        else:  # narrow: the counter first, the compact title cut after it
-            text = Text(no_wrap=True, overflow="ellipsis")
-            if self._counter:
-                text.append(f" {self._counter} ·", style="bold")
-            text.append_text(self._compact or self._title)
+        else:  # narrow: the compact title, and the counter when it fits too (the worklist's heading has it)
+            text = (self._compact or self._title).copy()
+            if self._counter and text.cell_len + extra <= width:
+                text.append(f" · {self._counter}", style="bold")
         if self._busy:
             text.append(f"  ⋯ {self._busy}", style="italic")
         self.update(text)
