@@ -7,6 +7,7 @@ so nothing touches the user's settings; no editor is set unless a test sets one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from workbench.sample import SampleSync
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.config import Config
+from workbench.tui.config import Config, StartPane
 from workbench.tui.loading import Report
 from workbench.tui.screens.main import MainScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
@@ -39,22 +40,31 @@ def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def make_app(themes: list[Theme], private_config: Path) -> Callable[..., WorkbenchApp]:
-    """``make_app(sample_or_loader, **options)``: the app on a sample repository (or a loader)."""
+    """``make_app(sample_or_loader, **options)``: the app on a sample repository (or a loader); ``worklist=False``
+    drops the analysis' worklist, so N/P and o/O move hunk by hunk (as on a first look or in a quiz)."""
 
     def make(source: SampleSync | Callable[[], Workspace], *, config: Config | None = None,
              start_file: str | None = None, theme: str | None = None,
-             screen: type[MainScreen] = MainScreen) -> WorkbenchApp:
+             screen: type[MainScreen] = MainScreen, worklist: bool = True) -> WorkbenchApp:
         if isinstance(source, SampleSync):
             path = source.path
 
-            def load(report: Report) -> Workspace:
+            def opened(report: Report) -> Workspace:
                 return Workspace.open(SyncRequest(repo=path), report)
         else:
             plain = source
 
-            def load(report: Report) -> Workspace:
+            def opened(report: Report) -> Workspace:
                 return plain()
-        return WorkbenchApp(load, config or Config(path=private_config), themes, theme=theme, start_file=start_file,
-                            screen=screen)
+
+        def load(report: Report) -> Workspace:
+            ws = opened(report)
+            if not worklist:  # the hunk-by-hunk moves (a first look, a quiz, a sync without a worklist)
+                ws.analysis = replace(ws.analysis, worklist=None)
+            return ws
+        # The file list first: these tests read the file list's flows; the worklist's own tests ask for it
+        # (``test_worklist_app.py``), as the users' default does.
+        config = config or Config(path=private_config, start=StartPane.FILES)
+        return WorkbenchApp(load, config, themes, theme=theme, start_file=start_file, screen=screen)
 
     return make

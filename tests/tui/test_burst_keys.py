@@ -17,6 +17,7 @@ import random
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ def test_n_m_n_d_at_the_end_of_a_file_decides_the_next_files_two_hunks(
     and m was overwritten by d in a one-key queue."""
     repo = three_files(builder)
     slow_files(monkeypatch, lambda: 0.3)
-    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)))
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)), worklist=False)  # hunk by hunk
 
     async def main() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
@@ -113,7 +114,7 @@ def test_d_shift_n_ten_times_records_ten_decisions(builder: RepoBuilder, make_ap
     """It used to record 5 and silently drop the rest (an N typed while a file opened lost its place)."""
     repo = three_files(builder)
     slow_files(monkeypatch, lambda: 0.15)
-    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)))
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)), worklist=False)  # hunk by hunk
 
     async def main() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
@@ -212,10 +213,11 @@ def _soak(sample: SampleSync, tmp_path: Path, make_app: MakeApp, monkeypatch: py
     copy = tmp_path / "model"
     shutil.copytree(sample.path, copy, symlinks=True)
     model_ws = Workspace.open(SyncRequest(repo=copy))
+    model_ws.analysis = replace(model_ws.analysis, worklist=None)
     slow_files(monkeypatch, lambda: rng.choice((0.0, 0.01, 0.05, 0.12)))
     advance = rng.random() < 0.5
     config = Config(path=tmp_path / "config.toml", advance=advance)
-    app = make_app(sample, config=config)
+    app = make_app(sample, config=config, worklist=False)  # the model moves hunk by hunk (no worklist)
     sent: list[str] = []
     steps: list[str] = []
 

@@ -193,7 +193,7 @@ def test_bulk_choices_in_the_dialog_change_the_count(sample_in_progress: SampleS
 
 
 def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
-    app = make_app(sample_in_progress, start_file=LAYER)
+    app = make_app(sample_in_progress, worklist=False, start_file=LAYER)
 
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
@@ -216,7 +216,7 @@ def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: Sampl
 
 def test_advance_moves_on_after_a_decision(sample_in_progress: SampleSync, make_app: MakeApp,
                                            private_config) -> None:
-    app = make_app(sample_in_progress, start_file=LAYER, config=Config(path=private_config, advance=True))
+    app = make_app(sample_in_progress, worklist=False, start_file=LAYER, config=Config(path=private_config, advance=True))
 
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
@@ -275,7 +275,7 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
 
 def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         sample_in_progress: SampleSync, make_app: MakeApp, private_config) -> None:
-    app = make_app(sample_in_progress, config=Config(path=private_config, advance=True))
+    app = make_app(sample_in_progress, worklist=False, config=Config(path=private_config, advance=True))
 
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)

@@ -23,6 +23,7 @@ from textual.widgets import ContentSwitcher, ProgressBar
 
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileHistory, FileStatus, Mode, Side, SyncAnalysis
 from workbench.sample import SampleSync
+from workbench.services import worklist
 from workbench.services.sync import LoadProgress, SyncRequest
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
@@ -110,7 +111,7 @@ def test_the_outline_is_browsable_and_the_full_analysis_keeps_the_users_file(
     asyncio.run(main())
 
 
-def test_without_a_move_the_full_analysis_opens_on_the_riskiest_file(
+def test_without_a_move_the_full_analysis_opens_on_the_first_items_hunk(
     sample_in_progress: SampleSync, themes: list[Theme], private_config: Path
 ) -> None:
     gate = threading.Event()
@@ -122,7 +123,9 @@ def test_without_a_move_the_full_analysis_opens_on_the_riskiest_file(
             gate.set()
             await ready(pilot)
             assert screen.ws is not None
-            assert screen.path == screen.ws.files[0].path == screen.query_one(FileList).highlighted_path
+            # the worklist is the way in: the first item's first open hunk (the file list then highlights its file)
+            first = worklist.start_of(screen.ws, worklist.items(screen.ws)[0])
+            assert first is not None and screen.path == first.path == screen.query_one(FileList).highlighted_path
 
     asyncio.run(main())
 

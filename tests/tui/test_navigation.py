@@ -144,7 +144,7 @@ def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app:
 
 
 def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
-    app = make_app(sample_in_progress)
+    app = make_app(sample_in_progress, worklist=False)  # hunk by hunk: by item in test_worklist_app
 
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
@@ -334,7 +334,7 @@ def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync,
     async def script(pilot: Pilot) -> None:
         screen = main_screen(pilot)
         commands = {c.title: c for c in pilot.app.get_system_commands(screen)}
-        assert {"Main", "Dev", "Both", "Undo", "Write", "Next risky", "Theme"} <= set(commands)
+        assert {"Main", "Dev", "Both", "Undo", "Write", "Next high item", "Decide item", "Items/Files", "Theme"} <= set(commands)
         assert "[m]" in Text.from_markup(commands["Main"].help).plain
         assert "[/]" in Text.from_markup(commands["Filter"].help).plain, "the filter key is shown, not read as a tag"
         await commands["Dev"].callback()

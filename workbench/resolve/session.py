@@ -309,8 +309,12 @@ class Session:
         changes: list[Change] = []
         for path, index, decision in decisions:
             entry = self.file(path)
-            if path in self._file_choices or not any(h.index == index for h in entry.hunks):
+            hunk = next((h for h in entry.all_hunks if h.index == index), None)
+            if path in self._file_choices or hunk is None:
                 raise SessionError(f"{path} has no undecided hunk {index}")
+            if decision.choice in EDIT_ONLY and hunk not in entry.edits \
+                    and not (decision.choice is Choice.RESULT and keeps_result(entry, hunk)):
+                raise SessionError(f"hunk {index + 1} of {path} is a conflict: '{decision.choice.value}' is for edits")
             changes.append(Change(Field.HUNK, path, index, self._hunks.get((path, index)), decision))
         for path, choice in files:
             self.file(path)

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from enum import Enum
 
 from workbench.analysis.model import Hunk, Level
+from workbench.analysis.worklist import Item
+from workbench.services import worklist
 from workbench.services.workspace import Position, Workspace
 
 
@@ -47,6 +49,8 @@ class Cursor:
         """``z``: every fold of context is open."""
         self.show_diffs = show_diffs
         """``v``: the centre shows the result against both sides instead of the hunks."""
+        self.item_id: str | None = None
+        """The worklist item a move by item (or the worklist pane) last entered."""
 
     def carried_to(self, ws: Workspace) -> Cursor:
         """A cursor for the same sync opened again (another policy, or the complete analysis after a first
@@ -179,13 +183,43 @@ class Cursor:
         """``n``/``p``: the hunk ``delta`` places away in review order, among ``paths`` (None: past either end)."""
         return step(self.ws, self.here(), delta, paths)
 
+    def in_item(self) -> Item | None:
+        """The worklist item the user is in: the one a move by item went to while they stay in its files (a
+        whole-file member's file shows hunks of other items too), else the one holding the hunk on screen."""
+        here = self.here()
+        chosen = self.ws.analysis.worklist.item(self.item_id) if self.item_id and self.ws.analysis.worklist else None
+        if chosen is not None and here is not None and here.path in chosen.paths:
+            held = worklist.item_at(self.ws, here)
+            if held is None or held is chosen or any(m.path == here.path and m.hunk is None for m in chosen.members):
+                return chosen
+        return worklist.item_at(self.ws, here)
+
+    def to_item(self, item: Item | None) -> Position | None:
+        """Enter ``item`` (None: nowhere): where it is read from."""
+        start = worklist.start_of(self.ws, item) if item is not None else None
+        if item is not None and start is not None:
+            self.item_id = item.id
+        return start
+
     def next_risky(self, delta: int) -> Position | None:
-        """``N``/``P``: the next undecided high-risk hunk of the sync, wrapping around."""
+        """``N``/``P``: the first undecided member of the next open high item (``services/worklist.py``), wrapping
+        around; without a worklist (a first look, a quiz), the next undecided high-risk hunk."""
+        if worklist.items(self.ws):
+            return self.to_item(worklist.next_item(self.ws, self.in_item(), delta, high_only=True))
         return next_open_risk(self.ws, self.here(), delta)
 
     def next_open(self, delta: int) -> Position | None:
-        """``o``/``O``: the next undecided hunk of any risk, wrapping around."""
+        """``o``/``O``: the first undecided member of the next open item of any level, wrapping around; once every
+        item is decided (or without a worklist), the next undecided hunk of any risk."""
+        if worklist.items(self.ws):
+            found = self.to_item(worklist.next_item(self.ws, self.in_item(), delta, high_only=False))
+            if found is not None:
+                return found
         return next_undecided(self.ws, self.here(), delta)
+
+    def next_to_decide(self) -> Position | None:
+        """After a decision (``advance``): the rest of the current item first, then the next open item."""
+        return worklist.next_in_item(self.ws, self.in_item(), self.here()) or self.next_open(+1)
 
     # -- folds and toggles -------------------------------------------------------------------
 

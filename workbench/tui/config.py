@@ -5,6 +5,7 @@ theme = "workbench-light"      # remembered when ``t`` switches themes
 editor = "vim"                 # for ``e`` (default: git's core.editor, $VISUAL, $EDITOR)
 context = 3                    # lines shown around each hunk
 advance = true                 # after m/d/b on a hunk, move to the next undecided hunk
+start = "items"                # the pane the app opens on: "items" (the worklist) or "files"
 
 [keys]                         # rebind any action by its id (see ``?``)
 take_main = "m,ctrl+m"
@@ -23,11 +24,20 @@ import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from workbench.configfile import read_config_text
 from workbench.errors import WorkbenchError
 from workbench.tui.keymap import BY_ID, effective_keys, unknown_actions
+
+
+class StartPane(str, Enum):
+    """The left pane the app opens on."""
+
+    ITEMS = "items"
+    """The worklist: items a decision settles, most important first."""
+    FILES = "files"
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,8 @@ class Config:
     context: int = 3
     advance: bool = False
     """After deciding a hunk, move on to the next undecided one."""
+    start: StartPane = StartPane.ITEMS
+    """The pane the app opens on (``L`` switches)."""
     path: Path | None = None
     """Where the settings came from (and where the theme is remembered)."""
 
@@ -87,7 +99,11 @@ def load_config(path: Path | None = None) -> Config:
     advance = data.get("advance", False)
     if not isinstance(advance, bool):
         raise WorkbenchError(f"{path}: advance must be true or false")
-    return Config(theme=theme, keys=dict(keys), editor=editor, context=context, advance=advance, path=path)
+    start = data.get("start", StartPane.ITEMS.value)
+    if start not in {pane.value for pane in StartPane}:
+        raise WorkbenchError(f'{path}: start must be "items" or "files"')
+    return Config(theme=theme, keys=dict(keys), editor=editor, context=context, advance=advance,
+                  start=StartPane(start), path=path)
 
 
 def key_clash(overrides: Mapping[str, str]) -> tuple[str, str, str] | None:

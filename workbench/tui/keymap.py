@@ -83,14 +83,22 @@ ACTIONS: tuple[ActionSpec, ...] = (
        "around; a hunk opens on its first lost line", S, "Move"),
     _a("next_hunk", "n", "Next", "Next hunk (on to the next file after the last)", S, "Move", show=True),
     _a("prev_hunk", "p", "Prev", "Previous hunk", S, "Move"),
-    _a("next_risky", "N", "Next risky", "Next undecided high-risk hunk in the whole sync", S, "Move"),
-    _a("prev_risky", "P", "Prev risky", "Previous undecided high-risk hunk in the whole sync", S, "Move"),
-    _a("next_open", "o", "Next open", "Next undecided hunk of any risk in the whole sync (wraps around)", S, "Move"),
-    _a("prev_open", "O", "Prev open", "Previous undecided hunk of any risk in the whole sync", S, "Move"),
+    _a("next_risky", "N", "Next high item", "Next open high item of the worklist: its first undecided hunk (n and p "
+       "then go hunk by hunk; without a worklist, the next undecided high-risk hunk)", S, "Move"),
+    _a("prev_risky", "P", "Prev high item", "Previous open high item of the worklist (its first undecided hunk)", S,
+       "Move"),
+    _a("next_open", "o", "Next open item", "Next open item of any level (its first undecided hunk), wrapping around; "
+       "once every item is decided, the next undecided hunk", S, "Move"),
+    _a("prev_open", "O", "Prev open item", "Previous open item of any level (its first undecided hunk)", S, "Move"),
+    _a("toggle_items", "L", "Items/Files", "Switch the left pane between the worklist (items a decision settles, most "
+       "important first; the app opens on it) and the file list", S, "Move", show=True),
+    _a("item_filter", "F", "Item filter", "The worklist lists what is still open, every item, or the items a commit "
+       "after the merge changed (--result later than the merge)", S, "Move"),
     _a("filter", "slash", "Filter", "Filter the file list by typing part of a path (enter keeps the filter and goes "
        "to the list, esc clears it); in the hunk view / searches instead", S, "Move", key_display="/"),
-    _a("focus_files", "escape", "Files", "Back to the file list; in the filter (or on a filtered list), clear the "
-       "filter; while C shows a candidate, leave it undecided", S, "Move", key_display="esc"),
+    _a("focus_files", "escape", "Back", "Back to the left pane (the worklist, or the file list); in the filter (or on "
+       "a filtered list), clear the filter; while C shows a candidate, leave it undecided", S, "Move",
+       key_display="esc"),
     _a("search", "slash,ctrl+f", "Search", "Search the file's text (hunk view: both sides, folds too; case is ignored "
        "unless you type a capital). Enter keeps the search, esc goes back", Scope.HUNKS, "Search", key_display="/",
        over="filter"),
@@ -115,6 +123,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
        "put there (a file git's merge does not have is deleted)", S, "Decide"),
     _a("file_main", "M", "File: main", "Take main for every conflict of this file (main's whole file when it has only edits)", S, "Decide"),
     _a("file_dev", "D", "File: dev", "Take dev for every conflict of this file (dev's whole file when it has only edits)", S, "Decide"),
+    _a("decide_item", "I", "Decide item", "Take one choice (main, dev, both, ...) for every undecided hunk of the "
+       "current item; asks first, saying how many hunks and files; one u undoes it all", S, "Decide", show=True),
     _a("bulk", "A", "Bulk", "Take main (or dev) for every undecided hunk below a risk level, in this file or the "
        "whole sync; asks first, saying how many hunks and files; one u undoes it all", S, "Decide"),
     _a("accept", "y", "Accept", "Accept the suggestion of this hunk (or of the file: a lock file, measured values), "

@@ -52,7 +52,7 @@ def advance(host: Host) -> None:
     ws, cursor = host.ws, host.cursor
     if not host.config.advance or ws is None or cursor is None:
         return
-    target = cursor.next_open(+1)
+    target = cursor.next_to_decide()
     if target is not None:
         host.go(target)
 

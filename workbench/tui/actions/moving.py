@@ -1,10 +1,11 @@
-"""Moving between hunks from a key: ``n``/``p`` in review order, ``N``/``P`` high-risk, ``o``/``O`` undecided.
+"""Moving from a key: ``n``/``p`` hunk by hunk in review order, ``N``/``P`` open high items, ``o``/``O`` open items.
 
 The cursor says where (``services/cursor.py``); this says so when there is nowhere to go.
 """
 
 from __future__ import annotations
 
+from workbench.services import worklist
 from workbench.services.workspace import Position
 from workbench.tui.actions.host import Host
 
@@ -27,7 +28,8 @@ def risky(host: Host, delta: int) -> None:
         host.notify("The risk is still being read: N and P move between high-risk hunks once it is in.")
         return
     if host.cursor is not None:
-        _go(host, host.cursor.next_risky(delta), "No other undecided high-risk hunk in this sync.")
+        _go(host, host.cursor.next_risky(delta), "No other open high item in this sync (o: any level)."
+            if host.ws is not None and worklist.items(host.ws) else "No other undecided high-risk hunk in this sync.")
 
 
 def undecided(host: Host, delta: int) -> None:

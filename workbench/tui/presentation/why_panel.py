@@ -12,7 +12,8 @@ from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, SignalKind, Taken, Whose
-from workbench.services.workspace import Workspace
+from workbench.services import worklist
+from workbench.services.workspace import Position, Workspace
 from workbench.textsafe import visible
 from workbench.tui.glyphs import (
     EDIT_TAKEN_WORD,
@@ -67,6 +68,8 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
         text.append("No risk signals for this hunk.\n", style=Style(italic=True))
     text.append(f"\n{_facts(entry, hunk, bool(decided))}\n")
     _lost(text, hunk, palette, bool(decided))
+    _choice_loss(text, hunk)
+    _item(text, ws, path, index, palette)
     _note_and_ack(text, ws, path, hunk.index)
     _side_commits(text, "dev", hunk.dev_commits, commits, palette)
     _side_commits(text, "main", hunk.main_commits, commits, palette)
@@ -104,6 +107,25 @@ def _lost(text: Text, hunk: Hunk, palette: Palette, decided: bool = False) -> No
             words = f"the merge's result had lost from {side}" if decided else f"lost from {side}"
             text.append(f"{LOST} {words}: ", style=palette.risk[Level.HIGH])
             text.append(", ".join(_range_words(r.start, r.end) for r in ranges) + "\n")
+
+
+def _item(text: Text, ws: Workspace, path: str, index: int, palette: Palette) -> None:
+    """The worklist item the hunk belongs to: its id, level, kind, state and sentence (I decides it once)."""
+    item = worklist.item_at(ws, Position(path, index))
+    if item is None:
+        return
+    text.append("\nItem ", style="bold")
+    text.append(visible(item.id), style=palette.risk[item.level])
+    text.append(f" · {item.kind.value} · {worklist.size_words(item)} · {worklist.state_words(ws, item)}\n")
+    text.append(f"  {visible(item.why)}\n")
+    text.append(f"  {worklist.lost_words(item)}; I decides every member at once\n", style=palette.muted)
+
+
+def _choice_loss(text: Text, hunk: Hunk) -> None:
+    """What taking each side wholesale would lose of the other's own lines (``choice_loss``): both directions."""
+    loss = hunk.choice_loss
+    text.append(f"Taking dev loses {worklist.ranges_words(loss.take_dev, 'main')}; "
+                f"taking main loses {worklist.ranges_words(loss.take_main, 'dev')}.\n")
 
 
 def _facts(entry: FileAnalysis, hunk: Hunk, decided: bool = False) -> str:

@@ -28,14 +28,15 @@ from textual.widgets import ContentSwitcher
 from textual.worker import Worker
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
-from workbench.services.cursor import Cursor, Shown
+from workbench.services import worklist
+from workbench.services.cursor import Cursor, Shown, opening_hunk
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
 from workbench.textsafe import visible
 from workbench.tui.actions import announcing, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
-from workbench.tui.config import Config
+from workbench.tui.config import Config, StartPane
 from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
@@ -50,6 +51,7 @@ from workbench.tui.widgets.file_rows import LIST_MOVES, FileOptions
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.sync_bar import SyncBar
+from workbench.tui.widgets.worklist import WorklistPanel
 
 Loader = Callable[[Report], Workspace]
 """Opens the sync in a worker thread, telling ``Report`` how far it got (it may say nothing)."""
@@ -86,6 +88,8 @@ class MainScreen(MainKeys, Screen[None]):
         self.loaded_at: float | None = None
         """Monotonic time the full analysis was on screen (benchmarks read it)."""
         self._early_notice = 0.0
+        self._browsing = False
+        """A move onto an item in the worklist opens its hunk without taking the focus from the list."""
 
     # -- what tests and benchmarks read ------------------------------------------------------
 
@@ -132,6 +136,7 @@ class MainScreen(MainKeys, Screen[None]):
         self.query_one("#why").border_title = "Why"
         self.query_one("#history").border_title = "History"
         self.query_one(SyncBar).set_busy("analysing the sync (history, hunks, risk)")
+        self.query_one(WorklistPanel).display = False  # shown once the analysis has items
         self.query_one(FileList).options.focus()
         first_look, self._first_look = self._first_look, None
         if first_look is not None and first_look.done() and first_look.exception() is None:
@@ -183,6 +188,15 @@ class MainScreen(MainKeys, Screen[None]):
             return
         # launch() refuses a --file the sync lacks before this point (require_file).
         first = cursor.first_file(self._start_file, moved, files.shown_paths)
+        if ws.pending is None and first_look is None and self._items_first(moved):
+            self.show_left("items")
+            found = worklist.item_rows(ws, worklist.ItemFilter.OPEN)
+            if found and not ws.resumed:  # the first open item, where the review starts
+                start = next((p for p in map(cursor.to_item, (r.item for r in found)) if p is not None), None)
+                if start is not None:
+                    first = start.path
+                    cursor.pending = start.hunk if start.hunk is not None else opening_hunk(ws, first)
+            self._browsing = True  # the focus stays in the worklist
         if first_look is not None:
             cursor.keep_move(first_look, first)
         if first is not None:
@@ -255,6 +269,79 @@ class MainScreen(MainKeys, Screen[None]):
             return bound.binding.action in LIST_MOVES
         return bound.node is self and bound.binding.action in MOVES
 
+    # -- the left pane: the worklist or the file list -------------------------------------------
+
+    def _items_first(self, moved: str | None) -> bool:
+        """Open on the worklist: the settings say so, the sync has items, and no file was asked for or moved to."""
+        return (self.config.start is StartPane.ITEMS and self.ws is not None and bool(worklist.items(self.ws))
+                and self._start_file is None and moved is None)
+
+    @property
+    def left_showing(self) -> str:
+        """"items" (the worklist) or "files"."""
+        return "items" if self.query_one(WorklistPanel).display else "files"
+
+    def show_left(self, name: str, focus: bool = True) -> None:
+        """Show the worklist ("items") or the file list ("files") on the left, focused unless ``focus`` is False."""
+        panel, files = self.query_one(WorklistPanel), self.query_one(FileList)
+        if name == "items" and (self.ws is None or not worklist.items(self.ws)):
+            self.notify("This sync has no worklist items (the file list lists every file).")
+            name = "files"
+        panel.display, files.display = name == "items", name != "items"
+        if name == "items":
+            self._follow_item()
+        if focus:
+            (panel.options if name == "items" else files.options).focus()
+
+    def back_to_left(self) -> None:
+        """``esc``: back to the pane on the left (the file list clears its filter first)."""
+        if self.left_showing == "items":
+            self.query_one(WorklistPanel).options.focus()
+        else:
+            self.query_one(FileList).back_to_list()
+
+    def next_item_filter(self) -> None:
+        """``F``: the worklist lists the next of open / all / changed after the merge (and is shown)."""
+        if self.ws is None or self.ws.pending is not None:
+            return
+        self.panes.item_filter = self.panes.item_filter.next()
+        self.panes.show_items(self.ws, self.panes.item_filter)
+        if self.left_showing != "items":
+            self.show_left("items")
+        self.notify(f"Items: {worklist.FILTER_WORDS[self.panes.item_filter]}.")
+
+    def _follow_item(self) -> None:
+        """Highlight, in the worklist, the item the current hunk belongs to."""
+        ws, cursor = self.ws, self.cursor
+        if ws is not None and cursor is not None:
+            found = cursor.in_item()
+            self.query_one(WorklistPanel).show_item(found.id if found is not None else None)
+
+    @on(WorklistPanel.ItemHighlighted)
+    def _item_highlighted(self, message: WorklistPanel.ItemHighlighted) -> None:
+        self._go_to_item(message.item_id, focus=False)
+
+    @on(WorklistPanel.ItemChosen)
+    def _item_chosen(self, message: WorklistPanel.ItemChosen) -> None:
+        self._go_to_item(message.item_id, focus=True)
+
+    def _go_to_item(self, item_id: str, focus: bool) -> None:
+        ws = self.ws
+        found = ws.analysis.worklist.item(item_id) if ws is not None and ws.analysis.worklist is not None else None
+        if ws is None or found is None or self.cursor is None:
+            return
+        if self.cursor.in_item() is found:
+            if focus:
+                self.focus_view()  # already in the item: enter reads on from where the user is
+            return
+        start = self.cursor.to_item(found)
+        if start is None:
+            self.notify(f"{visible(found.id)} is in files git merged cleanly, which the app does not list: "
+                        f"{visible(', '.join(found.paths))}. Fix them in an editor.", severity="warning")
+            return
+        self._browsing = not focus
+        self.go(start, focus)
+
     # -- opening files -----------------------------------------------------------------------
 
     @on(FileList.FileHighlighted)
@@ -295,11 +382,12 @@ class MainScreen(MainKeys, Screen[None]):
         if view.path != cursor.path:
             return
         self.view = view
+        browsing, self._browsing = self._browsing, False
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
             self.panes.show_whole_file(ws, view)
             self.panes.centre_shows("choice")
-            if cursor.take_pending():
+            if cursor.take_pending() and not browsing:
                 self.query_one(FileChoicePanel).focus()
             return
         self.panes.show_hunks(ws, view, self.entries())
@@ -307,7 +395,7 @@ class MainScreen(MainKeys, Screen[None]):
         if cursor.show_diffs:
             viewing.prepare(self, view.path)
         position = cursor.file_shown(view.path, Shown.HUNKS)
-        focus = cursor.take_pending()
+        focus = cursor.take_pending() and not browsing
         self._show_current()
         # The view was just switched in and has no size yet: scroll once it is laid out.
         self.call_after_refresh(self._go_when_laid_out, position, focus, 50)
@@ -364,6 +452,7 @@ class MainScreen(MainKeys, Screen[None]):
         if ws is None or cursor is None or cursor.path is None:
             return
         self.query_one(HunkView).set_current(cursor.current)
+        self._follow_item()
         shown = self.previewing
         if shown is not None and (shown.path, shown.hunk) != (cursor.path, cursor.current):
             self.previewing = shown = None  # a candidate is previewed for its own hunk only

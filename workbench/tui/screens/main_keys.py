@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
-from workbench.tui.actions import deciding, editing, moving, noting, suggesting, viewing
+from workbench.tui.actions import deciding, editing, items, moving, noting, suggesting, viewing
 from workbench.tui.actions.bulk import bulk
 from workbench.tui.actions.host import ViewHost
 from workbench.tui.widgets.file_list import FileList
@@ -58,10 +58,13 @@ class MainKeys:
     action_note = _keyed(noting.note)
     action_acknowledge = _keyed(noting.acknowledge)
     action_bulk = _keyed(bulk)
+    action_decide_item = _keyed(items.decide_item)
+    action_toggle_items = _keyed(lambda screen: screen.show_left("files" if screen.left_showing == "items" else "items"))
+    action_item_filter = _keyed(lambda screen: screen.next_item_filter())
     action_toggle_inline = _keyed(lambda screen: screen.query_one(HunkView).toggle_inline())
     action_toggle_wrap = _keyed(lambda screen: screen.query_one(HunkView).toggle_wrap())
-    action_filter = _keyed(lambda screen: screen.query_one(FileList).open_filter())
-    action_focus_files = _keyed(lambda screen: suggesting.leave(screen) or screen.query_one(FileList).back_to_list())
+    action_filter = _keyed(lambda screen: screen.show_left("files", focus=False) or screen.query_one(FileList).open_filter())
+    action_focus_files = _keyed(lambda screen: suggesting.leave(screen) or screen.back_to_left())
     action_accept = _keyed(suggesting.accept)
     action_candidates = _keyed(suggesting.cycle)
     action_accept_many = _keyed(suggesting.accept_many)

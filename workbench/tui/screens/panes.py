@@ -21,6 +21,7 @@ from workbench.analysis.display.folds import ViewEntry
 from workbench.analysis.model import SignalKind
 from workbench.services.cursor import Cursor
 from workbench.services.sync import LoadProgress
+from workbench.services.worklist import ItemFilter, item_rows
 from workbench.services.workspace import Workspace
 from workbench.tui.fileview import PreparedFile
 from workbench.tui.glyphs import short_sha
@@ -33,6 +34,7 @@ from workbench.tui.presentation.result_preview import file_choice_preview, previ
 from workbench.tui.presentation.suggestion import Previewing, preview
 from workbench.tui.presentation.sync_bar import MODE_WORD, sync_title
 from workbench.tui.presentation.why_panel import why_text
+from workbench.tui.presentation.worklist import item_entry, items_counter, worklist_heading
 from workbench.tui.widgets.centre import Centre
 from workbench.tui.widgets.diff_pair import DiffPair
 from workbench.tui.widgets.file_choice import FileChoicePanel
@@ -44,6 +46,7 @@ from workbench.tui.widgets.result_preview import ResultPreview
 from workbench.tui.widgets.search_bar import SearchBar
 from workbench.tui.widgets.sync_bar import SyncBar
 from workbench.tui.widgets.why_panel import WhyPanel
+from workbench.tui.widgets.worklist import WorklistPanel
 
 
 class Panes:
@@ -57,6 +60,8 @@ class Panes:
         """The row the outline opened on: a different highlight later means the user moved."""
         self._outline_files = 0
         self._outline_mode: str | None = None
+        self.item_filter = ItemFilter.OPEN
+        """What the worklist pane lists (``F`` switches)."""
 
     @property
     def palette(self) -> Palette:
@@ -107,10 +112,20 @@ class Panes:
         moved = files.highlighted_path if files.highlighted_path != self.outline_first else None
         files.set_files([file_row(ws, entry) for entry in ws.files])
         self.show_totals(ws)
+        self.show_items(ws, self.item_filter)
         return moved
 
     def show_totals(self, ws: Workspace) -> None:
         self.screen.query_one(FileList).set_totals(totals(ws), MODE_WORD[ws.analysis.mode])
+        self.screen.query_one(SyncBar).set_counter(items_counter(ws) if ws.pending is None else "")
+
+    def show_items(self, ws: Workspace, only: ItemFilter, keep: str | None = None) -> None:
+        """The worklist pane's items (kept by ``only``) and heading; the highlight stays on ``keep``."""
+        panel = self.screen.query_one(WorklistPanel)
+        palette = self.palette
+        rows = item_rows(ws, only) if ws.pending is None else ()
+        panel.set_items(lambda width: [item_entry(ws, row, width, palette) for row in rows],
+                        worklist_heading(ws, only, len(rows)), keep)
 
     # -- a file, a hunk ----------------------------------------------------------------------
 
@@ -121,7 +136,8 @@ class Panes:
         entry = ws.entry(path)
         unread = ("still being read" if ws.pending is not None
                   else "not looked up (see Why)" if any(s.kind == SignalKind.NO_HISTORY for s in entry.signals) else None)
-        query(HistoryPanel).show(entry.history.dev, entry.history.main, set(), unread=unread)
+        query(HistoryPanel).show(entry.history.dev, entry.history.main, set(), unread=unread,
+                                 sync=entry.history.sync)
         query(WhyPanel).show(why_text(ws, path, None, self.palette))
         query(ResultPreview).show((), "Result", "")
 
@@ -161,6 +177,7 @@ class Panes:
         changed = [ws.entry(p) for p in paths] if paths is not None else list(ws.files)
         self.screen.query_one(FileList).update_rows([file_row(ws, entry) for entry in changed])
         self.show_totals(ws)
+        self.show_items(ws, self.item_filter)
         path = cursor.path
         if path is None or (paths is not None and path not in paths) or view is None:
             return False
@@ -177,6 +194,7 @@ def layout() -> ComposeResult:
     """The main screen's widgets: files on the left, the hunk in the centre, the evidence below."""
     yield SyncBar(id="sync-bar")
     with Horizontal(id="body"):
+        yield WorklistPanel(id="worklist")
         yield FileList(id="files")
         with Centre(id="center"):
             yield PathBar(id="path")

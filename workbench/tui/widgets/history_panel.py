@@ -1,6 +1,8 @@
 """The history panel: the file's commits on each side since the merge base.
 
-Dev's commits, then main's, newest first, with PR numbers.  The commits
+Dev's commits, then main's, newest first, with PR numbers; the sync's own
+commits that changed the file (an earlier sync merge, a fix on its branch)
+are listed on their side with ``⇄`` and why they are the sync's.  The commits
 behind the current hunk's lines are marked (``●`` and the side's hue);
 enter on a commit asks for its diff of this file.
 
@@ -20,7 +22,7 @@ from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
 
-from workbench.analysis.model import Commit, Whose
+from workbench.analysis.model import Commit, SyncChange, Whose
 from workbench.textsafe import visible
 from workbench.tui.glyphs import short_sha
 from workbench.tui.keymap import Scope, bindings
@@ -45,6 +47,15 @@ class _Row:
     unread: str | None = None
     """Why there is no history to list, where "no commits" would mislead: it was never looked up (git
     mergetool outside a merge), or it is still being read (a first look); None: it was read."""
+    sync: str | None = None
+    """A commit of the sync itself (an earlier sync's merge, a fix on its branch, the bot's): why it is."""
+    sync_count: int = 0
+    """On a heading: how many of the side's commits are the sync's own."""
+
+
+def _sync_words(change: SyncChange) -> str:
+    """``sync merge, 289 lines``: why a commit is the sync's own, and how much of the file it changed."""
+    return change.reason.value + (f", {plural(change.lines, 'line')}" if change.lines else "")
 
 
 class HistoryPanel(LineView):
@@ -71,13 +82,19 @@ class HistoryPanel(LineView):
         self._marked: frozenset[str] = frozenset()
 
     def show(self, dev: tuple[Commit, ...], main: tuple[Commit, ...], marked: set[str], *,
-             unread: str | None = None) -> None:
-        """A file's history; ``marked`` are the commits behind the current hunk."""
+             unread: str | None = None, sync: tuple[SyncChange, ...] = ()) -> None:
+        """A file's history; ``marked`` are the commits behind the current hunk; ``sync`` the sync's own commits
+        that changed it (listed with the side's, newest first, marked as the sync's)."""
         self._rows = []
         sides: tuple[tuple[Whose, tuple[Commit, ...]], ...] = (("dev", dev), ("main", main))
         for side, commits in sides:
-            self._rows.append(_Row(side, None, len(commits), unread))
-            self._rows.extend(_Row(side, commit) for commit in commits)
+            own = {change.commit.sha: change for change in sync if change.side == side}
+            listed = {c.sha for c in commits}
+            every = sorted([*commits, *(c.commit for sha, c in own.items() if sha not in listed)],
+                           key=lambda c: c.date, reverse=True)
+            self._rows.append(_Row(side, None, len(every), unread, sync_count=len(own)))
+            self._rows.extend(_Row(side, commit, sync=_sync_words(own[commit.sha]) if commit.sha in own else None)
+                              for commit in every)
         self.cursor = 0
         self.scroll_to(y=0, animate=False, immediate=True)
         self.mark(marked)
@@ -132,6 +149,8 @@ class HistoryPanel(LineView):
                 words = f" · history {row.unread}"
             elif row.count:
                 words = f" · {plural(row.count, 'commit')} since the merge base"
+                if row.sync_count:
+                    words += f", {row.sync_count} of the sync itself"
             else:
                 words = " · no commits since the merge base"
             return label_segments([(row.side, hue), (words, muted)], width, base)
@@ -142,6 +161,7 @@ class HistoryPanel(LineView):
             ("● " if marked else "  ", hue),
             (short_sha(commit.sha), hue if marked else muted),
             (f" #{commit.pr}" if commit.pr is not None else "", combine(base, _BOLD)),
+            (f" ⇄ {row.sync}" if row.sync is not None else "", combine(base, _BOLD)),
             (f" {visible(commit.subject)}", bold),
             (f" · {visible(commit.author)}", muted),
         ]

@@ -22,6 +22,7 @@ class SyncBar(Static):
         self._title = Text(" workbench")
         self._compact: Text | None = None
         self._busy = ""
+        self._counter = ""
 
     def set_title(self, title: Text, compact: Text | None = None) -> None:
         """The line, and a shorter one for when it does not fit."""
@@ -37,10 +38,23 @@ class SyncBar(Static):
         self._busy = note
         self._paint()
 
+    def set_counter(self, words: str) -> None:
+        """The sync's items still open (``items 9/11 open``), after the title where it fits."""
+        self._counter = words
+        self._paint()
+
     def _paint(self) -> None:
         width = self.size.width
-        fits = not width or self._compact is None or self._title.cell_len <= width
-        text = (self._title if fits else self._compact or self._title).copy()
+        extra = len(self._counter) + 3 if self._counter else 0
+        fits = not width or self._compact is None or self._title.cell_len + extra <= width
+        if fits:
+            text = self._title.copy()
+            if self._counter:
+                text.append(f" · {self._counter}", style="bold")
+        else:  # narrow: the compact title, and the counter when it fits too (the worklist's heading has it)
+            text = (self._compact or self._title).copy()
+            if self._counter and text.cell_len + extra <= width:
+                text.append(f" · {self._counter}", style="bold")
         if self._busy:
             text.append(f"  ⋯ {self._busy}", style="italic")
         self.update(text)
