@@ -256,9 +256,20 @@ class MainScreen(MainKeys, Screen[None]):
         cursor = self.cursor
         if cursor is not None and cursor.opening is not None and not self._only_moves(key):
             return f"Opening {visible(cursor.opening)}"
+        if cursor is not None and self._screen_move(key):
+            files = self.query_one(FileList)
+            listed = files.highlighted_path
+            if (files.options.has_focus and listed is not None and listed != cursor.path
+                    and self.ws is not None and self.ws.pending is None and self.ws.analysis.file(listed) is not None):
+                return f"Opening {visible(listed)}"  # the list moved: a move goes on from the file it opens
         if any(not worker.is_finished for worker in self._commands):
             return "Busy (" + ", ".join(sorted({worker.group for worker in self._commands})) + ")"
         return None
+
+    def _screen_move(self, key: str) -> bool:
+        """``key`` moves between hunks from where the cursor is (``n``, ``N``, ``o``...)."""
+        bound = self.active_bindings.get(key)
+        return bound is not None and bound.node is self and bound.binding.action in MOVES
 
     def _only_moves(self, key: str) -> bool:
         """``key`` moves between hunks or files (``n``, ``N``, ``o``..., the file list's ``j``/``k``)."""
