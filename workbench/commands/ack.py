@@ -28,8 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from workbench.analysis.model import HunkKind
     from workbench.errors import WorkbenchError
-    from workbench.report.decisions import hunk_holds
-    from workbench.resolve.acks import Ack, fingerprint, held_choice, now_iso, record_ack, who_am_i
+    from workbench.resolve.acks import Ack, fingerprint, held_choice, hunk_holds, now_iso, record_ack, who_am_i
     from workbench.resolve.splice import Choice
     from workbench.services.sync import open_sync
     from workbench.textsafe import visible

@@ -10,15 +10,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from workbench.analysis.model import Decider, FileAnalysis, Hunk, HunkKind, SyncAnalysis, Taken
+from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision
-from workbench.resolve.acks import matched, sync_acks
+from workbench.resolve.acks import hunk_holds, matched, sync_acks
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.provenance import merged_journal
 from workbench.resolve.session import Session
-from workbench.resolve.splice import EDIT_ONLY, Choice, Decision, chosen_text
 
 
 def load_decisions(gitdir: Path, analysis: SyncAnalysis) -> tuple[tuple[RecordedDecision, ...], str]:
@@ -74,28 +73,6 @@ def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
                                               at=_iso(session.decided_at(path, hunk.index)),
                                               in_file=decision is None or hunk_holds(hunk, decision.choice, decision.text)))
     return tuple(found)
-
-
-def hunk_holds(hunk: Hunk, choice: Choice, text: bytes | None = None) -> bool:
-    """Whether the result holds ``choice`` in ``hunk``: the text it would put there is the result's text.
-
-    ``text``: a ``custom`` decision's; an acknowledged ``custom`` names none, and is held by any edit of the
-    result's own (``other``).  An edit hunk's ``result`` is what the result holds by definition, and
-    ``merged`` is held only once the result holds git's merge there again.
-    """
-    if hunk.result_text is None:
-        return False
-    held = b"".join(hunk.result_text)
-    if hunk.kind is HunkKind.EDIT:
-        if choice is Choice.RESULT:
-            return True
-        return choice is Choice.MERGED and hunk.merged_text is not None and held == b"".join(hunk.merged_text)
-    if choice in EDIT_ONLY:
-        return False
-    if choice is Choice.CUSTOM and text is None:
-        return hunk.taken is Taken.OTHER
-    crlf = any(line.endswith(b"\r\n") for line in (*hunk.dev_text, *hunk.main_text))
-    return held == chosen_text(hunk.dev_text, hunk.main_text, Decision(choice, text), crlf)
 
 
 def file_holds(entry: FileAnalysis, choice: FileChoice) -> bool:
