@@ -113,7 +113,7 @@ def path_attributes(repo: GitRepo, path: str) -> PathAttributes:
 def paths_attributes(repo: GitRepo, paths: Sequence[str]) -> dict[str, PathAttributes]:
     """``path_attributes`` of every path, from one ``git check-attr`` (per 64 KB of paths)."""
     found: dict[str, dict[str, bytes]] = {path: {} for path in paths}
-    for batch in _batches(paths):
+    for batch in path_batches(paths):
         proc = run_git(repo.run_dir, ["check-attr", "-z", "conflict-marker-size", *_CONVERTING, "--", *batch],
                        check=False)
         if proc.returncode != 0:
@@ -135,7 +135,8 @@ _ARGS_BUDGET = 64 * 1024
 """Bytes of paths per git run, well under any system's argument limit."""
 
 
-def _batches(paths: Sequence[str]) -> list[list[str]]:
+def path_batches(paths: Sequence[str]) -> list[list[str]]:
+    """``paths`` cut into runs that fit one git command line each (``_ARGS_BUDGET`` bytes)."""
     batches: list[list[str]] = []
     size = _ARGS_BUDGET
     for path in paths:
@@ -238,7 +239,7 @@ def _update_index(repo: GitRepo, updates: Sequence[IndexUpdate]) -> dict[str, st
     null = b"0 " + b"0" * 40 + b"\t"
     info: list[bytes] = []
     with _INDEX:
-        for batch in _batches([p for u in added for p in (u.path, *u.gone)]):
+        for batch in path_batches([p for u in added for p in (u.path, *u.gone)]):
             proc = run_git(repo.run_dir, [LITERAL, "add", "--all", "--", *batch], check=False)
             if proc.returncode != 0:
                 return {u.path: f"git add failed: {_add_failure(proc.stderr)}" for u in updates}
@@ -257,7 +258,7 @@ def _update_index(repo: GitRepo, updates: Sequence[IndexUpdate]) -> dict[str, st
         try:
             if info:
                 run_git(repo.run_dir, ["update-index", "-z", "--index-info"], input_bytes=b"\0".join(info) + b"\0")
-            for batch in _batches(removed):
+            for batch in path_batches(removed):
                 run_git(repo.run_dir, [LITERAL, "rm", "--cached", "--ignore-unmatch", "-q", "--", *batch])
         except WorkbenchError as exc:
             failed = {u.path: str(exc) for u in updates}
@@ -273,7 +274,7 @@ def stage_problems(repo: GitRepo, paths: Sequence[str]) -> dict[str, str]:
     """Why ``git add`` would fail now for each path it would (``--dry-run``), asked of all at once first."""
     there = [path for path in paths if os.path.lexists(worktree_path(repo, path))]
     failed: dict[str, str] = {}
-    for batch in _batches(there):
+    for batch in path_batches(there):
         with _INDEX:
             proc = run_git(repo.run_dir, [LITERAL, "add", "--dry-run", "--", *batch], check=False)
         if proc.returncode == 0:

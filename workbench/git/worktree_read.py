@@ -14,10 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from workbench.git.repo import GitRepo
 from workbench.git.runner import NO_HOOKS, StartedGit, run_git
-from workbench.git.worktree import LITERAL, store_blob, worktree_path
-
-_ARGS_BUDGET = 64 * 1024
-"""Bytes of paths per git run, well under any system's argument limit."""
+from workbench.git.worktree import LITERAL, path_batches, store_blob, worktree_path
 
 
 def disk_oid(repo: GitRepo, path: str) -> str | None:
@@ -77,7 +74,7 @@ class PendingContents:
         self._repo = repo
         self.paths = frozenset(paths)
         """The paths asked about (those that are not regular files are left out of ``contents()``)."""
-        self._batches = _batches([p for p in paths if _is_regular(repo, p)])
+        self._batches = path_batches([p for p in paths if _is_regular(repo, p)])
         self._env = {**repo.object_quarantine(), **repo.private_index("index-clean")} if self._batches else {}
         self._unmerged: dict[str, dict[int, tuple[str, str, int]]] | None = None
         self._first = self._adding(self._batches[0]) if self._batches else None
@@ -152,19 +149,6 @@ def index_records(listing: bytes) -> Iterator[tuple[int, str, int, str]]:
         fields = head.split()
         if len(fields) == 3:
             yield int(fields[0], 8), fields[1].decode("ascii"), int(fields[2]), raw.decode("utf-8", "surrogateescape")
-
-
-def _batches(paths: Sequence[str]) -> list[list[str]]:
-    batches: list[list[str]] = []
-    size = _ARGS_BUDGET
-    for path in paths:
-        length = len(os.fsencode(path)) + 1
-        if size + length > _ARGS_BUDGET:
-            batches.append([])
-            size = 0
-        batches[-1].append(path)
-        size += length
-    return batches
 
 
 def _is_regular(repo: GitRepo, path: str) -> bool:
