@@ -149,6 +149,31 @@ def test_a_note_typed_in_the_same_burst_as_the_move_lands_on_the_next_files_hunk
     asyncio.run(main())
 
 
+def test_a_files_earlier_preparation_arriving_late_does_not_move_the_user_back(
+        builder: RepoBuilder, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The soak's `esc j k k N p`: a file opened, left and opened again is prepared twice; the first
+    preparation, slower, used to arrive after the user had moved in the file and show it again on its opening
+    hunk."""
+    repo = three_files(builder)
+    delays: list[float] = []
+    slow_files(monkeypatch, lambda: delays.pop(0) if delays else 0.0)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)), worklist=False)  # hunk by hunk
+
+    async def main() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            screen = await ready(pilot)
+            assert (screen.path, screen.current) == ("a.py", 0)
+            await burst(pilot, ["escape", "j"])
+            assert screen.path == "b.py"
+            delays.extend([0.6, 0.0, 0.0])  # a.py slowly, b.py, then a.py again at once
+            await burst(pilot, ["k", "j", "k", "n"])
+            await asyncio.sleep(0.8)  # the slow preparation arrives
+            await settle(pilot)
+            assert (screen.path, screen.current) == ("a.py", 1)
+
+    asyncio.run(main())
+
+
 def test_keys_wait_while_a_command_asks_and_then_act(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     """``A`` opens its dialog in a worker: ``escape`` typed with it closes the dialog (it used to reach the main
     screen first and be lost), and ``m`` after it decides the hunk on screen."""
@@ -262,10 +287,6 @@ def test_random_bursts_act_as_the_model_says(sample_in_progress: SampleSync, tmp
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "known race, open in issue 37's follow-up: with seed 2033 under CI load, `esc j k k` in the file list then "
-    "`N p` in one burst lands one hunk off (N goes on from the file shown before the list moved); the screen's "
-    "key_wait narrows it but CI still reproduces it"))
 def test_random_bursts_for_longer(sample_in_progress: SampleSync, tmp_path: Path, make_app: MakeApp,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """``WORKBENCH_SOAK_SECONDS`` (default 60) of bursts; ``WORKBENCH_SOAK_SEED`` picks them."""

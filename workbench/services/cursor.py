@@ -43,6 +43,9 @@ class Cursor:
         """The hunk to go to (and focus) once the file being opened is shown."""
         self.opening: str | None = None
         """The file being prepared or laid out, until its opening hunk is scrolled to."""
+        self.opened = 0
+        """How many times a file was opened: a file's preparation belongs to one opening, and one that arrives
+        after the file was opened again (left and come back to) is stale even though its path matches."""
         self.expanded: frozenset[int] = frozenset()
         """Folds of context the user opened (by their first layout row)."""
         self.expand_all = expand_all
@@ -130,6 +133,7 @@ class Cursor:
         (layout rows where opened folds start, for a file shown again on the same layout)."""
         self.path = path
         self.opening = path
+        self.opened += 1
         self.shown = None
         self.current = None
         self.expanded = folds

@@ -52,6 +52,8 @@ class FilePrepared(Message):
     view: PreparedFile
     workspace: Workspace
     """What it was prepared from (a first look's view is stale once the complete analysis is in)."""
+    opening: int
+    """The cursor's opening it was prepared for (``Cursor.opened``): an earlier one's is stale."""
 
 
 @dataclass

@@ -378,19 +378,20 @@ class MainScreen(MainKeys, Screen[None]):
         self.view = None
         self.panes.show_opening(self.ws, path)
         if prepared is not None:
-            self.on_file_prepared(FilePrepared(prepared, self.ws))
+            self.on_file_prepared(FilePrepared(prepared, self.ws, self.cursor.opened))
         else:
-            self._prepare(self.ws, path)
+            self._prepare(self.ws, path, self.cursor.opened)
 
     @work(thread=True, exclusive=True, group="file")
-    def _prepare(self, ws: Workspace, path: str) -> None:
-        self.post_message(FilePrepared(prepare_file(ws, path), ws))
+    def _prepare(self, ws: Workspace, path: str, opening: int) -> None:
+        """(A thread cannot be cancelled: a file left and opened again may have two preparations under way.)"""
+        self.post_message(FilePrepared(prepare_file(ws, path), ws, opening))
 
     def on_file_prepared(self, message: FilePrepared) -> None:
         ws, cursor, view = self.ws, self.cursor, message.view
         if ws is None or cursor is None or message.workspace is not ws:
             return
-        if view.path != cursor.path:
+        if view.path != cursor.path or message.opening != cursor.opened:
             return
         self.view = view
         browsing, self._browsing = self._browsing, False
