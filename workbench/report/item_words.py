@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.analysis.model import Hunk, Level, LineRange
-from workbench.analysis.worklist import Member
+from workbench.analysis.worklist import Member, why
 from workbench.analysis.worklist.serialized import ItemState
 from workbench.report.items import ReportItem
 from workbench.wording import plural
@@ -18,16 +18,10 @@ LIST_COMMAND = "workbench report --format text"
 
 def item_facts(entry: ReportItem) -> str:
     """``commit · 3 hunks in 2 files · open`` (the item's kind, size and state)."""
-    item = entry.item
-    hunks = sum(1 for m in item.members if m.hunk is not None)
-    files = len(item.paths)
-    size = plural(hunks, "hunk") + (f" in {plural(files, 'file')}" if files > 1 or not hunks else "")
-    if not hunks:
-        size = plural(files, "file")
     state = state_words(entry)
     if entry.later:
         state += ", changed after the merge"
-    return f"{item.kind.value} · {size} · {state}"
+    return f"{entry.item.kind.value} · {why.size_words(entry.item)} · {state}"
 
 
 def state_words(entry: ReportItem) -> str:
@@ -40,13 +34,8 @@ def state_words(entry: ReportItem) -> str:
 
 
 def lost_words(entry: ReportItem) -> str:
-    """What the result loses, both sides: ``the result loses 12 lines of dev's and 3 of main's``."""
-    dev, main = entry.item.lost_dev, entry.item.lost_main
-    if not dev and not main:
-        return "the result loses no line of either side"
-    first, whose = (dev, "dev's") if dev else (main, "main's")
-    said = f"the result loses {plural(first, 'line')} of {whose}"
-    return said + (f" and {main} of main's" if dev and main else "")
+    """What the result loses, both sides (``why.lost_words``)."""
+    return why.lost_words(entry.item)
 
 
 def taking_words(entry: ReportItem) -> str:

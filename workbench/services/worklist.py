@@ -157,25 +157,6 @@ def next_in_item(ws: Workspace, current: Item | None, here: Position | None) -> 
 # -- words (plain strings, escaped by the front end) -----------------------------------------------------------
 
 
-def size_words(item: Item) -> str:
-    """``3 hunks in 2 files`` (``1 file`` for a whole-file member alone); as the report says it."""
-    hunks = sum(1 for m in item.members if m.hunk is not None)
-    files = len(item.paths)
-    if not hunks:
-        return plural(files, "file")
-    return plural(hunks, "hunk") + (f" in {plural(files, 'file')}" if files > 1 else "")
-
-
-def lost_words(item: Item) -> str:
-    """``the result loses 12 lines of dev's and 3 of main's`` (the report's words)."""
-    dev, main = item.lost_dev, item.lost_main
-    if not dev and not main:
-        return "the result loses no line of either side"
-    first, whose = (dev, "dev's") if dev else (main, "main's")
-    said = f"the result loses {plural(first, 'line')} of {whose}"
-    return said + (f" and {main} of main's" if dev and main else "")
-
-
 def state_words(ws: Workspace, item: Item) -> str:
     """``open``, ``3 of 5 undecided`` or ``decided``."""
     waiting = len(undecided_members(ws, item))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from workbench.analysis.model import Commit, Whose
+from workbench.analysis.worklist.items import Item
 from workbench.wording import plural
 
 SUBJECT = 60
@@ -101,3 +102,22 @@ def file_item(path: str, causes: int, hunks: int, loss: str) -> str:
 
 def hunk(path: str, loss: str) -> str:
     return f"One hunk of {path}, {loss}."
+
+
+def size_words(item: Item) -> str:
+    """``3 hunks in 2 files`` (``1 file`` for a whole-file member alone): the app and the reports say it alike."""
+    hunks = sum(1 for m in item.members if m.hunk is not None)
+    files = len(item.paths)
+    if not hunks:
+        return plural(files, "file")
+    return plural(hunks, "hunk") + (f" in {plural(files, 'file')}" if files > 1 else "")
+
+
+def lost_words(item: Item) -> str:
+    """What the result loses, both sides: ``the result loses 12 lines of dev's and 3 of main's``."""
+    dev, main = item.lost_dev, item.lost_main
+    if not dev and not main:
+        return "the result loses no line of either side"
+    first, whose = (dev, "dev's") if dev else (main, "main's")
+    said = f"the result loses {plural(first, 'line')} of {whose}"
+    return said + (f" and {main} of main's" if dev and main else "")

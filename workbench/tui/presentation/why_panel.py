@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from workbench.analysis.model import Commit, FileAnalysis, Hunk, Level, Signal, SignalKind, Taken, Whose
+from workbench.analysis.worklist import why
 from workbench.services import worklist
 from workbench.services.workspace import Position, Workspace
 from workbench.textsafe import visible
@@ -116,9 +117,9 @@ def _item(text: Text, ws: Workspace, path: str, index: int, palette: Palette) ->
         return
     text.append("\nItem ", style="bold")
     text.append(visible(item.id), style=palette.risk[item.level])
-    text.append(f" · {item.kind.value} · {worklist.size_words(item)} · {worklist.state_words(ws, item)}\n")
+    text.append(f" · {item.kind.value} · {why.size_words(item)} · {worklist.state_words(ws, item)}\n")
     text.append(f"  {visible(item.why)}\n")
-    text.append(f"  {worklist.lost_words(item)}; I decides every member at once\n", style=palette.muted)
+    text.append(f"  {why.lost_words(item)}; I decides every member at once\n", style=palette.muted)
 
 
 def _choice_loss(text: Text, hunk: Hunk) -> None:

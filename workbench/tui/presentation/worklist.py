@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from workbench.services.worklist import FILTER_WORDS, ItemFilter, ItemRow, counts, size_words
+from workbench.analysis.worklist.why import size_words
+from workbench.services.worklist import FILTER_WORDS, ItemFilter, ItemRow, counts
 from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
 from workbench.tui.glyphs import DECIDED, RISK_LETTER
