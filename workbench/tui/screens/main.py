@@ -28,26 +28,25 @@ from textual.widgets import ContentSwitcher
 from textual.worker import Worker
 
 from workbench.analysis.display.folds import ViewEntry, fold_layout
-from workbench.services import worklist
-from workbench.services.cursor import Cursor, Shown, opening_hunk
+from workbench.services.cursor import Cursor, Shown
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Position, Workspace
-from workbench.textsafe import visible
 from workbench.tui.actions import announcing, training, viewing
 from workbench.tui.actions.writing import Writing
 from workbench.tui.base_rows import collapse_base_only
-from workbench.tui.config import Config, StartPane
+from workbench.tui.config import Config
 from workbench.tui.fileview import FirstLook, PreparedFile, prepare_file, reprepared
 from workbench.tui.keymap import Scope, bindings
 from workbench.tui.loading import Report
 from workbench.tui.messages import DiffsReady, FilePrepared, LoadProgressed, WorkspaceLoaded, load_posting
 from workbench.tui.palette import Palette
 from workbench.tui.presentation.suggestion import Previewing
-from workbench.tui.screens.main_keys import MOVES, MainKeys
+from workbench.tui.screens.key_waits import why_wait
+from workbench.tui.screens.left_pane import LeftPane
+from workbench.tui.screens.main_keys import MainKeys
 from workbench.tui.screens.panes import Panes, layout
 from workbench.tui.widgets.file_choice import FileChoicePanel
 from workbench.tui.widgets.file_list import FileList
-from workbench.tui.widgets.file_rows import LIST_MOVES, FileOptions
 from workbench.tui.widgets.history_panel import HistoryPanel
 from workbench.tui.widgets.hunk_view import HunkView
 from workbench.tui.widgets.sync_bar import SyncBar
@@ -88,8 +87,7 @@ class MainScreen(MainKeys, Screen[None]):
         self.loaded_at: float | None = None
         """Monotonic time the full analysis was on screen (benchmarks read it)."""
         self._early_notice = 0.0
-        self._browsing = False
-        """A move onto an item in the worklist opens its hunk without taking the focus from the list."""
+        self.left = LeftPane(self)
 
     # -- what tests and benchmarks read ------------------------------------------------------
 
@@ -188,15 +186,8 @@ class MainScreen(MainKeys, Screen[None]):
             return
         # launch() refuses a --file the sync lacks before this point (require_file).
         first = cursor.first_file(self._start_file, moved, files.shown_paths)
-        if ws.pending is None and first_look is None and self._items_first(moved):
-            self.show_left("items")
-            found = worklist.item_rows(ws, worklist.ItemFilter.OPEN)
-            if found and not ws.resumed:  # the first open item, where the review starts
-                start = next((p for p in map(cursor.to_item, (r.item for r in found)) if p is not None), None)
-                if start is not None:
-                    first = start.path
-                    cursor.pending = start.hunk if start.hunk is not None else opening_hunk(ws, first)
-            self._browsing = True  # the focus stays in the worklist
+        if ws.pending is None and first_look is None:
+            first = self.left.open_on_items(ws, cursor, first, self._start_file, moved)
         if first_look is not None:
             cursor.keep_move(first_look, first)
         if first is not None:
@@ -250,108 +241,27 @@ class MainScreen(MainKeys, Screen[None]):
             self._commands.discard(event.worker)
 
     def key_wait(self, key: str) -> str | None:
-        """Why ``key`` must wait (``KeyGate``): a key acts on what the keys before it left on screen, so it waits
-        while a file opens or a command runs.  Moves need no rows: while the file is prepared they go on from
-        the hunk it will open on (or open another file)."""
-        cursor = self.cursor
-        if cursor is not None and cursor.opening is not None and not self._only_moves(key):
-            return f"Opening {visible(cursor.opening)}"
-        if cursor is not None and self._screen_move(key):
-            files = self.query_one(FileList)
-            listed = files.highlighted_path
-            if (files.options.has_focus and listed is not None and listed != cursor.path
-                    and self.ws is not None and self.ws.pending is None and self.ws.analysis.file(listed) is not None):
-                return f"Opening {visible(listed)}"  # the list moved: a move goes on from the file it opens
-        if any(not worker.is_finished for worker in self._commands):
-            return "Busy (" + ", ".join(sorted({worker.group for worker in self._commands})) + ")"
-        return None
-
-    def _screen_move(self, key: str) -> bool:
-        """``key`` moves between hunks from where the cursor is (``n``, ``N``, ``o``...)."""
-        bound = self.active_bindings.get(key)
-        return bound is not None and bound.node is self and bound.binding.action in MOVES
-
-    def _only_moves(self, key: str) -> bool:
-        """``key`` moves between hunks or files (``n``, ``N``, ``o``..., the file list's ``j``/``k``)."""
-        bound = self.active_bindings.get(key)
-        if bound is None:
-            return False
-        if isinstance(bound.node, FileOptions):
-            return bound.binding.action in LIST_MOVES
-        return bound.node is self and bound.binding.action in MOVES
+        """Why ``key`` must wait (``KeyGate``, rules in ``key_waits.py``), or None."""
+        return why_wait(self.active_bindings.get(key), self, self.cursor, self.ws, self.query_one(FileList),
+                        self._commands)
 
     # -- the left pane: the worklist or the file list -------------------------------------------
-
-    def _items_first(self, moved: str | None) -> bool:
-        """Open on the worklist: the settings say so, the sync has items, and no file was asked for or moved to."""
-        return (self.config.start is StartPane.ITEMS and self.ws is not None and bool(worklist.items(self.ws))
-                and self._start_file is None and moved is None)
 
     @property
     def left_showing(self) -> str:
         """"items" (the worklist) or "files"."""
-        return "items" if self.query_one(WorklistPanel).display else "files"
+        return self.left.showing
 
     def show_left(self, name: str, focus: bool = True) -> None:
-        """Show the worklist ("items") or the file list ("files") on the left, focused unless ``focus`` is False."""
-        panel, files = self.query_one(WorklistPanel), self.query_one(FileList)
-        if name == "items" and (self.ws is None or not worklist.items(self.ws)):
-            self.notify("This sync has no worklist items (the file list lists every file).")
-            name = "files"
-        panel.display, files.display = name == "items", name != "items"
-        if name == "items":
-            self._follow_item()
-        if focus:
-            (panel.options if name == "items" else files.options).focus()
-
-    def back_to_left(self) -> None:
-        """``esc``: back to the pane on the left (the file list clears its filter first)."""
-        if self.left_showing == "items":
-            self.query_one(WorklistPanel).options.focus()
-        else:
-            self.query_one(FileList).back_to_list()
-
-    def next_item_filter(self) -> None:
-        """``F``: the worklist lists the next of open / all / changed after the merge (and is shown)."""
-        if self.ws is None or self.ws.pending is not None:
-            return
-        self.panes.item_filter = self.panes.item_filter.next()
-        self.panes.show_items(self.ws, self.panes.item_filter)
-        if self.left_showing != "items":
-            self.show_left("items")
-        self.notify(f"Items: {worklist.FILTER_WORDS[self.panes.item_filter]}.")
-
-    def _follow_item(self) -> None:
-        """Highlight, in the worklist, the item the current hunk belongs to."""
-        ws, cursor = self.ws, self.cursor
-        if ws is not None and cursor is not None:
-            found = cursor.in_item()
-            self.query_one(WorklistPanel).show_item(found.id if found is not None else None)
+        self.left.show(name, focus)
 
     @on(WorklistPanel.ItemHighlighted)
     def _item_highlighted(self, message: WorklistPanel.ItemHighlighted) -> None:
-        self._go_to_item(message.item_id, focus=False)
+        self.left.go_to_item(message.item_id, focus=False)
 
     @on(WorklistPanel.ItemChosen)
     def _item_chosen(self, message: WorklistPanel.ItemChosen) -> None:
-        self._go_to_item(message.item_id, focus=True)
-
-    def _go_to_item(self, item_id: str, focus: bool) -> None:
-        ws = self.ws
-        found = ws.analysis.worklist.item(item_id) if ws is not None and ws.analysis.worklist is not None else None
-        if ws is None or found is None or self.cursor is None:
-            return
-        if self.cursor.in_item() is found:
-            if focus:
-                self.focus_view()  # already in the item: enter reads on from where the user is
-            return
-        start = self.cursor.to_item(found)
-        if start is None:
-            self.notify(f"{visible(found.id)} is in files git merged cleanly, which the app does not list: "
-                        f"{visible(', '.join(found.paths))}. Fix them in an editor.", severity="warning")
-            return
-        self._browsing = not focus
-        self.go(start, focus)
+        self.left.go_to_item(message.item_id, focus=True)
 
     # -- opening files -----------------------------------------------------------------------
 
@@ -394,7 +304,7 @@ class MainScreen(MainKeys, Screen[None]):
         if view.path != cursor.path or message.opening != cursor.opened:
             return
         self.view = view
-        browsing, self._browsing = self._browsing, False
+        browsing, self.left.browsing = self.left.browsing, False
         if view.layout is None:
             cursor.file_shown(view.path, Shown.WHOLE_FILE)
             self.panes.show_whole_file(ws, view)
@@ -464,7 +374,7 @@ class MainScreen(MainKeys, Screen[None]):
         if ws is None or cursor is None or cursor.path is None:
             return
         self.query_one(HunkView).set_current(cursor.current)
-        self._follow_item()
+        self.left.follow_item()
         shown = self.previewing
         if shown is not None and (shown.path, shown.hunk) != (cursor.path, cursor.current):
             self.previewing = shown = None  # a candidate is previewed for its own hunk only
