@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from workbench.analysis.model import Commit, Hunk, Level, LineRange, SyncAnalysis, Taken
-from workbench.analysis.worklist import Item, ItemKind, Member, Worklist, build_worklist
+from workbench.analysis.worklist import Item, ItemKind, Member, worklist_of
 from workbench.analysis.worklist.serialized import Decided, ItemState, item_state
 
 BREAKS = frozenset({ItemKind.API_BREAK, ItemKind.DUPLICATE_DEFINITION})
@@ -54,11 +54,6 @@ class ReportItem:
         if self.item.kind in RULED and any(m.hunk is None and m.level is Level.HIGH for m in self.pending):
             return True
         return any(m.lost_count for m in self.pending)
-
-
-def worklist_of(analysis: SyncAnalysis) -> Worklist:
-    """The analysis' worklist, or one grouped from it alone when no stage made one (a hand-built analysis)."""
-    return analysis.worklist if analysis.worklist is not None else build_worklist(analysis)
 
 
 def report_items(analysis: SyncAnalysis, decided: Decided) -> tuple[ReportItem, ...]:

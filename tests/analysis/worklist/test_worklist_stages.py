@@ -4,6 +4,7 @@ fields (``worklist``, ``hunks[].item``, ``summary.worklist``) and the both-direc
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
 from helpers.syncs import analyze
@@ -18,7 +19,8 @@ from workbench.sample import RepoBuilder
 _CLASS = "class Config:\n    alpha: int = 1\n" + "".join(f"    f{n}: int = {n}\n" for n in range(12)) + "    omega: int = 2\n"
 
 
-def _merged(b: RepoBuilder, dev: dict[str, str], upstream: dict[str, str], base: dict[str, str]) -> str:
+def _merged(b: RepoBuilder, dev: Mapping[str, str | bytes], upstream: Mapping[str, str | bytes],
+            base: Mapping[str, str | bytes]) -> str:
     """Base, dev and main commits of the given files, and dev's merge of main (conflicts left to the caller)."""
     for path, text in base.items():
         b.write(path, text)
@@ -122,3 +124,18 @@ def test_a_result_that_took_the_other_sides_text_still_loses_this_sides_layout(b
     (hunk,) = [h for f in analysis.files for h in f.hunks]
     assert hunk.lost_lines.dev, "the result is main's text: dev's own line is lost, however main laid it out"
     assert not any(s.kind in (SignalKind.LAYOUT_ONLY, SignalKind.MOVED_IN_RESULT) for s in hunk.signals)
+
+
+def test_a_binary_conflict_is_a_whole_file_item_of_the_analysis(builder: RepoBuilder) -> None:
+    """A file without hunks that still needs a decision is in the analysis' worklist (and so in the app, the
+    reports and the agent's queue alike), not added by one front end."""
+    base: dict[str, str | bytes] = {"logo.bin": b"\x00\x01base\x00" * 8, "a.py": "x = 1\n"}
+    _merged(builder, {"logo.bin": b"\x00\x02dev\x00" * 8}, {"logo.bin": b"\x00\x03main\x00" * 8}, base)
+    assert builder.merge("upstream") != 0  # the binary conflicts
+    analysis = analyze(builder.path)
+    assert analysis.worklist is not None
+    (item,) = [i for i in analysis.worklist.items if i.kind is ItemKind.WHOLE_FILE]
+    assert item.level is Level.HIGH and [m.path for m in item.members] == ["logo.bin"]
+    assert item.members[0].hunk is None
+    doc = analysis_to_json(analysis)
+    assert any(i["kind"] == "whole-file" and i["members"][0]["path"] == "logo.bin" for i in doc["worklist"])

@@ -9,6 +9,7 @@ from causes, so they survive line shifts and re-analysis.
 """
 
 from workbench.analysis.worklist.build import build_worklist as build_worklist
+from workbench.analysis.worklist.build import worklist_of as worklist_of
 from workbench.analysis.worklist.facts import DuplicateDefinition as DuplicateDefinition
 from workbench.analysis.worklist.facts import WorklistFacts as WorklistFacts
 from workbench.analysis.worklist.items import Claim as Claim

@@ -12,6 +12,7 @@ from workbench.analysis.worklist.facts import WorklistFacts
 from workbench.analysis.worklist.finish import commit_index, finish
 from workbench.analysis.worklist.identity import fingerprint
 from workbench.analysis.worklist.items import ItemKind, Member, Worklist
+from workbench.analysis.worklist.whole_files import whole_file_items
 
 FOLDABLE = frozenset({ItemKind.COMMIT, ItemKind.WHOLE_FILE, ItemKind.HUNK})
 """Causes that fold into their file's item when they touch no other file."""
@@ -46,6 +47,11 @@ class Group:
 Groups = dict[tuple[ItemKind, tuple[str, ...]], Group]
 
 
+def worklist_of(analysis: SyncAnalysis) -> Worklist:
+    """The analysis' worklist, or one grouped from it alone when no stage made one (a hand-built analysis)."""
+    return analysis.worklist if analysis.worklist is not None else build_worklist(analysis)
+
+
 def build_worklist(analysis: SyncAnalysis, facts: WorklistFacts | None = None) -> Worklist:
     """The sync's items, most important first: every hunk that needs a look belongs to exactly one."""
     facts = facts or WorklistFacts()
@@ -66,6 +72,7 @@ def build_worklist(analysis: SyncAnalysis, facts: WorklistFacts | None = None) -
     _fold_files(groups, frozenset({ItemKind.API_BREAK}), ItemKind.API_BREAK)
     known = commit_index(analysis, facts)
     items = [finish(g.cause, g.members, g.hunks, g.notes, g.causes, known, facts) for g in groups.values()]
+    items += whole_file_items(analysis, (m.path for item in items for m in item.members))
     items.sort(key=lambda i: (-i.level.rank, i.kind.rank, -(i.lost_dev + i.lost_main), i.id))
     return Worklist(tuple(items))
 
