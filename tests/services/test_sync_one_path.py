@@ -94,7 +94,7 @@ def test_one_path_during_a_merge_cleans_only_the_work_files_it_reads(
     would) the conflicted module it imports, not every other conflicted file; its answer is the whole
     sync's for that file."""
     from workbench.analysis.serialize import file_to_json
-    from workbench.git import repo_files
+    from workbench.git import worktree_read
 
     builder.write("pkg/__init__.py", "").write("pkg/lib.py", LIB).write("pkg/other.py", "value = 0\n")
     builder.write("pkg/user.py", "from pkg.lib import scale\n\nprint(scale(1))\n").commit("base")
@@ -109,13 +109,13 @@ def test_one_path_during_a_merge_cleans_only_the_work_files_it_reads(
     _, whole = open_sync(SyncRequest(repo=builder.path, cache=False))
     assert {f.path for f in whole.files} == {"pkg/lib.py", "pkg/other.py", "pkg/user.py"}
     cleaned: list[str] = []
-    real = repo_files.clean_contents
+    real = worktree_read.clean_contents
 
     def spy(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, bytes]]:
         cleaned.extend(paths)
         return real(repo, paths)
 
-    monkeypatch.setattr(repo_files, "clean_contents", spy)
+    monkeypatch.setattr("workbench.git.repo_files.clean_contents", spy)
     _, one = open_sync(SyncRequest(repo=builder.path, paths=("pkg/user.py",), cache=False))
     entry, expected = one.file("pkg/user.py"), whole.file("pkg/user.py")
     assert entry is not None and expected is not None
