@@ -16,6 +16,11 @@ With the merge's stages the hunk first shows as a first look (its risk
 pending) while the merge's evidence is read; the time to that evidence on
 screen (the hunk's risk level in its title) is printed beside it.
 
+Then the service alone, in a fresh process of its own (no terminal, no app):
+``read_mergetool`` and ``analyse_mergetool`` on the merge's stages, wall
+and CPU time (git's processes' apart), what the child process behind the
+app computes.
+
 Median of a few runs each, wall time, with ``git merge-tree --write-tree`` of the
 same sync timed in the same run for the ratio.  Every run has an analysis
 cache of its own, empty (cold: as right after ``git merge`` stops); then
@@ -80,6 +85,8 @@ def main(files: list[str]) -> int:
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores)")
         for path in files or FILES:
             stages = _stages(git, repo, path)
+            _time_to_hunk(work, {**env, "XDG_CACHE_HOME": str(work / "untimed")}, repo,
+                          ["workbench", "mergetool", *stages, path])  # Python's bytecode written, files read once
             swapped = [stages[0], stages[2], stages[1]]
             direct, evidence = _medians(work, env, repo, ["workbench", "mergetool", *stages, path])
             alone, _ = _medians(work, env, repo, ["workbench", "mergetool", *swapped, path])
@@ -91,6 +98,10 @@ def main(files: list[str]) -> int:
             print(f"  workbench mergetool, LOCAL/REMOTE swapped (three versions alone): {alone:.2f} s ({alone / mt:.1f}x)")
             print(f"  git mergetool --tool=workbench: {through_git:.2f} s to the hunk ({through_git / mt:.1f}x), "
                   f"{git_evidence:.2f} s to its history and risk ({git_evidence / mt:.1f}x)")
+            wall, cpu, git_cpu = _service(work, env, repo, stages, path)
+            print(f"  the service alone (read_mergetool + analyse_mergetool, own process): {wall:.2f} s "
+                  f"({wall / mt:.1f}x), CPU {cpu:.2f} s + git's {git_cpu:.2f} s "
+                  f"(load {os.getloadavg()[0]:.1f})")
             warm_env = {**env, "XDG_CACHE_HOME": str(work / f"warm-{next(_SOCKETS)}")}
             time.sleep(RACY)  # the merge's files are older than the cache's racy window: the first run stores
             _time_to_hunk(work, warm_env, repo, ["workbench", "mergetool", *stages, path])
@@ -101,8 +112,34 @@ def main(files: list[str]) -> int:
     return 0
 
 
+SERVICE = """
+import os, sys, time
+from workbench.services.mergetool_file import analyse_mergetool, read_mergetool
+start, cpu = time.perf_counter(), os.times()
+analyse_mergetool(read_mergetool(*sys.argv[1:5]), [])
+end = os.times()
+print(time.perf_counter() - start, end.user + end.system - cpu.user - cpu.system,
+      end.children_user + end.children_system - cpu.children_user - cpu.children_system)
+"""
+"""The service's run: seconds from reading git's files to the analysis (the store in the cache put off, as
+the app's child process puts it off), its CPU and its git processes' CPU."""
+
+
+def _service(work: Path, env: dict[str, str], repo: Path, stages: list[str], path: str) -> tuple[float, float, float]:
+    """Medians of the service alone over ``RUNS`` runs, each with an empty cache of its own."""
+    runs = []
+    for _ in range(RUNS):
+        cold = {**env, "XDG_CACHE_HOME": str(work / f"cold-{next(_SOCKETS)}")}
+        out = subprocess.run([sys.executable, "-c", SERVICE, *stages, str(repo / path)], cwd=repo, env=cold,
+                             capture_output=True, check=True, text=True).stdout.split()
+        runs.append([float(x) for x in out])
+    wall, cpu, git_cpu = (statistics.median(run[k] for run in runs) for k in range(3))
+    return wall, cpu, git_cpu
+
+
 def _env(work: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    # Python's bytecode is written and read as on a user's machine (a run never compiles the modules anew).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1", XDG_CONFIG_HOME=str(work / "config"),
                XDG_CACHE_HOME=str(work / "cache"),
                PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}", EDITOR="", VISUAL="", GIT_EDITOR="",

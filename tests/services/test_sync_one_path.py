@@ -7,8 +7,11 @@ elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
+from workbench.git.repo import GitRepo
 from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest, open_sync
 
@@ -82,3 +85,39 @@ def test_one_path_beyond_git_merge_equals_the_whole_syncs(builder: RepoBuilder, 
         assert entry is not None and expected is not None
         assert file_to_json(entry) == file_to_json(expected)
         assert entry.edits or path == "pkg/conflict.py"
+
+
+def test_one_path_during_a_merge_cleans_only_the_work_files_it_reads(
+    builder: RepoBuilder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A merge in progress: asked about one conflicted file, the audit reads (and cleans, as ``git add``
+    would) the conflicted module it imports, not every other conflicted file; its answer is the whole
+    sync's for that file."""
+    from workbench.analysis.serialize import file_to_json
+    from workbench.git import worktree_read
+
+    builder.write("pkg/__init__.py", "").write("pkg/lib.py", LIB).write("pkg/other.py", "value = 0\n")
+    builder.write("pkg/user.py", "from pkg.lib import scale\n\nprint(scale(1))\n").commit("base")
+    builder.branch("dev").checkout("dev")
+    builder.write("pkg/lib.py", LIB.replace("return 2 * x", "return 3 * x")).write("pkg/other.py", "value = 1\n")
+    builder.write("pkg/user.py", "from pkg.lib import scale\n\nprint(scale(2))\n").commit("Dev (#1)")
+    builder.checkout("main")
+    builder.write("pkg/lib.py", LIB.replace("return 2 * x", "return 4 * x")).write("pkg/other.py", "value = 2\n")
+    builder.write("pkg/user.py", "from pkg.lib import scale\n\nprint(scale(3))\n").commit("Main (#2)")
+    builder.checkout("dev")
+    assert builder.merge("main") == 1
+    _, whole = open_sync(SyncRequest(repo=builder.path, cache=False))
+    assert {f.path for f in whole.files} == {"pkg/lib.py", "pkg/other.py", "pkg/user.py"}
+    cleaned: list[str] = []
+    real = worktree_read.clean_contents
+
+    def spy(repo: GitRepo, paths: Sequence[str]) -> dict[str, tuple[str, bytes]]:
+        cleaned.extend(paths)
+        return real(repo, paths)
+
+    monkeypatch.setattr("workbench.git.repo_files.clean_contents", spy)
+    _, one = open_sync(SyncRequest(repo=builder.path, paths=("pkg/user.py",), cache=False))
+    entry, expected = one.file("pkg/user.py"), whole.file("pkg/user.py")
+    assert entry is not None and expected is not None
+    assert file_to_json(entry) == file_to_json(expected)
+    assert cleaned == ["pkg/lib.py"], "the module pkg/user.py imports, read from the work tree; no other file"

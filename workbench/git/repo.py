@@ -338,6 +338,12 @@ class GitRepo:
             found.update(entry.path for stages in index.conflicts for entry in stages if entry is not None)
         return frozenset(found)
 
+    def index_holds(self, paths: Iterable[str]) -> frozenset[str]:
+        """Those of ``paths`` the index has an entry for, at any stage (``index_paths`` asked of a few paths,
+        without reading every entry)."""
+        index = self._index()
+        return frozenset(path for path in paths if path in index)
+
     def index_entry(self, path: str) -> tuple[str, int] | None:
         """Stage-0 (oid, mode) of ``path`` in the index, or None."""
         index = self._index()

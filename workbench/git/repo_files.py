@@ -122,7 +122,9 @@ class RepoFiles:
         known = self._snapshot.results.get(path)
         if known is not None and known.present and known.oid is not None and known.data is not None:
             return known.oid, known.data
-        wanted = {path} | {p for p in dirty if p not in self._worktree}  # those not regular files are left out
+        # A whole sync's stages ask of many changed files: they are cleaned together, once. An analysis restricted
+        # to some paths asks of a few (the modules its files import): only the one asked is cleaned.
+        wanted = {path} if self._snapshot.paths is not None else {path} | {p for p in dirty if p not in self._worktree}
         cleaned = clean_contents(self._repo, sorted(wanted))
         for other, found in cleaned.items():
             if other != path:

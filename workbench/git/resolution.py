@@ -147,7 +147,7 @@ def _worktree_files(repo: GitRepo, paths: list[str]) -> dict[str, ResultFile]:
     A file left on disk but out of the index is not part of the merge a
     commit would record, as for the whole-tree reads (``RepoFiles``).
     """
-    tracked = repo.index_paths()
+    tracked = repo.index_holds(paths)
     cleaned = clean_contents(repo, [path for path in paths if path in tracked])
     out = {}
     for path in paths:

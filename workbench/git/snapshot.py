@@ -355,7 +355,7 @@ def _read_results(
             results[entry.path] = ResultFile(True, data, oid, mode=filemode)
         return results
     unmerged = repo.index_unmerged()
-    tracked = repo.index_paths()
+    tracked = repo.index_holds(entry.path for entry in plain.conflicts)
     asked = cleaning.paths if cleaning is not None else frozenset()
     cleaned = clean_contents(repo, [e.path for e in plain.conflicts if e.path not in asked and e.path in tracked])
     if cleaning is not None:
