@@ -14,7 +14,9 @@ from workbench.git import work_state
 from workbench.git.repo import GitRepo
 from workbench.sample import SampleSync
 from workbench.services.agent import context, warm
+from workbench.resolve.splice import Choice, Decision
 from workbench.services.sync import SyncRequest
+from workbench.services.workspace import Workspace
 
 RECORD = Path(".workbench/acks.toml")
 
@@ -79,17 +81,15 @@ def test_after_each_decision_the_warm_answer_is_the_new_one(sample_in_progress: 
 
 
 def test_a_decision_only_journaled_is_seen(tmp_path: Path, isolated_cache: Path) -> None:
-    """Deciding one of a file's two conflicts writes nothing to the work tree: only the journal changes."""
+    """The app decides one of a file's two conflicts: it writes nothing to the work tree or the record, only the
+    journal changes."""
     from test_agent_pending import _merge_in_progress
 
     repo = tmp_path / "repo"
     _merge_in_progress(repo)
-    queue = workbench("queue", "--json", "--repo", str(repo)).json()
     before = _out(repo, "queue", "--json")
-    member = f"{queue['items'][0]['id']}:{queue['items'][0]['members'][0]['member']}"
-    ran = workbench("decide", member, "--take", "dev", "--claim", "judgement", "--reason", "r", "--json",
-                    "--repo", str(repo))
-    assert ran.code == 0 and ran.json()["pending"] == ["a.py"], ran.stdout + ran.stderr
+    workspace = Workspace.open(SyncRequest(repo=str(repo)))
+    workspace.decide("a.py", 0, Decision(Choice.DEV))
     warm_queue, cold_queue = _both(repo, "queue", "--json")
     assert warm_queue == cold_queue != before
 
