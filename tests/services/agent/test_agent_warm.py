@@ -4,6 +4,7 @@ claim's check read), nor when what they read may read otherwise later (a claim c
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,9 @@ from helpers.agent import git, workbench
 
 from workbench.git import work_state
 from workbench.git.repo import GitRepo
+from workbench.resolve.splice import Choice, Decision
 from workbench.sample import SampleSync
 from workbench.services.agent import context, warm
-from workbench.resolve.splice import Choice, Decision
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
 
@@ -80,13 +81,27 @@ def test_after_each_decision_the_warm_answer_is_the_new_one(sample_in_progress: 
     assert warm_show == cold_show and warm_show != shown
 
 
+def _two_conflicts(repo: Path) -> None:
+    """A merge in progress stopped on two conflicts in one file."""
+    base = "def f():\n    return 1\n" + "".join(f"\n\ndef pad{n}():\n    pass\n" for n in range(8)) + "\n\ndef g():\n    return 2\n"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.py").write_text(base)
+    git(repo, "add", "a.py")
+    git(repo, "commit", "-q", "-m", "base")
+    for branch, digit in (("dev", "0"), ("main", "00")):
+        git(repo, "checkout", "-q", "-B", branch, "main")  # dev from the base; main stays main
+        (repo / "a.py").write_text(base.replace("return 1", f"return 1{digit}").replace("return 2", f"return 2{digit}"))
+        git(repo, "commit", "-q", "-am", f"{branch}'s change")
+    git(repo, "checkout", "-q", "dev")
+    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+
+
 def test_a_decision_only_journaled_is_seen(tmp_path: Path, isolated_cache: Path) -> None:
     """The app decides one of a file's two conflicts: it writes nothing to the work tree or the record, only the
     journal changes."""
-    from test_agent_pending import _merge_in_progress
-
     repo = tmp_path / "repo"
-    _merge_in_progress(repo)
+    _two_conflicts(repo)
     before = _out(repo, "queue", "--json")
     workspace = Workspace.open(SyncRequest(repo=str(repo)))
     workspace.decide("a.py", 0, Decision(Choice.DEV))
