@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MERGE_4291 = "66e55f9884"
@@ -64,26 +65,77 @@ def as_batch(lines: list[str]) -> str:
     return "\n".join(requests) + "\n"
 
 
-def situation(repo: Path, env: dict[str, str], label: str) -> None:
-    merge_tree = [run(["git", "merge-tree", "--write-tree", *PARENTS_4291], repo, env)[0] for _ in range(RUNS)]
+@dataclass
+class Figures:
+    """One situation's figures, seconds (``merge_tree`` measured between the others, in the same run)."""
+
+    label: str
+    merge_tree: list[float] = field(default_factory=list)
+    queue: list[float] = field(default_factory=list)
+    show: list[float] = field(default_factory=list)
+    decide: list[float] = field(default_factory=list)
+    """Each ``decide`` command's wall time (its sync's analysis warm or not, as the previous command left it)."""
+    after: list[float] = field(default_factory=list)
+    """The ``queue`` right after each ``decide``: the state changed, the analysis is made again."""
+    batch: tuple[float, int] = (0.0, 0)
+
+    def ratio(self, found: list[float]) -> float:
+        return statistics.median(found) / statistics.median(self.merge_tree)
+
+    def lines(self) -> list[str]:
+        mt = statistics.median(self.merge_tree)
+        out = [f"{self.label}: git merge-tree {mt:.2f} s; warm queue {statistics.median(self.queue):.2f} s "
+               f"({self.ratio(self.queue):.1f}x), warm show {statistics.median(self.show):.2f} s "
+               f"({self.ratio(self.show):.1f}x)"]
+        if self.decide:
+            out.append(f"  decide, one command each: median {statistics.median(self.decide):.2f} s over "
+                       f"{len(self.decide)} ({self.ratio(self.decide):.1f}x; min {min(self.decide):.2f}, "
+                       f"max {max(self.decide):.2f}); the queue after each: median {statistics.median(self.after):.2f} s "
+                       f"({self.ratio(self.after):.1f}x)")
+        total, count = self.batch
+        if count:
+            out.append(f"  decide --batch: {total:.2f} s for {count}, {total / count:.2f} s per decision")
+        return out
+
+
+def situation(repo: Path, env: dict[str, str], label: str, runs: int = RUNS, decisions: int = DECISIONS) -> Figures:
+    """Warm queue and show interleaved with merge-tree, then decisions one command each (with the queue an agent
+    reads after each), then a batch."""
+    found = Figures(label)
+
+    def merge_tree() -> None:
+        found.merge_tree.append(run(["git", "merge-tree", "--write-tree", *PARENTS_4291], repo, env)[0])
+
     run([*WORKBENCH, "queue", "--json"], repo, env)  # fills the cache
-    queue = [run([*WORKBENCH, "queue", "--json"], repo, env)[0] for _ in range(RUNS)]
     _t, out = run([*WORKBENCH, "queue", "--json"], repo, env)
     first = json.loads(out)["items"][0]["id"]
-    show = [run([*WORKBENCH, "show", first, "--json"], repo, env)[0] for _ in range(RUNS)]
-    mt = statistics.median(merge_tree)
-    print(f"{label}: git merge-tree {mt:.2f} s; queue {statistics.median(queue):.2f} s "
-          f"({statistics.median(queue) / mt:.1f}x); show {statistics.median(show):.2f} s "
-          f"({statistics.median(show) / mt:.1f}x)")
-    lines = ready(repo, env, 2 * DECISIONS)
-    one, batch = lines[:DECISIONS], lines[DECISIONS:]
-    each = [run(WORKBENCH + shlex.split(line)[1:], repo, env)[0] for line in one]
-    if each:
-        print(f"  decide, one command each: median {statistics.median(each):.2f} s over {len(each)} "
-              f"(min {min(each):.2f}, max {max(each):.2f})")
+    run([*WORKBENCH, "show", first, "--json"], repo, env)
+    for _ in range(runs):
+        merge_tree()
+        found.queue.append(run([*WORKBENCH, "queue", "--json"], repo, env)[0])
+        merge_tree()
+        found.show.append(run([*WORKBENCH, "show", first, "--json"], repo, env)[0])
+    lines = ready(repo, env, 2 * decisions)
+    one, batch = lines[:decisions], lines[decisions:]
+    for line in one:
+        merge_tree()
+        found.decide.append(run(WORKBENCH + shlex.split(line)[1:], repo, env)[0])
+        found.after.append(run([*WORKBENCH, "queue", "--json"], repo, env)[0])
     if batch:
         total, _out = run([*WORKBENCH, "decide", "--batch", "-"], repo, env, as_batch(batch))
-        print(f"  decide --batch: {total:.2f} s for {len(batch)}, {total / len(batch):.2f} s per decision")
+        found.batch = (total, len(batch))
+    return found
+
+
+def in_progress(source: str, scratch: Path, env: dict[str, str]) -> Path:
+    """A private shared clone of ``source`` with #4291's tips merged without ``-X theirs``, in progress."""
+    repo = Path(scratch, "meg")
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", source, str(repo)], check=True)
+    subprocess.run(["git", "checkout", "-q", PARENTS_4291[0]], cwd=repo, check=True)
+    subprocess.run(["git", "merge", "-q", "--no-edit", PARENTS_4291[1]], cwd=repo, capture_output=True, check=False,
+                   env={**env, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
+                        "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com"})
+    return repo
 
 
 def main() -> int:
@@ -96,11 +148,10 @@ def main() -> int:
         repo = Path(scratch, "meg")
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", source, str(repo)], check=True)
         subprocess.run(["git", "checkout", "-q", MERGE_4291], cwd=repo, check=True)
-        situation(repo, env, f"#4291 merge commit {MERGE_4291}")
-        subprocess.run(["git", "checkout", "-q", "-f", PARENTS_4291[0]], cwd=repo, check=True)
-        subprocess.run(["git", "clean", "-qfd"], cwd=repo, check=True)
-        subprocess.run(["git", "merge", "-q", "--no-edit", PARENTS_4291[1]], cwd=repo, capture_output=True, check=False)
-        situation(repo, env, "#4291 merged without -X theirs, in progress")
+        print("\n".join(situation(repo, env, f"#4291 merge commit {MERGE_4291}").lines()), flush=True)
+        merging = in_progress(source, Path(scratch, "merging"), env)
+        print("\n".join(situation(merging, env, "#4291 merged without -X theirs, in progress").lines()), flush=True)
+    print(f"load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
 

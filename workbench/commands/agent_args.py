@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from workbench.commands import add_sync_options, sync_request
@@ -52,9 +53,14 @@ def rev_args(args: argparse.Namespace) -> list[str]:
 
 def emit(doc: dict[str, Any], as_json: bool, text: str) -> None:
     """The document as JSON or its text, on stdout."""
+    sys.stdout.write(rendered(doc, as_json, lambda _doc: text))
+
+
+def rendered(doc: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], str]) -> str:
+    """What ``emit`` prints: the document as JSON, or ``text(doc)``."""
     from workbench.analysis.serialize import strict_json
 
-    sys.stdout.write(strict_json(doc) + "\n" if as_json else text)
+    return strict_json(doc) + "\n" if as_json else text(doc)
 
 
 def split_targets(positionals: list[str]) -> tuple[list[str], str | None]:

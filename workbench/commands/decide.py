@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.commands.agent_args import emit, request
+    from workbench.commands.agent_args import rendered, request
     from workbench.errors import WorkbenchError
     from workbench.services.agent.api import decide_doc, decide_docs
     from workbench.services.agent.decide import refused_status
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         for n, answer in enumerate(answers, start=1):
             sys.stdout.write(dumps(decide_doc(answer, n)) + "\n")
     else:
-        emit(decide_doc(answers[0]), args.json, _text(answers[0].to_json()))
+        sys.stdout.write(rendered(decide_doc(answers[0]), args.json, lambda _doc: _text(answers[0].to_json())))
     return refused_status(answers)
 
 

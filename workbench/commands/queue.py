@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
-from workbench.commands.agent_args import add_agent_options, emit, request
+from workbench.commands.agent_args import add_agent_options, request
+
+if TYPE_CHECKING:
+    from workbench.git.repo import GitRepo
+    from workbench.services.agent.warm import Reads
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -13,9 +19,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.services.agent.api import queue_doc
-    from workbench.services.agent.text import queue_text
+    from workbench.services.agent.warm import warm_output
 
-    doc = queue_doc(request(args), args.all)
-    emit(doc, args.json, queue_text(doc))
+    given = request(args)
+
+    def make(reads: Reads) -> tuple[str, GitRepo]:
+        from workbench.commands.agent_args import rendered
+        from workbench.services.agent.api import queue_of
+        from workbench.services.agent.context import open_agent
+        from workbench.services.agent.text import queue_text
+
+        sync = open_agent(given, reads=reads)
+        doc = queue_of(sync, args.all)
+        return rendered(doc, args.json, queue_text), sync.repo
+
+    sys.stdout.write(warm_output(given, "queue", {"all": args.all, "json": args.json}, make))
     return 0

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
-from workbench.commands.agent_args import add_agent_options, emit, request, rev_args
+from workbench.commands.agent_args import add_agent_options, request, rev_args
+
+if TYPE_CHECKING:
+    from workbench.git.repo import GitRepo
+    from workbench.services.agent.warm import Reads
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -13,9 +19,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.services.agent.api import show_doc
-    from workbench.services.agent.text import show_text
+    from workbench.services.agent.warm import warm_output
 
-    doc = show_doc(request(args), args.id, rev_args(args))
-    emit(doc, args.json, show_text(doc))
+    given, repeated = request(args), rev_args(args)
+
+    def make(reads: Reads) -> tuple[str, GitRepo]:
+        from workbench.commands.agent_args import rendered
+        from workbench.services.agent.api import show_of
+        from workbench.services.agent.context import open_agent
+        from workbench.services.agent.text import show_text
+
+        sync = open_agent(given, reads=reads)
+        doc = show_of(sync, args.id, repeated)
+        return rendered(doc, args.json, show_text), sync.repo
+
+    options = {"id": args.id, "rev_args": repeated, "json": args.json}
+    sys.stdout.write(warm_output(given, "show", options, make))
     return 0

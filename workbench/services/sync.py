@@ -173,6 +173,41 @@ def sync_document(
     return pieces
 
 
+@dataclass(frozen=True)
+class CacheSlot:
+    """Where a document about the sync a request names is kept: the identity and key inputs read before it is
+    made (``cache_slot``), and what must still hold when it is stored (``slot_holds``)."""
+
+    request: SyncRequest
+    identity: SyncIdentity
+    inputs: dict[str, object]
+
+
+def cache_slot(request: SyncRequest) -> CacheSlot | None:
+    """The request's slot in the cache, read with the git binary only (None: the cache is off or cannot tell the
+    sync surely)."""
+    identity = _identity(request)
+    inputs = _inputs(identity, request) if identity is not None else None
+    return CacheSlot(request, identity, inputs) if identity is not None and inputs is not None else None
+
+
+def slot_key(slot: CacheSlot, kind: str, extra: dict[str, object]) -> str:
+    """The key of the document ``kind`` in ``slot``, with what it reads besides the analysis' inputs."""
+    return cache_key(kind, {**slot.inputs, "document": extra})
+
+
+def slot_holds(slot: CacheSlot, repo: GitRepo) -> bool:
+    """Whether a document made since ``slot`` was read may be stored under its key: the opened repository
+    reads the request as git did, and the identity and inputs read again are the same (and settled)."""
+    return (_verified_inputs(repo, slot.request, slot.identity) == slot.inputs
+            and _unchanged(slot.request, slot.identity, slot.inputs))
+
+
+def document_cache() -> DiskCache:
+    """The cache the analyses and the documents made from them share."""
+    return _cache()
+
+
 def _write_encoded(pieces: list[str], out: BinaryIO) -> None:
     for piece in pieces:
         out.write(piece.encode("utf-8", "surrogatepass"))

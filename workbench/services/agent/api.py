@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from workbench.errors import WorkbenchError
-from workbench.services.agent.context import open_agent
+from workbench.services.agent.context import AgentSync, open_agent
 from workbench.services.agent.decide import DecideAnswer, DecideRequest, decide, plan
 from workbench.services.agent.gate import gate, verdict_json
 from workbench.services.agent.jsonout import document
@@ -23,7 +23,10 @@ from workbench.services.sync import SyncRequest
 
 def queue_doc(request: SyncRequest, every: bool = False) -> dict[str, Any]:
     """``queue``: the open (``every``: all) items, highest first."""
-    sync = open_agent(request)
+    return queue_of(open_agent(request), every)
+
+
+def queue_of(sync: AgentSync, every: bool = False) -> dict[str, Any]:
     views = Views(sync).all()
     if not every:
         views = [v for v in views if v.state is not State.DECIDED]
@@ -32,7 +35,10 @@ def queue_doc(request: SyncRequest, every: bool = False) -> dict[str, Any]:
 
 def show_doc(request: SyncRequest, item_id: str, rev_args: list[str]) -> dict[str, Any]:
     """``show ID``: one item in full, with ready ``decide`` lines (``rev_args`` repeat the situation)."""
-    sync = open_agent(request)
+    return show_of(open_agent(request), item_id, rev_args)
+
+
+def show_of(sync: AgentSync, item_id: str, rev_args: list[str]) -> dict[str, Any]:
     views = Views(sync)
     return show_json(sync, views, views.view(find(sync, item_id)), rev_args)
 

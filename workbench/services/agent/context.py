@@ -3,7 +3,7 @@ and the decision record."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from workbench.analysis.model import Mode, SyncAnalysis
@@ -13,6 +13,7 @@ from workbench.git.repo import GitRepo
 from workbench.resolve.acks import Ack, commit_acks, worktree_acks
 from workbench.services.agent.items import worklist_of
 from workbench.services.agent.locate import main_tip, sync_merge
+from workbench.services.agent.warm import Reads, worktree_bytes
 from workbench.services.sync import SyncRequest, open_sync
 from workbench.services.workspace import Workspace
 
@@ -26,6 +27,8 @@ class AgentSync:
     request: SyncRequest
     record: tuple[Ack, ...]
     """The decision record (``.workbench/acks.toml``) that belongs to the result."""
+    reads: Reads = field(default_factory=Reads)
+    """What was read beyond the analysis' key (``warm.py``): a warm output is served only while it holds."""
 
     @property
     def analysis(self) -> SyncAnalysis:
@@ -43,23 +46,20 @@ class AgentSync:
             if session.decided(path) or session.file_choice(path) is not None:
                 return session.preview(path)
             return entry.result_bytes if entry.result_present else None
-        return _outside(self.repo, self.analysis, path)
+        return _outside(self.repo, self.analysis, path, self.reads)
 
 
-def _outside(repo: GitRepo, analysis: SyncAnalysis, path: str) -> bytes | None:
-    """A file the sync's analysis does not hold: from the result commit, else the work tree."""
-    from workbench.git.worktree import worktree_path
-
+def _outside(repo: GitRepo, analysis: SyncAnalysis, path: str, reads: Reads) -> bytes | None:
+    """A file the sync's analysis does not hold: from the result commit, else the work tree (a read noted in
+    ``reads``)."""
     if analysis.result_commit is not None:
         found = repo.tree_entry(analysis.result_commit, path)
         return repo.read_blob(found[0]) if found is not None else None
     if repo.workdir is None or analysis.mode is Mode.PREVIEW:
         return None
-    try:
-        target = worktree_path(repo, path)
-        return target.read_bytes() if target.is_file() and not target.is_symlink() else None
-    except (OSError, WorkbenchError):
-        return None
+    data = worktree_bytes(repo.workdir, path)
+    reads.file(path, data)
+    return data
 
 
 def located(request: SyncRequest, main: str | None = None) -> tuple[GitRepo, SyncRequest]:
@@ -77,15 +77,17 @@ def located(request: SyncRequest, main: str | None = None) -> tuple[GitRepo, Syn
     return repo, replace(request, rev=merge, result=request.result or (head if head != merge else None))
 
 
-def open_agent(request: SyncRequest, *, worktree_record: bool = True) -> AgentSync:
+def open_agent(request: SyncRequest, *, worktree_record: bool = True, reads: Reads | None = None) -> AgentSync:
     """Open the sync for the agent: analysed (from the cache when it can be), the journal resumed.
 
     ``worktree_record``: read the record from the work tree when it belongs to the result (a merge in
-    progress, or HEAD at the result commit: the decisions not committed yet); else only the committed one."""
+    progress, or HEAD at the result commit: the decisions not committed yet); else only the committed one.
+    ``reads``: where to note what is read beyond the analysis' key (``warm.py``)."""
     _repo, request = located(request)
     repo, analysis = open_sync(request)
     workspace = Workspace.load(repo, analysis)
-    return AgentSync(repo, workspace, request, tuple(record_of(repo, analysis, worktree_record)))
+    return AgentSync(repo, workspace, request, tuple(record_of(repo, analysis, worktree_record)),
+                     reads if reads is not None else Reads())
 
 
 def record_of(repo: GitRepo, analysis: SyncAnalysis, worktree: bool) -> list[Ack]:

@@ -3,6 +3,7 @@ they still lose, what each take would lose, and each recorded claim checked agai
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -123,7 +124,7 @@ class Views:
         self._paths = frozenset(ack.path for ack in sync.record)
         self._lines: dict[str, Sequence[bytes]] = {}
         self.pricer = Pricer()
-        self.history = RepoHistory(sync.repo, sync.analysis, sync.result_bytes, sync_commits_of(sync.analysis))
+        self.history = _Citing(sync)
 
     def all(self) -> list[ItemView]:
         return [self.view(item) for item in self.sync.worklist.items]
@@ -215,6 +216,24 @@ class Views:
             if applies or take.value in offered:
                 out.append(ChoiceCost(take, applies, lost))
         return out
+
+
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+
+
+class _Citing(RepoHistory):
+    """The repository's history as claims read it, noting in the sync's ``reads`` a citation that may resolve
+    otherwise later (anything but a full commit id the repository holds): such an answer is not kept."""
+
+    def __init__(self, sync: AgentSync) -> None:
+        super().__init__(sync.repo, sync.analysis, sync.result_bytes, sync_commits_of(sync.analysis))
+        self._reads = sync.reads
+
+    def commit(self, rev: str) -> str | None:
+        sha = super().commit(rev)
+        if sha != rev.lower() and _HEX.match(rev):  # looked up, and not for good
+            self._reads.volatile = True
+        return sha
 
 
 def missing_side(sync: AgentSync, view: MemberView, data: bytes | None) -> Whose | None:
