@@ -9,7 +9,8 @@ the maintainers' shipped file standing in for its editor; the verdicts before an
 
 The scorecard compares each conflict hunk the agent decided with what the maintainers shipped there
 (``workbench train megatron:N --answer-key --json``: main, dev, both or other).  Run it:
-    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [4291 ...]
+    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [--suggestions] [4291 ...]
+(``--suggestions``: rank first the take the engine suggests for an item, with the best claim it has.)
 (``test_agent_devset.py`` is the same run as a slow test.)
 """
 
@@ -53,25 +54,42 @@ def merge_in_progress(source: str, sync: dict[str, Any], repo: Path) -> None:
 
 
 def answer_key(source: str, pr: int) -> dict[str, Any]:
+    """``train megatron:PR --answer-key --json`` (``ANSWER_KEYS``: a folder of PR.json saved from it before)."""
+    saved = Path(os.environ.get("ANSWER_KEYS", "/nonexistent"), f"{pr}.json")
+    if saved.is_file():
+        return dict(json.loads(saved.read_text()))
     ran = workbench("train", f"megatron:{pr}", "--repo", source, "--answer-key", "--json")
     assert ran.code == 0, ran.stderr
     return dict(ran.json())
 
 
-def shipped_editor(repo: Path, shipped: str) -> list[str]:
-    """Write each file the gate's API findings name as the maintainers shipped it, staged; the paths written."""
-    verdict = workbench("gate", "--json", "--repo", str(repo)).json()
-    written: list[str] = []
-    for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] == "api-audit"):
-        found = subprocess.run(["git", "show", f"{shipped}:{path}"], cwd=repo, capture_output=True, check=False)
-        if found.returncode != 0:
-            continue
-        target = repo / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(found.stdout)
-        git(repo, "add", "--", path)
-        written.append(path)
-    return written
+EDITED = frozenset({"api-audit", "conflict-markers", "python-syntax", "duplicate-definition"})
+"""What the gate blocks on that no take fixes: code to write."""
+
+
+@dataclass
+class ShippedEditor:
+    """The agent's editor, played by the maintainers: each file the gate's code findings name is written as it
+    shipped (``shipped``: the PR head) and staged.  ``first``: the gate's verdict before it first edited."""
+
+    shipped: str
+    first: dict[str, Any] | None = None
+    edited: set[str] = field(default_factory=set)
+
+    def __call__(self, repo: Path) -> None:
+        verdict = workbench("gate", "--json", "--repo", str(repo)).json()
+        if self.first is None:
+            self.first = verdict
+        for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] in EDITED):
+            found = subprocess.run(["git", "show", f"{self.shipped}:{path}"], cwd=repo, capture_output=True, check=False)
+            target = repo / path
+            if found.returncode == 0:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(found.stdout)
+                git(repo, "add", "--", path)
+            else:
+                git(repo, "rm", "-q", "--ignore-unmatch", "--", path)
+            self.edited.add(path)
 
 
 @dataclass
@@ -83,8 +101,9 @@ class Scorecard:
     seconds: float
     before: dict[str, Any]
     after: dict[str, Any]
-    edited: list[str]
+    edited: set[str]
     key: dict[str, Any]
+    policy: str = "verified first"
     counts: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -119,11 +138,11 @@ class Scorecard:
             return f"{sum(found.values())} blocking {dict(found)}" if found else "0 blocking"
 
         return [
-            f"#{self.pr}: {len(self.agent.decided)} decisions ({self.members} members) in {self.agent.rounds} rounds, "
+            f"#{self.pr} ({self.policy}): {len(self.agent.decided)} decisions ({self.members} members) in {self.agent.rounds} rounds, "
             f"{self.agent.batches} batches, {len(self.agent.refused)} refused lines, {self.seconds:.0f} s",
             "   by claim: " + ", ".join(f"{k} {v}" for k, v in sorted(self.claims.items())),
-            f"   gate after the decisions: {self.before['verdict']}, {rules(self.before)}; after the editor "
-            f"({len(self.edited)} files as shipped): {self.after['verdict']}, {rules(self.after)}; "
+            f"   gate after the first round: {self.before['verdict']}, {rules(self.before)}; at the end, the editor "
+            f"having written {len(self.edited)} files as shipped: {self.after['verdict']}, {rules(self.after)}; "
             f"{len(self.after['for_human'])} listed for a person",
             f"   answer key: {self.counts['decided']} of {self.counts['key']} conflict hunks decided, "
             f"{self.counts['equal']} equal to what shipped ({self.rate:.0%}); "
@@ -131,18 +150,18 @@ class Scorecard:
         ]
 
 
-def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4) -> Scorecard:
+def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4, suggestions: bool = False) -> Scorecard:
     """The scripted agent on one sync, started as a merge in progress in ``scratch``."""
     key = answer_key(source, int(sync["pr"]))
     repo = scratch / f"meg-{sync['pr']}"
     merge_in_progress(source, sync, repo)
     started = time.monotonic()
-    agent = Agent(repo, batch=True)
-    before = agent.finish(commit=False, rounds=rounds)
+    editor = ShippedEditor(sync["pr_head"])
+    agent = Agent(repo, fix=editor, batch=True, follow_suggestions=suggestions)
+    after = agent.finish(commit=False, rounds=rounds)
     seconds = time.monotonic() - started
-    edited = shipped_editor(repo, sync["pr_head"])
-    after = workbench("gate", "--json", "--repo", str(repo)).json() if edited else before
-    return Scorecard(int(sync["pr"]), agent, seconds, before, after, edited, key)
+    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key,
+                     "the engine's suggestion first" if suggestions else "verified first")
 
 
 def main(argv: list[str]) -> int:
@@ -151,11 +170,12 @@ def main(argv: list[str]) -> int:
         print("MEGATRON_GIT not set: skipping the development set")
         return 0
     os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="workbench-devset-cache-"))
-    wanted = {int(a) for a in argv} or {int(s["pr"]) for s in syncs()}
+    suggestions = "--suggestions" in argv
+    wanted = {int(a) for a in argv if a.isdigit()} or {int(s["pr"]) for s in syncs()}
     for sync in syncs():
         if int(sync["pr"]) in wanted:
             with tempfile.TemporaryDirectory(prefix="workbench-devset-") as scratch:
-                print("\n".join(run_sync(source, sync, Path(scratch)).lines()), flush=True)
+                print("\n".join(run_sync(source, sync, Path(scratch), suggestions=suggestions).lines()), flush=True)
     return 0
 
 

@@ -60,15 +60,17 @@ def git(repo: Path, *args: str) -> str:
 _ORDER = {"verified": 0, "needs_human": 1}
 
 
-def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None) -> list[dict[str, Any]]:
-    """Verified claims first, those resting on evidence (a commit, a place, a policy) before ``restored``, a kept
-    result first; then judgements, a kept result first; then the take that loses fewest lines (``lost``, the
-    item's priced choices), dev or main before both."""
+def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None,
+            suggested: str | None = None) -> list[dict[str, Any]]:
+    """The engine's suggested take first when given (every member suggesting it); then verified claims, those
+    resting on evidence (a commit, a place, a policy) before ``restored``, a kept result first; then judgements,
+    a kept result first; then the take that loses fewest lines (``lost``, the item's priced choices), dev or main
+    before both."""
     priced = lost or {}
 
-    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int]:
-        return (_ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0, 0 if c["take"] == "result" else 1,
-                priced.get(c["take"], 0), 1 if c["take"].startswith("both") else 0)
+    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
+        return (0 if c["take"] == suggested else 1, _ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0,
+                0 if c["take"] == "result" else 1, priced.get(c["take"], 0), 1 if c["take"].startswith("both") else 0)
 
     return sorted(commands, key=key)
 
@@ -99,6 +101,12 @@ def batch_request(command: str) -> dict[str, Any]:
     return request
 
 
+def _suggested(item: dict[str, Any]) -> str | None:
+    """The take the engine suggests for every member of a queue item, or None."""
+    takes = {(m.get("suggestion") or {}).get("take") for m in item["members"]}
+    return takes.pop() if len(takes) == 1 else None
+
+
 @dataclass
 class Agent:
     repo: Path
@@ -109,6 +117,8 @@ class Agent:
     batch: bool = False
     """Decide through ``decide --batch`` (one analysis per batch) instead of one command per item."""
     batches: int = 0
+    follow_suggestions: bool = False
+    """Rank first the take the engine suggests for every member of an item (with the best claim it has)."""
 
     def opts(self) -> list[str]:
         return ["--repo", str(self.repo)]
@@ -127,7 +137,7 @@ class Agent:
             assert shown.code == 0, shown.stderr
             detail = shown.json()["item"]
             lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
-            found.append(_ranked(detail["commands"], lost))
+            found.append(_ranked(detail["commands"], lost, _suggested(item) if self.follow_suggestions else None))
         return found
 
     def decide_each(self) -> int:

@@ -76,7 +76,13 @@ def with_marks(repo: GitRepo, analysis: SyncAnalysis,
         if decision.decided_by == "app" and where in recorded and mark is not Mark.HUMAN:
             continue
         marked.append(replace(decision, mark=mark.value))
-    return tuple(marked)
+    listed = {(d.path, d.index) for d in marked}
+    for (path, index), known in marks.items():  # a record entry no hunk of the report names (a whole file)
+        ack = known.ack
+        if (path, index) not in listed and ack is not None:
+            marked.append(RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who,
+                                           at=ack.at, mark=known.mark.value))
+    return tuple(sorted(marked, key=lambda d: (d.path, -1 if d.index is None else d.index)))
 
 
 def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:
