@@ -147,6 +147,7 @@ class Scorecard:
             f"   answer key: {self.counts['decided']} of {self.counts['key']} conflict hunks decided, "
             f"{self.counts['equal']} equal to what shipped ({self.rate:.0%}); "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()) if "->" in k),
+            *(f"   still blocking: {f['rule']} {f['path']}: {f['detail'][:160]}" for f in self.after["blocking"]),
         ]
 
 

@@ -93,11 +93,6 @@ def _mark(sync: AgentSync, views: Views, path: str, index: int | None) -> Marked
     return _marked(sync.analysis, view)
 
 
-def fix_commit_files(analysis: SyncAnalysis) -> tuple[str, ...]:
-    """Files a commit after the sync merge settled (the report counts them as fix-commit decisions)."""
-    return tuple(f.path for f in analysis.files if _fixed(analysis, f.path))
-
-
 def _sync(repo: GitRepo, workspace: Workspace, record: Sequence[Ack] | None) -> AgentSync:
     acks = tuple(record) if record is not None else tuple(record_of(repo, workspace.analysis, True))
     return AgentSync(repo, workspace, SyncRequest(repo=repo.workdir), acks)
