@@ -76,10 +76,11 @@ class ShippedEditor:
     first: dict[str, Any] | None = None
     edited: set[str] = field(default_factory=set)
 
-    def __call__(self, repo: Path) -> None:
+    def __call__(self, repo: Path) -> list[str]:
         verdict = workbench("gate", "--json", "--repo", str(repo)).json()
         if self.first is None:
             self.first = verdict
+        written: list[str] = []
         for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] in EDITED):
             found = subprocess.run(["git", "show", f"{self.shipped}:{path}"], cwd=repo, capture_output=True, check=False)
             target = repo / path
@@ -90,6 +91,8 @@ class ShippedEditor:
             else:
                 git(repo, "rm", "-q", "--ignore-unmatch", "--", path)
             self.edited.add(path)
+            written.append(path)
+        return written
 
 
 @dataclass

@@ -15,7 +15,7 @@ import json
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,13 +110,16 @@ def _suggested(item: dict[str, Any]) -> str | None:
 @dataclass
 class Agent:
     repo: Path
-    fix: Callable[[Path], None] | None = None
+    fix: Callable[[Path], Iterable[str] | None] | None = None
+    """The agent's editor, for what no take fixes; it may return the paths it wrote (then kept: see ``edited``)."""
     decided: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     rounds: int = 0
     batch: bool = False
     """Decide through ``decide --batch`` (one analysis per batch) instead of one command per item."""
     batches: int = 0
+    edited: set[str] = field(default_factory=set)
+    """Files the editor wrote: the agent keeps what they hold (``--take result``) when it decides their items."""
     follow_suggestions: bool = False
     """Rank first the take the engine suggests for every member of an item (with the best claim it has)."""
 
@@ -137,7 +140,9 @@ class Agent:
             assert shown.code == 0, shown.stderr
             detail = shown.json()["item"]
             lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
-            found.append(_ranked(detail["commands"], lost, _suggested(item) if self.follow_suggestions else None))
+            edited = bool(self.edited) and {m["path"] for m in item["members"]} <= self.edited
+            first = "result" if edited else _suggested(item) if self.follow_suggestions else None
+            found.append(_ranked(detail["commands"], lost, first))
         return found
 
     def decide_each(self) -> int:
@@ -185,18 +190,23 @@ class Agent:
             pending = again
         return done
 
+    def _commit(self, commit: bool) -> None:
+        if commit:
+            git(self.repo, "add", "-A")
+            if git(self.repo, "status", "--porcelain"):
+                git(self.repo, "commit", "-q", "--no-edit", "-m", f"agent round {self.rounds}")
+
     def finish(self, *, commit: bool, rounds: int = 4) -> dict[str, Any]:
         """Decide until the queue is empty (committing each round when ``commit``), then the gate's verdict."""
         for self.rounds in range(1, rounds + 1):
             done = self.decide_all()
             if self.fix is not None:
-                self.fix(self.repo)
-            if commit:
-                git(self.repo, "add", "-A")
-                if git(self.repo, "status", "--porcelain"):
-                    git(self.repo, "commit", "-q", "--no-edit", "-m", f"agent round {self.rounds}")
+                self.edited.update(self.fix(self.repo) or ())
+            self._commit(commit)
             if not done and not workbench("queue", "--json", *self.opts()).json()["items"]:
                 break
+        if self.edited and self.decide_all():  # what the last edit left open, decided on what it wrote
+            self._commit(commit)
         verdict = workbench("gate", "--json", *self.opts())
         assert verdict.code in (0, 1), verdict.stderr
         return dict(verdict.json())
