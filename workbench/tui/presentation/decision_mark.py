@@ -9,13 +9,16 @@ report's count does.  Repository and record text goes through ``visible``.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from rich.style import Style
 from rich.text import Text
 
-from workbench.analysis.model import Level
+from workbench.analysis.model import ACKS_PATH, Level
 from workbench.errors import WorkbenchError
+from workbench.resolve.acks import Ack
 from workbench.resolve.marks import MARK_WORDS, Mark
 from workbench.services.workspace import Workspace
 
@@ -43,9 +46,29 @@ def marked(ws: Workspace, path: str, index: int | None) -> Marked | None:
     from workbench.services.agent.provenance import mark_at  # the claim checker: only once the agent has decided
 
     try:
-        return mark_at(ws.repo, ws, path, index)
+        return mark_at(ws.repo, ws, path, index, _record(ws))
     except WorkbenchError:  # an unreadable record: the announcement says so, the pane goes on without it
         return None
+
+
+_RECORDS: WeakKeyDictionary[Workspace, tuple[tuple[int, int], tuple[Ack, ...]]] = WeakKeyDictionary()
+"""The record each open sync last read, with the acks.toml stamp it was read at: read again once it changes."""
+
+
+def _record(ws: Workspace) -> tuple[Ack, ...]:
+    from workbench.services.agent.context import record_of
+
+    stamp = (0, 0)
+    if ws.repo.workdir is not None:
+        with contextlib.suppress(OSError):
+            found = (ws.repo.workdir / ACKS_PATH).stat()
+            stamp = (found.st_mtime_ns, found.st_size)
+    cached = _RECORDS.get(ws)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    record = tuple(record_of(ws.repo, ws.analysis, True))
+    _RECORDS[ws] = (stamp, record)
+    return record
 
 
 def mark_lines(text: Text, ws: Workspace, path: str, index: int | None, palette: Palette) -> None:
