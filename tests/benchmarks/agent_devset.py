@@ -1,13 +1,17 @@
 """The first agent scorecard: the scripted agent (no model) on the development-set syncs.
 
-For each of #4291, #4716 and #5430 it replays the bot's `git merge -X theirs` in a private shared clone
-(modify/delete conflicts settled main's way, as the bot did), runs the scripted agent of
-`tests/helpers/agent.py` (queue, the ready `decide` lines of `show`, commit each round), and where the
-gate names an API failure no take fixes it edits the file as the maintainers shipped it (the PR head's
-version: the scorecard is about decisions, not about writing code).  It prints, per sync, the gate's
-verdict (blocking items), and how often the agent's decision for a conflict hunk equals what the
-maintainers shipped there (`workbench train megatron:N --answer-key --json`).  Not a test:
-    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [4291 ...]
+For each of #4291, #4716 and #5430 it makes the sync as a person would start it, in a private shared clone:
+dev checked out, ``git merge main`` left in progress with its conflicts.  The scripted agent of
+``tests/helpers/agent.py`` decides every open item with the best ready ``decide`` line of ``show`` (a claim
+that checks out, else a judgement), every item of a round in one ``decide --batch``, until the queue is
+empty; then the gate.  What no take fixes (an API-audit failure: code to write) it edits as an agent would,
+the maintainers' shipped file standing in for its editor; the verdicts before and after are both printed.
+
+The scorecard compares each conflict hunk the agent decided with what the maintainers shipped there
+(``workbench train megatron:N --answer-key --json``: main, dev, both or other).  Run it:
+    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [--suggestions] [4291 ...]
+(``--suggestions``: rank first the take the engine suggests for an item, with the best claim it has.)
+(``test_agent_devset.py`` is the same run as a slow test.)
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,60 +33,139 @@ from helpers.agent import Agent, workbench  # noqa: E402
 
 DEVSET = Path(os.environ.get("DEVSET", "/work/shared/eval/devset.json"))
 _HELD = {"main": "main", "dev": "dev", "both": "both", "both-main-first": "both", "file-dev": "dev",
-         "file-main": "main", "custom": "other", "merged": "other"}
+         "file-main": "main", "custom": "other", "merged": "other", "result": "other"}
+"""A take, folded onto what the answer key says shipped (main, dev, both, other)."""
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=check)
 
 
-def replay(source: str, sync: dict[str, str], repo: Path) -> None:
-    """The bot's old merge: dev, then main with ``-X theirs``; what still conflicts favours main."""
-    git(Path.cwd(), "clone", "-q", "--shared", "--no-checkout", source, str(repo))
-    git(repo, "checkout", "-q", "-b", "main2dev/replay", sync["dev"])
-    if git(repo, "merge", "-q", "--no-edit", "-X", "theirs", sync["main"], check=False).returncode:
-        for line in git(repo, "diff", "--name-only", "--diff-filter=U").stdout.splitlines():
-            has_main = git(repo, "cat-file", "-e", f"{sync['main']}:{line}", check=False).returncode == 0
-            git(repo, "checkout", "--theirs", "--", line) if has_main else git(repo, "rm", "-q", "--", line)
-            if has_main:
-                git(repo, "add", "--", line)
-        git(repo, "commit", "-q", "--no-edit")
+def syncs() -> list[dict[str, Any]]:
+    return list(json.loads(DEVSET.read_text())["syncs"])
 
 
-def shipped_fix(shipped: str) -> Callable[[Path], None]:
-    def fix(repo: Path) -> None:
+def merge_in_progress(source: str, sync: dict[str, Any], repo: Path) -> None:
+    """A shared clone of ``source`` with dev checked out and ``git merge main`` stopped on its conflicts."""
+    git(repo.parent, "clone", "-q", "--shared", "--no-checkout", source, str(repo))
+    git(repo, "checkout", "-q", "-b", "main2dev/agent", sync["dev"])
+    merged = git(repo, "merge", "-q", "--no-edit", sync["main"], check=False)
+    assert merged.returncode == 1 and (repo / ".git" / "MERGE_HEAD").exists(), merged.stderr
+
+
+def answer_key(source: str, pr: int) -> dict[str, Any]:
+    """``train megatron:PR --answer-key --json`` (``ANSWER_KEYS``: a folder of PR.json saved from it before)."""
+    saved = Path(os.environ.get("ANSWER_KEYS", "/nonexistent"), f"{pr}.json")
+    if saved.is_file():
+        return dict(json.loads(saved.read_text()))
+    ran = workbench("train", f"megatron:{pr}", "--repo", source, "--answer-key", "--json")
+    assert ran.code == 0, ran.stderr
+    return dict(ran.json())
+
+
+EDITED = frozenset({"api-audit", "conflict-markers", "python-syntax", "duplicate-definition"})
+"""What the gate blocks on that no take fixes: code to write."""
+
+
+@dataclass
+class ShippedEditor:
+    """The agent's editor, played by the maintainers: each file the gate's code findings name is written as it
+    shipped (``shipped``: the PR head) and staged.  ``first``: the gate's verdict before it first edited."""
+
+    shipped: str
+    first: dict[str, Any] | None = None
+    edited: set[str] = field(default_factory=set)
+
+    def __call__(self, repo: Path) -> list[str]:
         verdict = workbench("gate", "--json", "--repo", str(repo)).json()
-        for finding in verdict["blocking"]:
-            if finding["rule"] != "api-audit":
-                continue
-            path = finding["path"]
-            found = git(repo, "show", f"{shipped}:{path}", check=False)
+        if self.first is None:
+            self.first = verdict
+        written: list[str] = []
+        for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] in EDITED):
+            found = subprocess.run(["git", "show", f"{self.shipped}:{path}"], cwd=repo, capture_output=True, check=False)
             target = repo / path
             if found.returncode == 0:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(subprocess.run(["git", "show", f"{shipped}:{path}"], cwd=repo, capture_output=True,
-                                                  check=True).stdout)
-    return fix
+                target.write_bytes(found.stdout)
+                git(repo, "add", "--", path)
+            else:
+                git(repo, "rm", "-q", "--ignore-unmatch", "--", path)
+            self.edited.add(path)
+            written.append(path)
+        return written
 
 
-def scorecard(agent: Agent, key: dict[str, Any]) -> Counter[str]:
-    """Per conflict hunk of the answer key the agent decided: equal to what shipped, or not."""
-    shipped = {(h["path"], h["index"]): h["shipped"] for h in key["hunks"]}
-    seen: dict[tuple[str, int], str] = {}
-    for answer in agent.decided:
-        for member in answer["members"]:
-            if member["hunk"] is None:
-                continue
-            take = answer["take"]
-            seen[(member["path"], member["hunk"])] = _HELD.get(take, "main" if take == "result" else take)
-    counts: Counter[str] = Counter()
-    for ref, choice in seen.items():
-        if ref in shipped:
-            counts["decided"] += 1
-            counts["equal"] += choice == shipped[ref]
-            counts[f"{choice}->{shipped[ref]}"] += 1
-    counts["key"] = len(shipped)
-    return counts
+@dataclass
+class Scorecard:
+    """One sync's run: what the agent decided, the gate before and after the editor, and the answer key."""
+
+    pr: int
+    agent: Agent
+    seconds: float
+    before: dict[str, Any]
+    after: dict[str, Any]
+    edited: set[str]
+    key: dict[str, Any]
+    policy: str = "verified first"
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        shipped = {(h["path"], h["index"]): h["shipped"] for h in self.key["hunks"]}
+        seen: dict[tuple[str, int], str] = {}
+        for answer in self.agent.decided:
+            for member in answer["members"]:
+                if member["hunk"] is not None:
+                    seen[(member["path"], member["hunk"])] = _HELD[answer["take"]]
+        self.counts["key"] = len(shipped)
+        for ref, choice in seen.items():
+            if ref in shipped:
+                self.counts["decided"] += 1
+                self.counts["equal"] += choice == shipped[ref]
+                self.counts[f"{choice}->{shipped[ref]}"] += 1
+
+    @property
+    def claims(self) -> Counter[str]:
+        return Counter(f"{a['claim']['claim']} ({a['claim']['status']})" for a in self.agent.decided)
+
+    @property
+    def members(self) -> int:
+        return sum(len(a["members"]) for a in self.agent.decided)
+
+    @property
+    def rate(self) -> float:
+        return self.counts["equal"] / self.counts["decided"] if self.counts["decided"] else 0.0
+
+    def lines(self) -> list[str]:
+        def rules(verdict: dict[str, Any]) -> str:
+            found = Counter(f["rule"] for f in verdict["blocking"])
+            return f"{sum(found.values())} blocking {dict(found)}" if found else "0 blocking"
+
+        return [
+            f"#{self.pr} ({self.policy}): {len(self.agent.decided)} decisions ({self.members} members) in {self.agent.rounds} rounds, "
+            f"{self.agent.batches} batches, {len(self.agent.refused)} refused lines, {self.seconds:.0f} s",
+            "   by claim: " + ", ".join(f"{k} {v}" for k, v in sorted(self.claims.items())),
+            f"   gate after the first round: {self.before['verdict']}, {rules(self.before)}; at the end, the editor "
+            f"having written {len(self.edited)} files as shipped: {self.after['verdict']}, {rules(self.after)}; "
+            f"{len(self.after['for_human'])} listed for a person",
+            f"   answer key: {self.counts['decided']} of {self.counts['key']} conflict hunks decided, "
+            f"{self.counts['equal']} equal to what shipped ({self.rate:.0%}); "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()) if "->" in k),
+            *(f"   still blocking: {f['rule']} {f['path']}: {f['detail'][:160]}" for f in self.after["blocking"]),
+        ]
+
+
+def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4, suggestions: bool = False) -> Scorecard:
+    """The scripted agent on one sync, started as a merge in progress in ``scratch``."""
+    key = answer_key(source, int(sync["pr"]))
+    repo = scratch / f"meg-{sync['pr']}"
+    merge_in_progress(source, sync, repo)
+    started = time.monotonic()
+    editor = ShippedEditor(sync["pr_head"])
+    agent = Agent(repo, fix=editor, batch=True, follow_suggestions=suggestions)
+    after = agent.finish(commit=False, rounds=rounds)
+    seconds = time.monotonic() - started
+    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key,
+                     "the engine's suggestion first" if suggestions else "verified first")
 
 
 def main(argv: list[str]) -> int:
@@ -90,27 +174,12 @@ def main(argv: list[str]) -> int:
         print("MEGATRON_GIT not set: skipping the development set")
         return 0
     os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="workbench-devset-cache-"))
-    syncs = json.loads(DEVSET.read_text())["syncs"]
-    wanted = {int(a) for a in argv} or {s["pr"] for s in syncs}
-    for sync in syncs:
-        if sync["pr"] not in wanted:
-            continue
-        key = json.loads(subprocess.run([sys.executable, "-m", "workbench", "train", f"megatron:{sync['pr']}", "--repo",
-                                         source, "--answer-key", "--json"], capture_output=True, text=True,
-                                        check=True).stdout)
-        with tempfile.TemporaryDirectory(prefix="workbench-devset-") as scratch:
-            repo = Path(scratch, "meg")
-            replay(source, sync, repo)
-            agent = Agent(repo, fix=shipped_fix(sync["pr_head"]))
-            verdict = agent.finish(commit=True, rounds=int(os.environ.get("ROUNDS", "3")))
-            counts = scorecard(agent, key)
-        blocking = Counter(f["rule"] for f in verdict["blocking"])
-        rate = counts["equal"] / counts["decided"] if counts["decided"] else 0.0
-        print(f"#{sync['pr']}: gate {verdict['verdict']} ({sum(blocking.values())} blocking: {dict(blocking)}; "
-              f"{len(verdict['for_human'])} for a person); {len(agent.decided)} decisions in {agent.rounds} rounds; "
-              f"answer key: {counts['decided']} of {counts['key']} conflict hunks decided, {counts['equal']} equal to "
-              f"what shipped ({rate:.0%})")
-        print("   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if "->" in k))
+    suggestions = "--suggestions" in argv
+    wanted = {int(a) for a in argv if a.isdigit()} or {int(s["pr"]) for s in syncs()}
+    for sync in syncs():
+        if int(sync["pr"]) in wanted:
+            with tempfile.TemporaryDirectory(prefix="workbench-devset-") as scratch:
+                print("\n".join(run_sync(source, sync, Path(scratch), suggestions=suggestions).lines()), flush=True)
     return 0
 
 

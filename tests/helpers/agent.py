@@ -14,7 +14,8 @@ import io
 import json
 import shlex
 import subprocess
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,36 +60,95 @@ def git(repo: Path, *args: str) -> str:
 _ORDER = {"verified": 0, "needs_human": 1}
 
 
-def _ranked(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Verified claims first, those resting on evidence (a commit, a place, a policy) before ``restored``, a kept
-    result first; then judgements, a kept result first; dev or main before both."""
-    def key(c: dict[str, Any]) -> tuple[int, int, int, int]:
-        return (_ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0, 0 if c["take"] == "result" else 1,
-                1 if c["take"].startswith("both") else 0)
+def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None,
+            suggested: str | None = None) -> list[dict[str, Any]]:
+    """The engine's suggested take first when given (every member suggesting it); then verified claims, those
+    resting on evidence (a commit, a place, a policy) before ``restored``, a kept result first; then judgements,
+    a kept result first; then the take that loses fewest lines (``lost``, the item's priced choices), dev or main
+    before both."""
+    priced = lost or {}
+
+    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
+        return (0 if c["take"] == suggested else 1, _ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0,
+                0 if c["take"] == "result" else 1, priced.get(c["take"], 0), 1 if c["take"].startswith("both") else 0)
 
     return sorted(commands, key=key)
+
+
+def batch_request(command: str) -> dict[str, Any]:
+    """A ready ``workbench decide ...`` line of ``show`` as one ``--batch`` request (its situation options dropped:
+    the batch names the sync once)."""
+    argv = shlex.split(command)[2:]
+    request: dict[str, Any] = {"ids": []}
+    flags = {"--take": "take", "--claim": "claim", "--reason": "reason"}
+    skip = {"--repo", "--result", "--dev", "--main", "--policy"}
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in flags:
+            request[flags[word]] = argv[i + 1]
+            i += 2
+        elif word in skip:
+            i += 2
+        elif word == "--evidence":
+            i += 1
+            while i < len(argv) and not argv[i].startswith("--"):
+                request.setdefault("evidence", []).append(argv[i])
+                i += 1
+        else:
+            request["ids"].append(word)
+            i += 1
+    return request
+
+
+def _suggested(item: dict[str, Any]) -> str | None:
+    """The take the engine suggests for every member of a queue item, or None."""
+    takes = {(m.get("suggestion") or {}).get("take") for m in item["members"]}
+    return takes.pop() if len(takes) == 1 else None
 
 
 @dataclass
 class Agent:
     repo: Path
-    fix: Callable[[Path], None] | None = None
+    fix: Callable[[Path], Iterable[str] | None] | None = None
+    """The agent's editor, for what no take fixes; it may return the paths it wrote (then kept: see ``edited``)."""
     decided: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     rounds: int = 0
+    batch: bool = False
+    """Decide through ``decide --batch`` (one analysis per batch) instead of one command per item."""
+    batches: int = 0
+    edited: set[str] = field(default_factory=set)
+    """Files the editor wrote: the agent keeps what they hold (``--take result``) when it decides their items."""
+    follow_suggestions: bool = False
+    """Rank first the take the engine suggests for every member of an item (with the best claim it has)."""
 
     def opts(self) -> list[str]:
         return ["--repo", str(self.repo)]
 
     def decide_all(self) -> int:
         """One pass over the open queue; how many items it decided."""
+        return self.decide_batched() if self.batch else self.decide_each()
+
+    def plans(self) -> list[list[dict[str, Any]]]:
+        """Each open item's ready ``decide`` lines (of ``show``), best first."""
         queue = workbench("queue", "--json", *self.opts())
         assert queue.code == 0, queue.stderr
-        done = 0
+        found: list[list[dict[str, Any]]] = []
         for item in queue.json()["items"]:
             shown = workbench("show", item["id"], "--json", *self.opts())
             assert shown.code == 0, shown.stderr
-            for command in _ranked(shown.json()["item"]["commands"]):
+            detail = shown.json()["item"]
+            lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+            edited = bool(self.edited) and {m["path"] for m in item["members"]} <= self.edited
+            first = "result" if edited else _suggested(item) if self.follow_suggestions else None
+            found.append(_ranked(detail["commands"], lost, first))
+        return found
+
+    def decide_each(self) -> int:
+        done = 0
+        for commands in self.plans():
+            for command in commands:
                 argv = shlex.split(command["command"])[1:]
                 if "--repo" not in argv:
                     argv += self.opts()
@@ -101,18 +161,52 @@ class Agent:
                 self.refused.append(ran.json()["refusal"])
         return done
 
+    def decide_batched(self) -> int:
+        """Every open item's best line in one ``decide --batch`` (one analysis for many decisions); the items it
+        refuses go again with their next line, in another batch."""
+        pending = [[batch_request(c["command"]) for c in commands] for commands in self.plans()]
+        pending = [p for p in pending if p]
+        done = 0
+        while pending:
+            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+                handle.write("".join(json.dumps(p[0]) + "\n" for p in pending))
+            try:
+                ran = workbench("decide", "--batch", handle.name, *self.opts())
+            finally:
+                Path(handle.name).unlink()
+            self.batches += 1
+            assert ran.code in (0, 1), (ran.code, ran.stderr)
+            answers = [json.loads(line) for line in ran.stdout.splitlines()]
+            assert len(answers) == len(pending), ran.stdout
+            again: list[list[dict[str, Any]]] = []
+            for plan, answer in zip(pending, answers, strict=True):
+                if answer["outcome"] == "decided":
+                    self.decided.append(answer)
+                    done += 1
+                else:
+                    self.refused.append(answer["refusal"])
+                    if plan[1:]:
+                        again.append(plan[1:])
+            pending = again
+        return done
+
+    def _commit(self, commit: bool) -> None:
+        if commit:
+            git(self.repo, "add", "-A")
+            if git(self.repo, "status", "--porcelain"):
+                git(self.repo, "commit", "-q", "--no-edit", "-m", f"agent round {self.rounds}")
+
     def finish(self, *, commit: bool, rounds: int = 4) -> dict[str, Any]:
         """Decide until the queue is empty (committing each round when ``commit``), then the gate's verdict."""
         for self.rounds in range(1, rounds + 1):
             done = self.decide_all()
             if self.fix is not None:
-                self.fix(self.repo)
-            if commit:
-                git(self.repo, "add", "-A")
-                if git(self.repo, "status", "--porcelain"):
-                    git(self.repo, "commit", "-q", "--no-edit", "-m", f"agent round {self.rounds}")
+                self.edited.update(self.fix(self.repo) or ())
+            self._commit(commit)
             if not done and not workbench("queue", "--json", *self.opts()).json()["items"]:
                 break
+        if self.edited and self.decide_all():  # what the last edit left open, decided on what it wrote
+            self._commit(commit)
         verdict = workbench("gate", "--json", *self.opts())
         assert verdict.code in (0, 1), verdict.stderr
         return dict(verdict.json())

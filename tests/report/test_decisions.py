@@ -53,12 +53,12 @@ def test_the_apps_journal_closes_hunks_and_lists_decisions(
     assert made["at"] and made["at"].endswith("Z"), "when it was decided (ISO 8601 UTC)"
     assert {**made, "at": None} == {"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                     "note": "restores #121's qk_l2_norm (ask @ada)", "decided_by": "app",
-                                    "reason": None, "who": None, "at": None, "in_file": False}
+                                    "reason": None, "who": None, "at": None, "in_file": False, "mark": None}
     assert decisions[(IMAGE, None)]["disposition"] == "restored dev" and not decisions[(IMAGE, None)]["in_file"]
     assert decisions[(left.path, None)] == {"path": left.path, "index": None, "choice": None,
                                             "disposition": "undecided", "note": "still looking",
                                             "decided_by": "app", "reason": None, "who": None, "at": None,
-                                            "in_file": True}
+                                            "in_file": True, "mark": None}
     assert all(d["in_file"] for (path, _), d in decisions.items() if d["choice"] == "main")
 
     for hunk in left.hunks:

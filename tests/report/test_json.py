@@ -44,7 +44,7 @@ ENTRIES: dict[str, Shape] = {
     "file_events": {"path": STR, "event": STR, "reason": STR},
     "beyond_merge": {"path": STR, "status": STR, "edits": INT, "high": INT, "medium": INT, "changed_after_merge": BOOL},
     "decisions": {"path": STR, "index": (INT, NONE), "choice": (STR, NONE), "disposition": STR, "note": STR,
-                  "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE), "in_file": BOOL},
+                  "decided_by": STR, "reason": (STR, NONE), "who": (STR, NONE), "at": (STR, NONE), "in_file": BOOL, "mark": (STR, NONE)},
 }
 RISKY_EXTRA: Shape = {"path": STR, "open": BOOL, "decision": (DICT, NONE), "commits": DICT, "text": DICT}
 GATE: Shape = {"level": STR, "failed": BOOL, "open": LIST, "items": LIST}
@@ -130,4 +130,4 @@ def test_the_same_content_as_the_markdown(bot_merge: SampleSync) -> None:
     assert doc["gate"] == {"level": "high", "failed": False, "open": [], "items": []}
     assert doc["decisions"] == [{"path": SPECS, "index": 0, "choice": "dev", "disposition": "restored dev",
                                  "note": "restored by hand", "decided_by": "app", "reason": None, "who": None,
-                                 "at": None, "in_file": True}]
+                                 "at": None, "in_file": True, "mark": None}]

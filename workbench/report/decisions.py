@@ -8,6 +8,7 @@ the reviewer left: each hunk's choice, whole-file choices, and notes.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
@@ -51,6 +52,37 @@ def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecisio
                          in_file=hunk_holds(hunks[(path, index)], ack.decision))
         for (path, index), ack in sorted(found.items())
     )
+
+
+def with_marks(repo: GitRepo, analysis: SyncAnalysis,
+               found: tuple[RecordedDecision, ...]) -> tuple[RecordedDecision, ...]:
+    """``found`` marked as the app marks them (``services.agent.provenance``), once the record names an agent:
+    agent-verified, agent-unverified, agent-contradicted (each claim checked again), or human.  A hunk the agent
+    decided is listed once, by its record entry (the journal's copy of it says nothing more)."""
+    acks = sync_acks(repo, analysis)
+    if not any(a.by_agent for a in acks):
+        return found
+    from workbench.resolve.marks import Mark
+    from workbench.services.agent.provenance import decision_marks
+    from workbench.services.workspace import Workspace
+
+    marks = decision_marks(repo, Workspace.load(repo, analysis), acks)
+    recorded = {(d.path, d.index) for d in found if d.decided_by == "ack"}
+    marked: list[RecordedDecision] = []
+    for decision in found:
+        where = (decision.path, decision.index)
+        known = marks.get(where)
+        mark = known.mark if known is not None else Mark.HUMAN
+        if decision.decided_by == "app" and where in recorded and mark is not Mark.HUMAN:
+            continue
+        marked.append(replace(decision, mark=mark.value))
+    listed = {(d.path, d.index) for d in marked}
+    for (path, index), known in marks.items():  # a record entry no hunk of the report names (a whole file)
+        ack = known.ack
+        if (path, index) not in listed and ack is not None:
+            marked.append(RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who,
+                                           at=ack.at, mark=known.mark.value))
+    return tuple(sorted(marked, key=lambda d: (d.path, -1 if d.index is None else d.index)))
 
 
 def recorded_decisions(session: Session) -> tuple[RecordedDecision, ...]:

@@ -71,6 +71,9 @@ class RecordedDecision:
     in_file: bool = True
     """Whether the result holds what was decided (``held_by``): a decision the file does not hold (saved in the
     app and never written, an acknowledgement of another side) closes nothing."""
+    mark: str = ""
+    """Who decided and whether the claim holds (``services.agent.provenance.Mark``'s values): agent-verified,
+    agent-unverified, agent-contradicted, human, fix-commit; "" when the record names no agent."""
 
     @property
     def disposition(self) -> str:

@@ -100,6 +100,7 @@ def _decision(decision: RecordedDecision) -> dict[str, Any]:
         "who": decision.who or None,
         "at": decision.at or None,
         "in_file": decision.in_file,
+        "mark": decision.mark or None,
     }
 
 

@@ -28,6 +28,7 @@ from workbench.report.phrases import (
     gate_sentence,
     hunk_facts,
     location,
+    marks_sentence,
     mismatch_place,
     no_policy_findings,
     policy_words,
@@ -191,7 +192,8 @@ def _events(report: Report, cap: int | None = None) -> list[str]:
 def _decisions(report: Report, cap: int | None = None) -> list[str]:
     if not report.decisions and report.decisions_note:
         return [f"none ({md_text(report.decisions_note)})"]
-    return _collapsed(
+    marks = marks_sentence(report)
+    return ([md_text(marks), ""] if marks else []) + _collapsed(
         [f"- {code_span(d.path)} {md_text(decision_label(d))}{_note(d.note)}" for d in report.decisions],
         "decisions", cap,
     )

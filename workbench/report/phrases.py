@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from workbench.analysis.model import ApiMismatch, Commit, DeletedFile, FileStatus, Hunk, HunkKind, LineRange, Mode, PolicyFinding, Taken
+from workbench.analysis.model import (
+    ApiMismatch,
+    Commit,
+    Decider,
+    DeletedFile,
+    FileStatus,
+    Hunk,
+    HunkKind,
+    LineRange,
+    Mode,
+    PolicyFinding,
+    Taken,
+)
 from workbench.analysis.suggest.phrases import suggestion_words
 from workbench.report.document import BeyondFile, RecordedDecision, Report, RiskyHunk, TakenFile
 from workbench.report.stats import LineStats
@@ -214,10 +226,25 @@ the file does not hold): it keeps the hunk open."""
 def decision_label(decision: RecordedDecision) -> str:
     where = "whole file" if decision.index is None else f"hunk {decision.index + 1}"
     what = decision.disposition if decision.in_file else f"{decision.disposition} ({NOT_IN_FILE})"
+    mark = f" [{decision.mark}]" if decision.mark else ""
     if decision.decided_by == "ack":
         who = f" by {decision.who}" if decision.who else ""
-        return f"{where}: {what}, acknowledged{who}: {decision.reason}"
-    return f"{where}: {what}"
+        return f"{where}: {what}, acknowledged{who}{mark}: {decision.reason}"
+    return f"{where}: {what}{mark}"
+
+
+def marks_sentence(report: Report) -> str | None:
+    """"12 decisions: 9 agent-verified, 2 agent-unverified, 1 human; 3 files fix-commit": who decided, the files
+    a commit after the merge settled counted apart (None when no decision is marked: the record names no agent)."""
+    from workbench.resolve.marks import Mark, count_marks  # only a report with marks needs the record's types
+
+    marked = [Mark(d.mark) for d in report.decisions if d.mark]
+    if not marked:
+        return None
+    counts = count_marks(marked)
+    words = f"{plural(len(marked), 'decision')}: " + ", ".join(f"{n} {mark.value}" for mark, n in counts.items())
+    fixed = sum(1 for f in report.analysis.files if f.decided_by is Decider.FIX_COMMIT)
+    return words + (f"; {plural(fixed, 'file')} {Mark.FIX_COMMIT.value}" if fixed else "")
 
 
 def decided_where(decision: RecordedDecision) -> str:

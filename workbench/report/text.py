@@ -27,6 +27,7 @@ from workbench.report.phrases import (
     gate_sentence,
     hunk_facts,
     location,
+    marks_sentence,
     mismatch_place,
     no_policy_findings,
     policy_words,
@@ -111,7 +112,8 @@ def _api(mismatch: ApiMismatch) -> Text:
 def _decisions(report: Report) -> list[Text]:
     if not report.decisions and report.decisions_note:
         return [Text(f"none ({visible(report.decisions_note)})", style="dim")]
-    return [
+    marks = marks_sentence(report)
+    return ([Text(marks)] if marks else []) + [
         _item(d.path, decision_label(d) + (f" (note: {d.note})" if d.note.strip() else ""))
         for d in report.decisions
     ]

@@ -418,6 +418,10 @@ class Workspace:
         choice = self._kept_choice(path, index)
         assert choice is not None
         ack = Ack(path, fingerprint(path, hunk), choice, reason, who_am_i(self.repo), now_iso())
+        earlier = self.acks.get((path, index))
+        if earlier is not None and earlier.by_agent and earlier.decision is choice:  # a person confirms the agent's
+            ack = replace(ack, hunk=earlier.hunk, by="human", claim=earlier.claim, evidence=earlier.evidence,
+                          run=earlier.run, item=earlier.item, member=earlier.member, take=earlier.take)
         record_ack(self.repo.workdir, ack)
         self.acks[(path, index)] = ack
         return ack

@@ -28,7 +28,7 @@ from workbench.tui.glyphs import (
     status_words,
 )
 from workbench.tui.palette import Palette
-from workbench.tui.presentation import suggestion
+from workbench.tui.presentation import decision_mark, suggestion
 
 
 def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> Text:
@@ -38,6 +38,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     commits = _commit_index(entry)
     if index is None or not entry.hunks:
         text.append(f"{status_words(entry)}\n", style="bold")
+        decision_mark.mark_lines(text, ws, path, None, palette)
         suggestion.file_lines(text, entry, ws, palette)
         _pending(text, ws)
         for message in entry.messages:
@@ -53,6 +54,7 @@ def why_text(ws: Workspace, path: str, index: int | None, palette: Palette) -> T
     else:
         text.append(f"{RISK_LETTER[hunk.level]} {RISK_WORD[hunk.level]}", style=palette.risk[hunk.level])
         text.append(f" ({hunk.risk}) · hunk {index + 1}/{len(entry.all_hunks)}\n")
+    decision_mark.mark_lines(text, ws, path, index, palette)
     suggestion.file_lines(text, entry, ws, palette)
     for sha in suggestion.hunk_lines(text, ws, path, hunk, palette):
         commit_line(text, sha, commits.get(sha), palette, indent="    ")
@@ -154,7 +156,7 @@ def _note_and_ack(text: Text, ws: Workspace, path: str, index: int) -> None:
         text.append("Note: ", style="bold")
         text.append(f"{visible(note)}\n")
     ack = ws.acks.get((path, index))
-    if ack is not None:
+    if ack is not None and not ack.by_agent:
         text.append("Acknowledged for CI", style="bold")
         text.append(f" (keep {ack.decision.value}) by {visible(ack.who)}: {visible(ack.reason)}\n")
 
