@@ -18,10 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input
+from tui.pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
 
 from workbench.resolve.acks import matched, worktree_acks
 from workbench.sample import RepoBuilder, SampleSync
@@ -40,7 +40,7 @@ from workbench.tui.widgets.why_panel import WhyPanel
 MakeApp = Callable[..., WorkbenchApp]
 
 
-async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
+async def burst(pilot: Pilot[int], keys: str | list[str], gap: float = 0.03) -> None:
     """Send ``keys`` (characters, or key names) ``gap`` seconds apart, never waiting for the app to go idle."""
     for key in keys:
         send_key(pilot, key, key if len(key) == 1 else None)
@@ -49,7 +49,7 @@ async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
     await pilot.pause()
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot], object], size: tuple[int, int] = (160, 45)) -> None:
+def _run(app: WorkbenchApp, script: Callable[[Pilot[int]], object], size: tuple[int, int] = (160, 45)) -> None:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await ready(pilot)
@@ -71,7 +71,7 @@ def _closed_once(app: WorkbenchApp) -> None:
 def test_d_q_cc_cancels_once_and_keeps_the_main_screen(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await burst(pilot, "dqcc")
         await settle(pilot)
         _closed_once(app)
@@ -82,7 +82,7 @@ def test_d_q_cc_cancels_once_and_keeps_the_main_screen(sample_merge_commit: Samp
 def test_qcc_during_a_merge_in_progress_cancels_once(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await burst(pilot, "qcc")
         await settle(pilot)
@@ -94,7 +94,7 @@ def test_qcc_during_a_merge_in_progress_cancels_once(sample_in_progress: SampleS
 def test_ww_in_the_quit_dialog_writes_once_and_quits(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await burst(pilot, "qww")
         for _ in range(100):
@@ -128,7 +128,7 @@ def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuild
     """One decided hunk of a conflicted file with two: the file cannot be written yet, so no "Write" answer."""
     app = make_app(loader(conflicted_merge(builder).path))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await pilot.press("q")
         await settle(pilot)
@@ -155,7 +155,7 @@ def test_a_read_only_repository_says_decisions_are_not_saved_and_keeps_working(
     Path(repo, ".git", "workbench").write_text("in the way\n")
     app = make_app(loader(repo))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await settle(pilot)
         assert any("Working read-only" in t and "cannot be saved" in t for t in toasts(pilot))
@@ -183,7 +183,7 @@ def test_keys_typed_while_loading_neither_filter_nor_decide(sample_merge_commit:
 
     app = make_app(slow)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         field = screen.query_one("#file-filter", Input)
         assert not field.can_focus, "only / opens the filter"
@@ -239,7 +239,7 @@ def test_a_filter_that_hides_every_file_is_shown_and_explained(sample_merge_comm
 def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None and screen.current is not None
         hunk = screen.ws.hunk(screen.path, screen.current)
@@ -258,7 +258,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
     """``c`` notes the hunk (journaled, in the Why panel); ``K`` acknowledges it in acks.toml, which the gate reads."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None and screen.current is not None
         path, index = screen.path, screen.current
@@ -288,7 +288,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
 def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         assert "c Note" in "\n".join(screen_text(app)[-2:])
         commands = [c.help for c in app.get_system_commands(app.screen)]
         assert any("Write a note on this hunk" in str(h) for h in commands)
@@ -315,7 +315,7 @@ def test_base_lines_both_sides_deleted_are_one_line_while_the_base_is_hidden(bui
     b.checkout("dev").merge("main")
     app = make_app(loader(Path(b.path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         gaps = [e for e in view.entries if isinstance(e, BothDeleted)]
@@ -387,7 +387,7 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progre
     dropped, or to open a note under the coming dialog)."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None
         await pilot.press("d")
@@ -427,7 +427,7 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
     about the file being written, and its check (git add --dry-run) took the index lock from the write's git add."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None
         path = screen.path
@@ -453,7 +453,7 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
 def test_a_toast_said_again_replaces_itself_and_few_stay(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await burst(pilot, "wwww")
         await settle(pilot)
         said = toasts(pilot)

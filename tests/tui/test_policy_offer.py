@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, settle
 
 from workbench.analysis.policy.rules import preset
 from workbench.sample import RepoBuilder
@@ -72,7 +72,7 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
     path = _repo(tmp_path, True)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         for _ in range(200):
             if isinstance(pilot.app.screen, ConfirmScreen):
                 break
@@ -112,7 +112,7 @@ def test_no_offer_without_the_override_files(tmp_path: Path, make_app: MakeApp) 
     path = _repo(tmp_path, False)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await settle(pilot)
         await pilot.pause(0.2)
         assert isinstance(pilot.app.screen, MainScreen)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, notifications, settle
 from rich.style import Style
 from textual.content import Content
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, loaded, main_screen, notifications, settle
 
 from workbench.analysis.model import Level
 from workbench.sample import SampleSync
@@ -22,7 +22,7 @@ MakeApp = Callable[..., WorkbenchApp]
 def test_ctrl_c_says_how_to_quit_in_plain_words(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause(0.2)
         notes = [n for n in notifications(pilot) if "quit" in n.message]
@@ -35,7 +35,7 @@ def test_the_palette_shows_every_key_and_no_second_theme_picker(sample_in_progre
                                                                make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         listed = list(pilot.app.get_system_commands(screen))
         commands = {c.title: Content.from_markup(c.help).plain for c in listed}
@@ -52,7 +52,7 @@ def test_the_palette_shows_every_key_and_no_second_theme_picker(sample_in_progre
 def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         summary = pilot.app.screen.query_one("#file-summary")
 
         def high_colour() -> object:
@@ -74,7 +74,7 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
                                                                  make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         options = screen.query_one(FileList).options
         await pilot.press("tab")
@@ -95,9 +95,9 @@ def test_the_app_and_demo_print_count_the_same_decisions(sample_in_progress: Sam
 
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         hunks = sum(len(f.hunks) for f in ws.files)
         whole = sum(1 for f in ws.files if not f.hunks)
         assert whole, "the sample has binary and modify/delete files"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import ready, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import ready, settle
 
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
@@ -18,8 +18,8 @@ SIZE = (140, 40)
 LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
-def _after(*keys: str) -> Callable[[Pilot], object]:
-    async def run_before(pilot: Pilot) -> None:
+def _after(*keys: str) -> Callable[[Pilot[int]], object]:
+    async def run_before(pilot: Pilot[int]) -> None:
         await ready(pilot)
         for key in keys:
             await pilot.press(key)
