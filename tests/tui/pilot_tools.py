@@ -7,6 +7,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from textual import events
+from textual.app import App
 from textual.notifications import Notification
 from textual.pilot import Pilot
 
@@ -97,7 +98,7 @@ async def key_latency(pilot: Pilot[int], key: str, done: Callable[[], bool], tim
 
 
 
-def screen_text(app: WorkbenchApp) -> list[str]:
+def screen_text(app: App[int]) -> list[str]:
     """The terminal's rows as text, read from the app's own screenshot (what a user sees, colour aside)."""
     import html
     import re

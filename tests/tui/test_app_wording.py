@@ -75,7 +75,8 @@ def test_git_mergetool_says_one_file_and_that_git_stages_it(builder: RepoBuilder
     builder.checkout("dev").merge("main")
     out = builder.git("checkout-index", "--stage=all", "--temp", "--", "x.py").decode()
     stages = [str(builder.path / name) for name in out.split("\t")[0].split()]
-    repo, analysis = load_mergetool(*stages, str(builder.path / "x.py"))
+    base, local, remote = stages
+    repo, analysis = load_mergetool(base, local, remote, str(builder.path / "x.py"))
     app = make_app(lambda: Workspace.load(repo, analysis))
 
     async def script(pilot: Pilot[int]) -> None:
@@ -100,7 +101,8 @@ def test_git_mergetool_history_says_whether_it_was_looked_up(builder: RepoBuilde
     assert builder.run(how, "main").returncode != 0, "x.py conflicts"
     out = builder.git("checkout-index", "--stage=all", "--temp", "--", "x.py").decode()
     stages = [str(builder.path / name) for name in out.split("\t")[0].split()]
-    repo, analysis = load_mergetool(*stages, str(builder.path / "x.py"))
+    base, local, remote = stages
+    repo, analysis = load_mergetool(base, local, remote, str(builder.path / "x.py"))
     app = make_app(lambda: Workspace.load(repo, analysis))
 
     async def script(pilot: Pilot[int]) -> None:

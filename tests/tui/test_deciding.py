@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import ContentSwitcher, TextArea
 from tui.pilot_tools import at, drive, loaded, main_screen, settle, toasts
 
 from workbench.analysis.xdiff import split_lines
@@ -93,7 +94,8 @@ def test_binary_files_get_a_whole_file_choice(sample_in_progress: SampleSync, ma
     async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         session = loaded(screen).session
-        assert screen.view.layout is None and screen.query_one("#views").current == "choice"
+        assert screen.view is not None and screen.view.layout is None
+        assert screen.query_one("#views", ContentSwitcher).current == "choice"
         text = str(screen.query_one("#choice-text").render())
         assert "bytes" in text and "keep dev's file" in text
         for key, choice in (("d", FileChoice.KEEP_DEV), ("m", FileChoice.TAKE_MAIN), ("x", FileChoice.DELETE)):
@@ -114,7 +116,9 @@ def test_write_stages_decided_files_during_a_merge(sample_in_progress: SampleSyn
         screen = main_screen(pilot)
         session = loaded(screen).session
         await pilot.press("x")
-        screen.go(step(screen.ws, None, +1, (LAYER,)))
+        first = step(loaded(screen), None, +1, (LAYER,))
+        assert first is not None
+        screen.go(first)
         await settle(pilot)
         await pilot.press("D")
         await pilot.press("w")
@@ -257,7 +261,7 @@ def test_edit_in_the_app_records_a_custom_result(sample_in_progress: SampleSync,
         index = at(screen)[1]
         await pilot.press("e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         assert "<<<<<<< dev" in area.text and "||||||| base" in area.text
         hunk = loaded(screen).hunk(LAYER, index)
         area.text = b"".join(hunk.dev_text).decode() + "# reviewed\n"

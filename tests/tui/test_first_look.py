@@ -17,9 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 from textual.theme import Theme
-from tui.pilot_tools import at, loaded, ready, screen_text, settle, toasts
+from tui.pilot_tools import Script, at, loaded, ready, screen_text, settle, toasts
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.xdiff import text_model
@@ -110,15 +111,15 @@ async def _replaced(pilot: Pilot[int], screen: MainScreen, gate: threading.Event
     await settle(pilot)
 
 
-def _title_lines(app: WorkbenchApp) -> list[str]:
+def _title_lines(app: App[int]) -> list[str]:
     """The hunk titles on screen ("hunk 2/3  H  68 high risk  ·  conflict  ·  undecided")."""
     return [line for line in screen_text(app) if "hunk " in line and "·  conflict" in line]
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot[int]], object]) -> None:
+def _run(app: WorkbenchApp, script: Script) -> None:
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 
@@ -345,7 +346,7 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
     key meanwhile would act on a hunk the user has not seen, so it waits for the file, then acts."""
     given = _three_conflicts(builder)
     gate, laid_out = threading.Event(), threading.Event()
-    original = main_module.prepare_file
+    original = prepare_file
 
     def held(ws: Workspace, path: str) -> PreparedFile:
         if ws.pending is None:

@@ -4,6 +4,7 @@ advancing after a decision, resuming where the user stopped, and ``v`` following
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual.pilot import Pilot
 from tui.pilot_tools import at, drive, loaded, main_screen, send_key, settle
@@ -199,32 +200,34 @@ def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: Sampl
         screen = main_screen(pilot)
         ws = loaded(screen)
         order = list(positions(ws))
-        here = Position(at(screen)[0], screen.current)
+        here = Position(*at(screen))
         following = order[order.index(here) + 1]
+        assert following.hunk is not None
         ws.decide(following.path, following.hunk, Decision(Choice.DEV))
         await pilot.press("o")
         await settle(pilot)
         expected = next_undecided(ws, here, +1)
-        assert expected != following and Position(at(screen)[0], screen.current) == expected
+        assert expected != following and Position(*at(screen)) == expected
         assert ws.session.decision(at(screen)[0], at(screen)[1]) is None
         await pilot.press("O")
         await settle(pilot)
-        assert Position(at(screen)[0], screen.current) == here
+        assert Position(*at(screen)) == here
 
     drive(app, script)
 
 
 def test_advance_moves_on_after_a_decision(sample_in_progress: SampleSync, make_app: MakeApp,
-                                           private_config) -> None:
+                                           private_config: Path) -> None:
     app = make_app(sample_in_progress, worklist=False, start_file=LAYER, config=Config(path=private_config, advance=True))
 
     async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        here = Position(at(screen)[0], screen.current)
+        path, index = at(screen)
+        here = Position(path, index)
         await pilot.press("m")
         await settle(pilot)
-        assert loaded(screen).session.decision(here.path, here.hunk) == Decision(Choice.MAIN)
-        assert Position(at(screen)[0], screen.current) == next_undecided(screen.ws, here, +1)
+        assert loaded(screen).session.decision(path, index) == Decision(Choice.MAIN)
+        assert Position(*at(screen)) == next_undecided(loaded(screen), here, +1)
 
     drive(app, script)
 
@@ -245,7 +248,7 @@ def test_reopening_resumes_where_the_user_stopped(sample_in_progress: SampleSync
 
     async def check(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert Position(at(screen)[0], screen.current) == stopped[0], "not the riskiest file: where the user was"
+        assert Position(*at(screen)) == stopped[0], "not the riskiest file: where the user was"
 
     drive(second, check)
 
@@ -274,7 +277,7 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
 
 
 def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
-        sample_in_progress: SampleSync, make_app: MakeApp, private_config) -> None:
+        sample_in_progress: SampleSync, make_app: MakeApp, private_config: Path) -> None:
     app = make_app(sample_in_progress, worklist=False, config=Config(path=private_config, advance=True))
 
     async def script(pilot: Pilot[int]) -> None:
@@ -283,14 +286,15 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         last = len(ws.entry(at(screen)[0]).hunks) - 1
         screen.go(Position(at(screen)[0], last))
         await settle(pilot)
-        first = Position(at(screen)[0], screen.current)
+        first = Position(*at(screen))
         following = next_undecided(ws, first, +1)
         assert first.hunk == last and following is not None and following.path != first.path
+        assert following.hunk is not None
         send_key(pilot, "d", "d")
         send_key(pilot, "d", "d")  # a fast second key: it waits for the next file, then decides there
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
-        assert Position(at(screen)[0], screen.current) == next_undecided(ws, following, +1), "and it advanced"
+        assert Position(*at(screen)) == next_undecided(ws, following, +1), "and it advanced"
 
     drive(app, script)

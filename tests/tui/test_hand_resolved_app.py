@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 from tui.pilot_tools import drive, loaded, main_screen, settle, toasts
 
 from workbench.resolve.splice import Choice
@@ -71,7 +72,7 @@ def test_e_opens_what_the_file_holds_for_a_conflict_resolved_by_hand(builder: Re
         assert screen.current == 0
         await pilot.press("e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         assert area.text == "HAND_A = 1  # both, by hand\n", area.text
         area.text = "HAND_A = 2\n"
         await pilot.press("ctrl+s")

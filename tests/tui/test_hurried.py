@@ -14,16 +14,18 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
-from tui.pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
+from tui.pilot_tools import Script, at, loaded, main_screen, ready, screen_text, send_key, settle, toasts
 
 from workbench.resolve.acks import matched, worktree_acks
+from workbench.resolve.writer import WriteCheck, WriteOutcome
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
@@ -49,11 +51,11 @@ async def burst(pilot: Pilot[int], keys: str | list[str], gap: float = 0.03) -> 
     await pilot.pause()
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot[int]], object], size: tuple[int, int] = (160, 45)) -> None:
+def _run(app: WorkbenchApp, script: Script, size: tuple[int, int] = (160, 45)) -> None:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await ready(pilot)
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 
@@ -380,8 +382,8 @@ def test_random_fast_bursts_with_double_answers_never_raise(sample_in_progress: 
     assert len(pressed) > 40
 
 
-def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progress: SampleSync,
-                                                                  make_app: MakeApp) -> None:
+def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progress: SampleSync, make_app: MakeApp,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """On a big sync the quit dialog takes a moment (it checks what can be written): ``qcc`` typed at once waits
     for it, so the first ``c`` cancels it and the second is the note key on the main screen again (it used to be
     dropped, or to open a note under the coming dialog)."""
@@ -389,24 +391,24 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progre
 
     async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert screen.ws is not None
+        ws = loaded(screen)
         await pilot.press("d")
-        slow_check = screen.ws.check_all
+        slow_check = ws.check_all
 
-        def check(paths: list[str], overwrite_changed: bool = False) -> object:
+        def check(paths: Sequence[str], overwrite_changed: bool = False) -> dict[str, WriteCheck]:
             time.sleep(0.4)
             return slow_check(paths, overwrite_changed)
 
-        screen.ws.check_all = check  # type: ignore[method-assign, assignment]
+        monkeypatch.setattr(ws, "check_all", check)
         asked: list[object] = []
         push_screen_wait = app.push_screen_wait
 
-        async def recorded(screen: object) -> object:
-            answer = await push_screen_wait(screen)  # type: ignore[arg-type]
+        async def recorded(screen: Screen[object]) -> object:
+            answer = await push_screen_wait(screen)
             asked.append((type(screen).__name__, answer))
             return answer
 
-        app.push_screen_wait = recorded  # type: ignore[method-assign,assignment]
+        monkeypatch.setattr(app, "push_screen_wait", recorded)
         for key in "qcc":
             send_key(pilot, key, key)
         for _ in range(100):
@@ -422,29 +424,31 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progre
     _run(app, script)
 
 
-def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: SampleSync, make_app: MakeApp,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """``D w q`` typed at once: the quit waits for the write under way, then has nothing to ask. It used to ask
     about the file being written, and its check (git add --dry-run) took the index lock from the write's git add."""
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert screen.ws is not None and screen.path is not None
-        path = screen.path
-        slow_write = screen.ws.write_all
+        ws = loaded(screen)
+        path = at(screen)[0]
+        slow_write = ws.write_all
 
-        def write(paths: list[str], *args: object) -> object:
+        def write(paths: Sequence[str], overwrite: Collection[str] = (),
+                  progress: Callable[[int], None] | None = None) -> list[WriteOutcome]:
             time.sleep(0.4)  # a big file, or a slow disk: q arrives while the write runs
-            return slow_write(paths, *args)  # type: ignore[arg-type]
+            return slow_write(paths, overwrite, progress)
 
-        screen.ws.write_all = write  # type: ignore[method-assign, assignment]
+        monkeypatch.setattr(ws, "write_all", write)
         await burst(pilot, "Dwq", gap=0.02)
         for _ in range(400):
             if app.return_code is not None:
                 break
             await asyncio.sleep(0.05)
         assert app.return_code == 0, [type(s).__name__ for s in app.screen_stack]
-        assert not screen.ws.session.dirty_paths() and screen.ws.session.was_written(path)
+        assert not ws.session.dirty_paths() and ws.session.was_written(path)
         assert not any("index lock" in t for t in toasts(pilot)), toasts(pilot)
 
     _run(app, script)

@@ -99,7 +99,7 @@ def test_the_outline_is_browsable_and_the_full_analysis_keeps_the_users_file(
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("question_mark")
-            assert app.screen is screen
+            assert app.screen_stack[-1] is screen, "help closed"
             gate.set()
             await ready(pilot)
             assert screen.ws is not None and screen.ws.analysis.complete

@@ -11,6 +11,7 @@ import pytest
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.widgets import Input
 from textual.widgets._toast import Toast
 from tui.pilot_tools import at, drive, loaded, main_screen, notifications, settle, toasts
 
@@ -172,6 +173,7 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
     def load() -> Workspace:
         repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
         entry = analysis.file(LAYER)
+        assert entry is not None
         signal = Signal(SignalKind.MAIN_AHEAD, "Dev refined this after main squashed [bold]#141[/bold] \x1b[2J",
                         entry.hunks[0].dev_commits, 90)
         hunks = (replace(entry.hunks[0], level=Level.HIGH, risk=99, signals=(signal,)), *entry.hunks[1:])
@@ -259,7 +261,9 @@ def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_ap
         view = screen.query_one(HunkView)
         view.focus()
         fold = next(i for i, e in enumerate(view.entries) if isinstance(e, Fold))
-        hidden = view.entries[fold].lines
+        folded = view.entries[fold]
+        assert isinstance(folded, Fold)
+        hidden = folded.lines
         before = view.row_count
         view.move_cursor(fold)
         await pilot.press("enter")
@@ -281,7 +285,7 @@ def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: M
         before = at(screen)[1]
         await pilot.press("n")
         assert files.filtering and screen.current == before, "while filtering, keys type into the filter"
-        assert files.query_one("#file-filter").value == "optimn"
+        assert files.query_one("#file-filter", Input).value == "optimn"
         await pilot.press("backspace", "escape")
         assert not files.filtering and files.options.has_focus
 
@@ -355,14 +359,14 @@ def test_the_command_palette_opens_and_runs_an_action(sample_in_progress: Sample
         await pilot.pause(0.3)
         await pilot.press("escape")
         await pilot.pause()
-        assert pilot.app.screen is screen
+        assert main_screen(pilot) is screen
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
         await pilot.press(*"Dev")
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        assert pilot.app.screen is screen
+        assert main_screen(pilot) is screen
         assert loaded(screen).session.decision(LAYER, at(screen)[1]) is not None
 
     drive(app, script)

@@ -86,7 +86,8 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
         monkeypatch.setattr(confirm, "UNASKED_GRACE", 3600.0)  # however slow the machine, these keys come before the offer can be read
         await pilot.press("n", "p", "c")  # typed for the file list as the offer came up: they answer nothing
         await pilot.pause()
-        assert pilot.app.screen is dialog and not dialog.answered
+        assert not dialog.answered
+        assert pilot.app.screen is dialog
         monkeypatch.setattr(confirm, "UNASKED_GRACE", 0.0)  # read: now its keys answer it
         await pilot.press("p")
         for _ in range(200):

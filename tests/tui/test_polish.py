@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.color import Color
 from rich.style import Style
+from rich.text import Text
 from textual.content import Content
 from textual.pilot import Pilot
+from textual.widgets import Static
 from tui.pilot_tools import drive, loaded, main_screen, notifications, settle
 
 from workbench.analysis.model import Level
@@ -53,10 +56,11 @@ def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: S
     app = make_app(sample_in_progress)
 
     async def script(pilot: Pilot[int]) -> None:
-        summary = pilot.app.screen.query_one("#file-summary")
+        summary = pilot.app.screen.query_one("#file-summary", Static)
 
-        def high_colour() -> object:
+        def high_colour() -> Color | None:
             text = summary.render()
+            assert isinstance(text, Text | Content), type(text)
             spans = [s for s in text.spans if "high risk" in text.plain[s.start:s.end]]
             return Style.parse(str(spans[0].style)).color if spans else None
 
@@ -65,7 +69,9 @@ def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: S
         await settle(pilot)
         after = high_colour()
         palette = theme_palette(pilot.app.theme, dict(pilot.app.theme_variables), pilot.app.current_theme.dark)
-        assert after.triplet == palette.risk[Level.HIGH].color.triplet and after.triplet != before.triplet
+        high = palette.risk[Level.HIGH].color
+        assert after is not None and before is not None and high is not None
+        assert after.triplet == high.triplet and after.triplet != before.triplet
 
     drive(app, script)
 
@@ -83,6 +89,7 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
         palette = options.palette
         current = options.render_row(options.cursor, 40, palette, False)[2].style
         other = options.render_row(options.cursor + 1, 40, palette, False)[2].style
+        assert current is not None and other is not None
         assert current.bgcolor != other.bgcolor and current.bold and not other.bold
 
     drive(app, script)

@@ -21,10 +21,11 @@ from tui.pilot_tools import at
 
 from workbench.git.repo import GitRepo
 from workbench.services.exercises import build_sample_exercise, load_progress, progress_path
+from workbench.services.quiz import Quiz
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen
+from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen, TextScreen
 from workbench.tui.loading import Report
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
@@ -83,6 +84,19 @@ def _ws(screen: QuizScreen) -> Workspace:
     return screen.ws
 
 
+def _quiz(screen: QuizScreen) -> Quiz:
+    quiz = _ws(screen).quiz
+    assert quiz is not None
+    return quiz
+
+
+def _page(pilot: Pilot[int]) -> str:
+    """The words of the reveal or score page on screen."""
+    page = pilot.app.screen
+    assert isinstance(page, TextScreen), page
+    return page.body.plain
+
+
 async def _go_to(pilot: Pilot[int], screen: QuizScreen, index: int) -> None:
     while screen.current != index:
         await pilot.press("n" if (screen.current or 0) < index else "p")
@@ -93,7 +107,7 @@ def test_answer_reveal_and_score_a_costly_miss(dev_ahead: Exercise) -> None:
     _path, merge, result = dev_ahead
 
     async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
-        quiz = _ws(screen).quiz
+        quiz = _quiz(screen)
         assert len(quiz.key.hunks) == 2 and all(q.shipped == "dev" for q in quiz.key.hunks)
         await _go_to(pilot, screen, 0)
         await pilot.press("r")
@@ -140,10 +154,10 @@ def test_answers_resume_after_a_restart(dev_ahead: Exercise) -> None:
     async def again(pilot: Pilot[int], screen: QuizScreen) -> None:
         ws = _ws(screen)
         assert ws.resumed
-        path = ws.quiz.key.hunks[1].path
+        path = _quiz(screen).key.hunks[1].path
         decision = ws.session.decision(path, 1)
         assert decision is not None and decision.choice.value == "both"
-        assert ws.quiz.answers(ws.session) == {(path, 1): "both"}
+        assert _quiz(screen).answers(ws.session) == {(path, 1): "both"}
         await pilot.press("u")  # undo works on the resumed answer, and is saved too
         assert ws.session.decision(path, 1) is None
 
@@ -174,13 +188,13 @@ def test_a_splice_is_revealed_as_a_diff_of_the_shipped_text(tmp_path: Path) -> N
     exercise = build_sample_exercise("dev-line-dropped", tmp_path / "repo")
 
     async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
-        question = _ws(screen).quiz.key.hunks[0]
+        question = _quiz(screen).key.hunks[0]
         assert question.shipped == "other"
         await pilot.press("e")  # no editor: the in-app editor opens on both sides; accept it as is
         await pilot.pause()
         await pilot.press("escape")
         await pilot.press("d", "r")
-        words = pilot.app.screen.body.plain
+        words = _page(pilot)
         assert "Shipped: a splice of their own" in words
         assert "main → shipped" in words and "dev → shipped" in words
         shipped_only = [line for line in question.shipped_text if line not in question.hunk.main_text]
@@ -194,10 +208,10 @@ def test_when_main_was_right_the_reveal_says_the_bot_choice_shipped(tmp_path: Pa
 
     async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
         await pilot.press("m", "r")
-        words = pilot.app.screen.body.plain
+        words = _page(pilot)
         assert "✓ same as shipped" in words and "shipped unchanged" in words
         await pilot.press("escape", "s")
-        assert "Agreement 100%" in pilot.app.screen.body.plain
+        assert "Agreement 100%" in _page(pilot)
 
     _drive(_app(exercise, "sample:squash-chain-main-ahead"), script)
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import TextArea
-from tui.pilot_tools import at, drive, main_screen, screen_text, send_key, settle
+from tui.pilot_tools import Script, at, drive, main_screen, screen_text, send_key, settle
 
 from workbench.analysis.display.folds import Fold
 from workbench.sample import RepoBuilder, SampleSync
@@ -58,7 +58,7 @@ async def _search(pilot: Pilot[int], pattern: str, enter: bool = True) -> None:
     await settle(pilot)
 
 
-def _on_match(view: HunkView) -> tuple[int, str] | None:
+def _on_match(view: HunkView) -> tuple[int, str]:
     """The match the view is on (layout row, side), after checking the cursor is on its row."""
     assert view.found is not None and view.found.match is not None
     match = view.found.match
@@ -271,7 +271,7 @@ def test_ctrl_d_pages_the_file_list_and_the_why_panel(sample_in_progress: Sample
     drive(app, script, size=(100, 30))
 
 
-def _scroll_after(app: WorkbenchApp, keys: list[str]) -> Callable[[Pilot[int]], object]:
+def _scroll_after(app: WorkbenchApp, keys: list[str]) -> Script:
     async def script(pilot: Pilot[int]) -> None:
         box = pilot.app.screen.query_one(VerticalScroll)
         height = box.scrollable_content_region.height
@@ -293,7 +293,7 @@ def test_ctrl_d_and_ctrl_u_page_the_help(sample_in_progress: SampleSync, make_ap
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(pilot.app.screen, HelpScreen)
-        await _scroll_after(app, ["ctrl+d"])(pilot)  # type: ignore[misc]
+        await _scroll_after(app, ["ctrl+d"])(pilot)
         assert "ctrl+d" in str(pilot.app.screen.query_one(VerticalScroll).border_subtitle)
 
     drive(app, script, size=(100, 30))
@@ -305,7 +305,7 @@ def test_ctrl_d_and_ctrl_u_page_a_text_page(sample_in_progress: SampleSync, make
     async def script(pilot: Pilot[int]) -> None:
         await pilot.app.push_screen(TextScreen("Score", Text("\n".join(f"miss {i}" for i in range(100)))))
         await settle(pilot)
-        await _scroll_after(app, ["ctrl+d"])(pilot)  # type: ignore[misc]
+        await _scroll_after(app, ["ctrl+d"])(pilot)
 
     drive(app, script, size=(100, 30))
 
@@ -344,7 +344,8 @@ def test_help_and_palette_name_the_new_keys(builder: RepoBuilder, make_app: Make
         assert {"Next match", "Prev match", "End search"} <= set(commands)
         await commands["Next match"].callback()
         await settle(pilot)
-        assert screen.query_one(HunkView).found.current == 1  # type: ignore[union-attr]
+        found = screen.query_one(HunkView).found
+        assert found is not None and found.current == 1
         await commands["End search"].callback()
         await settle(pilot)
         assert screen.query_one(HunkView).found is None

@@ -206,6 +206,7 @@ def test_training_hides_the_suggestion_until_the_reveal_says_it(tmp_path: Path) 
             screen = pilot.app.screen
             await pilot.pause()
             ws = loaded(screen)
+            assert ws.quiz is not None
             question = ws.quiz.key.hunks[0]
             screen.go(Position(question.path, question.index))
             await settle(pilot)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from tui.pilot_tools import main_screen, ready, settle, toasts
+from tui.pilot_tools import Script, main_screen, ready, settle, toasts
 
 import workbench.resolve.atomic as atomic
 from workbench.resolve.splice import Choice, Decision
@@ -44,11 +44,11 @@ def _merge(b: RepoBuilder, files: int, hunks: int = 1) -> list[str]:
     return paths
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot[int]], object]) -> None:
+def _run(app: WorkbenchApp, script: Script) -> None:
     async def main() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
             await ready(pilot)
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 

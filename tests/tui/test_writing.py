@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 from tui.pilot_tools import at, drive, loaded, main_screen, settle, toasts
 
 from workbench.resolve.events import FileChoice
@@ -153,7 +154,7 @@ def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
         index = at(screen)[1]
         await pilot.press("D", "e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         area.text = "<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"
         await pilot.press("ctrl+s")
         await settle(pilot)
