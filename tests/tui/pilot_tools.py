@@ -11,7 +11,7 @@ from textual.app import App
 from textual.notifications import Notification
 from textual.pilot import Pilot
 
-from workbench.services.workspace import Workspace
+from workbench.services.workspace import Position, Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 
@@ -133,6 +133,12 @@ def at(screen: MainScreen) -> tuple[str, int]:
     """The file on screen and the hunk decisions act on (a test expects the cursor on a hunk)."""
     assert screen.path is not None and screen.current is not None, "the cursor is on no hunk"
     return screen.path, screen.current
+
+
+def place(screen: MainScreen) -> Position:
+    """Where the cursor is: the file on screen and its hunk (None: a whole-file choice)."""
+    assert screen.path is not None, "no file is on screen"
+    return Position(screen.path, screen.current)
 
 
 def main_screen(pilot: Pilot[int]) -> MainScreen:

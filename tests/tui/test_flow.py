@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
-from tui.pilot_tools import at, drive, loaded, main_screen, send_key, settle
+from tui.pilot_tools import at, drive, loaded, main_screen, place, send_key, settle
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice, Decision
@@ -200,18 +200,22 @@ def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: Sampl
         screen = main_screen(pilot)
         ws = loaded(screen)
         order = list(positions(ws))
-        here = Position(*at(screen))
+        here = place(screen)
         following = order[order.index(here) + 1]
         assert following.hunk is not None
         ws.decide(following.path, following.hunk, Decision(Choice.DEV))
         await pilot.press("o")
         await settle(pilot)
         expected = next_undecided(ws, here, +1)
-        assert expected != following and Position(*at(screen)) == expected
-        assert ws.session.decision(at(screen)[0], at(screen)[1]) is None
+        landed = place(screen)
+        assert expected != following and landed == expected
+        if landed.hunk is None:  # a file decided as a whole
+            assert ws.session.file_choice(landed.path) is None
+        else:
+            assert ws.session.decision(landed.path, landed.hunk) is None
         await pilot.press("O")
         await settle(pilot)
-        assert Position(*at(screen)) == here
+        assert place(screen) == here
 
     drive(app, script)
 
@@ -227,7 +231,7 @@ def test_advance_moves_on_after_a_decision(sample_in_progress: SampleSync, make_
         await pilot.press("m")
         await settle(pilot)
         assert loaded(screen).session.decision(path, index) == Decision(Choice.MAIN)
-        assert Position(*at(screen)) == next_undecided(loaded(screen), here, +1)
+        assert place(screen) == next_undecided(loaded(screen), here, +1)
 
     drive(app, script)
 
@@ -248,7 +252,7 @@ def test_reopening_resumes_where_the_user_stopped(sample_in_progress: SampleSync
 
     async def check(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert Position(*at(screen)) == stopped[0], "not the riskiest file: where the user was"
+        assert place(screen) == stopped[0], "not the riskiest file: where the user was"
 
     drive(second, check)
 
@@ -286,7 +290,7 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         last = len(ws.entry(at(screen)[0]).hunks) - 1
         screen.go(Position(at(screen)[0], last))
         await settle(pilot)
-        first = Position(*at(screen))
+        first = place(screen)
         following = next_undecided(ws, first, +1)
         assert first.hunk == last and following is not None and following.path != first.path
         assert following.hunk is not None
@@ -295,6 +299,6 @@ def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
-        assert Position(*at(screen)) == next_undecided(ws, following, +1), "and it advanced"
+        assert place(screen) == next_undecided(ws, following, +1), "and it advanced"
 
     drive(app, script)

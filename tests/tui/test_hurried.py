@@ -22,7 +22,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
-from tui.pilot_tools import Script, at, loaded, main_screen, ready, screen_text, send_key, settle, toasts
+from tui.pilot_tools import Script, loaded, main_screen, place, ready, screen_text, send_key, settle, toasts
 
 from workbench.resolve.acks import matched, worktree_acks
 from workbench.resolve.writer import WriteCheck, WriteOutcome
@@ -433,7 +433,7 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
     async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         ws = loaded(screen)
-        path = at(screen)[0]
+        path = place(screen).path
         slow_write = ws.write_all
 
         def write(paths: Sequence[str], overwrite: Collection[str] = (),

@@ -13,7 +13,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.widgets._toast import Toast
-from tui.pilot_tools import at, drive, loaded, main_screen, notifications, settle, toasts
+from tui.pilot_tools import at, drive, loaded, main_screen, notifications, place, settle, toasts
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.model import Level, Signal, SignalKind
@@ -23,7 +23,7 @@ from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.cursor import is_open_risk, positions
 from workbench.services.sync import SyncRequest, open_sync
-from workbench.services.workspace import Position, Workspace, file_level
+from workbench.services.workspace import Workspace, file_level
 from workbench.tui import syntax
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
@@ -152,13 +152,13 @@ def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress
         ws = loaded(screen)
         risky = [p for p in positions(ws) if is_open_risk(ws, p)]
         assert len(risky) >= 3, "the sample has several high-risk hunks"
-        assert Position(at(screen)[0], screen.current) == risky[0], "the app opens on the riskiest hunk"
+        assert place(screen) == risky[0], "the app opens on the riskiest hunk"
         await pilot.press("N")
         await settle(pilot)
-        assert Position(at(screen)[0], screen.current) == risky[1]
+        assert place(screen) == risky[1]
         await pilot.press("P", "P")
         await settle(pilot)
-        assert Position(at(screen)[0], screen.current) == risky[-1], "P wraps around"
+        assert place(screen) == risky[-1], "P wraps around"
         for _ in risky:
             await pilot.press("d", "N")
             await settle(pilot)
@@ -282,7 +282,7 @@ def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: M
         await pilot.press("slash", *"optim")
         await settle(pilot)
         assert files.shown_paths and all("optim" in p for p in files.shown_paths)
-        before = at(screen)[1]
+        before = screen.current
         await pilot.press("n")
         assert files.filtering and screen.current == before, "while filtering, keys type into the filter"
         assert files.query_one("#file-filter", Input).value == "optimn"

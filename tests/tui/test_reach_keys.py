@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import TextArea
-from tui.pilot_tools import Script, at, drive, main_screen, screen_text, send_key, settle
+from tui.pilot_tools import Script, drive, main_screen, screen_text, send_key, settle
 
 from workbench.analysis.display.folds import Fold
 from workbench.sample import RepoBuilder, SampleSync
@@ -146,7 +146,7 @@ def test_esc_ends_the_search_and_n_moves_between_hunks_again(builder: RepoBuilde
         assert not screen.query_one(SearchBar).display
         footer = screen_text(pilot.app)[-1]
         assert "n Next " in footer and "Next match" not in footer, footer
-        before = at(screen)[1]
+        before = screen.current
         await pilot.press("n")
         await settle(pilot)
         assert screen.current != before, "n is next hunk again"
