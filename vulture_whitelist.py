@@ -9,6 +9,7 @@ _.virtual_size  # noqa: B018, F821  Textual's ScrollView
 _.quiet  # noqa: B018, F821  Rich's Console
 _.dispatch_table  # noqa: B018, F821  pickle.Pickler reads it
 _.thread  # noqa: B018, F821  a parameter of ViewHost.run_worker (a protocol: Textual's run_worker takes it)
+_.terminal_size  # noqa: B018, F821  a parameter of test_snapshots' SnapCompare (a protocol: snap_compare takes it)
 
 # The scope walk dispatches on tree-sitter node types by name (getattr(self, '_' + node type)).
 _._as_pattern  # noqa: B018, F821

@@ -15,8 +15,8 @@ import pytest
 from workbench.analysis import engine, forked
 from workbench.analysis.forked import Runner
 from workbench.analysis.model import FileAnalysis, Level, Signal, SignalKind, SyncAnalysis
-from workbench.analysis.pipeline import run_stages, waves
-from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
+from workbench.analysis.pipeline import IN_PROCESS, StageProgress, run_stages, waves
+from workbench.analysis.seam import AnalysisContext, AnyStage, Fact, Stage, Unit
 from workbench.analysis.serialize import analysis_to_json
 from workbench.analysis.stages import DEFAULT_STAGES
 from workbench.cli import main
@@ -38,11 +38,11 @@ class _Given:
 def given(sample_merge_commit: SampleSync, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> _Given:
     """The sample's engine output and stage context, as ``workbench analyze`` builds them (policy, whole-tree reader)."""
     seen: list[_Given] = []
-    original = engine.run_stages
 
-    def recorded(analysis: SyncAnalysis, context: AnalysisContext, *args: object) -> SyncAnalysis:
+    def recorded(analysis: SyncAnalysis, context: AnalysisContext, stages: Sequence[AnyStage],
+                 runner: Runner = IN_PROCESS, report: StageProgress = lambda _name, _done, _total: None) -> SyncAnalysis:
         seen.append(_Given(analysis, context))
-        return original(analysis, context, *args)  # type: ignore[arg-type]
+        return run_stages(analysis, context, stages, runner, report)
 
     monkeypatch.setenv(forked.JOBS_VARIABLE, "1")
     monkeypatch.setattr(engine, "run_stages", recorded)
@@ -73,13 +73,17 @@ def _claimed_only_by(monkeypatch: pytest.MonkeyPatch, who: str) -> None:
     monkeypatch.setattr(forked.Claims, "take", claimed)
 
 
+Answer = tuple[dict[int, object], object]
+"""A forked child's answer: what it computed by unit index, and its state as it left it."""
+
+
 @pytest.fixture
-def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+def answers(monkeypatch: pytest.MonkeyPatch) -> list[Answer | None]:
     """What each forked child answered (None: no answer, the parent computed everything)."""
-    seen: list[object] = []
+    seen: list[Answer | None] = []
     result = forked.Forked.result
 
-    def recorded(self: forked.Forked[object]) -> object:
+    def recorded(self: forked.Forked[Answer]) -> Answer | None:
         value = result(self)
         seen.append(value)
         return value
@@ -91,7 +95,7 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 @pytest.mark.parametrize("who", ["parent", "child", "alternate"])
 @pytest.mark.parametrize("index", range(len(DEFAULT_STAGES)), ids=[stage.name for stage in DEFAULT_STAGES])
 def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
-    given: _Given, answers: list[object], monkeypatch: pytest.MonkeyPatch, index: int, who: str
+    given: _Given, answers: list[Answer | None], monkeypatch: pytest.MonkeyPatch, index: int, who: str
 ) -> None:
     stage = DEFAULT_STAGES[index]
     before = run_stages(given.analysis, given.context, DEFAULT_STAGES[:index])
@@ -104,7 +108,9 @@ def test_every_stage_gives_the_same_analysis_in_one_process_or_forked(
     if len(units) < 2:
         assert answers == []  # nothing worth a child
         return
-    ((found, state),) = answers  # type: ignore[misc]
+    (answer,) = answers
+    assert answer is not None
+    found, state = answer
     assert state is None
     if who == "alternate":  # each keeps some of what it reads; what neither kept, the parent computes after
         assert set(found) <= set(range(len(units)))
@@ -193,7 +199,7 @@ def _defined_twice(b: RepoBuilder) -> str:
 
 
 def test_a_new_stage_is_one_module_plus_one_entry(
-    builder: RepoBuilder, answers: list[object], monkeypatch: pytest.MonkeyPatch
+    builder: RepoBuilder, answers: list[Answer | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The scheduler does the toy's work in the first wave (it reads nothing a stage writes); listed before
     risk, its signal's weight is folded into the file's risk like any earlier stage's."""

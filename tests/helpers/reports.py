@@ -63,7 +63,8 @@ def _marked(path: str, hunk: Hunk, marks: Mapping[tuple[str, int], tuple[Level, 
 
 def render_html(markdown: str) -> str:
     """CommonMark with raw HTML passed through, as GitHub renders a PR body (before sanitising)."""
-    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(markdown)
+    html: str = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(markdown)
+    return html
 
 
 def html_sections(rendered: str) -> dict[str, str]:

@@ -15,9 +15,10 @@ from workbench.resolve.session import Session
 from workbench.services.sync import SyncRequest, open_sync
 
 
-def open_analysis(path: Path | str, **request: str | None) -> tuple[GitRepo, SyncAnalysis]:
-    """The repository and its sync's analysis; ``request`` as ``SyncRequest`` fields (rev, dev, main, policy...)."""
-    return open_sync(SyncRequest(repo=path, **request))  # type: ignore[arg-type]
+def open_analysis(path: Path | str, *, rev: str | None = None, dev: str | None = None, main: str | None = None,
+                  result: str | None = None, policy: str | None = None) -> tuple[GitRepo, SyncAnalysis]:
+    """The repository and its sync's analysis, the rest as ``SyncRequest``'s fields."""
+    return open_sync(SyncRequest(repo=path, rev=rev, dev=dev, main=main, result=result, policy=policy))
 
 
 def analyze(path: Path | str, **request: str | None) -> SyncAnalysis:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from workbench.analysis.kinds import PolicyRule
 from workbench.analysis.model import (
+    ApiMismatch,
     Commit,
     ConflictKind,
+    DeletedFile,
     FileAnalysis,
     FileHistory,
     FileStatus,
@@ -84,7 +87,7 @@ def file(
     *,
     edits: Sequence[Hunk] = (),
     status: FileStatus = FileStatus.THEIRS_RESOLVED,
-    policy: str | None = None,
+    policy: PolicyRule | None = None,
     history: Sequence[Commit] = (),
 ) -> FileAnalysis:
     side = Side(path, "b" * 40, 0o100644)
@@ -100,9 +103,11 @@ def file(
         hunks=tuple(hunks),
         edits=tuple(edits),
         history=FileHistory(tuple(c for c in history), ()),
-        policy=policy,  # type: ignore[arg-type]
+        policy=policy,
     )
 
 
-def sync(*files: FileAnalysis, **more: object) -> SyncAnalysis:
-    return SyncAnalysis(Mode.MERGE_COMMIT, DEV_SHA, MAIN_SHA, "e" * 40, "f" * 40, tuple(files), **more)  # type: ignore[arg-type]
+def sync(*files: FileAnalysis, api_mismatches: tuple[ApiMismatch, ...] = (),
+         deleted_files: tuple[DeletedFile, ...] = ()) -> SyncAnalysis:
+    return SyncAnalysis(Mode.MERGE_COMMIT, DEV_SHA, MAIN_SHA, "e" * 40, "f" * 40, tuple(files),
+                        api_mismatches=api_mismatches, deleted_files=deleted_files)

@@ -19,7 +19,8 @@ from helpers.syncs import open_analysis
 
 from workbench.analysis.model import LineRange
 from workbench.cli import main
-from workbench.resolve.acks import ACKS_PATH, Ack, fingerprint, parse_acks, record_ack
+from workbench.git.types import ACKS_PATH
+from workbench.resolve.acks import Ack, fingerprint, parse_acks, record_ack
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.sync import SyncRequest

@@ -55,8 +55,8 @@ def _theirs_merge(b: RepoBuilder, path: str, tmp: Path) -> bytes:
     return subprocess.run(["git", "merge-file", "-p", "--theirs", *names], capture_output=True, check=True).stdout
 
 
-def _conflict_and_reverted_main_change(b: RepoBuilder, commit: bool = True) -> str | None:
-    """A merge whose file holds a conflict (hunk 1) and, after it, main's clean change undone (hunk 2, an edit)."""
+def _conflicted_merge(b: RepoBuilder) -> None:
+    """The merge below, stopped on its conflict (nothing resolved or committed)."""
     b.write(CLEAN, BODY).commit("Initial import")
     b.branch("dev").checkout("dev")
     b.write(CLEAN, DEV_BODY).commit("[dev] Dev work (#11)")
@@ -64,8 +64,11 @@ def _conflict_and_reverted_main_change(b: RepoBuilder, commit: bool = True) -> s
     b.write(CLEAN, MAIN_BODY).commit("Main work (#21)")
     b.checkout("dev")
     assert b.merge("main", no_commit=True) == 1
-    if not commit:
-        return None
+
+
+def _conflict_and_reverted_main_change(b: RepoBuilder) -> str:
+    """A merge whose file holds a conflict (hunk 1) and, after it, main's clean change undone (hunk 2, an edit)."""
+    _conflicted_merge(b)
     b.write(CLEAN, DEV_BODY)
     return b.commit("Merge main into dev (bot resolution)")
 
@@ -116,7 +119,9 @@ def test_keeping_an_edit_on_the_merge_commit_closes_the_gate(
 ) -> None:
     merge = _conflict_and_reverted_main_change(builder)
     repo, analysis = open_analysis(builder.path, rev=merge)
-    edit = analysis.file(CLEAN).edits[0]  # type: ignore[union-attr]
+    entry = analysis.file(CLEAN)
+    assert entry is not None
+    edit = entry.edits[0]
     args = ["report", merge, "--repo", str(builder.path), "--format", "json", "--fail-on", "low"]
 
     def open_hunks() -> set[tuple[str, int]]:
@@ -159,7 +164,7 @@ def test_restore_and_write_during_a_merge_in_progress_writes_and_stages_gits_mer
 
 def test_a_conflicted_file_in_progress_with_an_edit_outside_its_block(builder: RepoBuilder) -> None:
     """The conflict decided, the user's edit of a clean region restored: no marker, git's text there, staged."""
-    _conflict_and_reverted_main_change(builder, commit=False)
+    _conflicted_merge(builder)
     on_disk = builder.read(CLEAN)
     assert b"<<<<<<<" in on_disk
     builder.write(CLEAN, on_disk.decode().replace("return fused(4)\n", "return 4\n"))
@@ -227,7 +232,7 @@ def sync_with_three_edits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ses
     merge = b.commit("Merge main into dev (bot resolution)")
     _repo, analysis = open_analysis(b.path, rev=merge)
     entry = analysis.file(CLEAN)
-    assert entry is not None and entry.merge is not None and len(entry.edits) == 3, entry.edits
+    assert entry is not None and entry.merge is not None and len(entry.edits) == 3, entry
     theirs = _theirs_merge(b, CLEAN, tmp_path_factory.mktemp("theirs"))
     assert theirs == entry.merge.render(Favor.THEIRS)
     return Session(analysis), "".join(resolved).encode(), theirs

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from workbench.analysis.engine import outline
 from workbench.git import snapshot
+from workbench.git.history import side_history
+from workbench.git.repo import GitRepo
 from workbench.git.snapshot import load_sync
+from workbench.git.types import SideHistory
 from workbench.sample import SampleSync
 from workbench.services.sync import LoadProgress, SyncRequest, open_sync
 
@@ -33,13 +38,11 @@ def test_the_outline_comes_before_the_histories_are_read(
     """The file list can be shown while git's histories and line scripts are still being read: the outline
     is reported before any of them is, and it is the outline of the whole snapshot."""
     events: list[str] = []
-    original = snapshot.side_history
-
-    def side_history(*args: object, **kwargs: object) -> object:
+    def recorded(repo: GitRepo, tip: str, base: str | None, paths: Iterable[str]) -> SideHistory:
         events.append("history")
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+        return side_history(repo, tip, base, paths)
 
-    monkeypatch.setattr(snapshot, "side_history", side_history)
+    monkeypatch.setattr(snapshot, "side_history", recorded)
     seen: list[LoadProgress] = []
 
     def heard(progress: LoadProgress) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice
@@ -21,6 +21,7 @@ from workbench.services.cursor import Cursor, Shown
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.actions import deciding, moving
 from workbench.tui.config import Config
+from workbench.tui.presentation.suggestion import Previewing
 
 
 class Model:
@@ -33,6 +34,7 @@ class Model:
         self.shown = shown
         """The file list's paths, top to bottom (no filter)."""
         self.list_focused = False
+        self.previewing: Previewing | None = None
         self.said: list[str] = []
         self.open(here.path)
         if here.hunk is not None:
@@ -41,7 +43,7 @@ class Model:
     # -- the host protocol (what the commands call) ---------------------------------------------
 
     @property
-    def app(self) -> Any:
+    def app(self) -> NoReturn:
         raise AssertionError("the model runs no command that asks questions")
 
     def ready_to_decide(self) -> bool:
@@ -51,6 +53,9 @@ class Model:
         self.said.append(message)
 
     def refresh_state(self, paths: set[str] | None = None) -> None:
+        pass
+
+    def preview_changed(self) -> None:
         pass
 
     def call_after_refresh(self, callback: Callable[..., object], *args: Any, **kwargs: Any) -> bool:

@@ -7,17 +7,19 @@ import time
 from collections.abc import Awaitable, Callable
 
 from textual import events
+from textual.app import App
 from textual.notifications import Notification
 from textual.pilot import Pilot
 
+from workbench.services.workspace import Position, Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 
 SIZE = (160, 45)
-Script = Callable[[Pilot], Awaitable[None]]
+Script = Callable[[Pilot[int]], Awaitable[None]]
 
 
-async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
+async def ready(pilot: Pilot[int], timeout: float = 20.0) -> MainScreen:
     """Wait until the sync is loaded and a file is drawn, its opening hunk scrolled to (that waits for layout)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -31,7 +33,7 @@ async def ready(pilot: Pilot, timeout: float = 20.0) -> MainScreen:
         await pilot.pause(0.02)
 
 
-async def settle(pilot: Pilot, timeout: float = 20.0) -> None:
+async def settle(pilot: Pilot[int], timeout: float = 20.0) -> None:
     """Let the keys typed ahead act, workers finish, a file being opened reach its hunk, and messages drain (or
     stop when a dialog waits for an answer): a state to wait for, not a time."""
     deadline = time.monotonic() + timeout
@@ -71,7 +73,7 @@ def drive(app: WorkbenchApp, script: Script, size: tuple[int, int] = SIZE) -> No
     asyncio.run(main())
 
 
-async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout: float = 30.0) -> float:
+async def key_latency(pilot: Pilot[int], key: str, done: Callable[[], bool], timeout: float = 30.0) -> float:
     """Seconds from sending ``key`` until ``done()`` holds: how long the app took to act on it.
 
     Pilot's ``press`` waits for the *process* to go idle, which never happens
@@ -96,7 +98,7 @@ async def key_latency(pilot: Pilot, key: str, done: Callable[[], bool], timeout:
 
 
 
-def screen_text(app: WorkbenchApp) -> list[str]:
+def screen_text(app: App[int]) -> list[str]:
     """The terminal's rows as text, read from the app's own screenshot (what a user sees, colour aside)."""
     import html
     import re
@@ -121,24 +123,42 @@ def screen_text(app: WorkbenchApp) -> list[str]:
     return out
 
 
-def main_screen(pilot: Pilot) -> MainScreen:
+def loaded(screen: MainScreen) -> Workspace:
+    """The workspace of a screen a test waited for (``ready``): its analysis is on screen."""
+    assert screen.ws is not None, "the sync is not loaded yet"
+    return screen.ws
+
+
+def at(screen: MainScreen) -> tuple[str, int]:
+    """The file on screen and the hunk decisions act on (a test expects the cursor on a hunk)."""
+    assert screen.path is not None and screen.current is not None, "the cursor is on no hunk"
+    return screen.path, screen.current
+
+
+def place(screen: MainScreen) -> Position:
+    """Where the cursor is: the file on screen and its hunk (None: a whole-file choice)."""
+    assert screen.path is not None, "no file is on screen"
+    return Position(screen.path, screen.current)
+
+
+def main_screen(pilot: Pilot[int]) -> MainScreen:
     """The app's current screen, which a test expects to be the main one."""
     screen = pilot.app.screen
     assert isinstance(screen, MainScreen)
     return screen
 
 
-def notifications(pilot: Pilot) -> list[Notification]:
+def notifications(pilot: Pilot[int]) -> list[Notification]:
     """Every notification so far (Textual keeps them in a private list: this is the one place that reads it)."""
     return list(pilot.app._notifications)
 
 
-def toasts(pilot: Pilot) -> list[str]:
+def toasts(pilot: Pilot[int]) -> list[str]:
     """Every notification's text so far."""
     return [n.message for n in notifications(pilot)]
 
 
-def send_key(pilot: Pilot, key: str, char: str | None) -> None:
+def send_key(pilot: Pilot[int], key: str, char: str | None) -> None:
     """Send a key as the terminal driver would, without waiting for the app to go idle (Textual's driver is
     private: this is the one place that reaches it)."""
     driver = pilot.app._driver

@@ -7,8 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, settle, toasts
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, settle, toasts
 
 from workbench.analysis.model import Mode
 from workbench.sample import RepoBuilder, SampleSync
@@ -55,7 +55,7 @@ MakeApp = Callable[..., WorkbenchApp]
 LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
-def _summary(pilot: Pilot) -> str:
+def _summary(pilot: Pilot[int]) -> str:
     return str(pilot.app.screen.query_one("#file-summary").render())
 
 
@@ -75,10 +75,11 @@ def test_git_mergetool_says_one_file_and_that_git_stages_it(builder: RepoBuilder
     builder.checkout("dev").merge("main")
     out = builder.git("checkout-index", "--stage=all", "--temp", "--", "x.py").decode()
     stages = [str(builder.path / name) for name in out.split("\t")[0].split()]
-    repo, analysis = load_mergetool(*stages, str(builder.path / "x.py"))
+    base, local, remote = stages
+    repo, analysis = load_mergetool(base, local, remote, str(builder.path / "x.py"))
     app = make_app(lambda: Workspace.load(repo, analysis))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         assert "\n1 file · git mergetool" in _summary(pilot), _summary(pilot)
         await pilot.press("d", "w")
         await settle(pilot)
@@ -100,10 +101,11 @@ def test_git_mergetool_history_says_whether_it_was_looked_up(builder: RepoBuilde
     assert builder.run(how, "main").returncode != 0, "x.py conflicts"
     out = builder.git("checkout-index", "--stage=all", "--temp", "--", "x.py").decode()
     stages = [str(builder.path / name) for name in out.split("\t")[0].split()]
-    repo, analysis = load_mergetool(*stages, str(builder.path / "x.py"))
+    base, local, remote = stages
+    repo, analysis = load_mergetool(base, local, remote, str(builder.path / "x.py"))
     app = make_app(lambda: Workspace.load(repo, analysis))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         history = pilot.app.screen.query_one(HistoryPanel)
         assert heading in history.render_line(0).text
 
@@ -116,7 +118,7 @@ def test_a_training_quiz_says_once_that_nothing_is_written(make_app: MakeApp, tm
     path, merge, result = build_sample_exercise("squash-chain-dev-ahead", tmp_path / "repo")
     app = make_app(lambda: Workspace.open_quiz(path, merge, result, "ana", "sample"), screen=QuizScreen)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("D")
         await settle(pilot)
         summary = _summary(pilot)
@@ -135,7 +137,7 @@ def test_a_training_quiz_says_once_that_nothing_is_written(make_app: MakeApp, tm
 def test_help_lists_the_keys_that_are_not_actions(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("question_mark")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
@@ -148,7 +150,7 @@ def test_help_lists_the_keys_that_are_not_actions(sample_in_progress: SampleSync
 def test_arrows_shift_the_hunk_view_from_the_file_list(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
         view = screen.query_one(HunkView)

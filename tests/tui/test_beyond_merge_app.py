@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, main_screen, settle, toasts
 
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder
@@ -36,7 +36,7 @@ def test_a_clean_file_the_user_edited_mid_merge_is_listed_with_its_edit(
     builder.write(CLEAN, builder.read(CLEAN).decode().replace("return main_value(4)\n", "return 4\n"))
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=CLEAN)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
         row = files.options.row_text(files.shown_paths.index(CLEAN))
@@ -69,7 +69,7 @@ def test_an_edit_hunk_is_listed_after_the_conflicts_and_reached_with_n(
     merge = _conflict_and_edit_in_one_file(builder)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path, rev=merge)), start_file=CLEAN)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None
         entry = screen.ws.entry(CLEAN)
@@ -104,7 +104,7 @@ def test_restoring_gits_merge_in_an_edit_hunk_and_writing_it_on_the_checked_out_
     _conflict_and_edit_in_one_file(builder)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=CLEAN)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None
         screen.set_current(0)

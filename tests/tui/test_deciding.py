@@ -6,8 +6,9 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
+from textual.widgets import ContentSwitcher, TextArea
+from tui.pilot_tools import at, drive, loaded, main_screen, settle, toasts
 
 from workbench.analysis.xdiff import split_lines
 from workbench.resolve.events import FileChoice
@@ -34,19 +35,19 @@ def _unmerged(repo: Path) -> set[str]:
 def test_each_decision_key_sets_the_current_hunk(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
+        session = loaded(screen).session
         expected = {"m": Choice.MAIN, "d": Choice.DEV, "b": Choice.BOTH, "B": Choice.BOTH_MAIN_FIRST}
         for key, choice in expected.items():
             await pilot.press(key)
-            assert session.decision(LAYER, screen.current) == Decision(choice), key
-        hunk = screen.ws.hunk(LAYER, screen.current)
+            assert session.decision(LAYER, at(screen)[1]) == Decision(choice), key
+        hunk = loaded(screen).hunk(LAYER, at(screen)[1])
         preview = pilot.app.screen.query_one(ResultPreview)
         assert [line.text for line in preview.lines] == [
             t.decode().rstrip("\n") for t in (*hunk.main_text, *hunk.dev_text)
         ], "the result preview shows main's lines, then dev's"
-        journal = Journal.for_sync(Path(sample_in_progress.path, ".git"), screen.ws.analysis.dev, screen.ws.analysis.main)
+        journal = Journal.for_sync(Path(sample_in_progress.path, ".git"), loaded(screen).analysis.dev, loaded(screen).analysis.main)
         assert len(journal.load()) == 4, "every decision is journaled as it is made"
 
     drive(app, script)
@@ -55,9 +56,9 @@ def test_each_decision_key_sets_the_current_hunk(sample_in_progress: SampleSync,
 def test_whole_file_keys_decide_every_hunk(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
+        session = loaded(screen).session
         await pilot.press("D")
         assert session.decided(LAYER) == 3
         assert {session.decision(LAYER, i) for i in range(3)} == {Decision(Choice.DEV)}
@@ -70,10 +71,10 @@ def test_whole_file_keys_decide_every_hunk(sample_in_progress: SampleSync, make_
 def test_undo_and_redo_walk_decisions_back_and_forth(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
-        index = screen.current
+        session = loaded(screen).session
+        index = at(screen)[1]
         await pilot.press("d", "m")
         await pilot.press("u")
         assert session.decision(LAYER, index) == Decision(Choice.DEV)
@@ -90,10 +91,11 @@ def test_undo_and_redo_walk_decisions_back_and_forth(sample_in_progress: SampleS
 def test_binary_files_get_a_whole_file_choice(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=BINARY)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
-        assert screen.view.layout is None and screen.query_one("#views").current == "choice"
+        session = loaded(screen).session
+        assert screen.view is not None and screen.view.layout is None
+        assert screen.query_one("#views", ContentSwitcher).current == "choice"
         text = str(screen.query_one("#choice-text").render())
         assert "bytes" in text and "keep dev's file" in text
         for key, choice in (("d", FileChoice.KEEP_DEV), ("m", FileChoice.TAKE_MAIN), ("x", FileChoice.DELETE)):
@@ -110,11 +112,13 @@ def test_write_stages_decided_files_during_a_merge(sample_in_progress: SampleSyn
     modify_delete = sorted(_unmerged(repo))
     app = make_app(sample_in_progress, start_file=modify_delete[0])
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
+        session = loaded(screen).session
         await pilot.press("x")
-        screen.go(step(screen.ws, None, +1, (LAYER,)))
+        first = step(loaded(screen), None, +1, (LAYER,))
+        assert first is not None
+        screen.go(first)
         await settle(pilot)
         await pilot.press("D")
         await pilot.press("w")
@@ -140,7 +144,7 @@ def test_on_a_merge_commit_write_touches_only_the_work_tree(sample_merge_commit:
     repo = Path(sample_merge_commit.path)
     app = make_app(sample_merge_commit, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("D", "w")
         await settle(pilot)
 
@@ -154,15 +158,15 @@ def test_a_syntax_error_blocks_the_write_with_a_message(sample_in_progress: Samp
     before = Path(repo, LAYER).read_bytes()
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        screen.ws.decide(LAYER, screen.current, Decision(Choice.CUSTOM, b"def broken(:\n"))
+        loaded(screen).decide(LAYER, at(screen)[1], Decision(Choice.CUSTOM, b"def broken(:\n"))
         screen.refresh_state({LAYER})
         await pilot.press("w")
         await settle(pilot)
         messages = toasts(pilot)
         assert any("would not parse" in m and LAYER in m for m in messages), messages
-        assert LAYER in screen.ws.session.dirty_paths()
+        assert LAYER in loaded(screen).session.dirty_paths()
 
     drive(app, script)
     assert Path(repo, LAYER).read_bytes() == before
@@ -175,7 +179,7 @@ def test_a_file_changed_on_disk_is_only_overwritten_when_the_user_says_so(
     app = make_app(sample_in_progress, start_file=LAYER)
     theirs = b"# someone else's edit\n"
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("D")
         Path(repo, LAYER).write_bytes(Path(repo, LAYER).read_bytes() + theirs)
@@ -185,13 +189,13 @@ def test_a_file_changed_on_disk_is_only_overwritten_when_the_user_says_so(
         await pilot.press("s")
         await settle(pilot)
         assert Path(repo, LAYER).read_bytes().endswith(theirs), "skipped: their edit is intact"
-        assert LAYER in screen.ws.session.dirty_paths()
+        assert LAYER in loaded(screen).session.dirty_paths()
         await pilot.press("w")
         await settle(pilot)
         assert isinstance(pilot.app.screen, ConfirmScreen)
         await pilot.press("o")
         await settle(pilot)
-        assert Path(repo, LAYER).read_bytes() == screen.ws.session.preview(LAYER)
+        assert Path(repo, LAYER).read_bytes() == loaded(screen).session.preview(LAYER)
 
     drive(app, script)
 
@@ -200,22 +204,22 @@ def test_reopening_resumes_the_decisions(sample_in_progress: SampleSync, make_ap
     first = make_app(sample_in_progress, start_file=LAYER)
     decided: dict[int, Decision | None] = {}
 
-    async def decide(pilot: Pilot) -> None:
+    async def decide(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("p", "p")  # from the riskiest hunk (the last) to the first
         await pilot.press("d", "n", "b", "n", "m", "u")
-        decided.update({i: screen.ws.session.decision(LAYER, i) for i in range(3)})
+        decided.update({i: loaded(screen).session.decision(LAYER, i) for i in range(3)})
 
     drive(first, decide)
     assert decided == {0: Decision(Choice.DEV), 1: Decision(Choice.BOTH), 2: None}
     second = make_app(sample_in_progress, start_file=LAYER)
 
-    async def check(pilot: Pilot) -> None:
+    async def check(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert screen.ws.resumed
-        assert {i: screen.ws.session.decision(LAYER, i) for i in range(3)} == decided
+        assert loaded(screen).resumed
+        assert {i: loaded(screen).session.decision(LAYER, i) for i in range(3)} == decided
         await pilot.press("ctrl+r")
-        assert screen.ws.session.decision(LAYER, 2) == Decision(Choice.MAIN), "the redo stack survives too"
+        assert loaded(screen).session.decision(LAYER, 2) == Decision(Choice.MAIN), "the redo stack survives too"
 
     drive(second, check)
 
@@ -223,12 +227,12 @@ def test_reopening_resumes_the_decisions(sample_in_progress: SampleSync, make_ap
 def test_quit_asks_when_decisions_are_unwritten(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("q")
         await settle(pilot)
         assert not pilot.app.is_running, "nothing decided: q quits at once"
 
-    async def unwritten(pilot: Pilot) -> None:
+    async def unwritten(pilot: Pilot[int]) -> None:
         await pilot.press("d", "q")
         await settle(pilot)
         assert isinstance(pilot.app.screen, ConfirmScreen)
@@ -252,18 +256,18 @@ def test_quit_asks_when_decisions_are_unwritten(sample_in_progress: SampleSync, 
 def test_edit_in_the_app_records_a_custom_result(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        index = screen.current
+        index = at(screen)[1]
         await pilot.press("e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         assert "<<<<<<< dev" in area.text and "||||||| base" in area.text
-        hunk = screen.ws.hunk(LAYER, index)
+        hunk = loaded(screen).hunk(LAYER, index)
         area.text = b"".join(hunk.dev_text).decode() + "# reviewed\n"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        decision = screen.ws.session.decision(LAYER, index)
+        decision = loaded(screen).session.decision(LAYER, index)
         assert decision is not None and decision.choice is Choice.CUSTOM
         assert decision.text is not None and decision.text.endswith(b"# reviewed\n")
         assert split_lines(decision.text)[:-1] == list(hunk.dev_text)
@@ -274,13 +278,13 @@ def test_edit_in_the_app_records_a_custom_result(sample_in_progress: SampleSync,
 def test_escape_in_the_editor_changes_nothing(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("e")
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
-        assert screen.ws.session.decision(LAYER, screen.current) is None
-        assert not screen.ws.session.can_undo
+        assert loaded(screen).session.decision(LAYER, at(screen)[1]) is None
+        assert not loaded(screen).session.can_undo
 
     drive(app, script)

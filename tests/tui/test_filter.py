@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, settle
 from textual.pilot import Pilot
 from textual.widgets import Input
+from tui.pilot_tools import drive, settle
 
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
@@ -16,7 +16,7 @@ from workbench.tui.widgets.file_list import FileList
 MakeApp = Callable[..., WorkbenchApp]
 
 
-def _files(pilot: Pilot) -> FileList:
+def _files(pilot: Pilot[int]) -> FileList:
     screen = pilot.app.screen
     assert isinstance(screen, MainScreen)
     return screen.query_one(FileList)
@@ -29,7 +29,7 @@ def _summary(files: FileList) -> str:
 def test_escape_clears_the_filter_and_enter_keeps_it(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         files = _files(pilot)
         every = files.shown_paths
         total = len(every)

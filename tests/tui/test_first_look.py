@@ -17,9 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import ready, screen_text, settle, toasts
+from textual.app import App
 from textual.pilot import Pilot
 from textual.theme import Theme
+from tui.pilot_tools import Script, at, loaded, ready, screen_text, settle, toasts
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.xdiff import text_model
@@ -80,7 +81,7 @@ def _app(themes: list[Theme], private_config: Path, given: MergetoolInput, gate:
     return WorkbenchApp(load, Config(path=private_config), themes, first_look=look)
 
 
-async def _until(pilot: Pilot, done: Callable[[], bool], what: str) -> None:
+async def _until(pilot: Pilot[int], done: Callable[[], bool], what: str) -> None:
     """Wait (at most 20 s) until ``done()``; ``what`` names it when it never is."""
     deadline = time.monotonic() + 20
     while not done():
@@ -90,7 +91,7 @@ async def _until(pilot: Pilot, done: Callable[[], bool], what: str) -> None:
     await pilot.pause()
 
 
-async def _first_look_shown(pilot: Pilot) -> MainScreen:
+async def _first_look_shown(pilot: Pilot[int]) -> MainScreen:
     def shown() -> bool:
         screen = pilot.app.screen
         return isinstance(screen, MainScreen) and screen.ws is not None and screen.view is not None \
@@ -102,7 +103,7 @@ async def _first_look_shown(pilot: Pilot) -> MainScreen:
     return screen
 
 
-async def _replaced(pilot: Pilot, screen: MainScreen, gate: threading.Event) -> None:
+async def _replaced(pilot: Pilot[int], screen: MainScreen, gate: threading.Event) -> None:
     """Let the complete analysis in, and wait until it has replaced the first look with its file laid out."""
     gate.set()
     await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None and screen.view is not None
@@ -110,15 +111,15 @@ async def _replaced(pilot: Pilot, screen: MainScreen, gate: threading.Event) -> 
     await settle(pilot)
 
 
-def _title_lines(app: WorkbenchApp) -> list[str]:
+def _title_lines(app: App[int]) -> list[str]:
     """The hunk titles on screen ("hunk 2/3  H  68 high risk  ·  conflict  ·  undecided")."""
     return [line for line in screen_text(app) if "hunk " in line and "·  conflict" in line]
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot], object]) -> None:
+def _run(app: WorkbenchApp, script: Script) -> None:
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 
@@ -129,7 +130,7 @@ def test_the_first_look_shows_the_hunks_with_their_risk_pending_and_decides_noth
     gate = threading.Event()
     app = _app(themes, private_config, given, gate)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         assert screen.ws is not None and screen.ws.pending == FIRST_LOOK_PENDING
         titles = _title_lines(pilot.app)
@@ -174,7 +175,7 @@ def test_the_hunk_the_user_moved_to_on_the_first_look_stays_current(
     gate = threading.Event()
     app = _app(themes, private_config, given, gate)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         assert screen.current == 0
         await pilot.press("n")
@@ -195,7 +196,7 @@ def test_a_fold_opened_on_the_first_look_stays_open(
     def folds(screen: MainScreen) -> list[int]:
         return [entry.start for entry in screen.entries() if isinstance(entry, Fold)]
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         closed = folds(screen)
         assert len(closed) >= 2  # the context between the three hunks
@@ -216,7 +217,7 @@ def test_a_first_look_that_comes_after_the_complete_analysis_is_not_shown(
     late: Future[FirstLook] = Future()
     app = _app(themes, private_config, given, gate, late)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await ready(pilot)
         assert screen.ws is not None and screen.ws.pending is None
         late.set_result(FirstLook.of(Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING)))
@@ -235,7 +236,7 @@ def test_a_failed_first_look_leaves_the_complete_analysis_to_show(
     failed.set_exception(OSError("gone"))
     app = _app(themes, private_config, given, gate, failed)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.pause(0.1)
         assert isinstance(pilot.app.screen, MainScreen) and pilot.app.screen.ws is None
         gate.set()
@@ -278,7 +279,7 @@ def test_a_binary_file_first_look_takes_no_side(builder: RepoBuilder, themes: li
     gate = threading.Event()
     app = _app(themes, private_config, given, gate)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         assert screen.ws is not None and screen.ws.pending is not None and screen.cursor is not None
         assert screen.cursor.whole_file
@@ -304,7 +305,7 @@ def test_keys_that_need_the_risk_say_it_is_still_being_read(
     gate = threading.Event()
     app = _app(themes, private_config, given, gate)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         await pilot.press("N", "g")
         await pilot.pause()
@@ -345,7 +346,7 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
     key meanwhile would act on a hunk the user has not seen, so it waits for the file, then acts."""
     given = _three_conflicts(builder)
     gate, laid_out = threading.Event(), threading.Event()
-    original = main_module.prepare_file
+    original = prepare_file
 
     def held(ws: Workspace, path: str) -> PreparedFile:
         if ws.pending is None:
@@ -364,19 +365,19 @@ def test_a_key_waits_while_the_complete_analysis_lays_the_file_out_anew(
     look = start_first_look(lambda: Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING))
     app = WorkbenchApp(load, Config(path=private_config), themes, first_look=look)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await _first_look_shown(pilot)
         gate.set()
         await _until(pilot, lambda: screen.ws is not None and screen.ws.pending is None,
                      "the complete analysis came")
         await pilot.press("m")
         await pilot.pause()
-        assert screen.ws.session.decided("x.py") == 0 and app.keys.held == 1, "m waits for the file"
+        assert loaded(screen).session.decided("x.py") == 0 and app.keys.held == 1, "m waits for the file"
         laid_out.set()
         await ready(pilot)
         await settle(pilot)
-        assert screen.ws.session.decided("x.py") == 1, "then it decides the hunk the file opened on"
-        decision = screen.ws.session.decision("x.py", screen.current)
+        assert loaded(screen).session.decided("x.py") == 1, "then it decides the hunk the file opened on"
+        decision = loaded(screen).session.decision("x.py", at(screen)[1])
         assert decision is not None and decision.choice is Choice.MAIN
 
     _run(app, script)
@@ -392,10 +393,10 @@ def test_a_first_look_arriving_while_the_sync_is_analysed_again_is_not_shown(
     late: Future[FirstLook] = Future()
     app = _app(themes, private_config, given, gate, late)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = await ready(pilot)
         late.set_exception(OSError("never needed"))  # the screen's own first-look worker ends
-        complete = screen.ws
+        complete = loaded(screen)
         screen.ws = None  # as _reopen leaves it while the sync is analysed again
         screen.post_message(WorkspaceLoaded(Workspace.first_look(*first_look(given), FIRST_LOOK_PENDING), 0.0))
         await settle(pilot)

@@ -4,9 +4,10 @@ advancing after a decision, resuming where the user stopped, and ``v`` following
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from pilot_tools import drive, main_screen, send_key, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import at, drive, loaded, main_screen, place, send_key, settle
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice, Decision
@@ -31,7 +32,7 @@ def test_zoom_hides_the_file_list_and_the_evidence_and_f_brings_them_back(
         sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         before = view.size.width
@@ -49,7 +50,7 @@ def test_zoom_hides_the_file_list_and_the_evidence_and_f_brings_them_back(
 def test_the_open_files_full_path_is_above_the_hunk_view(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert LAYER in str(screen.query_one(PathBar).render())
 
@@ -75,7 +76,7 @@ def test_list_rows_keep_the_distinguishing_directory() -> None:
 def test_the_layout_fits_the_width_and_i_switches_it(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         assert view.inline, "at 80 columns the sides are shown inline"
@@ -101,7 +102,7 @@ def test_the_layout_fits_the_width_and_i_switches_it(sample_in_progress: SampleS
 def test_wide_terminals_open_side_by_side(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         view = main_screen(pilot).query_one(HunkView)
         assert not view.inline
 
@@ -112,7 +113,7 @@ def test_wrap_shows_whole_lines_and_right_jumps_to_the_first_difference(
         sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         await pilot.press("i")  # side by side at 80 columns: lines are cut
@@ -147,9 +148,9 @@ def test_bulk_takes_main_for_low_risk_hunks_and_one_undo_takes_it_back(
         sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         low = [(f.path, h.index) for f in ws.files for h in f.hunks if h.level is Level.LOW]
         assert low, "the sample has low-risk hunks"
         await pilot.press("A")
@@ -174,9 +175,9 @@ def test_bulk_takes_main_for_low_risk_hunks_and_one_undo_takes_it_back(
 def test_bulk_choices_in_the_dialog_change_the_count(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         await pilot.press("A", "d", "2", "f")
         await pilot.pause()
         modal = pilot.app.screen
@@ -195,36 +196,42 @@ def test_bulk_choices_in_the_dialog_change_the_count(sample_in_progress: SampleS
 def test_o_goes_to_the_next_undecided_hunk_of_any_risk(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, worklist=False, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         order = list(positions(ws))
-        here = Position(screen.path, screen.current)
+        here = place(screen)
         following = order[order.index(here) + 1]
+        assert following.hunk is not None
         ws.decide(following.path, following.hunk, Decision(Choice.DEV))
         await pilot.press("o")
         await settle(pilot)
         expected = next_undecided(ws, here, +1)
-        assert expected != following and Position(screen.path, screen.current) == expected
-        assert ws.session.decision(screen.path, screen.current) is None
+        landed = place(screen)
+        assert expected != following and landed == expected
+        if landed.hunk is None:  # a file decided as a whole
+            assert ws.session.file_choice(landed.path) is None
+        else:
+            assert ws.session.decision(landed.path, landed.hunk) is None
         await pilot.press("O")
         await settle(pilot)
-        assert Position(screen.path, screen.current) == here
+        assert place(screen) == here
 
     drive(app, script)
 
 
 def test_advance_moves_on_after_a_decision(sample_in_progress: SampleSync, make_app: MakeApp,
-                                           private_config) -> None:
+                                           private_config: Path) -> None:
     app = make_app(sample_in_progress, worklist=False, start_file=LAYER, config=Config(path=private_config, advance=True))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        here = Position(screen.path, screen.current)
+        path, index = at(screen)
+        here = Position(path, index)
         await pilot.press("m")
         await settle(pilot)
-        assert screen.ws.session.decision(here.path, here.hunk) == Decision(Choice.MAIN)
-        assert Position(screen.path, screen.current) == next_undecided(screen.ws, here, +1)
+        assert loaded(screen).session.decision(path, index) == Decision(Choice.MAIN)
+        assert place(screen) == next_undecided(loaded(screen), here, +1)
 
     drive(app, script)
 
@@ -233,19 +240,19 @@ def test_reopening_resumes_where_the_user_stopped(sample_in_progress: SampleSync
     first = make_app(sample_in_progress)
     stopped: list[Position] = []
 
-    async def decide(pilot: Pilot) -> None:
+    async def decide(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         riskiest = screen.path
-        target = next(f for f in screen.ws.files if f.path != riskiest and len(f.hunks) > 1)
-        screen.ws.decide(target.path, 1, Decision(Choice.DEV))
+        target = next(f for f in loaded(screen).files if f.path != riskiest and len(f.hunks) > 1)
+        loaded(screen).decide(target.path, 1, Decision(Choice.DEV))
         stopped.append(Position(target.path, 1))
 
     drive(first, decide)
     second = make_app(sample_in_progress)
 
-    async def check(pilot: Pilot) -> None:
+    async def check(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert Position(screen.path, screen.current) == stopped[0], "not the riskiest file: where the user was"
+        assert place(screen) == stopped[0], "not the riskiest file: where the user was"
 
     drive(second, check)
 
@@ -253,14 +260,14 @@ def test_reopening_resumes_where_the_user_stopped(sample_in_progress: SampleSync
 def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        hunks = screen.ws.entry(LAYER).hunks
+        hunks = loaded(screen).entry(LAYER).hunks
         await pilot.press("v")
         await settle(pilot)
         dev = screen.query_one("#dev-diff", DiffView)
         row = dev.rows[dev.cursor]
-        assert row.old is not None and row.old >= hunks[screen.current].dev.start
+        assert row.old is not None and row.old >= hunks[at(screen)[1]].dev.start
         assert dev.cursor > 0, "the riskiest hunk is not at the top of the file"
         await pilot.press("p", "p")
         await settle(pilot)
@@ -274,23 +281,24 @@ def test_v_opens_the_diffs_at_the_current_hunk_and_follows_n(sample_in_progress:
 
 
 def test_a_decision_pressed_while_the_next_file_opens_is_not_lost(
-        sample_in_progress: SampleSync, make_app: MakeApp, private_config) -> None:
+        sample_in_progress: SampleSync, make_app: MakeApp, private_config: Path) -> None:
     app = make_app(sample_in_progress, worklist=False, config=Config(path=private_config, advance=True))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
-        last = len(ws.entry(screen.path).hunks) - 1
-        screen.go(Position(screen.path, last))
+        ws = loaded(screen)
+        last = len(ws.entry(at(screen)[0]).hunks) - 1
+        screen.go(Position(at(screen)[0], last))
         await settle(pilot)
-        first = Position(screen.path, screen.current)
+        first = place(screen)
         following = next_undecided(ws, first, +1)
         assert first.hunk == last and following is not None and following.path != first.path
+        assert following.hunk is not None
         send_key(pilot, "d", "d")
         send_key(pilot, "d", "d")  # a fast second key: it waits for the next file, then decides there
         await settle(pilot)
         assert ws.session.decision(first.path, first.hunk) == Decision(Choice.DEV)
         assert ws.session.decision(following.path, following.hunk) == Decision(Choice.DEV)
-        assert Position(screen.path, screen.current) == next_undecided(ws, following, +1), "and it advanced"
+        assert place(screen) == next_undecided(ws, following, +1), "and it advanced"
 
     drive(app, script)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
+from textual.widgets import TextArea
+from tui.pilot_tools import drive, loaded, main_screen, settle, toasts
 
 from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder
@@ -37,19 +38,19 @@ def test_r_keeps_a_conflict_resolved_by_hand_and_w_writes_it(builder: RepoBuilde
     _hand_resolved_first_block(builder)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=PATH)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.current == 0
         await pilot.press("R")
         await settle(pilot)
-        decision = screen.ws.session.decision(PATH, 0)
+        decision = loaded(screen).session.decision(PATH, 0)
         assert decision is not None and decision.choice is Choice.RESULT, toasts(pilot)
         await pilot.press("n")
         await settle(pilot)
         assert screen.current == 1
         await pilot.press("R")  # still git's markers: refused, with a word
         await settle(pilot)
-        assert screen.ws.session.decision(PATH, 1) is None
+        assert loaded(screen).session.decision(PATH, 1) is None
         assert any("still holds git's conflict markers" in t for t in toasts(pilot)), toasts(pilot)
         await pilot.press("d")
         await pilot.press("w")
@@ -66,17 +67,17 @@ def test_e_opens_what_the_file_holds_for_a_conflict_resolved_by_hand(builder: Re
     _hand_resolved_first_block(builder)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=PATH)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.current == 0
         await pilot.press("e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         assert area.text == "HAND_A = 1  # both, by hand\n", area.text
         area.text = "HAND_A = 2\n"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        decision = screen.ws.session.decision(PATH, 0)
+        decision = loaded(screen).session.decision(PATH, 0)
         assert decision is not None and decision.choice is Choice.CUSTOM and decision.text == b"HAND_A = 2\n"
 
     drive(app, script)

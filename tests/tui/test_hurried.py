@@ -14,16 +14,18 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 import pytest
-from pilot_tools import main_screen, ready, screen_text, send_key, settle, toasts
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
+from tui.pilot_tools import Script, loaded, main_screen, place, ready, screen_text, send_key, settle, toasts
 
 from workbench.resolve.acks import matched, worktree_acks
+from workbench.resolve.writer import WriteCheck, WriteOutcome
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.sync import SyncRequest
 from workbench.services.workspace import Workspace
@@ -40,7 +42,7 @@ from workbench.tui.widgets.why_panel import WhyPanel
 MakeApp = Callable[..., WorkbenchApp]
 
 
-async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
+async def burst(pilot: Pilot[int], keys: str | list[str], gap: float = 0.03) -> None:
     """Send ``keys`` (characters, or key names) ``gap`` seconds apart, never waiting for the app to go idle."""
     for key in keys:
         send_key(pilot, key, key if len(key) == 1 else None)
@@ -49,11 +51,11 @@ async def burst(pilot: Pilot, keys: str | list[str], gap: float = 0.03) -> None:
     await pilot.pause()
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot], object], size: tuple[int, int] = (160, 45)) -> None:
+def _run(app: WorkbenchApp, script: Script, size: tuple[int, int] = (160, 45)) -> None:
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await ready(pilot)
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 
@@ -71,7 +73,7 @@ def _closed_once(app: WorkbenchApp) -> None:
 def test_d_q_cc_cancels_once_and_keeps_the_main_screen(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await burst(pilot, "dqcc")
         await settle(pilot)
         _closed_once(app)
@@ -82,7 +84,7 @@ def test_d_q_cc_cancels_once_and_keeps_the_main_screen(sample_merge_commit: Samp
 def test_qcc_during_a_merge_in_progress_cancels_once(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await burst(pilot, "qcc")
         await settle(pilot)
@@ -94,7 +96,7 @@ def test_qcc_during_a_merge_in_progress_cancels_once(sample_in_progress: SampleS
 def test_ww_in_the_quit_dialog_writes_once_and_quits(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await burst(pilot, "qww")
         for _ in range(100):
@@ -128,7 +130,7 @@ def test_quit_offers_write_only_when_something_can_be_written(builder: RepoBuild
     """One decided hunk of a conflicted file with two: the file cannot be written yet, so no "Write" answer."""
     app = make_app(loader(conflicted_merge(builder).path))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await pilot.press("q")
         await settle(pilot)
@@ -155,7 +157,7 @@ def test_a_read_only_repository_says_decisions_are_not_saved_and_keeps_working(
     Path(repo, ".git", "workbench").write_text("in the way\n")
     app = make_app(loader(repo))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("d")
         await settle(pilot)
         assert any("Working read-only" in t and "cannot be saved" in t for t in toasts(pilot))
@@ -183,7 +185,7 @@ def test_keys_typed_while_loading_neither_filter_nor_decide(sample_merge_commit:
 
     app = make_app(slow)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         field = screen.query_one("#file-filter", Input)
         assert not field.can_focus, "only / opens the filter"
@@ -239,7 +241,7 @@ def test_a_filter_that_hides_every_file_is_shown_and_explained(sample_merge_comm
 def test_the_why_panel_follows_the_decision(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None and screen.current is not None
         hunk = screen.ws.hunk(screen.path, screen.current)
@@ -258,7 +260,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
     """``c`` notes the hunk (journaled, in the Why panel); ``K`` acknowledges it in acks.toml, which the gate reads."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert screen.ws is not None and screen.path is not None and screen.current is not None
         path, index = screen.path, screen.current
@@ -288,7 +290,7 @@ def test_a_note_and_an_acknowledgement_from_the_app(sample_in_progress: SampleSy
 def test_the_note_key_is_in_the_footer_help_and_palette(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         assert "c Note" in "\n".join(screen_text(app)[-2:])
         commands = [c.help for c in app.get_system_commands(app.screen)]
         assert any("Write a note on this hunk" in str(h) for h in commands)
@@ -315,7 +317,7 @@ def test_base_lines_both_sides_deleted_are_one_line_while_the_base_is_hidden(bui
     b.checkout("dev").merge("main")
     app = make_app(loader(Path(b.path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         gaps = [e for e in view.entries if isinstance(e, BothDeleted)]
@@ -380,33 +382,33 @@ def test_random_fast_bursts_with_double_answers_never_raise(sample_in_progress: 
     assert len(pressed) > 40
 
 
-def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progress: SampleSync,
-                                                                  make_app: MakeApp) -> None:
+def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progress: SampleSync, make_app: MakeApp,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """On a big sync the quit dialog takes a moment (it checks what can be written): ``qcc`` typed at once waits
     for it, so the first ``c`` cancels it and the second is the note key on the main screen again (it used to be
     dropped, or to open a note under the coming dialog)."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert screen.ws is not None
+        ws = loaded(screen)
         await pilot.press("d")
-        slow_check = screen.ws.check_all
+        slow_check = ws.check_all
 
-        def check(paths: list[str], overwrite_changed: bool = False) -> object:
+        def check(paths: Sequence[str], overwrite_changed: bool = False) -> dict[str, WriteCheck]:
             time.sleep(0.4)
             return slow_check(paths, overwrite_changed)
 
-        screen.ws.check_all = check  # type: ignore[method-assign, assignment]
+        monkeypatch.setattr(ws, "check_all", check)
         asked: list[object] = []
         push_screen_wait = app.push_screen_wait
 
-        async def recorded(screen: object) -> object:
-            answer = await push_screen_wait(screen)  # type: ignore[arg-type]
+        async def recorded(screen: Screen[object]) -> object:
+            answer = await push_screen_wait(screen)
             asked.append((type(screen).__name__, answer))
             return answer
 
-        app.push_screen_wait = recorded  # type: ignore[method-assign,assignment]
+        monkeypatch.setattr(app, "push_screen_wait", recorded)
         for key in "qcc":
             send_key(pilot, key, key)
         for _ in range(100):
@@ -422,29 +424,31 @@ def test_keys_typed_while_the_quit_dialog_is_prepared_answer_it(sample_in_progre
     _run(app, script)
 
 
-def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
+def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: SampleSync, make_app: MakeApp,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """``D w q`` typed at once: the quit waits for the write under way, then has nothing to ask. It used to ask
     about the file being written, and its check (git add --dry-run) took the index lock from the write's git add."""
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert screen.ws is not None and screen.path is not None
-        path = screen.path
-        slow_write = screen.ws.write_all
+        ws = loaded(screen)
+        path = place(screen).path
+        slow_write = ws.write_all
 
-        def write(paths: list[str], *args: object) -> object:
+        def write(paths: Sequence[str], overwrite: Collection[str] = (),
+                  progress: Callable[[int], None] | None = None) -> list[WriteOutcome]:
             time.sleep(0.4)  # a big file, or a slow disk: q arrives while the write runs
-            return slow_write(paths, *args)  # type: ignore[arg-type]
+            return slow_write(paths, overwrite, progress)
 
-        screen.ws.write_all = write  # type: ignore[method-assign, assignment]
+        monkeypatch.setattr(ws, "write_all", write)
         await burst(pilot, "Dwq", gap=0.02)
         for _ in range(400):
             if app.return_code is not None:
                 break
             await asyncio.sleep(0.05)
         assert app.return_code == 0, [type(s).__name__ for s in app.screen_stack]
-        assert not screen.ws.session.dirty_paths() and screen.ws.session.was_written(path)
+        assert not ws.session.dirty_paths() and ws.session.was_written(path)
         assert not any("index lock" in t for t in toasts(pilot)), toasts(pilot)
 
     _run(app, script)
@@ -453,7 +457,7 @@ def test_q_right_after_w_quits_once_the_write_is_done(sample_in_progress: Sample
 def test_a_toast_said_again_replaces_itself_and_few_stay(sample_merge_commit: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_merge_commit)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await burst(pilot, "wwww")
         await settle(pilot)
         said = toasts(pilot)

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import key_latency, ready
 from textual.pilot import Pilot
 from textual.theme import Theme
 from textual.widgets import ContentSwitcher, ProgressBar
+from tui.pilot_tools import key_latency, ready
 
 from workbench.analysis.model import ConflictKind, FileAnalysis, FileHistory, FileStatus, Mode, Side, SyncAnalysis
 from workbench.sample import SampleSync
@@ -52,7 +52,7 @@ def _gated(path: Path, gate: threading.Event) -> Callable[[Report], Workspace]:
     return load
 
 
-async def _outline(pilot: Pilot, timeout: float = 60.0) -> MainScreen:
+async def _outline(pilot: Pilot[int], timeout: float = 60.0) -> MainScreen:
     deadline = time.monotonic() + timeout
     while True:
         screen = pilot.app.screen
@@ -99,7 +99,7 @@ def test_the_outline_is_browsable_and_the_full_analysis_keeps_the_users_file(
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("question_mark")
-            assert app.screen is screen
+            assert app.screen_stack[-1] is screen, "help closed"
             gate.set()
             await ready(pilot)
             assert screen.ws is not None and screen.ws.analysis.complete
@@ -201,7 +201,7 @@ def _synthetic_outline(count: int) -> SyncAnalysis:
 class _Keys:
     """Keys whose effect on the file list (or the screen stack) can be watched, with their latencies."""
 
-    def __init__(self, pilot: Pilot, files: FileList) -> None:
+    def __init__(self, pilot: Pilot[int], files: FileList) -> None:
         self.pilot = pilot
         self.files = files
         self.seconds: dict[str, list[float]] = {}

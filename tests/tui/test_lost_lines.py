@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, main_screen, settle
 
 from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
@@ -57,7 +57,7 @@ def test_the_lost_lines_are_marked_opened_on_and_jumped_to(tmp_path: Path, make_
     assert [[(r.start, r.end) for r in ranges] for ranges in lost] == [[(3, 3)], [(24, 24)]], lost
     app = make_app(load)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         first = screen.current

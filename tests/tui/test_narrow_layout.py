@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, screen_text, settle
 from rich.text import Text
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, main_screen, screen_text, settle
 
 from workbench.analysis.model import Level
 from workbench.sample import RepoBuilder
@@ -86,7 +86,7 @@ def test_at_80x24_rows_headers_and_the_path_bar_stay_readable(builder: RepoBuild
     path = long_names_merge(builder)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await settle(pilot)
         files = screen.query_one(FileList)

@@ -8,11 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, main_screen, notifications, settle, toasts
 from rich.text import Text
 from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.widgets import Input
 from textual.widgets._toast import Toast
+from tui.pilot_tools import at, drive, loaded, main_screen, notifications, place, settle, toasts
 
 from workbench.analysis.display.folds import Fold
 from workbench.analysis.model import Level, Signal, SignalKind
@@ -22,7 +23,7 @@ from workbench.resolve.splice import Choice
 from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.cursor import is_open_risk, positions
 from workbench.services.sync import SyncRequest, open_sync
-from workbench.services.workspace import Position, Workspace, file_level
+from workbench.services.workspace import Workspace, file_level
 from workbench.tui import syntax
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config, load_config
@@ -43,17 +44,17 @@ LAYER = "megatron/core/transformer/transformer_layer.py"
 def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
-        assert set(files.shown_paths) == {f.path for f in screen.ws.analysis.files}
+        assert set(files.shown_paths) == {f.path for f in loaded(screen).analysis.files}
         summary = str(screen.query_one("#file-summary").render())
-        assert f"{screen.ws.session.undecided()} undecided" in summary
+        assert f"{loaded(screen).session.undecided()} undecided" in summary
         prompt = files.options.row_text(files.shown_paths.index(LAYER))
-        level = file_level(screen.ws.entry(LAYER))
+        level = file_level(loaded(screen).entry(LAYER))
         assert prompt.startswith(f"{RISK_LETTER[level]}T ") and prompt.rstrip().endswith("0/3")
-        assert list(files.shown_paths) == [f.path for f in screen.ws.files], "review order"
-        levels = [file_level(f).rank for f in screen.ws.files]
+        assert list(files.shown_paths) == [f.path for f in loaded(screen).files], "review order"
+        levels = [file_level(f).rank for f in loaded(screen).files]
         assert levels == sorted(levels, reverse=True), "riskiest first"
 
     drive(app, script)
@@ -62,9 +63,9 @@ def test_the_file_list_holds_every_file_with_counts(sample_in_progress: SampleSy
 def test_all_decided_shows_a_clear_done_state(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         for entry in ws.files:
             if entry.hunks:
                 ws.decide_file(entry.path, Choice.DEV)
@@ -81,7 +82,7 @@ def test_all_decided_shows_a_clear_done_state(sample_in_progress: SampleSync, ma
 def test_j_and_k_move_in_the_file_list_and_in_the_hunk_view(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
         first = screen.path
@@ -107,7 +108,7 @@ def test_moving_on_before_a_file_is_laid_out_does_not_pull_back_to_it(
         sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
         await pilot.press("v")  # the diffs are shown: the hidden hunk view waits for a size before scrolling
@@ -124,7 +125,7 @@ def test_moving_on_before_a_file_is_laid_out_does_not_pull_back_to_it(
 def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert (screen.path, screen.current) == (LAYER, 2), "the file opens on its riskiest hunk"
         await pilot.press("p", "p")
@@ -146,18 +147,18 @@ def test_n_and_p_walk_hunks_then_files(sample_in_progress: SampleSync, make_app:
 def test_shift_n_and_p_jump_between_undecided_high_risk_hunks(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, worklist=False)  # hunk by hunk: by item in test_worklist_app
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         risky = [p for p in positions(ws) if is_open_risk(ws, p)]
         assert len(risky) >= 3, "the sample has several high-risk hunks"
-        assert Position(screen.path, screen.current) == risky[0], "the app opens on the riskiest hunk"
+        assert place(screen) == risky[0], "the app opens on the riskiest hunk"
         await pilot.press("N")
         await settle(pilot)
-        assert Position(screen.path, screen.current) == risky[1]
+        assert place(screen) == risky[1]
         await pilot.press("P", "P")
         await settle(pilot)
-        assert Position(screen.path, screen.current) == risky[-1], "P wraps around"
+        assert place(screen) == risky[-1], "P wraps around"
         for _ in risky:
             await pilot.press("d", "N")
             await settle(pilot)
@@ -172,6 +173,7 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
     def load() -> Workspace:
         repo, analysis = open_sync(SyncRequest(repo=sample_in_progress.path))
         entry = analysis.file(LAYER)
+        assert entry is not None
         signal = Signal(SignalKind.MAIN_AHEAD, "Dev refined this after main squashed [bold]#141[/bold] \x1b[2J",
                         entry.hunks[0].dev_commits, 90)
         hunks = (replace(entry.hunks[0], level=Level.HIGH, risk=99, signals=(signal,)), *entry.hunks[1:])
@@ -180,14 +182,14 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
 
     app = make_app(load, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert (screen.path, screen.current) == (LAYER, 0), "the file opens on its riskiest hunk"
         why = screen.query_one("#why")
         text = "\n".join(why.render_line(y).text for y in range(why.size.height))
         assert "H high risk" in text
         assert "[bold]#141[/bold] \\x1b[2J" in text, "markup and escapes shown as typed"
-        subject = screen.ws.entry(LAYER).history.dev[0].subject
+        subject = loaded(screen).entry(LAYER).history.dev[0].subject
         assert subject[:20] in text, "the signal names its commit"
 
     drive(app, script)
@@ -196,7 +198,7 @@ def test_the_why_panel_shows_signals_and_their_commits_literally(sample_in_progr
 def test_toggles_show_the_base_the_diffs_and_all_context(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         await pilot.press("p", "p")  # the first hunk: its import line is long enough to scroll
@@ -239,7 +241,7 @@ def test_showing_the_diffs_captures_only_the_highlighting_on_screen(
     monkeypatch.setattr(syntax, "CHUNK", 2)  # the sample's files are short: two lines a chunk makes many chunks
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("v")
         await settle(pilot)
@@ -254,12 +256,14 @@ def test_showing_the_diffs_captures_only_the_highlighting_on_screen(
 def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
         fold = next(i for i, e in enumerate(view.entries) if isinstance(e, Fold))
-        hidden = view.entries[fold].lines
+        folded = view.entries[fold]
+        assert isinstance(folded, Fold)
+        hidden = folded.lines
         before = view.row_count
         view.move_cursor(fold)
         await pilot.press("enter")
@@ -272,7 +276,7 @@ def test_enter_on_a_fold_shows_its_lines(sample_in_progress: SampleSync, make_ap
 def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
         await pilot.press("slash", *"optim")
@@ -281,7 +285,7 @@ def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: M
         before = screen.current
         await pilot.press("n")
         assert files.filtering and screen.current == before, "while filtering, keys type into the filter"
-        assert files.query_one("#file-filter").value == "optimn"
+        assert files.query_one("#file-filter", Input).value == "optimn"
         await pilot.press("backspace", "escape")
         assert not files.filtering and files.options.has_focus
 
@@ -291,10 +295,10 @@ def test_slash_filters_the_file_list(sample_in_progress: SampleSync, make_app: M
 def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         history = screen.query_one(HistoryPanel)
-        hunk = screen.ws.hunk(LAYER, screen.current)
+        hunk = loaded(screen).hunk(LAYER, at(screen)[1])
         assert history.marked == set(hunk.dev_commits) | set(hunk.main_commits)
         lines = [history.render_line(y).text for y in range(history.size.height)]
         assert any("● " in line and "#" in line for line in lines), "marked commits with their PR numbers"
@@ -314,7 +318,7 @@ def test_history_shows_the_hunks_commits_and_a_commits_diff(sample_in_progress: 
 def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app: MakeApp, private_config: Path) -> None:
     app = make_app(sample_in_progress, start_file=LAYER, config=Config(keys={"take_main": "o"}, path=private_config))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("question_mark")
         help_screen = pilot.app.screen
@@ -323,7 +327,7 @@ def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app:
         assert keys["take_main"] == "o" and keys["take_dev"] == "d" and keys["redo"] == "ctrl+r"
         await pilot.press("escape")
         await pilot.press("o")
-        assert screen.ws.session.decision(LAYER, screen.current) is not None, "o was rebound to take main"
+        assert loaded(screen).session.decision(LAYER, at(screen)[1]) is not None, "o was rebound to take main"
 
     drive(app, script)
 
@@ -331,14 +335,14 @@ def test_help_lists_every_key_in_force(sample_in_progress: SampleSync, make_app:
 def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         commands = {c.title: c for c in pilot.app.get_system_commands(screen)}
         assert {"Main", "Dev", "Both", "Undo", "Write", "Next high item", "Decide item", "Items/Files", "Theme"} <= set(commands)
         assert "[m]" in Text.from_markup(commands["Main"].help).plain
         assert "[/]" in Text.from_markup(commands["Filter"].help).plain, "the filter key is shown, not read as a tag"
         await commands["Dev"].callback()
-        assert screen.ws.session.decision(LAYER, screen.current) is not None
+        assert loaded(screen).session.decision(LAYER, at(screen)[1]) is not None
 
     drive(app, script)
 
@@ -346,7 +350,7 @@ def test_the_command_palette_offers_every_action(sample_in_progress: SampleSync,
 def test_the_command_palette_opens_and_runs_an_action(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
@@ -355,15 +359,15 @@ def test_the_command_palette_opens_and_runs_an_action(sample_in_progress: Sample
         await pilot.pause(0.3)
         await pilot.press("escape")
         await pilot.pause()
-        assert pilot.app.screen is screen
+        assert main_screen(pilot) is screen
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
         await pilot.press(*"Dev")
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        assert pilot.app.screen is screen
-        assert screen.ws.session.decision(LAYER, screen.current) is not None
+        assert main_screen(pilot) is screen
+        assert loaded(screen).session.decision(LAYER, at(screen)[1]) is not None
 
     drive(app, script)
 
@@ -375,7 +379,7 @@ def test_t_cycles_themes_and_remembers_the_choice(sample_in_progress: SampleSync
     app = make_app(sample_in_progress, config=load_config(private_config))
     seen: list[str] = []
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         seen.append(pilot.app.theme)
         for _ in range(3):
             await pilot.press("t")
@@ -401,7 +405,7 @@ def test_repository_text_is_shown_literally(tmp_path: Path, make_app: MakeApp) -
 
     app = make_app(load)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
         assert path in files.options.row_text(0)
@@ -439,7 +443,7 @@ def test_a_sync_that_cannot_be_opened_ends_the_app_with_its_reason(make_app: Mak
 def test_every_theme_renders(sample_in_progress: SampleSync, make_app: MakeApp, theme: str) -> None:
     app = make_app(sample_in_progress, start_file=LAYER, theme=theme)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         assert pilot.app.theme == theme
         await settle(pilot)  # the file opens on its riskiest hunk once laid out
         view = main_screen(pilot).query_one(HunkView)

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, settle
 
 from workbench.analysis.policy.rules import preset
 from workbench.sample import RepoBuilder
@@ -72,7 +72,7 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
     path = _repo(tmp_path, True)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         for _ in range(200):
             if isinstance(pilot.app.screen, ConfirmScreen):
                 break
@@ -86,7 +86,8 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
         monkeypatch.setattr(confirm, "UNASKED_GRACE", 3600.0)  # however slow the machine, these keys come before the offer can be read
         await pilot.press("n", "p", "c")  # typed for the file list as the offer came up: they answer nothing
         await pilot.pause()
-        assert pilot.app.screen is dialog and not dialog.answered
+        assert not dialog.answered
+        assert pilot.app.screen is dialog
         monkeypatch.setattr(confirm, "UNASKED_GRACE", 0.0)  # read: now its keys answer it
         await pilot.press("p")
         for _ in range(200):
@@ -112,7 +113,7 @@ def test_no_offer_without_the_override_files(tmp_path: Path, make_app: MakeApp) 
     path = _repo(tmp_path, False)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await settle(pilot)
         await pilot.pause(0.2)
         assert isinstance(pilot.app.screen, MainScreen)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pilot_tools import drive, main_screen, notifications, settle
+from rich.color import Color
 from rich.style import Style
+from rich.text import Text
 from textual.content import Content
 from textual.pilot import Pilot
+from textual.widgets import Static
+from tui.pilot_tools import drive, loaded, main_screen, notifications, settle
 
 from workbench.analysis.model import Level
 from workbench.sample import SampleSync
@@ -22,7 +25,7 @@ MakeApp = Callable[..., WorkbenchApp]
 def test_ctrl_c_says_how_to_quit_in_plain_words(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause(0.2)
         notes = [n for n in notifications(pilot) if "quit" in n.message]
@@ -35,7 +38,7 @@ def test_the_palette_shows_every_key_and_no_second_theme_picker(sample_in_progre
                                                                make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         listed = list(pilot.app.get_system_commands(screen))
         commands = {c.title: Content.from_markup(c.help).plain for c in listed}
@@ -52,11 +55,12 @@ def test_the_palette_shows_every_key_and_no_second_theme_picker(sample_in_progre
 def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
-        summary = pilot.app.screen.query_one("#file-summary")
+    async def script(pilot: Pilot[int]) -> None:
+        summary = pilot.app.screen.query_one("#file-summary", Static)
 
-        def high_colour() -> object:
+        def high_colour() -> Color | None:
             text = summary.render()
+            assert isinstance(text, Text | Content), type(text)
             spans = [s for s in text.spans if "high risk" in text.plain[s.start:s.end]]
             return Style.parse(str(spans[0].style)).color if spans else None
 
@@ -65,7 +69,9 @@ def test_the_high_risk_counter_takes_the_new_themes_colour(sample_in_progress: S
         await settle(pilot)
         after = high_colour()
         palette = theme_palette(pilot.app.theme, dict(pilot.app.theme_variables), pilot.app.current_theme.dark)
-        assert after.triplet == palette.risk[Level.HIGH].color.triplet and after.triplet != before.triplet
+        high = palette.risk[Level.HIGH].color
+        assert after is not None and before is not None and high is not None
+        assert after.triplet == high.triplet and after.triplet != before.triplet
 
     drive(app, script)
 
@@ -74,7 +80,7 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
                                                                  make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         options = screen.query_one(FileList).options
         await pilot.press("tab")
@@ -83,6 +89,7 @@ def test_the_current_row_stands_out_when_the_list_is_not_focused(sample_in_progr
         palette = options.palette
         current = options.render_row(options.cursor, 40, palette, False)[2].style
         other = options.render_row(options.cursor + 1, 40, palette, False)[2].style
+        assert current is not None and other is not None
         assert current.bgcolor != other.bgcolor and current.bold and not other.bold
 
     drive(app, script)
@@ -95,9 +102,9 @@ def test_the_app_and_demo_print_count_the_same_decisions(sample_in_progress: Sam
 
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
+        ws = loaded(screen)
         hunks = sum(len(f.hunks) for f in ws.files)
         whole = sum(1 for f in ws.files if not f.hunks)
         assert whole, "the sample has binary and modify/delete files"

@@ -17,13 +17,15 @@ from pathlib import Path
 import pytest
 from helpers.terminal import TMUX, WORKBENCH, Terminal
 from textual.pilot import Pilot
+from tui.pilot_tools import at
 
 from workbench.git.repo import GitRepo
 from workbench.services.exercises import build_sample_exercise, load_progress, progress_path
+from workbench.services.quiz import Quiz
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen
+from workbench.tui.dialogs.text_page import RevealScreen, ScoreScreen, TextScreen
 from workbench.tui.loading import Report
 from workbench.tui.screens.quiz import QuizScreen
 from workbench.tui.themes import builtin_theme_dir, load_themes
@@ -57,7 +59,7 @@ def _app(exercise: Exercise, title: str = "sample:squash-chain-dev-ahead") -> Wo
     return WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
 
 
-async def _ready(pilot: Pilot) -> QuizScreen:
+async def _ready(pilot: Pilot[int]) -> QuizScreen:
     deadline = time.monotonic() + 30
     while True:
         screen = pilot.app.screen
@@ -69,7 +71,7 @@ async def _ready(pilot: Pilot) -> QuizScreen:
         await pilot.pause(0.02)
 
 
-def _drive(app: WorkbenchApp, script: Callable[[Pilot, QuizScreen], Awaitable[None]]) -> None:
+def _drive(app: WorkbenchApp, script: Callable[[Pilot[int], QuizScreen], Awaitable[None]]) -> None:
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await script(pilot, await _ready(pilot))
@@ -82,7 +84,20 @@ def _ws(screen: QuizScreen) -> Workspace:
     return screen.ws
 
 
-async def _go_to(pilot: Pilot, screen: QuizScreen, index: int) -> None:
+def _quiz(screen: QuizScreen) -> Quiz:
+    quiz = _ws(screen).quiz
+    assert quiz is not None
+    return quiz
+
+
+def _page(pilot: Pilot[int]) -> str:
+    """The words of the reveal or score page on screen."""
+    page = pilot.app.screen
+    assert isinstance(page, TextScreen), page
+    return page.body.plain
+
+
+async def _go_to(pilot: Pilot[int], screen: QuizScreen, index: int) -> None:
     while screen.current != index:
         await pilot.press("n" if (screen.current or 0) < index else "p")
         await pilot.pause()
@@ -91,8 +106,8 @@ async def _go_to(pilot: Pilot, screen: QuizScreen, index: int) -> None:
 def test_answer_reveal_and_score_a_costly_miss(dev_ahead: Exercise) -> None:
     _path, merge, result = dev_ahead
 
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
-        quiz = _ws(screen).quiz
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
+        quiz = _quiz(screen)
         assert len(quiz.key.hunks) == 2 and all(q.shipped == "dev" for q in quiz.key.hunks)
         await _go_to(pilot, screen, 0)
         await pilot.press("r")
@@ -128,7 +143,7 @@ def test_answer_reveal_and_score_a_costly_miss(dev_ahead: Exercise) -> None:
 def test_answers_resume_after_a_restart(dev_ahead: Exercise) -> None:
     _path, merge, _result = dev_ahead
 
-    async def first(pilot: Pilot, screen: QuizScreen) -> None:
+    async def first(pilot: Pilot[int], screen: QuizScreen) -> None:
         await _go_to(pilot, screen, 1)
         await pilot.press("b")
         await pilot.press("q")
@@ -136,13 +151,13 @@ def test_answers_resume_after_a_restart(dev_ahead: Exercise) -> None:
     _drive(_app(dev_ahead), first)
     assert progress_path(TRAINEE).is_file()
 
-    async def again(pilot: Pilot, screen: QuizScreen) -> None:
+    async def again(pilot: Pilot[int], screen: QuizScreen) -> None:
         ws = _ws(screen)
         assert ws.resumed
-        path = ws.quiz.key.hunks[1].path
+        path = _quiz(screen).key.hunks[1].path
         decision = ws.session.decision(path, 1)
         assert decision is not None and decision.choice.value == "both"
-        assert ws.quiz.answers(ws.session) == {(path, 1): "both"}
+        assert _quiz(screen).answers(ws.session) == {(path, 1): "both"}
         await pilot.press("u")  # undo works on the resumed answer, and is saved too
         assert ws.session.decision(path, 1) is None
 
@@ -154,7 +169,7 @@ def test_the_replay_hides_what_shipped_and_writes_nothing(dev_ahead: Exercise) -
     path, merge, result = dev_ahead
     before = _repo_state(path)
 
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
         ws = _ws(screen)
         assert ws.analysis.mode.value == "preview" and ws.analysis.dev, "the raw -X theirs replay"
         assert ws.analysis.merge is None and ws.analysis.result_commit is None
@@ -162,7 +177,7 @@ def test_the_replay_hides_what_shipped_and_writes_nothing(dev_ahead: Exercise) -
         assert result[:10] not in shown and "fix: restore" not in shown, "what shipped is not on screen"
         await pilot.press("d", "w")
         await pilot.pause()
-        assert ws.session.decision(screen.path, screen.current) is not None
+        assert ws.session.decision(at(screen)[0], at(screen)[1]) is not None
 
     _drive(_app(dev_ahead), script)
     assert _repo_state(path) == before, "a quiz never writes to the repository"
@@ -172,14 +187,14 @@ def test_the_replay_hides_what_shipped_and_writes_nothing(dev_ahead: Exercise) -
 def test_a_splice_is_revealed_as_a_diff_of_the_shipped_text(tmp_path: Path) -> None:
     exercise = build_sample_exercise("dev-line-dropped", tmp_path / "repo")
 
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
-        question = _ws(screen).quiz.key.hunks[0]
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
+        question = _quiz(screen).key.hunks[0]
         assert question.shipped == "other"
         await pilot.press("e")  # no editor: the in-app editor opens on both sides; accept it as is
         await pilot.pause()
         await pilot.press("escape")
         await pilot.press("d", "r")
-        words = pilot.app.screen.body.plain
+        words = _page(pilot)
         assert "Shipped: a splice of their own" in words
         assert "main → shipped" in words and "dev → shipped" in words
         shipped_only = [line for line in question.shipped_text if line not in question.hunk.main_text]
@@ -191,12 +206,12 @@ def test_a_splice_is_revealed_as_a_diff_of_the_shipped_text(tmp_path: Path) -> N
 def test_when_main_was_right_the_reveal_says_the_bot_choice_shipped(tmp_path: Path) -> None:
     exercise = build_sample_exercise("squash-chain-main-ahead", tmp_path / "repo")
 
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
         await pilot.press("m", "r")
-        words = pilot.app.screen.body.plain
+        words = _page(pilot)
         assert "✓ same as shipped" in words and "shipped unchanged" in words
         await pilot.press("escape", "s")
-        assert "Agreement 100%" in pilot.app.screen.body.plain
+        assert "Agreement 100%" in _page(pilot)
 
     _drive(_app(exercise, "sample:squash-chain-main-ahead"), script)
 

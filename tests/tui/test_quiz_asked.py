@@ -94,7 +94,7 @@ def _app(exercise: Exercise) -> WorkbenchApp:
     return WorkbenchApp(load, Config(), load_themes(builtin_theme_dir()), screen=QuizScreen)
 
 
-def _drive(app: WorkbenchApp, script: Callable[[Pilot, QuizScreen], Awaitable[None]]) -> None:
+def _drive(app: WorkbenchApp, script: Callable[[Pilot[int], QuizScreen], Awaitable[None]]) -> None:
     async def main() -> None:
         async with app.run_test(size=(150, 42)) as pilot:
             deadline = time.monotonic() + 30
@@ -131,7 +131,7 @@ def test_the_exercise_asks_one_file_with_hunks_it_does_not_ask(mixed: Exercise) 
 
 
 def test_the_counter_the_rows_and_n_p_follow_the_asked_hunks(mixed: Exercise) -> None:
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
         assert screen.ws is not None and screen.ws.quiz is not None
         files = screen.query_one(FileList)
         assert "2 undecided" in _summary(screen), _summary(screen)
@@ -177,7 +177,7 @@ def test_a_quiz_never_offers_or_claims_a_write(mixed: Exercise) -> None:
     """A quiz writes nothing: no ``w Write`` in the footer, and a decided hunk is "decided", never "written"."""
     from workbench.tui.widgets.result_preview import ResultPreview
 
-    async def script(pilot: Pilot, screen: QuizScreen) -> None:
+    async def script(pilot: Pilot[int], screen: QuizScreen) -> None:
         shown = {b.action for b in screen.BINDINGS if not isinstance(b, tuple) and b.show}
         assert "write" not in shown and "take_main" in shown
         await pilot.press("m")

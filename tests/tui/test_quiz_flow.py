@@ -17,6 +17,7 @@ from workbench.services.sync import LoadProgress
 from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
+from workbench.tui.loading import Report
 from workbench.tui.palette import build_palette
 from workbench.tui.presentation.text_page import reveal_text, score_text
 from workbench.tui.screens.quiz import QuizScreen
@@ -57,7 +58,7 @@ def test_the_quiz_shows_the_outline_while_it_loads(exercise: tuple[Path, str, st
 
     outline_seen: list[int] = []
 
-    def load(report):  # noqa: ANN001, ANN202
+    def load(report: Report) -> Workspace:
         def slow(progress: LoadProgress) -> None:
             report(progress)
             if progress.phase == "outline":
@@ -86,6 +87,7 @@ def test_open_quiz_asks_the_risky_subset(exercise: tuple[Path, str, str]) -> Non
     path, merge, result = exercise
     full = Workspace.open_quiz(path, merge, result, "ana", "t")
     risky = Workspace.open_quiz(path, merge, result, "bo", "t", risky=True)
+    assert full.quiz is not None and risky.quiz is not None
     expected = risky_subset(full.quiz.key).hunks
     assert all(q in expected for q in full.quiz.key.hunks if q.level is not Level.LOW)
     assert [(q.path, q.index) for q in risky.quiz.key.hunks] == [(q.path, q.index) for q in expected]

@@ -8,12 +8,12 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, screen_text, send_key, settle
 from rich.console import Console
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import TextArea
+from tui.pilot_tools import Script, drive, main_screen, screen_text, send_key, settle
 
 from workbench.analysis.display.folds import Fold
 from workbench.sample import RepoBuilder, SampleSync
@@ -53,12 +53,12 @@ def _app(builder: RepoBuilder, make_app: MakeApp) -> WorkbenchApp:
     return make_app(lambda: Workspace.open(SyncRequest(repo=path)))
 
 
-async def _search(pilot: Pilot, pattern: str, enter: bool = True) -> None:
+async def _search(pilot: Pilot[int], pattern: str, enter: bool = True) -> None:
     await pilot.press("slash", *pattern, *(["enter"] if enter else []))
     await settle(pilot)
 
 
-def _on_match(view: HunkView) -> tuple[int, str] | None:
+def _on_match(view: HunkView) -> tuple[int, str]:
     """The match the view is on (layout row, side), after checking the cursor is on its row."""
     assert view.found is not None and view.found.match is not None
     match = view.found.match
@@ -69,7 +69,7 @@ def _on_match(view: HunkView) -> tuple[int, str] | None:
 def test_slash_searches_the_file_and_n_goes_from_match_to_match(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
@@ -95,7 +95,7 @@ def test_slash_searches_the_file_and_n_goes_from_match_to_match(builder: RepoBui
 def test_a_match_in_a_fold_opens_it_and_a_far_one_pans_the_view(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         assert any(isinstance(e, Fold) and e.start <= 100 < e.end for e in view.entries), "line 101 starts folded"
@@ -115,7 +115,7 @@ def test_a_match_in_a_fold_opens_it_and_a_far_one_pans_the_view(builder: RepoBui
 def test_case_is_ignored_unless_the_pattern_has_a_capital(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         view = main_screen(pilot).query_one(HunkView)
         view.focus()
         await _search(pilot, "NEEDLE")
@@ -132,7 +132,7 @@ def test_case_is_ignored_unless_the_pattern_has_a_capital(builder: RepoBuilder, 
 def test_esc_ends_the_search_and_n_moves_between_hunks_again(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
@@ -160,7 +160,7 @@ def test_esc_ends_the_search_and_n_moves_between_hunks_again(builder: RepoBuilde
 def test_esc_in_the_field_goes_back_to_where_the_search_started(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
@@ -185,7 +185,7 @@ def test_a_search_typed_in_one_burst_acts_in_order(builder: RepoBuilder, make_ap
     match from where the search started, as typed slowly, and no letter of the pattern lands anywhere else."""
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
@@ -208,7 +208,7 @@ def test_a_search_typed_in_one_burst_acts_in_order(builder: RepoBuilder, make_ap
 def test_slash_in_the_file_list_still_filters(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         screen.query_one(FileList).options.focus()
         await pilot.press("slash", *"layer", "enter")
@@ -223,7 +223,7 @@ def test_ctrl_d_and_ctrl_u_move_half_a_page_in_the_hunk_view_and_the_file_list(b
                                                                                make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         view = screen.query_one(HunkView)
         view.focus()
@@ -248,7 +248,7 @@ def test_ctrl_d_and_ctrl_u_move_half_a_page_in_the_hunk_view_and_the_file_list(b
 def test_ctrl_d_pages_the_file_list_and_the_why_panel(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         options = screen.query_one(FileList).options
         options.focus()
@@ -271,8 +271,8 @@ def test_ctrl_d_pages_the_file_list_and_the_why_panel(sample_in_progress: Sample
     drive(app, script, size=(100, 30))
 
 
-def _scroll_after(app: WorkbenchApp, keys: list[str]) -> Callable[[Pilot], object]:
-    async def script(pilot: Pilot) -> None:
+def _scroll_after(app: WorkbenchApp, keys: list[str]) -> Script:
+    async def script(pilot: Pilot[int]) -> None:
         box = pilot.app.screen.query_one(VerticalScroll)
         height = box.scrollable_content_region.height
         for key in keys:
@@ -289,11 +289,11 @@ def _scroll_after(app: WorkbenchApp, keys: list[str]) -> Callable[[Pilot], objec
 def test_ctrl_d_and_ctrl_u_page_the_help(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(pilot.app.screen, HelpScreen)
-        await _scroll_after(app, ["ctrl+d"])(pilot)  # type: ignore[misc]
+        await _scroll_after(app, ["ctrl+d"])(pilot)
         assert "ctrl+d" in str(pilot.app.screen.query_one(VerticalScroll).border_subtitle)
 
     drive(app, script, size=(100, 30))
@@ -302,10 +302,10 @@ def test_ctrl_d_and_ctrl_u_page_the_help(sample_in_progress: SampleSync, make_ap
 def test_ctrl_d_and_ctrl_u_page_a_text_page(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.app.push_screen(TextScreen("Score", Text("\n".join(f"miss {i}" for i in range(100)))))
         await settle(pilot)
-        await _scroll_after(app, ["ctrl+d"])(pilot)  # type: ignore[misc]
+        await _scroll_after(app, ["ctrl+d"])(pilot)
 
     drive(app, script, size=(100, 30))
 
@@ -313,7 +313,7 @@ def test_ctrl_d_and_ctrl_u_page_a_text_page(sample_in_progress: SampleSync, make
 def test_ctrl_a_selects_all_in_the_in_app_editor(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file="megatron/core/transformer/transformer_layer.py")
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("e")
         await settle(pilot)
         area = pilot.app.screen.query_one("#edit-area", TextArea)
@@ -331,7 +331,7 @@ def test_ctrl_a_selects_all_in_the_in_app_editor(sample_in_progress: SampleSync,
 def test_help_and_palette_name_the_new_keys(builder: RepoBuilder, make_app: MakeApp) -> None:
     app = _app(builder, make_app)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         screen.query_one(HunkView).focus()
         await settle(pilot)
@@ -344,7 +344,8 @@ def test_help_and_palette_name_the_new_keys(builder: RepoBuilder, make_app: Make
         assert {"Next match", "Prev match", "End search"} <= set(commands)
         await commands["Next match"].callback()
         await settle(pilot)
-        assert screen.query_one(HunkView).found.current == 1  # type: ignore[union-attr]
+        found = screen.query_one(HunkView).found
+        assert found is not None and found.current == 1
         await commands["End search"].callback()
         await settle(pilot)
         assert screen.query_one(HunkView).found is None

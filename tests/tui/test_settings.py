@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 
 from workbench.errors import WorkbenchError
 from workbench.tui.config import Config, key_clash, load_config, remember_theme
@@ -31,7 +32,7 @@ def test_no_key_is_bound_twice_in_one_scope() -> None:
 
 
 def test_bindings_carry_action_ids_for_rebinding() -> None:
-    ids = {b.id for b in bindings(Scope.SCREEN)}
+    ids = {b.id for b in bindings(Scope.SCREEN) if isinstance(b, Binding)}
     assert {"take_main", "write", "next_risky"} <= ids
     assert effective_keys({"take_main": "o"})["take_main"] == "o"
     assert display_keys("j,down") == "j ↓"

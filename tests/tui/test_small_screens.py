@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pilot_tools import drive, screen_text, settle
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, screen_text, settle
 
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
@@ -37,7 +37,7 @@ def test_the_current_hunk_is_readable_at_every_size(sample_in_progress: SampleSy
                                                      size: tuple[int, int]) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
         await settle(pilot)
@@ -60,7 +60,7 @@ def test_the_current_hunk_is_readable_at_every_size(sample_in_progress: SampleSy
 def test_help_fits_the_terminal(sample_in_progress: SampleSync, make_app: MakeApp, size: tuple[int, int]) -> None:
     app = make_app(sample_in_progress)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(pilot.app.screen, HelpScreen)

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import drive, main_screen, screen_text, settle, toasts
 from textual.pilot import Pilot
+from tui.pilot_tools import at, drive, loaded, main_screen, screen_text, settle, toasts
 
 from workbench.analysis.model import Take
 from workbench.resolve.events import FileChoice
@@ -45,10 +45,10 @@ def _git(repo: Path, *args: str) -> bytes:
 def test_y_accepts_the_suggestion_and_the_why_pane_says_it(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=SQUASHED)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws = screen.ws
-        hunk = ws.hunk(SQUASHED, screen.current)
+        ws = loaded(screen)
+        hunk = ws.hunk(SQUASHED, at(screen)[1])
         assert hunk.suggestion is not None and hunk.suggestion.candidate.take is Take.DEV
         why = screen.query_one(WhyPanel).text.plain
         assert "Suggested: dev — main's side is these lines as dev's #101 left them" in why, why
@@ -67,13 +67,13 @@ def test_no_suggestion_is_said_with_the_menu_size_and_y_decides_nothing(sample_i
                                                                           make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         why = screen.query_one(WhyPanel).text.plain
         assert "No suggestion: the evidence does not separate the candidates (4 candidates" in why, why
         assert any("no suggestion (4)" in line for line in screen_text(pilot.app))
         await pilot.press("y")
-        assert screen.ws.session.decision(LAYER, screen.current) is None
+        assert loaded(screen).session.decision(LAYER, at(screen)[1]) is None
         assert any("No suggestion for hunk" in t for t in toasts(pilot))
 
     drive(app, script)
@@ -83,9 +83,9 @@ def test_c_cycles_candidates_in_the_result_pane_and_esc_leaves_undecided(sample_
                                                                           make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws, index = screen.ws, screen.current
+        ws, index = loaded(screen), at(screen)[1]
         hunk = ws.hunk(LAYER, index)
         preview = screen.query_one(ResultPreview)
         before = preview.caption
@@ -111,9 +111,9 @@ def test_a_candidate_accepted_then_w_writes_exactly_its_text_and_stages_it(sampl
     app = make_app(sample_in_progress, start_file=SPECS)
     taken: list[tuple[bytes, int, int]] = []
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        ws, index = screen.ws, screen.current
+        ws, index = loaded(screen), at(screen)[1]
         hunk = ws.hunk(SPECS, index)
         number = next(k for k, c in enumerate(hunk.candidates) if c.take is Take.WORDS)
         await pilot.press(*["C"] * (number + 1))
@@ -143,9 +143,9 @@ def test_bulk_accept_of_one_rung_then_everything_one_undo_each(sample_in_progres
                                                                make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=SQUASHED)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
+        session = loaded(screen).session
         await pilot.press("Y")
         await settle(pilot)
         dialog = pilot.app.screen
@@ -172,12 +172,12 @@ def test_a_file_suggestion_is_said_and_accepted_with_its_regenerate_command(samp
                                                                               make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file="uv.lock")
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         why = screen.query_one(WhyPanel).text.plain
         assert "Suggested for the whole file: keep dev's file" in why and "uv lock" in why, why
         await pilot.press("y")
-        assert screen.ws.session.file_choice("uv.lock") is FileChoice.KEEP_DEV
+        assert loaded(screen).session.file_choice("uv.lock") is FileChoice.KEEP_DEV
         assert any("then regenerate it: uv lock" in t for t in toasts(pilot))
 
     drive(app, script)
@@ -205,7 +205,8 @@ def test_training_hides_the_suggestion_until_the_reveal_says_it(tmp_path: Path) 
                 await pilot.pause(0.02)
             screen = pilot.app.screen
             await pilot.pause()
-            ws = screen.ws
+            ws = loaded(screen)
+            assert ws.quiz is not None
             question = ws.quiz.key.hunks[0]
             screen.go(Position(question.path, question.index))
             await settle(pilot)

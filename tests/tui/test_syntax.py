@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.tui import syntax
-from workbench.tui.syntax import python_spans
+from workbench.tui.syntax import PythonSpans, python_spans
 
 LINES = (
     'def f(a, b=1):',
@@ -53,6 +53,7 @@ def test_chunked_spans_equal_whole_file_spans(rows: list[str], chunk: int, final
 def test_a_lookup_captures_only_its_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(syntax, "CHUNK", 10)
     spans = python_spans(b"x = 1  # one\n" * 100)
+    assert isinstance(spans, PythonSpans)
     assert spans.get(55) == ((4, 5, "number"), (7, 12, "comment"))
     assert spans._filled == {5}, "a lookup of line 55 captures lines 50-59, not the file"  # noqa: SLF001
     assert spans.get(1000) is None and spans.get(-1) is None, "lines outside the text have no spans"

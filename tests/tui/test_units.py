@@ -47,7 +47,8 @@ def test_the_edit_seed_shows_all_three_sides_until_decided(ws: Workspace) -> Non
 def test_conflicted_hunks_show_their_markers_in_the_result(ws: Workspace) -> None:
     conflicted = [f for f in ws.files if f.status is FileStatus.CONFLICTED and f.hunks]
     for entry in conflicted:
-        assert ws.hunk_result(entry.path, 0)[0].startswith(b"<<<<<<<")
+        shown = ws.hunk_result(entry.path, 0)
+        assert shown is not None and shown[0].startswith(b"<<<<<<<")
 
 
 def test_a_conflicted_hunk_shows_the_block_the_work_tree_holds(builder: RepoBuilder) -> None:
@@ -113,10 +114,11 @@ def test_an_unresolved_modify_delete_reads_as_modify_delete(ws: Workspace) -> No
 
 
 def test_outline_rows_do_not_guess_a_content_file_status(sample_merge_commit: SampleSync) -> None:
-    seen: list[SyncAnalysis] = []
+    seen: list[SyncAnalysis | None] = []
     Workspace.open(SyncRequest(repo=sample_merge_commit.path, rev="HEAD"),
                    lambda p: seen.append(p.analysis) if p.phase == "outline" else None)
     outline = seen[0]
+    assert outline is not None
     content = [f for f in outline.files if f.kind is ConflictKind.CONTENT]
     assert content and all(outline_row(f).status == "· " for f in content)
     deleted = [f for f in outline.files if f.kind is ConflictKind.MODIFY_DELETE]
@@ -155,4 +157,5 @@ def test_a_high_risk_file_without_hunks_counts_as_high_risk_until_chosen(ws: Wor
     before = totals(ws)
     ws.choose_file(RMS_NORM, FileChoice.TAKE_MAIN)
     after = totals(ws)
+    assert before.high is not None and after.high is not None, "the risk is known"
     assert (before.undecided - after.undecided, before.high - after.high) == (1, 1)

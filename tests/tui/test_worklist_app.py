@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import ready, screen_text, settle, toasts
+from tui.pilot_tools import ready, screen_text, settle, toasts
 
 from workbench.analysis.model import Level
 from workbench.resolve.splice import Choice

@@ -6,8 +6,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
+from tui.pilot_tools import drive, loaded, main_screen, settle, toasts
 
 from workbench.sample import RepoBuilder
 from workbench.services.sync import SyncRequest
@@ -42,9 +42,9 @@ def test_m_then_w_on_diff3_blocks_writes_mains_side(builder: RepoBuilder, make_a
     assert b"|||||||" in builder.read("x.txt")
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        assert len(screen.ws.entry("x.txt").hunks) == 1, "git's two diff3 blocks are one hunk of the model"
+        assert len(loaded(screen).entry("x.txt").hunks) == 1, "git's two diff3 blocks are one hunk of the model"
         await pilot.press("m")
         await pilot.press("w")
         await settle(pilot)
@@ -61,7 +61,7 @@ def test_w_with_the_index_locked_says_nothing_was_written(builder: RepoBuilder, 
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
     Path(builder.path, ".git", "index.lock").touch()
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("m")
         await pilot.press("w")
         await settle(pilot)
@@ -81,7 +81,7 @@ def test_w_on_a_file_with_a_name_near_name_max_writes_it(builder: RepoBuilder, m
     builder.checkout("dev").merge("main")
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file=name)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("m")
         await pilot.press("w")
         await settle(pilot)
@@ -100,7 +100,7 @@ def test_blocks_that_do_not_match_the_hunks_are_said_and_only_a_whole_side_is_wr
     builder.write("x.txt", edited)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         assert "does not match the hunks" in screen.query_one(WhyPanel).text.plain
         await pilot.press("b")
@@ -125,7 +125,7 @@ def test_once_decided_the_why_panel_tells_the_merges_evidence_as_the_past(builde
     _conflict(builder, "merge")
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)), start_file="x.txt")
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         why = screen.query_one(WhyPanel)
         assert "nobody has chosen a side yet" in why.text.plain

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pilot_tools import main_screen, ready, settle, toasts
 from textual.pilot import Pilot
+from tui.pilot_tools import Script, main_screen, ready, settle, toasts
 
 import workbench.resolve.atomic as atomic
 from workbench.resolve.splice import Choice, Decision
@@ -44,11 +44,11 @@ def _merge(b: RepoBuilder, files: int, hunks: int = 1) -> list[str]:
     return paths
 
 
-def _run(app: WorkbenchApp, script: Callable[[Pilot], object]) -> None:
+def _run(app: WorkbenchApp, script: Script) -> None:
     async def main() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
             await ready(pilot)
-            await script(pilot)  # type: ignore[misc]
+            await script(pilot)
 
     asyncio.run(main())
 
@@ -59,7 +59,7 @@ def test_write_n_then_quit_writes_them_and_quits(builder: RepoBuilder, make_app:
     _merge(builder, 2, hunks=2)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         ws = main_screen(pilot).ws
         assert ws is not None
         ws.decide_file("f0.py", Choice.MAIN)
@@ -87,7 +87,7 @@ def test_writing_many_files_counts_them_on_the_top_line(builder: RepoBuilder, ma
     paths = _merge(builder, 5)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)))
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         ws = screen.ws
         assert ws is not None
@@ -128,7 +128,7 @@ def test_a_file_written_without_a_syntax_check_is_said(builder: RepoBuilder, mak
     app = make_app(lambda: Workspace.open(SyncRequest(repo=builder.path)))
     deep = ("DEEP = " + " + ".join(["1"] * 3000) + "\n").encode()
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         ws = main_screen(pilot).ws
         assert ws is not None
         ws.decide("f0.py", 0, Decision(Choice.CUSTOM, deep))

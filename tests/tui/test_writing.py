@@ -6,8 +6,9 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from pilot_tools import drive, main_screen, settle, toasts
 from textual.pilot import Pilot
+from textual.widgets import TextArea
+from tui.pilot_tools import at, drive, loaded, main_screen, settle, toasts
 
 from workbench.resolve.events import FileChoice
 from workbench.sample import SampleSync
@@ -34,9 +35,9 @@ def test_x_on_a_text_file_with_hunks_is_refused(sample_merge_commit: SampleSync,
     before = Path(repo, OPTIMIZER).read_bytes()
     app = make_app(sample_merge_commit, start_file=OPTIMIZER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
-        session = screen.ws.session
+        session = loaded(screen).session
         undecided, high = session.undecided(), session.undecided_high()
         await pilot.press("x")
         await settle(pilot)
@@ -58,10 +59,10 @@ def test_a_written_deletion_says_deleted(sample_in_progress: SampleSync, make_ap
     repo = Path(sample_in_progress.path)
     app = make_app(sample_in_progress, start_file=RMS_NORM)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         await pilot.press("x")
-        assert screen.ws.session.file_choice(RMS_NORM) is FileChoice.DELETE
+        assert loaded(screen).session.file_choice(RMS_NORM) is FileChoice.DELETE
         await pilot.press("w")
         await settle(pilot)
         said = toasts(pilot)
@@ -76,7 +77,7 @@ TRAINING = "megatron/training/training.py"
 LAYER = "megatron/core/transformer/transformer_layer.py"
 
 
-async def _opened(pilot: Pilot, path: str) -> MainScreen:
+async def _opened(pilot: Pilot[int], path: str) -> MainScreen:
     screen = main_screen(pilot)
     for _ in range(500):
         await settle(pilot)
@@ -88,10 +89,10 @@ async def _opened(pilot: Pilot, path: str) -> MainScreen:
 def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
-        layer_hunk = screen.current
+        layer_hunk = at(screen)[1]
         await pilot.press("d")
         await pilot.press("escape", "slash", *"training.py", "enter")  # (in the hunk view / searches its text)
         screen = await _opened(pilot, TRAINING)
@@ -100,7 +101,7 @@ def test_undo_back_to_nothing_leaves_nothing_to_write(sample_in_progress: Sample
         assert "●" in files.options.row_text(row)
         await pilot.press("u")
         await settle(pilot)
-        assert screen.ws.session.decided(TRAINING) == 0
+        assert loaded(screen).session.decided(TRAINING) == 0
         assert "●" not in files.options.row_text(row), files.options.row_text(row)
         # The second undo acts in another file: the toast names it and the view goes there.
         await pilot.press("u")
@@ -123,7 +124,7 @@ def test_quit_does_not_ask_about_files_with_nothing_to_write(sample_in_progress:
                                                              make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("D", "u", "q")
         await settle(pilot)
         assert not pilot.app.is_running, "nothing to write: q quits without asking"
@@ -147,13 +148,13 @@ def test_an_edit_that_keeps_markers_is_flagged_and_named_when_writing_refuses(
     before = Path(repo, LAYER).read_bytes()
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         files = screen.query_one(FileList)
-        index = screen.current
+        index = at(screen)[1]
         await pilot.press("D", "e")
         await settle(pilot)
-        area = pilot.app.screen.query_one("#edit-area")
+        area = pilot.app.screen.query_one("#edit-area", TextArea)
         area.text = "<<<<<<< dev\nx = 1\n=======\nx = 2\n>>>>>>> main\n"
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -187,7 +188,7 @@ def _result_pane(screen: MainScreen) -> tuple[str, list[str]]:
 def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSync, make_app: MakeApp) -> None:
     app = make_app(sample_in_progress, start_file=BINARY)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         screen = main_screen(pilot)
         caption, lines = _result_pane(screen)
         assert "undecided" in caption and lines[0].startswith("work tree now: main's file"), (caption, lines)
@@ -215,7 +216,7 @@ def test_the_result_pane_shows_a_whole_file_choice(sample_in_progress: SampleSyn
     drive(app, script)
 
 
-async def _opened_choice(pilot: Pilot, path: str) -> None:
+async def _opened_choice(pilot: Pilot[int], path: str) -> None:
     screen = main_screen(pilot)
     for _ in range(500):
         await settle(pilot)
@@ -229,7 +230,7 @@ def test_undo_after_w_says_the_written_file_stays(sample_in_progress: SampleSync
     says so (a user took the undecided row for an unstaged file)."""
     app = make_app(sample_in_progress, start_file=LAYER)
 
-    async def script(pilot: Pilot) -> None:
+    async def script(pilot: Pilot[int]) -> None:
         await pilot.press("D", "w")
         await settle(pilot)
         await pilot.press("u")
