@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Callable
 
 from helpers.agent import Agent
-from pilot_tools import main_screen, ready, settle
 from textual.pilot import Pilot
+from tui.pilot_tools import main_screen, ready, settle
 
 from workbench.resolve.acks import worktree_acks
 from workbench.resolve.marks import Mark
@@ -38,7 +38,7 @@ def _first(marks: dict[tuple[str, int | None], Marked], mark: Mark) -> tuple[str
                 if m.mark is mark and index == 0)
 
 
-def _why(app: WorkbenchApp, sample: SampleSync, path: str, check: Callable[[Pilot, str], object]) -> None:
+def _why(app: WorkbenchApp, sample: SampleSync, path: str, check: Callable[[Pilot[int], str], object]) -> None:
     async def main() -> None:
         async with app.run_test(size=(160, 45)) as pilot:
             await ready(pilot)
@@ -56,7 +56,7 @@ def test_the_why_pane_opens_on_the_agents_verified_claim(sample_in_progress: Sam
     ack, claim = marks[(path, index)].ack, marks[(path, index)].check
     assert ack is not None and claim is not None
 
-    async def check(_pilot: Pilot, text: str) -> None:
+    async def check(_pilot: Pilot[int], text: str) -> None:
         lines = text.splitlines()
         assert lines[1] == "Agent, verified: the agent decided; its claim checks out", lines[:3]
         assert f"claim {ack.claim}" in lines[2]
@@ -73,7 +73,7 @@ def test_k_confirms_the_agents_judgement_as_the_persons(sample_in_progress: Samp
     assert earlier is not None and earlier.claim == "judgement"
     app = make_app(sample_in_progress, start_file=path)
 
-    async def check(pilot: Pilot, text: str) -> None:
+    async def check(pilot: Pilot[int], text: str) -> None:
         assert "Agent, unverified: the agent decided on its judgement" in text
         await pilot.press("K")
         await settle(pilot)
