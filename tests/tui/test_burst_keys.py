@@ -21,9 +21,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from burst_model import Model, random_step, state
-from pilot_tools import ready, send_key, settle, toasts
 from textual.pilot import Pilot
+from tui.burst_model import Model, random_step, state
+from tui.pilot_tools import ready, send_key, settle, toasts
 
 from workbench.resolve.splice import Choice, Decision
 from workbench.sample import RepoBuilder, SampleSync
@@ -32,9 +32,10 @@ from workbench.services.workspace import Position, Workspace
 from workbench.tui import keygate
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.config import Config
-from workbench.tui.fileview import PreparedFile
+from workbench.tui.fileview import PreparedFile, prepare_file
 from workbench.tui.screens import main as main_module
 from workbench.tui.screens.main import MainScreen
+from workbench.tui.widgets.file_list import FileList
 
 MakeApp = Callable[..., WorkbenchApp]
 BASE = "".join(f"line_{i} = {i}\n" for i in range(14))
@@ -60,7 +61,7 @@ def three_files(b: RepoBuilder) -> Path:
 
 def slow_files(monkeypatch: pytest.MonkeyPatch, seconds: Callable[[], float]) -> None:
     """Preparing a file takes ``seconds()`` (a big file on Megatron-LM takes a good part of a second)."""
-    prepare = main_module.prepare_file
+    prepare = prepare_file
 
     def slow(ws: Workspace, path: str) -> PreparedFile:
         time.sleep(seconds())
@@ -69,7 +70,7 @@ def slow_files(monkeypatch: pytest.MonkeyPatch, seconds: Callable[[], float]) ->
     monkeypatch.setattr(main_module, "prepare_file", slow)
 
 
-async def burst(pilot: Pilot, keys: list[str] | str, gap: float = 0.0) -> None:
+async def burst(pilot: Pilot[int], keys: list[str] | str, gap: float = 0.0) -> None:
     """Hand ``keys`` to the driver ``gap`` apart (as a terminal delivers a burst), then wait until all acted."""
     for key in keys:
         send_key(pilot, key, key if len(key) == 1 else " " if key == "space" else None)
@@ -251,7 +252,7 @@ def _soak(sample: SampleSync, tmp_path: Path, make_app: MakeApp, monkeypatch: py
             screen = await ready(pilot)
             ws = screen.ws
             assert ws is not None and screen.path is not None
-            files = screen.query_one(main_module.FileList).shown_paths
+            files = screen.query_one(FileList).shown_paths
             model = Model(model_ws, config, files, Position(screen.path, screen.current))
             deadline = time.monotonic() + seconds if seconds else None
             done = 0

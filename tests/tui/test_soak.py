@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 
 import pytest
-from pilot_tools import ready
 from textual.pilot import Pilot
+from tui.pilot_tools import ready
 
+from workbench.resolve.events import Event
 from workbench.resolve.session import Session
 from workbench.sample import SampleSync
 from workbench.tui.app import WorkbenchApp
@@ -85,7 +86,7 @@ def test_random_keys_never_raise_and_the_journal_replays_to_the_same_session(
             await _check(pilot, ws.session, ws.journal.load())
             assert isinstance(app.screen_stack[1], MainScreen)
 
-    async def _check(pilot: Pilot, session: Session, events: list) -> None:  # noqa: ANN001
+    async def _check(pilot: Pilot[int], session: Session, events: list[Event]) -> None:
         await pilot.pause()
         replayed = Session(session.analysis, events, read_blob=None)
         assert _state(replayed) == _state(session), f"seed {SEED}: journal and session differ after {pressed}"
