@@ -13,7 +13,7 @@ risk's: the ladder is a few lookups per hunk.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from workbench.analysis.model import FileAnalysis, FileRung, SyncAnalysis
 from workbench.analysis.readers import Trees
@@ -29,8 +29,12 @@ PYTHON_COST = 20
 text): so the largest are claimed first and one process mostly lays out all of them."""
 
 
-FileMenus = tuple[FileRung | None, tuple[HunkMenu, ...]]
-"""A file's whole-file rung (``file_rung``), and its hunks' menus when it has none."""
+@dataclass(frozen=True, slots=True)
+class FileMenus:
+    """What the stage's work finds for one file: its whole-file rung (``file_rung``), else its hunks' menus."""
+
+    rung: FileRung | None
+    menus: tuple[HunkMenu, ...]
 
 
 class _Menus:
@@ -51,7 +55,7 @@ class _Menus:
     def menus(self, index: int) -> FileMenus:
         entry = self.analysis.files[index]
         rung = file_rung(entry)
-        return rung, () if rung is not None else file_menus(entry, self.formatter, self._known)
+        return FileMenus(rung, () if rung is not None else file_menus(entry, self.formatter, self._known))
 
 
 def _formatter(context: AnalysisContext, analysis: SyncAnalysis) -> FormatterConfig | None:
@@ -76,7 +80,7 @@ def _fold(analysis: SyncAnalysis, found: Sequence[FileMenus], menus: _Menus) -> 
         if not entry.hunks:
             files.append(entry)
             continue
-        rung, made = by_file[k] if k in by_file else (file_rung(entry), ())
+        rung, made = (by_file[k].rung, by_file[k].menus) if k in by_file else (file_rung(entry), ())
         if made:
             hunks = {h.index: suggested(h, menu, squashes) for h, menu in zip(conflict_hunks(entry), made, strict=True)}
             entry = replace(entry, hunks=tuple(hunks.get(h.index, h) for h in entry.hunks))
