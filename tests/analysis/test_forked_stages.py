@@ -15,7 +15,7 @@ from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.findings import PathFindings
 from workbench.analysis.stages.score_risk import OwnRisk
-from workbench.analysis.suggest.hunks import HunkMenu
+from workbench.analysis.stages.suggest_resolutions import FileMenus
 from workbench.cli import main
 from workbench.sample import RepoBuilder, SampleSync
 
@@ -83,7 +83,7 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     audited = [part for part in found.values() if isinstance(part, PathFindings)]
     assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
     assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
-    menus = [part for part in found.values() if isinstance(part, tuple) and part and isinstance(part[0], HunkMenu)]
+    menus = [part for part in found.values() if isinstance(part, FileMenus) and part.menus]
     assert menus  # the suggestions' menus of conflicted files, beside the audit
     assert {part for part in found.values() if isinstance(part, tuple) and not part} == {()}  # deleted files, duplicates: none
     signals, _ = second

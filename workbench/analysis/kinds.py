@@ -261,6 +261,14 @@ class Rung(str, Enum):
     """Dev only re-laid the base's code out; main changed it: main, laid out by the formatter."""
     ONE_SIDE_IS_MERGE = "one-side-is-merge"
     """The three texts merge cleanly word by word, and the merge is one side's text: that side."""
+    DEV_UNCHANGED = "dev-unchanged"
+    """Dev's lines are the base's (main's edit is the only one here), and no squash evidence says otherwise: main."""
+    MAIN_WITHIN_DEV = "main-within-dev"
+    """Every line main wrote is in dev's text and every base line main deleted dev deleted too: dev."""
+    DEV_DELETED = "dev-deleted"
+    """Dev deleted the base lines; main only added lines among them (it deleted none): dev."""
+    IMPORT_UNION = "import-union"
+    """No base lines, and each side only added imports: both, sorted by the repository's isort when it has one."""
 
 
 class FileTake(str, Enum):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -18,7 +21,11 @@ from workbench.analysis.model import (
     SignalKind,
     Taken,
 )
-from workbench.analysis.suggest.files import suggest_file
+from workbench.analysis.suggest.files import _NUMBER, _skeleton, suggest_file
+
+_PIECES = st.sampled_from([b"1", b"-2.5", b"3e-4", b".5", b"nan", b"inf", b"NaN", b"Infinity", b"x", b" ", b"\t",
+                           b'"', b":", b",", b"banana", b"info", b"+", b"-", b".", b"e", b"\r", b"#"])
+_LINE = st.lists(_PIECES, max_size=8).map(b"".join)
 
 
 def hunk(dev: tuple[bytes, ...], main: tuple[bytes, ...]) -> Hunk:
@@ -48,3 +55,12 @@ def test_values_that_differ_only_in_numbers_take_main_s() -> None:
     code = entry("t/config.json", hunk((b'  "lr": 4.5,\n',), (b'  "warmup": 4.5,\n',)))
     assert suggest_file(code) is None, "a changed key is not a measured value"
     assert suggest_file(entry("a.py", hunk((b"x = 1\n",), (b"x = 2\n",)))) is None
+
+
+@given(st.lists(_LINE, max_size=6), st.booleans())
+def test_numbers_are_blanked_in_the_joined_text_as_line_by_line(lines: list[bytes], last_ended: bool) -> None:
+    text = [line + b"\n" for line in lines]
+    if text and lines[-1] and not last_ended:  # only the last line may lack its line end, and then it is not empty
+        text[-1] = text[-1][:-1]
+    by_line = frozenset(_NUMBER.sub(b"#", line.strip()) for line in text) if any(_NUMBER.search(x) for x in text) else frozenset()
+    assert _skeleton(text) == by_line

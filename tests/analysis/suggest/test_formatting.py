@@ -9,6 +9,7 @@ from workbench.analysis.suggest.formatting import (
     FormatterConfig,
     _black_mode,
     _regions_after,
+    load_formatters,
     read_formatter_config,
     reflow,
     sort_imports,
@@ -82,3 +83,15 @@ def test_isort_sorts_a_hunk_s_imports_with_the_repository_s_settings() -> None:
     lines = (b"from pkg.a import y\n", b"from pkg.a import x\n")
     assert sort_imports(lines, config) == (b"from pkg.a import x, y\n",)
     assert sort_imports(lines, FormatterConfig(None, (("no_such_setting", 1),))) is None
+
+
+def test_the_formatters_are_imported_only_for_texts_they_would_lay_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr("workbench.analysis.suggest.formatting._module", lambda name: asked.append(name))
+    config = FormatterConfig(BlackSettings(line_length=71), (("line_length", 71),))
+    load_formatters(config, [(), ()])
+    assert asked == [], "no main text to lay out: neither is imported"
+    load_formatters(config, [(), (b"x = 1\n",)])
+    assert asked == ["black"]
+    load_formatters(FormatterConfig(BlackSettings(line_length=72), (("line_length", 72),)), [(b"import os\n",)])
+    assert asked == ["black", "black", "isort"]

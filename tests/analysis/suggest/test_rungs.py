@@ -71,3 +71,37 @@ def test_a_clean_word_merge_equal_to_one_side_suggests_that_side() -> None:
     assert found is not None and found.rung is Rung.ONE_SIDE_IS_MERGE and found.candidate.take is Take.MAIN
     added_both = HunkTexts((), (b"x\n",), ())
     assert ask((), added_both) is None, "a piece of two added files: no base to merge against"
+
+
+def test_dev_unchanged_suggests_main_unless_squash_evidence_points_to_dev() -> None:
+    texts = HunkTexts((), (), (b"a = 2\n",))  # only main wrote here (no word merge: nothing to merge against)
+    found = ask((), texts)
+    assert found is not None and found.rung is Rung.DEV_UNCHANGED and found.candidate.take is Take.MAIN
+    ahead = Signal(SignalKind.MAIN_AHEAD, "main's side is the newer one", (SQUASH, COUNTERPART), -30)
+    assert ask((ahead,), texts, facts=squash_facts([chain()])) is None, "main-ahead set aside: the evidence points both ways"
+
+
+def test_main_s_edit_within_dev_s_suggests_dev_but_not_where_dev_only_re_wrapped_what_main_deleted() -> None:
+    base = (b"import os\n", b"import sys\n", b"run()\n")
+    within = HunkTexts(base, (b"go()\n",), (b"run()\n",))
+    found = ask((), within)
+    assert found is not None and found.rung is Rung.MAIN_WITHIN_DEV and found.candidate.take is Take.DEV
+    asserts = (b"assert a, \\\n", b"    'one'\n", b"assert b, \\\n", b"    'two'\n")
+    wrapped = HunkTexts(asserts, (b"assert a, 'one'\n", b"assert (\n", b"    b\n", b"), 'two'\n"), asserts[:2])
+    assert ask((), wrapped) is None, "dev re-wrapped the assert main deleted: dev still has it"
+
+
+def test_dev_deleted_what_main_only_added_to_suggests_dev() -> None:
+    texts = HunkTexts((b"import os\n", b"import sys\n"), (), (b"import os\n", b"import re\n", b"import sys\n"))
+    found = ask((), texts)
+    assert found is not None and found.rung is Rung.DEV_DELETED and found.candidate.take is Take.DEV
+    rewrote = HunkTexts((b"f(a)\n",), (), (b"f(a, b)\n",))
+    assert ask((), rewrote) is None, "main changed the lines dev deleted: no evidence either way"
+
+
+def test_imports_added_on_both_sides_suggest_both() -> None:
+    texts = HunkTexts((), (b"from a import b\n",), (b"from c import d\n",))
+    found = ask((), texts)
+    assert found is not None and found.rung is Rung.IMPORT_UNION
+    assert found.candidate.lines == (b"from a import b\n", b"from c import d\n")
+    assert ask((), HunkTexts((), (b"from a import b\n",), (b"x = 1\n",))) is None, "main added code, not an import"

@@ -37,7 +37,7 @@ def test_a_scenario_s_hunk_carries_the_suggestion_its_evidence_stands_behind(tmp
         assert "suggestion" in f
         for h in f["hunks"]:
             assert set(h) == OLD_HUNK_KEYS | {"suggestion", "candidates"}
-            assert 1 <= len(h["candidates"]) <= 4 if h["kind"] == "conflict" else h["candidates"] == []
+            assert 1 <= len(h["candidates"]) <= 4 if h["kind"] == "conflict" and not f["suggestion"] else h["candidates"] == []
             for c in h["candidates"]:
                 assert ("text" in c) == (c["take"] not in ("main", "dev", "both", "both-main-first"))
                 assert set(c["keeps"]) == set(c["drops"]) == {"dev", "main"}
@@ -58,3 +58,12 @@ def test_the_analysis_itself_carries_what_the_json_prints(tmp_path: Path) -> Non
     assert suggested and all(s.rung is Rung.MAIN_REMOVED and s.candidate.take is Take.MAIN for _, s in suggested)
     assert all(h.candidates[0] == s.candidate for h, s in suggested), "the suggestion heads the menu"
     assert all(not e.candidates and e.suggestion is None for f in analysis.files for e in f.edits)
+
+
+def test_a_file_with_one_choice_as_a_whole_gets_no_menu_per_hunk(tmp_path: Path) -> None:
+    data = document(tmp_path, "policy-files")
+    lock = next(f for f in data["files"] if f["path"] == "uv.lock")
+    assert lock["suggestion"]["take"] == "file-dev" and lock["suggestion"]["rung"] == "lock-file"
+    conflicts = [h for h in lock["hunks"] if h["kind"] == "conflict"]
+    assert conflicts and all(h["suggestion"] is None and h["candidates"] == [] for h in conflicts), \
+        "the file's choice decides its hunks"

@@ -3,21 +3,23 @@ stands behind one, its suggestion; one choice per file for lock files and measur
 
 The menus read only the hunks' texts and dev's formatter configuration, so
 their work is done in the first wave, beside the audits and risk, file by
-file in either process (black's layout of main's text is most of it).  The
-suggestion reads every stage's signals, so it is made in the fold, which
-comes after risk's: the ladder is a few lookups per hunk.
+file in either process (black's layout of main's text is most of it).  A
+file that gets one choice as a whole (a lock file, measured values) gets no
+menu per hunk: its hunks are decided by the file's choice.  The suggestion
+reads every stage's signals, so it is made in the fold, which comes after
+risk's: the ladder is a few lookups per hunk.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from workbench.analysis.model import FileAnalysis, SyncAnalysis
+from workbench.analysis.model import FileAnalysis, FileRung, SyncAnalysis
 from workbench.analysis.readers import Trees
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
-from workbench.analysis.suggest.files import suggest_file
-from workbench.analysis.suggest.formatting import FormatterConfig, read_formatter_config
+from workbench.analysis.suggest.files import file_rung, file_suggestion
+from workbench.analysis.suggest.formatting import FormatterConfig, load_formatters, read_formatter_config
 from workbench.analysis.suggest.hunks import HunkMenu, Known, conflict_hunks, file_menus, suggested
 from workbench.analysis.suggest.reflowing import PYTHON_SUFFIXES
 from workbench.analysis.suggest.rungs import squash_facts
@@ -27,20 +29,33 @@ PYTHON_COST = 20
 text): so the largest are claimed first and one process mostly lays out all of them."""
 
 
+@dataclass(frozen=True, slots=True)
+class FileMenus:
+    """What the stage's work finds for one file: its whole-file rung (``file_rung``), else its hunks' menus."""
+
+    rung: FileRung | None
+    menus: tuple[HunkMenu, ...]
+
+
 class _Menus:
-    """The menus of one file at a time; the formatter configuration is read once per analysis."""
+    """The menus of one file at a time; the formatter configuration is read once per analysis, and the
+    formatters imported here, before the work is shared out, when some Python hunk will be laid out."""
 
     def __init__(self, analysis: SyncAnalysis, context: AnalysisContext) -> None:
         self.analysis = analysis
         self._known: Known = {}
-        python = any(f.path.endswith(PYTHON_SUFFIXES) and conflict_hunks(f) for f in analysis.files)
+        python = [f for f in analysis.files if f.path.endswith(PYTHON_SUFFIXES) and conflict_hunks(f)]
         self.formatter = _formatter(context, analysis) if python else None
+        if self.formatter is not None:
+            load_formatters(self.formatter, [h.main_text for f in python for h in conflict_hunks(f)])
 
     def units(self) -> list[Unit[int]]:
         return [Unit(k, _cost(entry)) for k, entry in enumerate(self.analysis.files) if conflict_hunks(entry)]
 
-    def menus(self, index: int) -> tuple[HunkMenu, ...]:
-        return file_menus(self.analysis.files[index], self.formatter, self._known)
+    def menus(self, index: int) -> FileMenus:
+        entry = self.analysis.files[index]
+        rung = file_rung(entry)
+        return FileMenus(rung, () if rung is not None else file_menus(entry, self.formatter, self._known))
 
 
 def _formatter(context: AnalysisContext, analysis: SyncAnalysis) -> FormatterConfig | None:
@@ -57,15 +72,19 @@ def _cost(entry: FileAnalysis) -> int:
     return lines * PYTHON_COST if entry.path.endswith(PYTHON_SUFFIXES) else lines
 
 
-def _fold(analysis: SyncAnalysis, found: Sequence[tuple[HunkMenu, ...]], menus: _Menus) -> SyncAnalysis:
+def _fold(analysis: SyncAnalysis, found: Sequence[FileMenus], menus: _Menus) -> SyncAnalysis:
     squashes = squash_facts([s for f in analysis.files for h in f.hunks for s in h.signals])
     by_file = {unit.key: mine for unit, mine in zip(menus.units(), found, strict=True)}
     files = []
     for k, entry in enumerate(analysis.files):
-        if k in by_file:
-            made = {h.index: suggested(h, menu, squashes) for h, menu in zip(conflict_hunks(entry), by_file[k], strict=True)}
-            entry = replace(entry, hunks=tuple(made.get(h.index, h) for h in entry.hunks))
-        files.append(replace(entry, suggestion=suggest_file(entry)) if entry.hunks else entry)
+        if not entry.hunks:
+            files.append(entry)
+            continue
+        rung, made = (by_file[k].rung, by_file[k].menus) if k in by_file else (file_rung(entry), ())
+        if made:
+            hunks = {h.index: suggested(h, menu, squashes) for h, menu in zip(conflict_hunks(entry), made, strict=True)}
+            entry = replace(entry, hunks=tuple(hunks.get(h.index, h) for h in entry.hunks))
+        files.append(replace(entry, suggestion=file_suggestion(entry, rung)))
     return replace(analysis, files=tuple(files))
 
 

@@ -20,7 +20,7 @@ import functools
 import importlib
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -202,6 +202,22 @@ def _isort_config(key: str, settings: tuple[tuple[str, Any], ...]) -> tuple[Modu
             found = None
     _ISORT_CONFIGS[key] = found
     return found
+
+
+def is_import(line: bytes) -> bool:
+    """The line starts an import statement (isort has something to sort)."""
+    return line.lstrip().startswith((b"import ", b"from "))
+
+
+def load_formatters(config: FormatterConfig, texts: Iterable[Sequence[bytes]]) -> None:
+    """Import the formatters that laying out ``texts`` (main's lines of each hunk) will call, and none other:
+    black when some text is not empty, isort when some line is an import.  Called before the work is shared
+    out between processes, so that one import serves both."""
+    wanted = [text for text in texts if text]
+    if wanted:
+        _black(config)
+    if any(is_import(line) for text in wanted for line in text):
+        _isort(config)
 
 
 def sort_imports(lines: Sequence[bytes], config: FormatterConfig) -> tuple[bytes, ...] | None:

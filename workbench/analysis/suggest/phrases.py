@@ -28,6 +28,10 @@ RUNG_WORDS: dict[Rung, str] = {
     Rung.GATHERED_SQUASH: "main's lines come from one squash of several dev PRs{pr}",
     Rung.DEV_LAYOUT_ONLY: "dev only re-laid these lines out, main changed them",
     Rung.ONE_SIDE_IS_MERGE: "the three texts merge cleanly word by word, into this side's text",
+    Rung.DEV_UNCHANGED: "dev left these lines as they were, main changed them",
+    Rung.MAIN_WITHIN_DEV: "dev's lines already hold everything main did here",
+    Rung.DEV_DELETED: "dev deleted these lines, main only added to them",
+    Rung.IMPORT_UNION: "both sides only added imports here",
 }
 """Each rung's evidence in a clause; ``{pr}`` is " in #N" when a commit the evidence names has a PR number."""
 

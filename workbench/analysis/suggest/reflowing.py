@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from workbench.analysis.model import FileAnalysis, Hunk
+from workbench.analysis.model import FileAnalysis, Hunk, HunkKind
 from workbench.analysis.suggest.candidates import Reflowed
-from workbench.analysis.suggest.formatting import FormatterConfig, reflow, sort_imports
+from workbench.analysis.suggest.formatting import FormatterConfig, is_import, reflow, sort_imports
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 _IMPORTED = re.compile(rb"^[\w., ()]*$")
@@ -18,17 +18,19 @@ def reflowed_hunks(entry: FileAnalysis, config: FormatterConfig | None) -> dict[
     """For each conflict hunk (by index), main's lines and the concatenation reflowed where that changes them.
 
     The formatter sees dev's file with main's text in every hunk: isort sorts
-    each hunk's imports, then one black run lays out every hunk's lines in
-    place (black's own line ranges), so each hunk is formatted in its context.
+    each hunk's imports, then one black run lays out every conflict hunk's
+    lines in place (black's own line ranges), so each hunk is formatted in its
+    context; an edit hunk's lines are context only (it gets no menu).
     """
     if config is None or not entry.path.endswith(PYTHON_SUFFIXES) or entry.merge is None or not entry.hunks:
         return {}
     hunks = sorted(entry.hunks, key=lambda h: h.dev.start)
     mains = [_sorted(h.main_text, config) for h in hunks]
     lines, regions = _with_main(entry.merge.ours, hunks, mains)
-    flowed = reflow(lines, regions, config)
+    conflicts = [k for k, h in enumerate(hunks) if h.kind is HunkKind.CONFLICT]
+    flowed = reflow(lines, [regions[k] for k in conflicts], config)
     out: dict[int, Reflowed] = {}
-    for hunk, main, new in zip(hunks, mains, flowed, strict=True):
+    for hunk, main, new in zip([hunks[k] for k in conflicts], [mains[k] for k in conflicts], flowed, strict=True):
         both = sort_imports(tuple(hunk.dev_text) + tuple(hunk.main_text), config) if _imports_only(hunk) else None
         main_lines = new if new is not None else main
         out[hunk.index] = Reflowed(
@@ -42,7 +44,7 @@ def reflowed_hunks(entry: FileAnalysis, config: FormatterConfig | None) -> dict[
 def _sorted(lines: Sequence[bytes], config: FormatterConfig) -> tuple[bytes, ...]:
     """Main's lines with their imports sorted, when they hold imports."""
     text = tuple(lines)
-    if not any(_is_import(line) for line in text):
+    if not any(is_import(line) for line in text):
         return text
     return sort_imports(text, config) or text
 
@@ -64,11 +66,7 @@ def _with_main(
     return out, regions
 
 
-def _is_import(line: bytes) -> bool:
-    return line.lstrip().startswith((b"import ", b"from "))
-
-
 def _imports_only(hunk: Hunk) -> bool:
     """Both sides hold imports and nothing else (blank lines and the names of a parenthesised import aside)."""
     lines = [line.strip() for line in (*hunk.dev_text, *hunk.main_text) if line.strip()]
-    return any(_is_import(line) for line in lines) and all(_is_import(line) or _IMPORTED.match(line) for line in lines)
+    return any(is_import(line) for line in lines) and all(is_import(line) or _IMPORTED.match(line) for line in lines)

@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 
 from workbench.analysis.model import Candidate, Rung, Signal, SignalKind, Suggestion, Take
 from workbench.analysis.suggest.candidates import HunkTexts
+from workbench.analysis.suggest.formatting import is_import
+from workbench.analysis.suggest.splice import side_edits
 
 _LAYOUT = re.compile(rb"[\s,]")
 """What a formatter changes besides line breaks: blanks, and the trailing commas black adds or removes."""
+_CODE_LAYOUT = re.compile(rb"[\s,()\\]")
+"""Besides, the parentheses and backslashes a formatter wraps long lines with: what is left is the code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +101,45 @@ def suggest(
     if merged is not None and (found := by_text.get(merged)) is not None and found.take in (Take.MAIN, Take.DEV):
         reason = f"the three texts merge cleanly word by word, and the merge is {found.take.value}'s text"
         return Suggestion(main if found.take is Take.MAIN and main is not None else found, Rung.ONE_SIDE_IS_MERGE, reason)
+    return _contained(texts, by_take, main, dev, contradicted=ahead is not None)
+
+
+def _contained(
+    texts: HunkTexts, by_take: Mapping[Take, Candidate], main: Candidate | None, dev: Candidate | None, *, contradicted: bool
+) -> Suggestion | None:
+    """The rungs that read only the three texts: one side's edit of the base holds the other's, or both only
+    added imports.  ``contradicted``: a main-ahead signal here was set aside (squash evidence points to dev)."""
+    if texts.dev == texts.base and texts.main != texts.base:
+        if main is not None and not contradicted:
+            return Suggestion(main, Rung.DEV_UNCHANGED, "dev's lines here are the base's: main's edit is the only one")
+        return None
+    if texts.base and dev is not None and texts.main != texts.base:
+        dev_edit, main_edit = side_edits(texts.base, texts.dev), side_edits(texts.base, texts.main)
+        devs = {line.strip() for line in texts.dev}
+        gone = _gone([texts.base[i] for i in main_edit.deleted], texts.dev)
+        if main_edit.deleted <= dev_edit.deleted and gone and all(texts.main[i].strip() in devs for i in main_edit.written):
+            return Suggestion(dev, Rung.MAIN_WITHIN_DEV,
+                              "dev's lines already hold main's edit here: every line main wrote, and every deletion")
+        if not texts.dev and not main_edit.deleted:
+            return Suggestion(dev, Rung.DEV_DELETED,
+                              "dev deleted these lines; main only added lines among them, to code dev no longer has")
+    if not texts.base and _imports(texts.dev) and _imports(texts.main):
+        union = next((by_take[t] for t in (Take.BOTH_FORMATTED, Take.SPLICE, Take.BOTH) if t in by_take), None)
+        if union is not None:
+            return Suggestion(union, Rung.IMPORT_UNION, "both sides only added imports here: keep both sides' imports")
     return None
+
+
+def _gone(deleted: Sequence[bytes], side: Sequence[bytes]) -> bool:
+    """None of the deleted lines' code is still in the side's text, however laid out: a line the side only
+    re-wrapped is not a line it deleted."""
+    code = _CODE_LAYOUT.sub(b"", b"".join(side))
+    return all(not kept or kept not in code for kept in (_CODE_LAYOUT.sub(b"", line) for line in deleted))
+
+
+def _imports(lines: Sequence[bytes]) -> bool:
+    """Import lines and blank lines only, at least one import."""
+    return any(is_import(line) for line in lines) and all(is_import(line) or not line.strip() for line in lines)
 
 
 def _squash_chain(signals: Sequence[Signal], squashes: SquashFacts) -> Signal | None:
