@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, get_args
 
-from workbench.analysis.model import ApiMismatch, Hunk, Level, Signal, SyncAnalysis, Taken
+from workbench.analysis.model import ApiMismatch, FileSuggestion, Hunk, Level, Signal, SyncAnalysis, Taken
 
 ANSWER_KEY_SCHEMA = "workbench.answer-key/1"
 GRADE_SCHEMA = "workbench.services.exercises-grade/1"
@@ -68,6 +68,9 @@ class QuizHunk:
     caveat: Caveat | None = None
     caveat_detail: str = ""
     """The audit's sentence behind the caveat (the mismatch still shipped, or the one fixed elsewhere)."""
+    file_suggestion: FileSuggestion | None = None
+    """The one choice the workbench suggests for the hunk's whole file (a lock file, golden values): such a
+    file's hunks carry no menu of their own."""
 
     @property
     def changed_after_sync(self) -> bool:
@@ -131,7 +134,7 @@ def build_answer_key(
                 continue
             caveat, detail = _caveat(entry.path, hunk.index, answer, replay.api_mismatches, shipped.api_mismatches)
             hunks.append(QuizHunk(entry.path, hunk.index, hunk, shipped_value(answer), evidence.get(key, ()),
-                                  answer.result_text or (), caveat, detail))
+                                  answer.result_text or (), caveat, detail, entry.suggestion))
     return AnswerKey(merge, result, replay.dev, replay.main, tuple(hunks))
 
 
@@ -283,6 +286,7 @@ def _quiz_json(quiz: QuizHunk) -> dict[str, Any]:
         "signals": [{"kind": s.kind.value, "message": s.message, "commits": list(s.commits)} for s in hunk.signals],
         "caveat": quiz.caveat.value if quiz.caveat else None,
         "caveat_detail": quiz.caveat_detail,
+        "file_suggestion": quiz.file_suggestion.take.value if quiz.file_suggestion else None,
     }
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.answer_key import AnswerKey, Grade, QuizHunk, grade, normalise_choice
-from workbench.analysis.model import Candidate, Commit, Suggestion
+from workbench.analysis.model import Candidate, Commit, FileSuggestion, FileTake, Suggestion
 from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Situation
 from workbench.resolve.session import Session
@@ -140,6 +140,10 @@ class Quiz:
         return normalise_choice(answer) == quiz.shipped
 
 
+FILE_SIDE = {FileTake.FILE_MAIN: "main", FileTake.FILE_DEV: "dev"}
+"""The side a whole-file suggestion keeps, as ``QuizHunk.shipped`` names it."""
+
+
 @dataclass(frozen=True, slots=True)
 class WouldSuggest:
     """What the workbench would have suggested for a quiz hunk, set against what shipped (a reveal says it)."""
@@ -148,18 +152,28 @@ class WouldSuggest:
     shipped: Candidate | None
     """The candidate whose text is what shipped; None: no candidate's is."""
     candidates: int
+    file: FileSuggestion | None = None
+    """The suggestion for the hunk's whole file, when the file gets one (its hunks then have no menu)."""
+    file_right: bool = False
+    """The whole-file suggestion keeps the side that shipped in this hunk."""
 
     @property
     def right(self) -> bool:
         """There is a suggestion and it writes what shipped."""
+        if self.file is not None:
+            return self.file_right
         return self.suggestion is not None and self.shipped == self.suggestion.candidate
 
 
 def would_suggest(question: QuizHunk) -> WouldSuggest:
-    """The hunk's suggestion and candidates against the lines that shipped in its place."""
+    """The hunk's suggestion and candidates (or its file's suggestion) against the lines that shipped in its
+    place."""
     hunk = question.hunk
     shipped = b"".join(question.shipped_text)
     found = next((c for c in hunk.candidates if c.text == shipped), None)
+    whole = question.file_suggestion
+    if whole is not None and hunk.suggestion is None:
+        return WouldSuggest(None, found, len(hunk.candidates), whole, FILE_SIDE[whole.take] == question.shipped)
     return WouldSuggest(hunk.suggestion, found, len(hunk.candidates))
 
 

@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 
 from workbench.analysis.answer_key import AnswerKey
-from workbench.analysis.model import Rung, Take
+from workbench.analysis.model import FileRung, FileSuggestion, FileTake, Rung, Take
 from workbench.analysis.suggest.graded import grade_lines, grade_suggestions, grade_suggestions_json
 from workbench.services.exercises import build_sample_exercise, load_answer_key
+from workbench.services.quiz import would_suggest
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +69,22 @@ def test_the_cli_grades_the_suggestions_and_refuses_mixed_modes() -> None:
     assert data["rungs"] == [{"rung": "squash-chain", "suggested": 2, "right": 2}]
     mixed = _cli("train", "sample:squash-chain-dev-ahead", "--suggestions", "--answer-key")
     assert mixed.returncode == 2 and len(mixed.stderr.strip().splitlines()) == 1, mixed.stderr
+
+
+def test_a_hunk_of_a_file_suggested_whole_is_graded_by_the_files_side(main_ahead: AnswerKey) -> None:
+    """Lock files and golden values get one choice per file and no per-hunk menu: their hunks are graded (and
+    revealed to a trainee) by the side the file's suggestion keeps."""
+    (quiz,) = main_ahead.hunks
+    bare = replace(quiz.hunk, suggestion=None, candidates=())
+    keep_main = FileSuggestion(FileTake.FILE_MAIN, FileRung.LOCK_FILE, "a lock file: main's, then regenerate", None)
+    for take, right in ((FileTake.FILE_MAIN, True), (FileTake.FILE_DEV, False)):
+        whole = replace(keep_main, take=take)
+        question = replace(quiz, hunk=bare, file_suggestion=whole)
+        result = grade_suggestions(replace(main_ahead, hunks=(question,)))
+        assert (len(result.right), len(result.wrong), len(result.costly), len(result.menu)) == (
+            (1, 0, 0, 1) if right else (0, 1, 1, 1))
+        would = would_suggest(question)
+        assert would.file is whole and would.right is right and would.suggestion is None
+    data = grade_suggestions_json(result)
+    assert data["costly"] == [{"path": quiz.path, "index": quiz.index, "shipped": "main", "take": "file-dev",
+                               "rung": FileRung.LOCK_FILE.value}]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.answer_key import AnswerKey, QuizHunk
-from workbench.analysis.model import Rung
+from workbench.analysis.model import FileSuggestion, FileTake, Rung
 from workbench.wording import plural
 
 SUGGESTIONS_GRADE_SCHEMA = "workbench.suggestions-grade/1"
@@ -65,6 +65,9 @@ def grade_suggestions(key: AnswerKey) -> SuggestionGrade:
     for quiz in key.hunks:
         shipped = _shipped(quiz)
         hunk = quiz.hunk
+        if quiz.file_suggestion is not None and hunk.suggestion is None:
+            _grade_file(quiz, quiz.file_suggestion, right, wrong, costly, menu)
+            continue
         texts = [c.text for c in hunk.candidates]
         if hunk.suggestion is not None:
             texts.append(hunk.suggestion.candidate.text)
@@ -85,6 +88,21 @@ def grade_suggestions(key: AnswerKey) -> SuggestionGrade:
     return SuggestionGrade(key, tuple(right), tuple(wrong), tuple(costly), tuple(menu), rungs)
 
 
+def _grade_file(quiz: QuizHunk, whole: FileSuggestion, right: list[QuizHunk], wrong: list[QuizHunk],
+                costly: list[QuizHunk], menu: list[QuizHunk]) -> None:
+    """A hunk of a file suggested whole (no menu of its own): right when the file's side is what shipped here;
+    ``m``/``d`` stay offered, so the menu holds what shipped when either side's text did."""
+    keeps = "main" if whole.take is FileTake.FILE_MAIN else "dev"
+    if quiz.shipped in ("main", "dev"):
+        menu.append(quiz)
+    if quiz.shipped == keeps:
+        right.append(quiz)
+        return
+    wrong.append(quiz)
+    if quiz.shipped == "main":
+        costly.append(quiz)
+
+
 def _share(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "-"
 
@@ -103,13 +121,13 @@ def grade_lines(result: SuggestionGrade) -> list[str]:
 
 
 def _place(quiz: QuizHunk) -> dict[str, Any]:
-    suggestion = quiz.hunk.suggestion
+    suggestion, whole = quiz.hunk.suggestion, quiz.file_suggestion
     return {
         "path": quiz.path,
         "index": quiz.index,
         "shipped": quiz.shipped,
-        "take": suggestion.candidate.take.value if suggestion else None,
-        "rung": suggestion.rung.value if suggestion else None,
+        "take": suggestion.candidate.take.value if suggestion else whole.take.value if whole else None,
+        "rung": suggestion.rung.value if suggestion else whole.rung.value if whole else None,
     }
 
 
