@@ -157,7 +157,16 @@ def test_a_files_earlier_preparation_arriving_late_does_not_move_the_user_back(
     hunk."""
     repo = three_files(builder)
     delays: list[float] = []
-    slow_files(monkeypatch, lambda: delays.pop(0) if delays else 0.0)
+    prepared: list[str] = []
+    prepare = prepare_file
+
+    def slow(ws: Workspace, path: str) -> PreparedFile:
+        time.sleep(delays.pop(0) if delays else 0.0)
+        done = prepare(ws, path)
+        prepared.append(path)
+        return done
+
+    monkeypatch.setattr(main_module, "prepare_file", slow)
     app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)), worklist=False)  # hunk by hunk
 
     async def main() -> None:
@@ -166,9 +175,11 @@ def test_a_files_earlier_preparation_arriving_late_does_not_move_the_user_back(
             assert (screen.path, screen.current) == ("a.py", 0)
             await burst(pilot, ["escape", "j"])
             assert screen.path == "b.py"
+            before = len(prepared)
             delays.extend([0.6, 0.0, 0.0])  # a.py slowly, b.py, then a.py again at once
             await burst(pilot, ["k", "j", "k", "n"])
-            await asyncio.sleep(0.8)  # the slow preparation arrives
+            while len(prepared) < before + 3:  # the slow preparation has arrived too
+                await asyncio.sleep(0.05)
             await settle(pilot)
             assert (screen.path, screen.current) == ("a.py", 1)
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import pace
 from textual.pilot import Pilot
 from textual.theme import Theme
 from textual.widgets import ContentSwitcher, ProgressBar
@@ -276,7 +277,7 @@ def test_ten_thousand_rows_move_and_filter_quickly(themes: list[Theme], private_
     asyncio.run(main())
     assert keys is not None
     slowest = keys.report("key latency on 10,000 rows (key sent -> list changed):")
-    assert slowest < 1.0, f"a key took {slowest:.2f} s on 10,000 rows"
+    assert slowest < pace.limit(1.0), f"a key took {slowest:.2f} s on 10,000 rows (load {pace.busy_factor():.1f}x)"
 
 
 @pytest.mark.slow
@@ -317,4 +318,4 @@ def test_a_2000_file_sync_stays_responsive_while_it_loads(
     asyncio.run(main())
     assert keys is not None and rounds >= 2, "keys were pressed while the analysis ran"
     slowest = keys.report(f"key latency while a 2,000-file sync loads ({rounds} rounds):")
-    assert slowest < 1.0, f"a key waited {slowest:.2f} s for the analysis"
+    assert slowest < pace.limit(1.0), f"a key waited {slowest:.2f} s for the analysis (load {pace.busy_factor():.1f}x)"
