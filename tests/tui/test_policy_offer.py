@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from tui.pilot_tools import drive, settle
+from tui.pilot_tools import drive, settle, toasts
 
 from workbench.analysis.policy.rules import preset
 from workbench.sample import RepoBuilder
@@ -88,6 +88,8 @@ def test_the_first_screen_offers_the_preset_and_p_applies_it(tmp_path: Path, mak
         await pilot.pause()
         assert not dialog.answered
         assert pilot.app.screen is dialog
+        said = toasts(pilot)
+        assert sum("answer nothing" in m for m in said) == 1, said  # told once, not dropped without a word
         monkeypatch.setattr(confirm, "UNASKED_GRACE", 0.0)  # read: now its keys answer it
         await pilot.press("p")
         for _ in range(200):

@@ -57,6 +57,7 @@ class ConfirmScreen(OnceModal[str]):
         self._cancel = cancel
         self._unasked = unasked
         self._shown_at: float | None = None
+        self._told = False
 
     def on_mount(self) -> None:
         self._shown_at = time.monotonic()
@@ -81,6 +82,7 @@ class ConfirmScreen(OnceModal[str]):
     def on_key(self, event: Key) -> None:
         if self._too_soon():
             event.stop()
+            self._tell_ignored(event)
             return
         for answer in self.answers:
             if event.character == answer.key or event.key == answer.key:
@@ -94,6 +96,15 @@ class ConfirmScreen(OnceModal[str]):
             return
         index = int((event.button.id or "answer-0").split("-")[1])
         self.dismiss(self.answers[index].value)
+
+    def _tell_ignored(self, event: Key) -> None:
+        """Say once that keys typed as the question came up answer nothing (never dropped without a word)."""
+        if self._told:
+            return
+        self._told = True
+        name = event.character if event.character and event.character.isprintable() else event.key
+        self.notify(f"A question came up as you typed: {name!r} and the keys with it answer nothing. "
+                    "Read it, then choose.", severity="warning")
 
     def action_cancel(self) -> None:
         self.dismiss(self._cancel)
