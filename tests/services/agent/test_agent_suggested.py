@@ -59,3 +59,34 @@ def test_no_suggestion_is_bad_input_and_changes_nothing(tmp_path: Path) -> None:
     ran = workbench("decide", f"{item}:{member['member']}", "--take", "suggested", *ARGS, "--repo", str(repo))
     assert ran.code == 2 and len(ran.stderr.strip().splitlines()) == 1 and "suggests nothing" in ran.stderr
     assert (repo / "x.py").read_text() == held
+
+
+LOCK = "".join(f'[[package]]\nname = "p{n}"\nversion = "1.{n}"\n\n' for n in range(8))
+
+
+def test_a_lock_files_hunks_take_the_files_suggestion(tmp_path: Path) -> None:
+    """A lock file gets one choice as a whole (dev's, then regenerate) and no per-hunk menu: `suggested` on
+    its hunk takes that side for the file, as the app's accept key does, instead of suggesting nothing."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "uv.lock").write_text(LOCK)
+    git(repo, "add", "uv.lock")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "dev")
+    dev = LOCK.replace('version = "1.3"', 'version = "2.3"')
+    (repo / "uv.lock").write_text(dev)
+    git(repo, "commit", "-q", "-am", "dev bumps p3 (#2)")
+    git(repo, "checkout", "-q", "main")
+    (repo / "uv.lock").write_text(LOCK.replace('version = "1.3"', 'version = "3.3"'))
+    git(repo, "commit", "-q", "-am", "main bumps p3 (#3)")
+    git(repo, "checkout", "-q", "dev")
+    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)
+    queue = workbench("queue", "--all", "--json", "--repo", str(repo)).json()
+    (item, member) = [(i["id"], m) for i in queue["items"] for m in i["members"] if m["path"] == "uv.lock"][0]
+    assert "suggested" in member["takes"]
+    assert member["suggestion"]["take"] == "file-dev" and member["suggestion"]["regenerate"] == "uv lock"
+    ran = workbench("decide", f"{item}:{member['member']}", "--take", "suggested", *ARGS, "--repo", str(repo))
+    assert ran.code == 0, ran.stderr
+    assert (repo / "uv.lock").read_text() == dev
+    assert " 0\tuv.lock" in git(repo, "ls-files", "-s", "uv.lock")

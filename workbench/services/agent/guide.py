@@ -50,7 +50,19 @@ answering what the command prints with `--json`.
 main, dev, both (dev's lines then main's), both-main-first, merged (put back
 git's automatic merge where the resolution edited it), result (keep what the
 result holds), file-main, file-dev (a whole file), custom (`--text-file F`: your
-text for one hunk), suggested (the engine's suggestion).
+text for one hunk), suggested (the engine's suggestion: a hunk's own, or for
+a hunk of a lock file or measured values the whole file's side, with the
+command that regenerates the file in the member's `suggestion`).
+
+## Choosing a take
+
+A claim that checks out says what a take loses, not that the take is right.
+`both` loses no line by construction, so `restored` checks out for it wherever
+the sides can sit together, even where they are two versions of the same code;
+the maintainers shipped one side in most such places. Prefer, in order: the
+member's `suggestion` (`--take suggested`); a side with `intentional-removal`
+or `superseded` evidence; `both` only where the sides add different things.
+Otherwise decide on `judgement` and say why: a person confirms it.
 
 ## Claims (`--claim`), checked before anything is written and whenever read
 

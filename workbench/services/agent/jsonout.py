@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.analysis.model import Commit, Hunk, LineRange
+from workbench.analysis.model import Commit, FileAnalysis, Hunk, LineRange
 from workbench.analysis.xdiff import split_lines
 from workbench.git.content import decode
 from workbench.resolve.claims import ClaimCheck
 from workbench.resolve.splice import Decision
 from workbench.services.agent.effect import as_lost_lines
 from workbench.services.agent.state import ItemView, MemberView
-from workbench.services.agent.takes import Take, applies
+from workbench.services.agent.takes import Take, applies, file_suggestion
 
 SCHEMA = "workbench.agent/1"
 UNTRUSTED_FIELDS = ("why", "path", "subject", "author", "reason", "who", "evidence", "text", "base", "dev", "main",
@@ -62,7 +62,7 @@ def member_json(view: MemberView, analysis: Any) -> dict[str, Any]:
         "decision": decision,
         "lost_lines": {"dev": ranges(lost.dev), "main": ranges(lost.main)} if lost is not None else {"dev": [], "main": []},
         "takes": [t.value for t in Take if applies(t, member, analysis)],
-        "suggestion": _suggestion(view.hunk),
+        "suggestion": _suggestion(view.hunk, analysis.file(member.path)),
         "claim": claim_json(view.claim, ack.claim if ack is not None else ""),
         "reason": ack.reason if ack is not None else None,
         "run": ack.run if ack is not None and ack.run else None,
@@ -120,8 +120,13 @@ def texts_json(view: MemberView) -> dict[str, Any]:
     }
 
 
-def _suggestion(hunk: Hunk | None) -> dict[str, Any] | None:
-    """What ``--take suggested`` would write there, in the engine's words (None: it suggests nothing)."""
+def _suggestion(hunk: Hunk | None, entry: FileAnalysis | None) -> dict[str, Any] | None:
+    """What ``--take suggested`` would write there, in the engine's words (None: it suggests nothing): the hunk's
+    suggestion, or its whole file's (``take`` file-main/file-dev, with the command that regenerates it)."""
+    whole = file_suggestion(entry, hunk)
+    if whole is not None:
+        return {"take": whole.take.value, "rung": whole.rung.value, "reason": whole.reason,
+                "regenerate": whole.regenerate}
     if hunk is None or hunk.suggestion is None:
         return None
     found = hunk.suggestion

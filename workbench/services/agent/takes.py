@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from workbench.analysis.model import FileAnalysis, FileStatus, Hunk, HunkKind, Mode, SyncAnalysis, Taken
+from workbench.analysis.model import FileAnalysis, FileStatus, FileSuggestion, Hunk, HunkKind, Mode, SyncAnalysis, Taken
 from workbench.analysis.worklist import Member
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
@@ -87,6 +87,9 @@ def action(take: Take, member: Member, analysis: SyncAnalysis, text: bytes | Non
                     "(restore it with git, then decide `result`)")
         return FileAction(member.path, FILE_TAKES[take])
     hunk = _hunk(entry, member)
+    whole = file_suggestion(entry, hunk)
+    if take is Take.SUGGESTED and whole is not None:
+        return FileAction(member.path, FILE_TAKES[Take(whole.take.value)])
     if take is Take.RESULT:
         if hunk is None:
             if entry is not None and entry.status is FileStatus.CONFLICTED and analysis.mode is Mode.IN_PROGRESS:
@@ -113,6 +116,14 @@ def action(take: Take, member: Member, analysis: SyncAnalysis, text: bytes | Non
     return HunkAction(member.path, hunk.index, suggested)
 
 
+def file_suggestion(entry: FileAnalysis | None, hunk: Hunk | None) -> FileSuggestion | None:
+    """The whole file's suggestion where it stands for the member (a lock file, measured values: their hunks carry
+    no suggestion of their own, and the app's accept key takes the file's side there too)."""
+    if entry is None or entry.suggestion is None or (hunk is not None and hunk.suggestion is not None):
+        return None
+    return entry.suggestion
+
+
 def _hunk(entry: FileAnalysis | None, member: Member) -> Hunk | None:
     if entry is None or member.hunk is None or not 0 <= member.hunk < len(entry.all_hunks):
         return None
@@ -128,6 +139,7 @@ def applies(take: Take, member: Member, analysis: SyncAnalysis) -> bool:
     if take is Take.CUSTOM:
         return isinstance(action(take, member, analysis, b""), HunkAction)
     if take is Take.SUGGESTED:
-        hunk = _hunk(analysis.file(member.path), member)
-        return hunk is not None and hunk.suggestion is not None
+        entry = analysis.file(member.path)
+        hunk = _hunk(entry, member)
+        return (hunk is not None and hunk.suggestion is not None) or file_suggestion(entry, hunk) is not None
     return not isinstance(action(take, member, analysis), str)
