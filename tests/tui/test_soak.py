@@ -20,11 +20,11 @@ from collections.abc import Callable
 
 import pytest
 from textual.pilot import Pilot
-from tui.pilot_tools import ready
+from tui.pilot_tools import ready, settle
 
-from workbench.resolve.events import Event
 from workbench.resolve.session import Session
 from workbench.sample import SampleSync
+from workbench.services.workspace import Workspace
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.screens.main import MainScreen
 
@@ -81,13 +81,14 @@ def test_random_keys_never_raise_and_the_journal_replays_to_the_same_session(
                 await pilot.press(key)
                 assert app.is_running, f"the app exited after {pressed[-20:]}"
                 if len(pressed) % CHECK_EVERY == 0:
-                    await _check(pilot, ws.session, ws.journal.load())
+                    await _check(pilot, ws)
                     checks += 1
-            await _check(pilot, ws.session, ws.journal.load())
+            await _check(pilot, ws)
             assert isinstance(app.screen_stack[1], MainScreen)
 
-    async def _check(pilot: Pilot[int], session: Session, events: list[Event]) -> None:
-        await pilot.pause()
+    async def _check(pilot: Pilot[int], ws: Workspace) -> None:
+        await settle(pilot)  # a write runs in a thread, journalling as it goes: compare once it is done
+        session, events = ws.session, ws.journal.load()
         replayed = Session(session.analysis, events, read_blob=None)
         assert _state(replayed) == _state(session), f"seed {SEED}: journal and session differ after {pressed}"
 
