@@ -2,9 +2,9 @@
 
 A key acts on what the keys before it left on screen: so while a file
 opens, or a command asks its questions, a key waits; moves need no rows (they
-go on from the hunk the file will open on, ``Cursor.here``), except a hunk
-move typed after the file list moved, which waits for the file the list
-opens.
+go on from the hunk the file will open on, ``Cursor.here``), and any key but
+another list move, typed after the file list moved, waits for the file the
+list opens (``esc k k d`` decides the file the list landed on).
 """
 
 from __future__ import annotations
@@ -28,11 +28,10 @@ def why_wait(bound: ActiveBinding | None, on_screen: object, cursor: Cursor | No
 
     ``on_screen`` is the screen whose own bindings are the hunk moves."""
     screen_move = bound is not None and bound.node is on_screen and bound.binding.action in MOVES
-    only_moves = screen_move or (bound is not None and isinstance(bound.node, FileOptions)
-                                 and bound.binding.action in LIST_MOVES)
-    if cursor is not None and cursor.opening is not None and not only_moves:
+    list_move = bound is not None and isinstance(bound.node, FileOptions) and bound.binding.action in LIST_MOVES
+    if cursor is not None and cursor.opening is not None and not (screen_move or list_move):
         return f"Opening {visible(cursor.opening)}"
-    if cursor is not None and screen_move:
+    if cursor is not None and not list_move:  # a move or a decision acts on the file the list is moving to
         listed = files.highlighted_path
         if (files.options.has_focus and listed is not None and listed != cursor.path
                 and ws is not None and ws.pending is None and ws.analysis.file(listed) is not None):
