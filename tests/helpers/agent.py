@@ -57,6 +57,25 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
+def one_file_merge(repo: Path, path: str, base: str, dev: str, main: str,
+                   messages: tuple[str, str] = ("dev (#2)", "main (#3)")) -> None:
+    """A new repository at ``repo``: ``path`` at ``base``, changed to ``dev`` on dev and ``main`` on main (commit
+    subjects ``messages``), and dev's merge of main stopped on its conflicts."""
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / path).write_text(base)
+    git(repo, "add", path)
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "dev")
+    (repo / path).write_text(dev)
+    git(repo, "commit", "-q", "-am", messages[0])
+    git(repo, "checkout", "-q", "main")
+    (repo / path).write_text(main)
+    git(repo, "commit", "-q", "-am", messages[1])
+    git(repo, "checkout", "-q", "dev")
+    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+
+
 _ORDER = {"verified": 0, "needs_human": 1}
 
 

@@ -5,28 +5,17 @@ each decided."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from helpers.agent import git, workbench
+from helpers.agent import one_file_merge, workbench
 
 BASE = "def f():\n    return 1\n" + "".join(f"\n\ndef pad{n}():\n    pass\n" for n in range(8)) + "\n\ndef g():\n    return 2\n"
 
 
 def _merge_in_progress(repo: Path) -> None:
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "a.py").write_text(BASE)
-    git(repo, "add", "a.py")
-    git(repo, "commit", "-q", "-m", "base")
-    git(repo, "checkout", "-q", "-b", "dev")
-    (repo / "a.py").write_text(BASE.replace("return 1", "return 10").replace("return 2", "return 20"))
-    git(repo, "commit", "-q", "-am", "dev: tens")
-    git(repo, "checkout", "-q", "main")
-    (repo / "a.py").write_text(BASE.replace("return 1", "return 100").replace("return 2", "return 200"))
-    git(repo, "commit", "-q", "-am", "main: hundreds")
-    git(repo, "checkout", "-q", "dev")
-    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+    one_file_merge(repo, "a.py", BASE, BASE.replace("return 1", "return 10").replace("return 2", "return 20"),
+                   BASE.replace("return 1", "return 100").replace("return 2", "return 200"),
+                   ("dev: tens", "main: hundreds"))
 
 
 def test_one_of_two_conflicts_is_journaled_then_the_file_is_written_with_both(tmp_path: Path) -> None:

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from helpers.agent import git, workbench
+from helpers.agent import git, one_file_merge, workbench
 
 TOP = "import os\n\n\ndef keep():\n    return os.sep\n\n\n"
 
 
 def _merge_in_progress(repo: Path, base: str, dev: str, main: str) -> None:
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "x.py").write_text(TOP + base)
-    git(repo, "add", "x.py")
-    git(repo, "commit", "-q", "-m", "base")
-    git(repo, "checkout", "-q", "-b", "dev")
-    (repo / "x.py").write_text(TOP + dev)
-    git(repo, "commit", "-q", "-am", "dev (#2)")
-    git(repo, "checkout", "-q", "main")
-    (repo / "x.py").write_text(TOP + main)
-    git(repo, "commit", "-q", "-am", "main (#3)")
-    git(repo, "checkout", "-q", "dev")
-    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+    one_file_merge(repo, "x.py", TOP + base, TOP + dev, TOP + main)
 
 
 def _member(repo: Path) -> tuple[str, dict[str, object]]:
@@ -68,20 +55,9 @@ def test_a_lock_files_hunks_take_the_files_suggestion(tmp_path: Path) -> None:
     """A lock file gets one choice as a whole (dev's, then regenerate) and no per-hunk menu: `suggested` on
     its hunk takes that side for the file, as the app's accept key does, instead of suggesting nothing."""
     repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "uv.lock").write_text(LOCK)
-    git(repo, "add", "uv.lock")
-    git(repo, "commit", "-q", "-m", "base")
-    git(repo, "checkout", "-q", "-b", "dev")
     dev = LOCK.replace('version = "1.3"', 'version = "2.3"')
-    (repo / "uv.lock").write_text(dev)
-    git(repo, "commit", "-q", "-am", "dev bumps p3 (#2)")
-    git(repo, "checkout", "-q", "main")
-    (repo / "uv.lock").write_text(LOCK.replace('version = "1.3"', 'version = "3.3"'))
-    git(repo, "commit", "-q", "-am", "main bumps p3 (#3)")
-    git(repo, "checkout", "-q", "dev")
-    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)
+    one_file_merge(repo, "uv.lock", LOCK, dev, LOCK.replace('version = "1.3"', 'version = "3.3"'),
+                   ("dev bumps p3 (#2)", "main bumps p3 (#3)"))
     queue = workbench("queue", "--all", "--json", "--repo", str(repo)).json()
     (item, member) = [(i["id"], m) for i in queue["items"] for m in i["members"] if m["path"] == "uv.lock"][0]
     assert "suggested" in member["takes"]

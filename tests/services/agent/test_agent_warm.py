@@ -4,12 +4,11 @@ claim's check read), nor when what they read may read otherwise later (a claim c
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 import tomlkit
-from helpers.agent import git, workbench
+from helpers.agent import git, one_file_merge, workbench
 
 from workbench.git import work_state
 from workbench.git.repo import GitRepo
@@ -84,17 +83,8 @@ def test_after_each_decision_the_warm_answer_is_the_new_one(sample_in_progress: 
 def _two_conflicts(repo: Path) -> None:
     """A merge in progress stopped on two conflicts in one file."""
     base = "def f():\n    return 1\n" + "".join(f"\n\ndef pad{n}():\n    pass\n" for n in range(8)) + "\n\ndef g():\n    return 2\n"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "a.py").write_text(base)
-    git(repo, "add", "a.py")
-    git(repo, "commit", "-q", "-m", "base")
-    for branch, digit in (("dev", "0"), ("main", "00")):
-        git(repo, "checkout", "-q", "-B", branch, "main")  # dev from the base; main stays main
-        (repo / "a.py").write_text(base.replace("return 1", f"return 1{digit}").replace("return 2", f"return 2{digit}"))
-        git(repo, "commit", "-q", "-am", f"{branch}'s change")
-    git(repo, "checkout", "-q", "dev")
-    subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
+    dev, main = (base.replace("return 1", f"return 1{d}").replace("return 2", f"return 2{d}") for d in ("0", "00"))
+    one_file_merge(repo, "a.py", base, dev, main, ("dev's change", "main's change"))
 
 
 def test_a_decision_only_journaled_is_seen(tmp_path: Path, isolated_cache: Path) -> None:
