@@ -167,6 +167,11 @@ class FileSuggestion:
     reason: str
     regenerate: str | None
 
+    @property
+    def side(self) -> str:
+        """The side the file is taken from, ``"main"`` or ``"dev"`` (as an answer key names what shipped)."""
+        return "main" if self.take is FileTake.FILE_MAIN else "dev"
+
 
 @dataclass(frozen=True, slots=True)
 class Hunk:

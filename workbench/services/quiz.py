@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.answer_key import AnswerKey, Grade, QuizHunk, grade, normalise_choice
-from workbench.analysis.model import Candidate, Commit, FileSuggestion, FileTake, Suggestion
+from workbench.analysis.model import Candidate, Commit, FileSuggestion, Suggestion
 from workbench.resolve.events import Event, FileChoice
 from workbench.resolve.journal import Situation
 from workbench.resolve.session import Session
@@ -140,10 +140,6 @@ class Quiz:
         return normalise_choice(answer) == quiz.shipped
 
 
-FILE_SIDE = {FileTake.FILE_MAIN: "main", FileTake.FILE_DEV: "dev"}
-"""The side a whole-file suggestion keeps, as ``QuizHunk.shipped`` names it."""
-
-
 @dataclass(frozen=True, slots=True)
 class WouldSuggest:
     """What the workbench would have suggested for a quiz hunk, set against what shipped (a reveal says it)."""
@@ -173,7 +169,7 @@ def would_suggest(question: QuizHunk) -> WouldSuggest:
     found = next((c for c in hunk.candidates if c.text == shipped), None)
     whole = question.file_suggestion
     if whole is not None and hunk.suggestion is None:
-        return WouldSuggest(None, found, len(hunk.candidates), whole, FILE_SIDE[whole.take] == question.shipped)
+        return WouldSuggest(None, found, len(hunk.candidates), whole, whole.side == question.shipped)
     return WouldSuggest(hunk.suggestion, found, len(hunk.candidates))
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.analysis.answer_key import AnswerKey, QuizHunk
-from workbench.analysis.model import FileSuggestion, FileTake, Rung
+from workbench.analysis.model import FileSuggestion, Rung
 from workbench.wording import plural
 
 SUGGESTIONS_GRADE_SCHEMA = "workbench.suggestions-grade/1"
@@ -92,10 +92,9 @@ def _grade_file(quiz: QuizHunk, whole: FileSuggestion, right: list[QuizHunk], wr
                 costly: list[QuizHunk], menu: list[QuizHunk]) -> None:
     """A hunk of a file suggested whole (no menu of its own): right when the file's side is what shipped here;
     ``m``/``d`` stay offered, so the menu holds what shipped when either side's text did."""
-    keeps = "main" if whole.take is FileTake.FILE_MAIN else "dev"
     if quiz.shipped in ("main", "dev"):
         menu.append(quiz)
-    if quiz.shipped == keeps:
+    if quiz.shipped == whole.side:
         right.append(quiz)
         return
     wrong.append(quiz)

@@ -15,7 +15,7 @@ from workbench.analysis.answer_key import Caveat, Grade, Miss, QuizHunk
 from workbench.analysis.display.unified import DiffKind, unified_rows
 from workbench.analysis.model import Commit, Level
 from workbench.analysis.suggest.phrases import TAKE_WORDS
-from workbench.services.quiz import FILE_SIDE, Quiz, WouldSuggest, would_suggest
+from workbench.services.quiz import Quiz, WouldSuggest, would_suggest
 from workbench.textsafe import visible
 from workbench.tui.glyphs import RISK_LETTER, RISK_WORD
 from workbench.tui.palette import Palette
@@ -79,8 +79,7 @@ def _would_suggest(text: Text, would: WouldSuggest, palette: Palette) -> None:
     """The workbench would have suggested …: the suggestion (or none) and whether it, or a candidate, shipped."""
     suggestion, whole = would.suggestion, would.file
     if whole is not None:
-        side = FILE_SIDE[whole.take]
-        text.append(f"The workbench would have suggested {side}'s whole file: ", style="bold")
+        text.append(f"The workbench would have suggested {whole.side}'s whole file: ", style="bold")
         text.append(visible(whole.reason, single_line=False))
         if would.right:
             text.append(" ✓ what shipped here", style=palette.hue["result"])
