@@ -21,6 +21,11 @@ def whole_file_items(analysis: SyncAnalysis, held: Iterable[str]) -> list[Item]:
             if not entry.all_hunks and entry.path not in taken and _needs_decision(entry)]
 
 
+def whole_file_fingerprint(entry: FileAnalysis) -> str:
+    """A whole-file member's fingerprint: its kind and both sides' blobs (what the decision record names it by)."""
+    return f"{entry.kind.value}:{entry.dev.oid}:{entry.main.oid}"
+
+
 def _needs_decision(entry: FileAnalysis) -> bool:
     return entry.status is FileStatus.CONFLICTED or entry.level.rank > Level.LOW.rank
 
@@ -35,7 +40,7 @@ def _whole_file(entry: FileAnalysis) -> Item:
         kind=ItemKind.WHOLE_FILE,
         level=level,
         why=why,
-        members=(Member(entry.path, None, level, fingerprint=f"{entry.kind.value}:{entry.dev.oid}:{entry.main.oid}"),),
+        members=(Member(entry.path, None, level, fingerprint=whole_file_fingerprint(entry)),),
         commits=tuple(dict.fromkeys(s for signal in entry.signals for s in signal.commits)),
         decisions=(Decision.FILE_DEV, Decision.FILE_MAIN, Decision.RESULT),
         claims=(Claim.RESTORED, Claim.JUDGEMENT),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from workbench.analysis.model import Decider, SyncAnalysis
 from workbench.analysis.worklist import Item, ItemKind, Member
+from workbench.analysis.worklist.whole_files import whole_file_fingerprint
 from workbench.git.repo import GitRepo
 from workbench.resolve.acks import Ack
 from workbench.resolve.claims import ClaimCheck
@@ -68,8 +69,7 @@ def _mark(sync: AgentSync, views: Views, path: str, index: int | None) -> Marked
     if entry is None:
         return None
     level = entry.all_hunks[index].level if index is not None else entry.level
-    made = Member(path, index, level, fingerprint="" if index is not None else
-                  f"{entry.kind.value}:{entry.dev.oid}:{entry.main.oid}")
+    made = Member(path, index, level, fingerprint="" if index is not None else whole_file_fingerprint(entry))
     item = sync.worklist.of_hunk(path, index) if index is not None else None
     if item is None:
         item = next((i for i in sync.worklist.items for m in i.members if m.path == path and m.hunk == index), None)
