@@ -3,39 +3,23 @@ the user is in.  A helper the screen owns (like ``Panes``), so the screen stays 
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
-
-from textual.notifications import SeverityLevel
-from textual.widget import Widget
+from typing import Protocol
 
 from workbench.services import worklist
 from workbench.services.cursor import Cursor, opening_hunk
-from workbench.services.workspace import Position, Workspace
+from workbench.services.workspace import Workspace
 from workbench.textsafe import visible
-from workbench.tui.config import Config, StartPane
+from workbench.tui.actions.host import ViewHost
+from workbench.tui.config import StartPane
 from workbench.tui.screens.panes import Panes
 from workbench.tui.widgets.file_list import FileList
 from workbench.tui.widgets.worklist import WorklistPanel
 
-W = TypeVar("W", bound=Widget)
 
+class LeftHost(ViewHost, Protocol):
+    """What the left pane needs of the screen: the keys' view of it, and the panes it draws."""
 
-class LeftHost(Protocol):
-    """What the left pane needs of the screen."""
-
-    ws: Workspace | None
-    cursor: Cursor | None
-    config: Config
     panes: Panes
-
-    def query_one(self, selector: type[W]) -> W: ...
-
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
-
-    def go(self, position: Position, focus: bool = True) -> None: ...
-
-    def focus_view(self) -> None: ...
 
 
 class LeftPane:
