@@ -8,13 +8,14 @@ the reviewer left: each hunk's choice, whole-file choices, and notes.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from workbench.analysis.model import Decider, FileAnalysis, SyncAnalysis
 from workbench.git.repo import GitRepo
 from workbench.report.document import RecordedDecision
-from workbench.resolve.acks import hunk_holds, matched, sync_acks
+from workbench.resolve.acks import Ack, hunk_holds, matched
 from workbench.resolve.events import FileChoice, chosen_oid
 from workbench.resolve.journal import Journal, Situation
 from workbench.resolve.provenance import merged_journal
@@ -43,9 +44,10 @@ def merged_decisions(repo: GitRepo, analysis: SyncAnalysis,
                  if d.path in settled and (d.path, d.index) not in have and d.choice is not None)
 
 
-def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecision, ...]:
-    """The sync's acknowledged hunks (``.workbench/acks.toml`` in the result), in file and hunk order."""
-    found = matched(sync_acks(repo, analysis), analysis)
+def acknowledged(analysis: SyncAnalysis, record: Sequence[Ack]) -> tuple[RecordedDecision, ...]:
+    """The acknowledged hunks of the sync's ``record`` (``sync_acks``: ``.workbench/acks.toml`` in the result),
+    in file and hunk order."""
+    found = matched(record, analysis)
     hunks = {(f.path, h.index): h for f in analysis.files if f.path in {p for p, _ in found} for h in f.all_hunks}
     return tuple(
         RecordedDecision(path, index, ack.decision, decided_by="ack", reason=ack.reason, who=ack.who, at=ack.at,
@@ -54,19 +56,18 @@ def acknowledged(repo: GitRepo, analysis: SyncAnalysis) -> tuple[RecordedDecisio
     )
 
 
-def with_marks(repo: GitRepo, analysis: SyncAnalysis,
-               found: tuple[RecordedDecision, ...]) -> tuple[RecordedDecision, ...]:
+def with_marks(repo: GitRepo, analysis: SyncAnalysis, found: tuple[RecordedDecision, ...],
+               record: Sequence[Ack]) -> tuple[RecordedDecision, ...]:
     """``found`` marked as the app marks them (``services.agent.provenance``), once the record names an agent:
     agent-verified, agent-unverified, agent-contradicted (each claim checked again), or human.  A hunk the agent
     decided is listed once, by its record entry (the journal's copy of it says nothing more)."""
-    acks = sync_acks(repo, analysis)
-    if not any(a.by_agent for a in acks):
+    if not any(a.by_agent for a in record):
         return found
     from workbench.resolve.marks import Mark
     from workbench.services.agent.provenance import decision_marks
     from workbench.services.workspace import Workspace
 
-    marks = decision_marks(repo, Workspace.load(repo, analysis), acks)
+    marks = decision_marks(repo, Workspace.load(repo, analysis), record)
     recorded = {(d.path, d.index) for d in found if d.decided_by == "ack"}
     marked: list[RecordedDecision] = []
     for decision in found:

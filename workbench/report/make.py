@@ -31,13 +31,14 @@ def make_report(
     # Here, not at the top: ``workbench analyze`` imports this package for its listing, and the
     # decisions' readers bring tomlkit (~45 ms at every start) that only a report needs.
     from workbench.report.decisions import acknowledged, load_decisions, merged_decisions, with_marks
+    from workbench.resolve.acks import sync_acks
 
     analysis = with_provenance(repo, analysis)
     stats = python_line_stats(repo, analysis, result)
     decisions, note = load_decisions(repo.gitdir, analysis)
     decisions += merged_decisions(repo, analysis, decisions)
-    acks = acknowledged(repo, analysis)
-    found = with_marks(repo, analysis, decisions + acks)
+    record = sync_acks(repo, analysis)
+    found = with_marks(repo, analysis, decisions + acknowledged(analysis, record), record)
     link = commit_link_template(repo.config_value("remote.origin.url"))
     return build_report(analysis, stats, found, fail_on, decisions_note="" if found else note, commit_url=link)
 

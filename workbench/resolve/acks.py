@@ -24,6 +24,7 @@ import os
 import secrets
 import stat
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -218,7 +219,7 @@ def sync_acks(repo: GitRepo, analysis: SyncAnalysis) -> list[Ack]:
     return worktree_acks(repo.workdir)
 
 
-def matched(acks: list[Ack], analysis: SyncAnalysis) -> dict[tuple[str, int], Ack]:
+def matched(acks: Sequence[Ack], analysis: SyncAnalysis) -> dict[tuple[str, int], Ack]:
     """(path, hunk index) -> its acknowledgement; the last entry for a hunk wins."""
     wanted = {(a.path, a.hunk): a for a in acks}
     paths = {a.path for a in acks}
