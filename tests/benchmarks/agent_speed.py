@@ -23,6 +23,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from helpers.agent import batch_request  # noqa: E402  (the tests' helpers, from the path set above)
+
 MERGE_4291 = "66e55f9884"
 PARENTS_4291 = ("7ff046b1c8b976ff33761976796c4302ebd0a7bc", "28e13c484bd9cdc3eca24d3d8ab2d88c437e3bf2")
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -54,15 +58,8 @@ def ready(repo: Path, env: dict[str, str], limit: int) -> list[str]:
 
 
 def as_batch(lines: list[str]) -> str:
-    requests = []
-    for line in lines:
-        argv = shlex.split(line)[2:]
-        spec: dict[str, object] = {"ids": [a for a in argv if not a.startswith("-")][:1], "evidence": []}
-        for flag, key in (("--take", "take"), ("--claim", "claim"), ("--reason", "reason")):
-            spec[key] = argv[argv.index(flag) + 1]
-        spec["evidence"] = [argv[k + 1] for k, a in enumerate(argv) if a == "--evidence"]
-        requests.append(json.dumps(spec))
-    return "\n".join(requests) + "\n"
+    """``show``'s ready decide lines as one ``decide --batch`` input (the scripted agent's reading of them)."""
+    return "".join(json.dumps(batch_request(line)) + "\n" for line in lines)
 
 
 @dataclass
