@@ -16,7 +16,7 @@ from tui.pilot_tools import at, drive, loaded, main_screen, screen_text, settle,
 from workbench.analysis.model import Take
 from workbench.resolve.events import FileChoice
 from workbench.resolve.splice import Choice, Decision
-from workbench.sample import SampleSync
+from workbench.sample import RepoBuilder, SampleSync
 from workbench.services.exercises import build_sample_exercise
 from workbench.services.workspace import Position, Workspace
 from workbench.tui.app import WorkbenchApp
@@ -59,6 +59,21 @@ def test_y_accepts_the_suggestion_and_the_why_pane_says_it(sample_in_progress: S
         assert any("Accepted the suggestion for hunk" in t for t in toasts(pilot))
         await pilot.press("u")
         assert ws.session.decision(SQUASHED, hunk.index) is None
+
+    drive(app, script)
+
+
+def test_the_why_pane_reads_the_squash_evidence_before_the_hunks_state(sample_branches: SampleSync,
+                                                                        make_app: MakeApp) -> None:
+    """The strongest signal first: in a plain ``git merge`` stopped on conflicts, the squash that explains the
+    risk comes before "still conflicted", which the hunk's header already says (a short pane cut it off)."""
+    assert RepoBuilder.open(sample_branches.path).merge("main") == 1
+    app = make_app(sample_branches, start_file=SQUASHED)
+
+    async def script(pilot: Pilot[int]) -> None:
+        why = main_screen(pilot).query_one(WhyPanel).text.plain
+        squash, state = why.find("(a squash of"), why.find("the hunk is still conflicted")
+        assert 0 <= squash < state, why
 
     drive(app, script)
 

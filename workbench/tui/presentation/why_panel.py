@@ -184,7 +184,9 @@ def _range_words(start: int, end: int) -> str:
 
 
 def _signals(text: Text, signals: Iterable[Signal], commits: dict[str, Commit], palette: Palette) -> None:
-    for signal in signals:
+    """The signals in the analysis' order, but "still conflicted" last: it states what the hunk's header says, and
+    a short pane must not push the evidence that explains the risk out of view."""
+    for signal in sorted(signals, key=lambda s: s.kind is SignalKind.STILL_CONFLICTED):
         text.append("• ", style=palette.risk[Level.HIGH] if signal.weight >= 50 else palette.risk[Level.MEDIUM])
         text.append(visible(signal.message, single_line=False))
         text.append("\n")
