@@ -18,6 +18,7 @@ from workbench.tui.actions.editing import built_in_editable
 from workbench.tui.editor import EditorFailed, run_editor
 from workbench.tui.glyphs import status_letters, status_words
 from workbench.tui.presentation.file_list import outline_row, totals
+from workbench.tui.presentation.worklist import why_lines
 from workbench.tui.syntax import MAX_LINES, python_spans
 
 LAYER = "megatron/core/transformer/transformer_layer.py"
@@ -159,3 +160,15 @@ def test_a_high_risk_file_without_hunks_counts_as_high_risk_until_chosen(ws: Wor
     after = totals(ws)
     assert before.high is not None and after.high is not None, "the risk is known"
     assert (before.undecided - after.undecided, before.high - after.high) == (1, 1)
+
+
+def test_an_items_sentence_breaks_between_words_and_shows_its_cut() -> None:
+    """The worklist's rows wrap an item's sentence at words ("1 hun" / "k of" read badly), within the row."""
+    sentence = ("_is_distopt_quantized_param fails in 1 hunk of megatron/core/optimizer/distrib_optimizer.py: dev's "
+                "code calls it, but main's class has no such method")
+    lines = why_lines(sentence, 42)
+    assert lines == ["_is_distopt_quantized_param fails in 1", "hunk of megatron/core/optimizer/distrib_o…"]
+    assert all(len(line) <= 42 for line in lines)
+    assert why_lines("a path/that/is/far/longer/than/one/line/of/the/list", 20) == [
+        "a path/that/is/far/l", "onger/than/one/line…"], "a word longer than a line is broken inside"
+    assert why_lines("short", 42) == ["short"]

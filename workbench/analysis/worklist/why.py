@@ -26,10 +26,10 @@ def commit_label(sha: str | None, commits: Mapping[str, Commit]) -> str:
 
 
 def places(paths: Sequence[str], hunks: int) -> str:
-    """``in 3 hunks of a.py`` / ``in 5 hunks across 2 files``."""
+    """``in 3 hunks of a.py`` / ``in 5 hunks across 2 files`` / ``in 2 files`` (members that are files only)."""
     if len(paths) == 1:
         return f"in {plural(hunks, 'hunk')} of {paths[0]}" if hunks else f"in {paths[0]}"
-    return f"in {plural(hunks, 'hunk')} across {plural(len(paths), 'file')}"
+    return f"in {plural(hunks, 'hunk')} across {plural(len(paths), 'file')}" if hunks else f"in {plural(len(paths), 'file')}"
 
 
 def lost(dev: int, main: int) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 
 from workbench.analysis.worklist.why import size_words
@@ -20,6 +22,16 @@ def _cut(words: str, width: int) -> str:
     return words if len(words) <= width else words[:max(width - 1, 0)] + "…"
 
 
+def why_lines(words: str, span: int) -> list[str]:
+    """The item's sentence in at most ``WHY_LINES`` lines of ``span``, broken between words (a word longer than a
+    line, a path, is broken inside), the last one cut with … when more follows."""
+    lines = textwrap.wrap(words, span, break_long_words=True, break_on_hyphens=False) or [""]
+    shown = lines[:WHY_LINES]
+    if len(lines) > WHY_LINES:  # the next word did not fit on the last line: the cut always shows
+        shown[-1] = _cut(f"{shown[-1]} {lines[WHY_LINES]}", span)
+    return shown
+
+
 def item_entry(ws: Workspace, row: ItemRow, width: int, palette: Palette) -> ItemEntry:
     """One item: ``H commit · 3 hunks in 2 files · −4 dev −0 main``, its sentence, its files."""
     item = row.item
@@ -35,9 +47,8 @@ def item_entry(ws: Workspace, row: ItemRow, width: int, palette: Palette) -> Ite
     if row.later:
         text.append("  · changed after the merge", style=palette.muted)
     span = width - 2
-    why = _cut(visible(item.why), span * WHY_LINES)
-    for k in range(0, len(why), span):
-        text.append("\n  " + why[k:k + span])
+    for line in why_lines(visible(item.why), span):
+        text.append("\n  " + line)
     files = ", ".join(p.rsplit("/", 1)[-1] + ("" if ws.analysis.file(p) is not None else " (merged cleanly)")
                       for p in item.paths)
     text.append("\n  " + _cut(visible(files), span), style=palette.muted)
