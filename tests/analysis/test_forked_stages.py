@@ -13,7 +13,7 @@ import pytest
 
 from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
-from workbench.analysis.api.findings import PathFindings
+from workbench.analysis.stages.audit_api import Audited
 from workbench.analysis.stages.score_risk import OwnRisk
 from workbench.analysis.stages.suggest_resolutions import FileMenus
 from workbench.cli import main
@@ -80,7 +80,7 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     analysed, alignments = files
     assert analysed and alignments  # every file, and the blame alignments that came back with them
     found, _ = first
-    audited = [part for part in found.values() if isinstance(part, PathFindings)]
+    audited = [part.found for part in found.values() if isinstance(part, Audited)]
     assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
     assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
     menus = [part for part in found.values() if isinstance(part, FileMenus) and part.menus]

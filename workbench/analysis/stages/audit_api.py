@@ -1,17 +1,25 @@
-"""The ``audit_api`` pipeline stage: findings, and signals on the hunks that hold them."""
+"""The ``audit_api`` pipeline stage: findings, and signals on the hunks that hold them.
+
+A path's audit reads other paths' code.  With a unit memo, each path is
+audited by an auditor of its own, noting which of the analysis' files it
+read (``_Touching``), so that a finding is reused only while those read the
+same (a module that stops defining a name changes its importers' findings).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from workbench.analysis.api.audit import Auditor
 from workbench.analysis.api.definition_changes import History
 from workbench.analysis.api.findings import CalleeNote, PathFindings
+from workbench.analysis.memo import Fingerprint, UnitMemo
 from workbench.analysis.model import ApiMismatch, FileAnalysis, Signal, SignalKind, SyncAnalysis
-from workbench.analysis.readers import Trees
+from workbench.analysis.readers import HeldBlobs, RepoFiles, Trees
 from workbench.analysis.risk.signals import kind_weight
 from workbench.analysis.seam import AnalysisContext, Fact, Stage, Unit
+from workbench.git.types import TreeRole
 
 
 @dataclass(frozen=True)
@@ -22,30 +30,94 @@ class _AuditFindings:
     notes: tuple[CalleeNote, ...]
 
 
-def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> Auditor | None:
+@dataclass(frozen=True)
+class Audited:
+    """What auditing one path found, and the files of the analysis it read with their facts' digests (when
+    a memo keeps it: a finding reused must see those files as they were)."""
+
+    found: PathFindings
+    read: tuple[tuple[str, Fingerprint], ...] = ()
+
+
+class _Touching(Trees):
+    """``Trees`` noting every path of the analysis' own files read (in any role): what an audit read beyond
+    the scope (``memo.py``); their results are a merge in progress's work."""
+
+    def __init__(self, files: RepoFiles, conflicted: Mapping[str, FileAnalysis], held: HeldBlobs | None) -> None:
+        super().__init__(files, conflicted, held)
+        self.own = conflicted
+        self.touched: set[str] = set()
+
+    def blob_id(self, role: TreeRole, path: str) -> str | None:
+        if path in self.own:
+            self.touched.add(path)
+        return super().blob_id(role, path)
+
+    def read(self, role: TreeRole, path: str) -> bytes | None:
+        if path in self.own:
+            self.touched.add(path)
+        return super().read(role, path)
+
+
+@dataclass(frozen=True)
+class _Audit:
+    """The audit of one analysis: one auditor for every path, or (with a memo) one per path, so that each
+    path's reads are its own (an auditor's caches would carry one path's reads into another's findings)."""
+
+    auditor: Auditor
+    make: Callable[[], Auditor]
+    trees: _Touching
+    memo: UnitMemo | None
+
+    def token(self, path: str) -> Fingerprint:
+        return self.memo.part(self.trees.own[path]) if self.memo is not None else b""
+
+
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Audit | None:
     """An auditor of ``analysis`` (None: no whole-tree reader, nothing to audit)."""
     files, policy = context.repo_files, context.policy
     if files is None:
         return None
-    trees = Trees(files, {f.path: f for f in analysis.files}, context.held)
+    trees = _Touching(files, {f.path: f for f in analysis.files}, context.held)
     override = (lambda path: policy.override_rule(path) is not None) if policy is not None else (lambda path: False)
-    return Auditor(analysis, trees, History(files, context.read_blob), context.commit, override, context.paths)
+    history = History(files, context.read_blob)
+
+    def make() -> Auditor:
+        return Auditor(analysis, trees, history, context.commit, override, context.paths)
+
+    return _Audit(make(), make, trees, context.memo)
 
 
-def _units(auditor: Auditor | None) -> list[Unit[str]]:
+def _units(audit: _Audit | None) -> list[Unit[str]]:
     """The paths to audit (none without a whole-tree reader)."""
-    return [Unit(path) for path in auditor.candidates()] if auditor is not None else []
+    return [Unit(path) for path in audit.auditor.candidates()] if audit is not None else []
 
 
-def _find(auditor: Auditor | None, path: str) -> PathFindings:
+def _find(audit: _Audit | None, path: str) -> Audited:
     """What auditing ``path`` finds: it reads other paths' code, never their findings."""
-    assert auditor is not None
-    return auditor.found_in(path)
+    assert audit is not None
+    if audit.memo is None:
+        return Audited(audit.auditor.found_in(path))
+    audit.trees.touched.clear()
+    found = audit.make().found_in(path)
+    return Audited(found, tuple((p, audit.token(p)) for p in sorted(audit.trees.touched)))
 
 
-def _fold(analysis: SyncAnalysis, parts: Sequence[PathFindings], auditor: Auditor | None) -> SyncAnalysis:
+def _inputs(audit: _Audit | None, path: str) -> tuple[object, ...] | None:
+    """What auditing ``path`` reads besides the scope and the files it records: its own file's facts."""
+    assert audit is not None
+    return (path, audit.trees.own.get(path))
+
+
+def _valid(audit: _Audit | None, found: Audited) -> bool:
+    """Whether every file of the analysis ``found`` read holds the same facts now."""
+    assert audit is not None
+    return all(p in audit.trees.own and audit.token(p) == token for p, token in found.read)
+
+
+def _fold(analysis: SyncAnalysis, parts: Sequence[Audited], audit: _Audit | None) -> SyncAnalysis:
     """Fill ``api_mismatches`` and put a signal on each hunk (or file) that holds one."""
-    return analysis if auditor is None else _with_audit(analysis, _collected(parts))
+    return analysis if audit is None else _with_audit(analysis, _collected([part.found for part in parts]))
 
 
 def _collected(parts: Sequence[PathFindings]) -> _AuditFindings:
@@ -88,5 +160,6 @@ def _with_signals(entry: FileAnalysis, findings: tuple[ApiMismatch, ...], notes:
     return replace(entry, hunks=hunks, signals=entry.signals + tuple(file_signals))
 
 
-STAGE = Stage("audit_api", frozenset(), frozenset({Fact.API_MISMATCHES, Fact.SIGNALS}), _prepare, _units, _find, _fold)
+STAGE = Stage("audit_api", frozenset(), frozenset({Fact.API_MISMATCHES, Fact.SIGNALS}), _prepare, _units, _find, _fold,
+              _inputs, _valid)
 """The API audit, path by path: reads the engine's facts and the context's policy (override-from-main files)."""
