@@ -76,7 +76,7 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     _only_claimed_by(monkeypatch, "child")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
     files, first, second, last = answers
-    assert isinstance(files, tuple) and isinstance(first, tuple) and isinstance(second, tuple)
+    assert isinstance(files, tuple) and isinstance(first, tuple) and isinstance(second, tuple) and isinstance(last, tuple)
     analysed, alignments = files
     assert analysed and alignments  # every file, and the blame alignments that came back with them
     found, _ = first
