@@ -44,22 +44,26 @@ def scope_of(snapshot: SyncSnapshot, policy: object, inputs: Mapping[str, object
     """What every unit of one analysis reads besides its own file's result: the snapshot without the
     conflicted files' results, the loaded policy and the caller's ``inputs`` (git's version, settings and
     environment, the options)."""
-    return digest("scope", replace(snapshot, results={}), policy, sorted(inputs.items()))
+    paths = sorted(snapshot.paths) if snapshot.paths is not None else None  # a set's order is the process's
+    return digest("scope", replace(snapshot, results={}, paths=None), paths, policy, sorted(inputs.items()))
+
+
+Fetch = Callable[[Fingerprint], tuple[bool, object]]
+"""Reads an earlier analysis' answer by its fingerprint: (found, answer)."""
 
 
 class UnitMemo:
-    """Fingerprint -> answer: what the units of earlier analyses found, and what this one adds.
+    """Fingerprint -> answer: what the units of earlier analyses found (``fetch``), and what this one adds.
 
     ``scope`` is the fingerprint every unit of this analysis starts from
-    (``scope_of``); the memo holds answers of that scope only.
+    (``scope_of``): a unit's fingerprint holds it.
     """
 
-    def __init__(self, scope: Fingerprint, known: Mapping[Fingerprint, object] | None = None) -> None:
+    def __init__(self, scope: Fingerprint, fetch: Fetch | None = None) -> None:
         self.scope = scope
-        self._known: dict[Fingerprint, object] = dict(known or {})
-        self.used: set[Fingerprint] = set()
-        """The fingerprints this analysis looked up and found, or recorded."""
-        self.added = 0
+        self._fetch = fetch
+        self.added: dict[Fingerprint, object] = {}
+        """The answers this analysis computed, by fingerprint (to be stored)."""
         self._parts: dict[int, tuple[object, Fingerprint]] = {}
 
     def unit(self, stage: str, *inputs: object) -> Fingerprint:
@@ -75,24 +79,12 @@ class UnitMemo:
         return held[1]
 
     def get(self, fingerprint: Fingerprint) -> tuple[bool, object]:
-        if fingerprint in self._known:
-            self.used.add(fingerprint)
-            return True, self._known[fingerprint]
-        return False, None
+        if fingerprint in self.added:
+            return True, self.added[fingerprint]
+        return self._fetch(fingerprint) if self._fetch is not None else (False, None)
 
     def put(self, fingerprint: Fingerprint, answer: object) -> None:
-        self._known[fingerprint] = answer
-        self.used.add(fingerprint)
-        self.added += 1
-
-    def entries(self, keep: int) -> dict[Fingerprint, object]:
-        """What to keep: every answer this analysis used, then older ones, up to ``keep`` in all."""
-        kept = {f: self._known[f] for f in self.used}
-        for fingerprint, answer in reversed(list(self._known.items())):
-            if len(kept) >= keep:
-                break
-            kept.setdefault(fingerprint, answer)
-        return kept
+        self.added[fingerprint] = answer
 
 
 def run_memoized(

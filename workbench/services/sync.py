@@ -334,9 +334,9 @@ def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object]
     """The unit memo of the analysis' scope from the cache: the key's inputs but the work tree's state
     (a unit's fingerprint holds its own file's result), with the snapshot but the results read."""
     from workbench.analysis.memo import scope_of
-    from workbench.cache.memo import load_memo
+    from workbench.cache.memo import memo_of
 
-    return load_memo(_memo_cache(), scope_of(snapshot, policy, {k: v for k, v in inputs.items() if k != "work"}))
+    return memo_of(_memo_cache(), scope_of(snapshot, policy, {k: v for k, v in inputs.items() if k != "work"}))
 
 
 @contextmanager
