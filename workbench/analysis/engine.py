@@ -18,7 +18,7 @@ from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, 
 from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.forked import Runner
 from workbench.analysis.hunks import build_hunks
-from workbench.analysis.memo import UnitMemo, run_memoized
+from workbench.analysis.memo import Fingerprint, UnitMemo, digest, run_memoized
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -91,8 +91,11 @@ def analyze(
     """
     report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
-    files = _analyze_files(snapshot, read_blob, commit, mapper, report, memo)
+    files, fingerprints = _analyze_files(snapshot, read_blob, commit, mapper, report, memo)
     listed = with_later(tuple(files), snapshot)
+    if memo is not None:  # a file's facts are a function of its engine unit's inputs (and the scope's ``later``)
+        for entry, fingerprint in zip(listed, fingerprints, strict=True):
+            memo.known(entry, digest(fingerprint, entry.later))
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     held = HeldBlobs(listed)
     context = AnalysisContext(snapshot, held.over(read_blob), commit, line_changes, mapper, policy, repo_files,
@@ -104,9 +107,10 @@ def analyze(
 def _analyze_files(
     snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper, report: Progress,
     memo: UnitMemo | None = None,
-) -> list[FileAnalysis]:
+) -> tuple[list[FileAnalysis], list[Fingerprint]]:
     """Every conflicted file's analysis with its edits beyond git's merge, then every other path the
-    result changed, in order: shared with a forked child when a second core pays.
+    result changed, in order: shared with a forked child when a second core pays; and their fingerprints
+    in ``memo`` (none without one).
 
     The child's blame alignments come back with its files, so the stages'
     blame (risk) finds them in ``mapper`` as if this process had made them.
@@ -132,7 +136,7 @@ def _analyze_files(
         child_state=mapper.alignments, progress=lambda done: report("files", done, count),
     )
     mapper.learn(alignments or {})
-    return files
+    return files, fingerprints
 
 
 def _cost(path: str, snapshot: SyncSnapshot) -> int:

@@ -78,6 +78,11 @@ class UnitMemo:
             held = self._parts[id(part)] = (part, digest(part))
         return held[1]
 
+    def known(self, part: object, token: Fingerprint) -> None:
+        """Take ``token`` as ``part``'s digest: a value some unit's fingerprint determines (a file's engine
+        facts are its engine unit's), named without pickling it again."""
+        self._parts[id(part)] = (part, token)
+
     def get(self, fingerprint: Fingerprint) -> tuple[bool, object]:
         if fingerprint in self.added:
             return True, self.added[fingerprint]
