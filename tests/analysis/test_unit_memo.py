@@ -109,6 +109,19 @@ def test_a_module_that_stops_defining_a_name_changes_its_importers_audit(
     assert hits  # the units of pkg/a.py and pkg/c.py were reused; the audit of pkg/a.py was not
 
 
+def test_an_analysis_of_some_paths_sees_the_modules_they_read_change(tmp_path: Path) -> None:
+    """Asked about ``pkg/a.py`` alone, the audit still reads ``pkg/b.py``'s result, outside the paths asked."""
+    repo = _in_progress(tmp_path / "repo")
+    for rel in (A, B):
+        _resolve(repo, rel, "dev", staged=True)
+    _, before = open_sync(SyncRequest(repo=repo, paths=(A,)))
+    assert not before.api_mismatches
+    _resolve(repo, B, "custom", staged=True)
+    _, memoised = open_sync(SyncRequest(repo=repo, paths=(A,)))
+    _, cold = open_sync(SyncRequest(repo=repo, paths=(A,), cache=False))
+    assert memoised == cold and cold.api_mismatches
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     first=st.tuples(*(st.sampled_from(CHOICES) for _ in range(3))),

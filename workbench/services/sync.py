@@ -323,20 +323,26 @@ def _compute(
             if progress is not None:
                 progress(LoadProgress(phase, done, total))
 
-        reuse = _unit_memo(snapshot, policy, inputs) if inputs is not None else None
+        reuse = _unit_memo(snapshot, policy, inputs, request.paths is not None) if inputs is not None else None
         if reuse is not None and memo is not None:
             memo.append(reuse)
         return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
                        progress=staged if progress is not None else None, memo=reuse)
 
 
-def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object]) -> UnitMemo:
+def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object], some_paths: bool) -> UnitMemo:
     """The unit memo of the analysis' scope from the cache: the key's inputs but the work tree's state
-    (a unit's fingerprint holds its own file's result), with the snapshot but the results read."""
+    (a unit's fingerprint holds its own file's result), with the snapshot but the results read.
+
+    An analysis of some paths keeps the work tree's state in its scope: its
+    snapshot holds the work tree's changes to those paths only, and the
+    audit reads the modules they import wherever they are.
+    """
     from workbench.analysis.memo import scope_of
     from workbench.cache.memo import memo_of
 
-    return memo_of(_memo_cache(), scope_of(snapshot, policy, {k: v for k, v in inputs.items() if k != "work"}))
+    kept = inputs if some_paths else {k: v for k, v in inputs.items() if k != "work"}
+    return memo_of(_memo_cache(), scope_of(snapshot, policy, kept))
 
 
 @contextmanager
