@@ -32,31 +32,44 @@ class _AuditFindings:
 
 @dataclass(frozen=True)
 class Audited:
-    """What auditing one path found, and the files of the analysis it read with their facts' digests (when
-    a memo keeps it: a finding reused must see those files as they were)."""
+    """What auditing one path found, and what it read beyond the scope (when a memo keeps it: a finding is
+    reused only while these read the same)."""
 
     found: PathFindings
     read: tuple[tuple[str, Fingerprint], ...] = ()
+    """The analysis' own files it read, with their facts' digests."""
+    results: tuple[tuple[str, str | None], ...] = ()
+    """The other files of the result it read, with their blob ids then (None: absent): a merge in
+    progress's work tree is read as the audit goes, and may have changed since the snapshot."""
 
 
 class _Touching(Trees):
-    """``Trees`` noting every path of the analysis' own files read (in any role): what an audit read beyond
-    the scope (``memo.py``); their results are a merge in progress's work."""
+    """``Trees`` noting what an audit reads beyond the scope (``memo.py``): every path of the analysis' own
+    files (in any role), and the result's other files by their blob ids."""
 
     def __init__(self, files: RepoFiles, conflicted: Mapping[str, FileAnalysis], held: HeldBlobs | None) -> None:
         super().__init__(files, conflicted, held)
         self.own = conflicted
         self.touched: set[str] = set()
+        self.results: dict[str, str | None] = {}
 
     def blob_id(self, role: TreeRole, path: str) -> str | None:
-        if path in self.own:
-            self.touched.add(path)
+        self._note(role, path)
         return super().blob_id(role, path)
 
     def read(self, role: TreeRole, path: str) -> bytes | None:
+        self._note(role, path)
+        return super().read(role, path)
+
+    def _note(self, role: TreeRole, path: str) -> None:
         if path in self.own:
             self.touched.add(path)
-        return super().read(role, path)
+        elif role == "result" and path not in self.results:
+            self.results[path] = self.files.blob_id("result", path)
+
+    def clear(self) -> None:
+        self.touched.clear()
+        self.results.clear()
 
 
 @dataclass(frozen=True)
@@ -98,9 +111,10 @@ def _find(audit: _Audit | None, path: str) -> Audited:
     assert audit is not None
     if audit.memo is None:
         return Audited(audit.auditor.found_in(path))
-    audit.trees.touched.clear()
+    audit.trees.clear()
     found = audit.make().found_in(path)
-    return Audited(found, tuple((p, audit.token(p)) for p in sorted(audit.trees.touched)))
+    trees = audit.trees
+    return Audited(found, tuple((p, audit.token(p)) for p in sorted(trees.touched)), tuple(sorted(trees.results.items())))
 
 
 def _inputs(audit: _Audit | None, path: str) -> tuple[object, ...] | None:
@@ -110,9 +124,11 @@ def _inputs(audit: _Audit | None, path: str) -> tuple[object, ...] | None:
 
 
 def _valid(audit: _Audit | None, found: Audited) -> bool:
-    """Whether every file of the analysis ``found`` read holds the same facts now."""
+    """Whether every file ``found`` read holds the same facts, or the same bytes, now."""
     assert audit is not None
-    return all(p in audit.trees.own and audit.token(p) == token for p, token in found.read)
+    trees = audit.trees
+    return (all(p in trees.own and audit.token(p) == token for p, token in found.read)
+            and all(p not in trees.own and trees.files.blob_id("result", p) == blob for p, blob in found.results))
 
 
 def _fold(analysis: SyncAnalysis, parts: Sequence[Audited], audit: _Audit | None) -> SyncAnalysis:

@@ -64,8 +64,12 @@ def _find(given: _Given, path: str) -> tuple[DuplicateDefinition, ...]:
 
 
 def _inputs(given: _Given, path: str) -> tuple[object, ...]:
-    """What ``_find`` reads besides the scope: the path, and its file's facts when the analysis holds it."""
-    return (path, given.files.get(path))
+    """What ``_find`` reads besides the scope: the path, its file's facts when the analysis holds it, else its
+    result's blob id (a merge in progress's work tree is read as the stage goes, and may have changed since the
+    snapshot; asked here first, ``_find`` reads the same bytes)."""
+    entry = given.files.get(path)
+    assert given.trees is not None
+    return (path, entry) if entry is not None else (path, None, given.trees.blob_id("result", path))
 
 
 def _fold(analysis: SyncAnalysis, found: Sequence[tuple[DuplicateDefinition, ...]], _given: _Given) -> SyncAnalysis:
