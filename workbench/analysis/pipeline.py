@@ -81,6 +81,7 @@ def _found(
             inputs = wave[n].inputs
             read = inputs(prepared[n], unit.key) if inputs is not None else None
             fingerprints[k] = memo.unit(wave[n].name, *read) if read is not None else None
+
     def valid(k: int, found: object) -> bool:
         check = wave[keys[k][0]].valid
         return check is None or check(prepared[keys[k][0]], found)
