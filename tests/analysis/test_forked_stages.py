@@ -13,7 +13,7 @@ import pytest
 
 from workbench.analysis import engine, forked
 from workbench.analysis.api.audit import Auditor
-from workbench.analysis.api.findings import PathFindings
+from workbench.analysis.stages.audit_api import Audited
 from workbench.analysis.stages.score_risk import OwnRisk
 from workbench.analysis.stages.suggest_resolutions import FileMenus
 from workbench.cli import main
@@ -66,7 +66,7 @@ def test_the_shared_analysis_gives_the_serial_one(
     sample_merge_commit: SampleSync, serial: str, answers: list[object], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert len(answers) == 3 and all(isinstance(a, tuple) for a in answers)  # the engine's child, each wave's
+    assert len(answers) == 4 and all(isinstance(a, tuple) for a in answers)  # the engine's child, each wave's
 
 
 def test_everything_done_by_the_child_gives_the_serial_analysis(
@@ -75,12 +75,12 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
 ) -> None:
     _only_claimed_by(monkeypatch, "child")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    files, first, second = answers
-    assert isinstance(files, tuple) and isinstance(first, tuple) and isinstance(second, tuple)
+    files, first, second, last = answers
+    assert isinstance(files, tuple) and isinstance(first, tuple) and isinstance(second, tuple) and isinstance(last, tuple)
     analysed, alignments = files
     assert analysed and alignments  # every file, and the blame alignments that came back with them
     found, _ = first
-    audited = [part for part in found.values() if isinstance(part, PathFindings)]
+    audited = [part.found for part in found.values() if isinstance(part, Audited)]
     assert any(part.mismatches for part in audited)  # the sample's audit finds something in the child
     assert any(isinstance(part, OwnRisk) for part in found.values())  # risk's files, beside the audit
     menus = [part for part in found.values() if isinstance(part, FileMenus) and part.menus]
@@ -88,6 +88,8 @@ def test_everything_done_by_the_child_gives_the_serial_analysis(
     assert {part for part in found.values() if isinstance(part, tuple) and not part} == {()}  # deleted files, duplicates: none
     signals, _ = second
     assert any(signals.values())  # the signals of the files without hunks, once the deleted files are folded
+    worklist, _ = last
+    assert any(isinstance(part, tuple) for part in worklist.values())  # the files' sync changes, beside the worklist
 
 
 def test_everything_done_by_the_parent_gives_the_serial_analysis(
@@ -96,7 +98,7 @@ def test_everything_done_by_the_parent_gives_the_serial_analysis(
 ) -> None:
     _only_claimed_by(monkeypatch, "parent")
     assert _analyze_json(capsys, sample_merge_commit.path) == serial
-    assert answers == [({}, {}), ({}, None), ({}, None)]  # the engine's child sent its (empty) alignments cache
+    assert answers == [({}, {}), ({}, None), ({}, None), ({}, None)]  # the engine's child sent its (empty) alignments cache
 
 
 @pytest.mark.parametrize("failing", ["engine", "audit"])

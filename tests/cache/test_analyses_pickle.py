@@ -8,7 +8,7 @@ from pathlib import Path
 
 from workbench.analysis.model import FileAnalysis, Hunk, LineRange, Signal, SyncAnalysis
 from workbench.cache import DiskCache
-from workbench.cache.analyses import _by_constructor, load_analysis, rebuilt_by_constructor, save_analysis
+from workbench.cache.analyses import by_constructor, load_analysis, rebuilt_by_constructor, save_analysis
 from workbench.sample import SampleSync
 from workbench.services.sync import SyncRequest, open_sync
 
@@ -20,7 +20,7 @@ def test_a_saved_analysis_loads_equal_with_its_records_rebuilt_by_their_construc
     assert save_analysis(cache, "key", analysis)
     loaded = load_analysis(cache, "key")
     assert loaded == analysis and loaded is not analysis
-    assert {LineRange, Hunk, Signal, FileAnalysis, SyncAnalysis} <= _by_constructor().keys()
+    assert {LineRange, Hunk, Signal, FileAnalysis, SyncAnalysis} <= by_constructor().keys()
     payload = cache.get("key")
     assert payload is not None
     ops = [op.name for op, _arg, _pos in pickletools.genops(bytes(payload))]

@@ -18,6 +18,7 @@ from workbench.analysis.conflict_text import DEFAULT_MARKER_SIZE, marker_sizes, 
 from workbench.analysis.file_versions import file_analysis
 from workbench.analysis.forked import Runner
 from workbench.analysis.hunks import build_hunks
+from workbench.analysis.memo import Fingerprint, UnitMemo, digest, run_memoized
 from workbench.analysis.model import (
     ConflictKind,
     FileAnalysis,
@@ -71,6 +72,7 @@ def analyze(
     repo_files: RepoFiles | None = None,
     stages: Sequence[AnyStage] = DEFAULT_STAGES,
     progress: Progress | None = None,
+    memo: UnitMemo | None = None,
 ) -> SyncAnalysis:
     """Analyse every path the plain merge of dev and main conflicts on.
 
@@ -81,27 +83,34 @@ def analyze(
     files' work, and the stages' when there is a whole-tree reader, is shared
     with a forked child when it pays (``Runner``).
     ``progress(phase, done, total)`` hears how far it got ("files", then each
-    stage's name), for a front end's progress indicator.  A snapshot
+    stage's name), for a front end's progress indicator.  ``memo``: the
+    answers of earlier analyses' units, reused where a unit's inputs are the
+    same (``memo.py``), and added to.  A snapshot
     restricted to some paths (``load_sync(paths=...)``) keeps the stages to
     those paths too.
     """
     report = progress or (lambda _phase, _done, _total: None)
     mapper = LineMapper(line_changes)
-    files = _analyze_files(snapshot, read_blob, commit, mapper, report)
+    files, fingerprints = _analyze_files(snapshot, read_blob, commit, mapper, report, memo)
     listed = with_later(tuple(files), snapshot)
+    if memo is not None:  # a file's facts are a function of its engine unit's inputs (and the scope's ``later``)
+        for entry, fingerprint in zip(listed, fingerprints, strict=True):
+            memo.known(entry, digest(fingerprint, entry.later))
     base = replace(_sync_analysis(snapshot, listed), resolver=resolver_of(listed, snapshot, read_blob))
     held = HeldBlobs(listed)
     context = AnalysisContext(snapshot, held.over(read_blob), commit, line_changes, mapper, policy, repo_files,
-                              snapshot.paths, held)
+                              snapshot.paths, held, memo)
     runner = Runner.for_files(len(listed)) if repo_files is not None else IN_PROCESS
     return run_stages(base, context, stages, runner, report)
 
 
 def _analyze_files(
-    snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper, report: Progress
-) -> list[FileAnalysis]:
+    snapshot: SyncSnapshot, read_blob: ReadBlob, commit: CommitLookup, mapper: LineMapper, report: Progress,
+    memo: UnitMemo | None = None,
+) -> tuple[list[FileAnalysis], list[Fingerprint]]:
     """Every conflicted file's analysis with its edits beyond git's merge, then every other path the
-    result changed, in order: shared with a forked child when a second core pays.
+    result changed, in order: shared with a forked child when a second core pays; and their fingerprints
+    in ``memo`` (none without one).
 
     The child's blame alignments come back with its files, so the stages'
     blame (risk) finds them in ``mapper`` as if this process had made them.
@@ -118,12 +127,16 @@ def _analyze_files(
         return with_edits_beyond(entry, moved.get(entry.path), snapshot, read_blob, mapper, located)
 
     paths = [entry.path for entry in entries] + [found.path for found in changed]
-    files, alignments = Runner.for_files(count).run(
-        count, one, cost=lambda k: _cost(paths[k], snapshot), child_state=mapper.alignments,
-        progress=lambda done: report("files", done, count),
+    fingerprints = [] if memo is None else [  # a file reads its own result; the rest is the scope's
+        *(memo.unit("engine", entry, snapshot.results.get(entry.path)) for entry in entries),
+        *(memo.unit("engine-changed", found) for found in changed),
+    ]
+    files, alignments = run_memoized(
+        Runner.for_files(count), count, one, fingerprints, memo, cost=lambda k: _cost(paths[k], snapshot),
+        child_state=mapper.alignments, progress=lambda done: report("files", done, count),
     )
     mapper.learn(alignments or {})
-    return files
+    return files, fingerprints
 
 
 def _cost(path: str, snapshot: SyncSnapshot) -> int:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from workbench.analysis.forked import Runner
+from workbench.analysis.memo import Fingerprint, run_memoized
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.seam import AnalysisContext, AnyStage
 
@@ -73,7 +74,20 @@ def _found(
         n, unit = keys[k]
         return wave[n].find(prepared[n], unit.key)
 
-    answers, _ = runner.run(len(keys), find, cost=lambda k: keys[k][1].cost, groups=[len(units[n]) for n in wave])
+    memo = context.memo
+    fingerprints: list[Fingerprint | None] = [None] * len(keys)
+    if memo is not None:
+        for k, (n, unit) in enumerate(keys):
+            inputs = wave[n].inputs
+            read = inputs(prepared[n], unit.key) if inputs is not None else None
+            fingerprints[k] = memo.unit(wave[n].name, *read) if read is not None else None
+
+    def valid(k: int, found: object) -> bool:
+        check = wave[keys[k][0]].valid
+        return check is None or check(prepared[keys[k][0]], found)
+
+    answers, _ = run_memoized(runner, len(keys), find, fingerprints, memo, cost=lambda k: keys[k][1].cost,
+                              groups=[len(units[n]) for n in wave], valid=valid)
     found: dict[int, tuple[Any, list[Any]]] = {}
     start = 0
     for n in wave:

@@ -13,6 +13,12 @@ without knowing what the work is:
 * ``fold(analysis, found, prepared)``: the findings, in ``units`` order, put
   into the analysis (in this process, in stage order).
 
+``inputs(prepared, key)``, when a stage gives it, names what a computation
+reads besides the scope every unit shares (``memo.py``): its file's facts
+as its ``find`` reads them.  A computation whose inputs were computed before
+is answered from the memo (None, or no ``inputs``: always computed), once
+``valid(prepared, found)`` says what it recorded reading beyond them holds.
+
 ``reads`` and ``writes`` name the facts of the analysis a stage's ``prepare``
 and ``find`` read and its ``fold`` writes: a stage whose computations read
 nothing an earlier stage writes may compute beside it (``pipeline.py``).
@@ -27,6 +33,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from workbench.analysis.blame import LineChanges, LineMapper
+from workbench.analysis.memo import UnitMemo
 from workbench.analysis.model import SyncAnalysis
 from workbench.analysis.policy.rules import Policy
 from workbench.analysis.readers import HeldBlobs, RepoFiles
@@ -57,6 +64,8 @@ class AnalysisContext:
     to them, so one file's analysis costs one file's work."""
     held: HeldBlobs | None = None
     """The conflicted files' versions the analysis holds (``read_blob`` answers from them too), for ``Trees``."""
+    memo: UnitMemo | None = None
+    """Earlier units' answers by their inputs (None: every unit is computed)."""
 
 
 class Fact(str, Enum):
@@ -101,6 +110,11 @@ class Stage(Generic[P, K, F]):
     units: Callable[[P], Sequence[Unit[K]]]
     find: Callable[[P, K], F]
     fold: Callable[[SyncAnalysis, Sequence[F], P], SyncAnalysis]
+    inputs: Callable[[P, K], tuple[object, ...] | None] | None = None
+    """What ``find(prepared, key)`` reads besides the scope (see the module's docstring)."""
+    valid: Callable[[P, F], bool] | None = None
+    """Whether a finding from the memo still holds: what its computation recorded reading beyond its
+    ``inputs`` (other files' results) reads the same now.  None: its inputs are all it reads."""
 
     def __call__(self, analysis: SyncAnalysis, context: AnalysisContext) -> SyncAnalysis:
         """The stage alone, in this process."""

@@ -8,7 +8,7 @@ entry anyone else wrote reads as absent, and anything that fails to load is
 a miss.
 
 The model's records are pickled as calls of their class with their field
-values (``_by_constructor``): Python's own way for a frozen dataclass with
+values (``by_constructor``): Python's own way for a frozen dataclass with
 slots asks ``dataclasses.fields`` of every object again when loading, which
 was half of a load's time.
 """
@@ -53,7 +53,7 @@ def _text_size(entry: FileAnalysis) -> int:
 Reducer = Callable[[object], tuple[type, tuple[object, ...]]]
 
 
-def _by_constructor() -> dict[type, Reducer]:
+def by_constructor() -> dict[type, Reducer]:
     """A reducer per record class of the analysis layer that its constructor rebuilds exactly: a dataclass whose
     fields are all ``__init__`` arguments, with no ``__post_init__`` (anything else is pickled Python's way)."""
     table: dict[type, Reducer] = {}
@@ -90,7 +90,7 @@ def save_analysis(cache: DiskCache, key: str, analysis: SyncAnalysis) -> bool:
     text = sum(_text_size(f) for f in analysis.files)
     if text * _PICKLE_PER_TEXT_BYTE > cache.max_bytes:
         return False
-    table = _by_constructor()
+    table = by_constructor()
 
     def dump(out: BinaryIO) -> None:
         pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)

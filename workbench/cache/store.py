@@ -101,12 +101,13 @@ class DiskCache:
         """Store ``payload`` atomically, then evict down to the bound; False when it could not be written."""
         return self.put_with(key, lambda out: out.write(payload))
 
-    def put_with(self, key: str, write: Callable[[BinaryIO], object]) -> bool:
+    def put_with(self, key: str, write: Callable[[BinaryIO], object], *, evict: bool = True) -> bool:
         """Store what ``write(stream)`` writes, without holding it in memory; False when not stored.
 
         Nothing is stored when the entry would exceed the bound by itself
         (``write`` is stopped as soon as it does), cannot be written, or the
-        cache is not this user's alone.
+        cache is not this user's alone.  ``evict``: False when the caller
+        stores many entries and calls ``evict()`` once after them.
         """
         try:
             _make_private(self.root)
@@ -134,7 +135,8 @@ class DiskCache:
         except BaseException:
             _remove(Path(tmp))
             raise
-        self.evict(keep=key)
+        if evict:
+            self.evict(keep=key)
         return True
 
     def holds(self, key: str) -> bool:

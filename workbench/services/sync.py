@@ -26,6 +26,7 @@ from workbench.git.runner import git_variables, git_version
 from workbench.resolve.journal_files import keeps_journals
 
 if TYPE_CHECKING:
+    from workbench.analysis.memo import UnitMemo
     from workbench.analysis.model import SyncAnalysis
     from workbench.git.repo import GitRepo
     from workbench.git.types import SyncSnapshot
@@ -36,6 +37,8 @@ _threshold_lock = threading.Lock()
 _computing = 0
 _saved_threshold = gc.get_threshold()
 CACHE_SUBDIR = "analyses"
+MEMO_SUBDIR = "units"
+"""Where the analysis' unit memo lives (``cache/memo.py``), beside the analyses, under its own size bound."""
 """Where under the user's cache directory analyses are kept."""
 
 
@@ -232,6 +235,12 @@ def _cache() -> DiskCache:
     return DiskCache(default_cache_dir() / CACHE_SUBDIR)
 
 
+def _memo_cache() -> DiskCache:
+    """The unit memo's cache: half the analyses' bound (a memo holds about one analysis per sync)."""
+    analyses = _cache()
+    return DiskCache(analyses.root.parent / MEMO_SUBDIR, analyses.max_bytes // 2)
+
+
 def _analysis(
     repo: GitRepo,
     request: SyncRequest,
@@ -250,9 +259,14 @@ def _analysis(
     cached = load_analysis(cache, key)
     if cached is not None:
         return cached
-    analysis = _compute(repo, request, progress)
+    memo: list[UnitMemo] = []
+    analysis = _compute(repo, request, progress, inputs, memo)
 
     def store() -> None:
+        if memo:  # the units are keyed by what they read, whatever the state is now
+            from workbench.cache.memo import save_memo
+
+            save_memo(_memo_cache(), memo[0])
         if _unchanged(request, identity, inputs):
             save_analysis(cache, key, analysis)
 
@@ -281,8 +295,11 @@ def _unchanged(request: SyncRequest, identity: SyncIdentity | None, inputs: dict
 
 
 def _compute(
-    repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None
+    repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None,
+    inputs: dict[str, object] | None = None, memo: list[UnitMemo] | None = None,
 ) -> SyncAnalysis:
+    """The analysis computed; with ``inputs`` (the cache's key for it) its units are reused from the unit
+    memo of the same scope and the memo used is put in ``memo`` (to be stored)."""
     from workbench.git.snapshot import start_sync
 
     with _rare_collections(), start_sync(
@@ -306,8 +323,26 @@ def _compute(
             if progress is not None:
                 progress(LoadProgress(phase, done, total))
 
+        reuse = _unit_memo(snapshot, policy, inputs, request.paths is not None) if inputs is not None else None
+        if reuse is not None and memo is not None:
+            memo.append(reuse)
         return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
-                       progress=staged if progress is not None else None)
+                       progress=staged if progress is not None else None, memo=reuse)
+
+
+def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object], some_paths: bool) -> UnitMemo:
+    """The unit memo of the analysis' scope from the cache: the key's inputs but the work tree's state
+    (a unit's fingerprint holds its own file's result), with the snapshot but the results read.
+
+    An analysis of some paths keeps the work tree's state in its scope: its
+    snapshot holds the work tree's changes to those paths only, and the
+    audit reads the modules they import wherever they are.
+    """
+    from workbench.analysis.memo import scope_of
+    from workbench.cache.memo import memo_of
+
+    kept = inputs if some_paths else {k: v for k, v in inputs.items() if k != "work"}
+    return memo_of(_memo_cache(), scope_of(snapshot, policy, kept))
 
 
 @contextmanager

@@ -2,7 +2,7 @@
 
 Last, since it reads what every stage found.  Its work: the sync's own
 commits (from history and the policy's bots), where they changed each file
-(its History), which commit after the merge wrote each hunk's result (with
+(its History: one unit per file, reused by its paths), then in one unit which commit after the merge wrote each hunk's result (with
 ``--result`` later than the merge), which hunks lost layout only; then the
 grouping (``analysis/worklist/``), and rule R5: a medium hunk losing lines
 of the same change as a high item is read with it, so it is high too.
@@ -17,7 +17,7 @@ from workbench.analysis.model import FileAnalysis, Hunk, Level, SignalKind, Sync
 from workbench.analysis.risk.combine import HIGH, file_risk, level_of
 from workbench.analysis.risk.fixes import fixed_by
 from workbench.analysis.risk.signals import EXPLAINING
-from workbench.analysis.risk.sync_commits import of_sync
+from workbench.analysis.risk.sync_commits import SyncCommits, of_sync
 from workbench.analysis.risk.sync_history import sync_changes
 from workbench.analysis.seam import EVERYTHING, AnalysisContext, Fact, Stage, Unit
 from workbench.analysis.worklist import Worklist, WorklistFacts, build_worklist, lifted
@@ -27,35 +27,41 @@ from workbench.analysis.worklist.lift import lift_signal, with_levels
 
 @dataclass(frozen=True)
 class _Found:
-    """The stage's work: each file's sync changes (in file order), the worklist, and the hunks R5 lifts."""
+    """The worklist, and the hunks R5 lifts."""
 
-    histories: tuple[tuple[SyncChange, ...], ...]
     worklist: Worklist
     lifted: frozenset[HunkRef]
 
 
-def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> tuple[SyncAnalysis, AnalysisContext]:
-    return analysis, context
+@dataclass(frozen=True)
+class _Given:
+    analysis: SyncAnalysis
+    context: AnalysisContext
+    sync: SyncCommits
 
 
-def _units(_given: tuple[SyncAnalysis, AnalysisContext]) -> tuple[Unit[None], ...]:
-    return (Unit(None),)
+def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Given:
+    return _Given(analysis, context, of_sync(context.snapshot, context.policy, context.commit))
 
 
-def _find(given: tuple[SyncAnalysis, AnalysisContext], _key: None) -> _Found:
-    analysis, context = given
+def _units(given: _Given) -> list[Unit[int | None]]:
+    """Each file's sync changes (by index), then the worklist (None) over every file."""
+    files = len(given.analysis.files)
+    return [*(Unit[int | None](k) for k in range(files)), Unit[int | None](None, files)]
+
+
+def _find(given: _Given, key: int | None) -> tuple[SyncChange, ...] | _Found:
+    analysis, context = given.analysis, given.context
     snapshot = context.snapshot
-    sync = of_sync(snapshot, context.policy, context.commit)
-    histories = tuple(
-        sync_changes(
+    if key is not None:
+        f = analysis.files[key]
+        return sync_changes(
             (("dev", snapshot.dev_history, f.dev.path), ("main", snapshot.main_history, f.main.path)),
-            sync, context.commit, context.line_changes,
-        ) if sync.reasons else ()
-        for f in analysis.files
-    )
+            given.sync, context.commit, context.line_changes,
+        ) if given.sync.reasons else ()
     fixes = fixed_by(analysis.files, snapshot.later_history, context.mapper) if snapshot.later_history else {}
     facts = WorklistFacts(
-        sync_commits=sync.shas,
+        sync_commits=given.sync.shas,
         fixed_by=fixes,
         layout_only=_layout_only(analysis),
         duplicates=analysis.duplicates,
@@ -63,16 +69,28 @@ def _find(given: tuple[SyncAnalysis, AnalysisContext], _key: None) -> _Found:
     )
     worklist = build_worklist(analysis, facts)
     lift = lifted(worklist)
-    return _Found(histories, with_levels(worklist, lift) if lift else worklist, lift)
+    return _Found(with_levels(worklist, lift) if lift else worklist, lift)
 
 
-def _fold(analysis: SyncAnalysis, found: Sequence[_Found], _given: tuple[SyncAnalysis, AnalysisContext]) -> SyncAnalysis:
-    (done,) = found
-    files = tuple(_folded(f, changes, done.lifted) for f, changes in zip(analysis.files, done.histories, strict=True))
+def _inputs(given: _Given, key: int | None) -> tuple[object, ...] | None:
+    """A file's sync changes read its paths on each side (their histories and the sync's commits are the
+    scope's); the worklist reads every stage's findings: never reused."""
+    if key is None:
+        return None
+    f = given.analysis.files[key]
+    return (f.dev.path, f.main.path)
+
+
+def _fold(analysis: SyncAnalysis, found: Sequence[tuple[SyncChange, ...] | _Found], _given: _Given) -> SyncAnalysis:
+    *per_file, done = found
+    assert isinstance(done, _Found)
+    histories = [changes for changes in per_file if not isinstance(changes, _Found)]
+    files = tuple(_folded(f, changes, done.lifted) for f, changes in zip(analysis.files, histories, strict=True))
     return replace(analysis, files=files, worklist=done.worklist)
 
 
-STAGE = Stage("build_worklist", EVERYTHING, frozenset({Fact.WORKLIST, Fact.RISK, Fact.SIGNALS}), _prepare, _units, _find, _fold)
+STAGE = Stage("build_worklist", EVERYTHING, frozenset({Fact.WORKLIST, Fact.RISK, Fact.SIGNALS}), _prepare, _units, _find, _fold,
+              _inputs)
 """The worklist, last: it reads every stage's findings."""
 
 

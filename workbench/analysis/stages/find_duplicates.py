@@ -11,8 +11,8 @@ that holds a definition when one does, else on the file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from workbench.analysis.model import DuplicateDefinition, FileAnalysis, Hunk, Signal, SignalKind, SyncAnalysis
 from workbench.analysis.readers import Trees
@@ -29,6 +29,8 @@ WEIGHT = kind_weight(SignalKind.DUPLICATE_DEFINITION)
 class _Given:
     trees: Trees | None
     paths: tuple[str, ...]
+    files: Mapping[str, FileAnalysis] = field(default_factory=dict)
+    """The analysis' files by path: a result ``trees`` reads from them is the analysis', the others the scope's."""
 
 
 def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Given:
@@ -47,8 +49,8 @@ def _prepare(analysis: SyncAnalysis, context: AnalysisContext) -> _Given:
         files = context.repo_files
         dev, main = ({c.path for c in files.changes("base", side) if c.status == "M"} for side in ("dev", "main"))
         merged |= {p for p in dev & main if p.endswith(".py") and (context.paths is None or p in context.paths)}
-    trees = Trees(context.repo_files, {f.path: f for f in analysis.files}, context.held)
-    return _Given(trees, tuple(sorted(merged)))
+    own = {f.path: f for f in analysis.files}
+    return _Given(Trees(context.repo_files, own, context.held), tuple(sorted(merged)), own)
 
 
 def _units(given: _Given) -> list[Unit[str]]:
@@ -59,6 +61,15 @@ def _find(given: _Given, path: str) -> tuple[DuplicateDefinition, ...]:
     trees = given.trees
     assert trees is not None
     return duplicates(path, trees.read("dev", path), trees.read("main", path), trees.read("result", path))
+
+
+def _inputs(given: _Given, path: str) -> tuple[object, ...]:
+    """What ``_find`` reads besides the scope: the path, its file's facts when the analysis holds it, else its
+    result's blob id (a merge in progress's work tree is read as the stage goes, and may have changed since the
+    snapshot; asked here first, ``_find`` reads the same bytes)."""
+    entry = given.files.get(path)
+    assert given.trees is not None
+    return (path, entry) if entry is not None else (path, None, given.trees.blob_id("result", path))
 
 
 def _fold(analysis: SyncAnalysis, found: Sequence[tuple[DuplicateDefinition, ...]], _given: _Given) -> SyncAnalysis:
@@ -73,7 +84,8 @@ def _fold(analysis: SyncAnalysis, found: Sequence[tuple[DuplicateDefinition, ...
 
 
 STAGE = Stage(
-    "find_duplicates", frozenset(), frozenset({Fact.SIGNALS, Fact.DUPLICATES}), _prepare, _units, _find, _fold
+    "find_duplicates", frozenset(), frozenset({Fact.SIGNALS, Fact.DUPLICATES}), _prepare, _units, _find, _fold,
+    _inputs,
 )
 """Names the merge defined twice: its work reads only the engine's facts, so it is done beside the audit."""
 

@@ -54,6 +54,11 @@ def _find(scorer: RiskScorer | None, index: int) -> OwnRisk:
     return scorer.file(index)
 
 
+def _inputs(scorer: RiskScorer | None, index: int) -> tuple[object, ...]:
+    assert scorer is not None
+    return scorer.inputs(index)
+
+
 def _edits_view(analysis: SyncAnalysis) -> SyncAnalysis | None:
     """The files with edits that lost some side's own lines, those edits as their hunks (None: no such edit).
 
@@ -81,7 +86,7 @@ def _fold(analysis: SyncAnalysis, found: Sequence[OwnRisk], scorer: RiskScorer |
 
 STAGE = Stage(
     "score_edits", frozenset(), frozenset({Fact.SIGNALS, Fact.RISK}),
-    _prepare, _units, _find, _fold,
+    _prepare, _units, _find, _fold, _inputs,
 )
 """Edit hunks scored like conflicts; its fold raises a file's risk to its riskiest edit's."""
 

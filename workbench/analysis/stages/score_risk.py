@@ -90,6 +90,11 @@ class RiskScorer:
         """Every file, by index; a file's hunks are most of its work."""
         return [Unit(k, 1 + len(entry.hunks)) for k, entry in enumerate(self.analysis.files)]
 
+    def inputs(self, index: int) -> tuple[object, ...]:
+        """What ``file(index)`` reads besides the scope: the file's engine facts and who resolved the sync
+        (the histories, the policy and the sync's commits are the scope's)."""
+        return (self.analysis.resolver, self.analysis.files[index])
+
     def file(self, index: int) -> OwnRisk:
         """The findings on ``analysis.files[index]``."""
         entry = self.analysis.files[index]
@@ -106,6 +111,7 @@ def fold_risk(analysis: SyncAnalysis, found: Sequence[OwnRisk]) -> SyncAnalysis:
 STAGE = Stage(
     "score_risk", frozenset(), frozenset({Fact.SIGNALS, Fact.RISK}),
     RiskScorer, RiskScorer.units, RiskScorer.file, lambda analysis, found, _scorer: fold_risk(analysis, found),
+    RiskScorer.inputs,
 )
 """Signals on every hunk, then risk and level (its fold adds the weights of every earlier signal): its work reads
 only the engine's facts and the context's policy, so it is done beside the audit."""

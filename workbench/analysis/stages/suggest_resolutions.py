@@ -52,6 +52,11 @@ class _Menus:
     def units(self) -> list[Unit[int]]:
         return [Unit(k, _cost(entry)) for k, entry in enumerate(self.analysis.files) if conflict_hunks(entry)]
 
+    def inputs(self, index: int) -> tuple[object, ...]:
+        """What ``menus(index)`` reads besides the scope (dev's formatter configuration is read from it): the
+        file's engine facts, and whether formatters lay it out."""
+        return (self.analysis.files[index], self.formatter)
+
     def menus(self, index: int) -> FileMenus:
         entry = self.analysis.files[index]
         rung = file_rung(entry)
@@ -89,6 +94,7 @@ def _fold(analysis: SyncAnalysis, found: Sequence[FileMenus], menus: _Menus) -> 
 
 
 STAGE = Stage(
-    "suggest_resolutions", frozenset(), frozenset({Fact.SUGGESTIONS}), _Menus, _Menus.units, _Menus.menus, _fold
+    "suggest_resolutions", frozenset(), frozenset({Fact.SUGGESTIONS}), _Menus, _Menus.units, _Menus.menus, _fold,
+    _Menus.inputs,
 )
 """Candidates and suggestions on conflict hunks, suggestions on lock and data files; its fold reads every signal."""
