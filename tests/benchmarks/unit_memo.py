@@ -1,12 +1,9 @@
-"""How much does the unit memo save: the analysis after one decision on a merge in progress, and a sync analysed
-with another sync's memo present, each against a cold analysis and `git merge-tree` in the same run.
+"""How much does the unit memo save: the analysis after one decision on a merge in progress, against a cold
+analysis and `git merge-tree` in the same run.
 
-(a) Megatron-LM #4291's tips merged without `-X theirs`, in progress, in a private shared clone: after each of N
+Megatron-LM #4291's tips merged without `-X theirs`, in progress, in a private shared clone: after each of N
 decisions (`decide` with the ready line `show` gives), the `decide` command itself (its answer re-analyses the
 changed state) and the `queue` after it, against `queue --no-cache` on the same state (a cold analysis).
-(b) #4716's merge commit analysed with #4291's memo present (the whole-analysis entries removed), cold
-(`--no-cache`) and `git merge-tree` of its parents.
-
 Needs MEGATRON_GIT (a clone with both branches); without it this prints a line and skips.  Not a test: run
     MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/unit_memo.py
 """
@@ -15,9 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,20 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from agent_speed import CHILD_ENV, PARENTS_4291, WORKBENCH, in_progress, ready, run  # noqa: E402
 
-MERGE_4291 = "66e55f9884"
-MERGE_4716 = "bfad45c8da"
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "6"))
-RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 
 def merge_tree(repo: Path, env: dict[str, str], parents: tuple[str, str]) -> float:
     return run(["git", "merge-tree", "--write-tree", *parents], repo, env)[0]
-
-
-def parents_of(repo: Path, merge: str) -> tuple[str, str]:
-    out = subprocess.run(["git", "rev-parse", f"{merge}^1", f"{merge}^2"], cwd=repo, capture_output=True, text=True,
-                         check=True).stdout.split()
-    return out[0], out[1]
 
 
 @dataclass
@@ -66,7 +52,7 @@ class Figures:
 
 
 def decisions(source: str, scratch: Path, env: dict[str, str], count: int = DECISIONS) -> Figures:
-    """(a): each decision's own command, the queue after it (memo warm), and a cold queue on the same state."""
+    """Each decision's own command, the queue after it (memo warm), and a cold queue on the same state."""
     repo = in_progress(source, scratch, env)
     found = Figures(f"#4291 in progress, {count} decisions")
     run([*WORKBENCH, "queue", "--json"], repo, env)  # the analysis and the memo of the state before
@@ -79,38 +65,16 @@ def decisions(source: str, scratch: Path, env: dict[str, str], count: int = DECI
     return found
 
 
-def another_sync(source: str, env: dict[str, str], cache: Path, runs: int = RUNS) -> Figures:
-    """(b): #4716 with #4291's memo present (no whole analysis cached), cold, and merge-tree, interleaved."""
-    repo = Path(source)
-    found = Figures(f"#4716 ({MERGE_4716}) with #4291's memo present")
-    parents = parents_of(repo, MERGE_4716)
-    for _ in range(runs):
-        shutil.rmtree(cache, ignore_errors=True)
-        run([*WORKBENCH, "analyze", MERGE_4291, "--repo", source, "--json"], repo, env)
-        shutil.rmtree(cache / "workbench" / "analyses", ignore_errors=True)
-        found.merge_tree.append(merge_tree(repo, env, parents))
-        found.add("analyze --json, #4291's memo", run([*WORKBENCH, "analyze", MERGE_4716, "--repo", source, "--json"],
-                                                      repo, env)[0])
-        shutil.rmtree(cache / "workbench" / "analyses", ignore_errors=True)
-        found.add("analyze --json, its own memo", run([*WORKBENCH, "analyze", MERGE_4716, "--repo", source, "--json"],
-                                                      repo, env)[0])
-        found.merge_tree.append(merge_tree(repo, env, parents))
-        found.add("analyze --json --no-cache", run([*WORKBENCH, "analyze", MERGE_4716, "--repo", source, "--json",
-                                                    "--no-cache"], repo, env)[0])
-    return found
-
-
 def main() -> int:
     source = os.environ.get("MEGATRON_GIT")
     if not source:
-        print("MEGATRON_GIT not set: skipping Megatron-LM #4291 and #4716")
+        print("MEGATRON_GIT not set: skipping Megatron-LM #4291")
         return 0
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="workbench-memo-bench-") as scratch:
         cache = Path(scratch, "cache")
         env = {**CHILD_ENV, "XDG_CACHE_HOME": str(cache)}
         print("\n".join(decisions(source, Path(scratch, "merging"), env).lines()), flush=True)
-        print("\n".join(another_sync(source, env, cache).lines()), flush=True)
     print(f"load: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.perf_counter() - start:.0f} s in all")
     return 0
 

@@ -37,9 +37,9 @@ _threshold_lock = threading.Lock()
 _computing = 0
 _saved_threshold = gc.get_threshold()
 CACHE_SUBDIR = "analyses"
+"""Where under the user's cache directory analyses are kept."""
 MEMO_SUBDIR = "units"
 """Where the analysis' unit memo lives (``cache/memo.py``), beside the analyses, under its own size bound."""
-"""Where under the user's cache directory analyses are kept."""
 
 
 @dataclass(frozen=True)
@@ -298,8 +298,8 @@ def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None,
     inputs: dict[str, object] | None = None, memo: list[UnitMemo] | None = None,
 ) -> SyncAnalysis:
-    """The analysis computed; with ``inputs`` (the cache's key for it) its units are reused from the unit
-    memo of the same scope and the memo used is put in ``memo`` (to be stored)."""
+    """The analysis computed; with ``inputs`` (the cache's key for it) of a work-tree result, its units are
+    reused from the unit memo of the same scope and the memo used is put in ``memo`` (to be stored)."""
     from workbench.git.snapshot import start_sync
 
     with _rare_collections(), start_sync(
@@ -323,7 +323,8 @@ def _compute(
             if progress is not None:
                 progress(LoadProgress(phase, done, total))
 
-        reuse = _unit_memo(snapshot, policy, inputs, request.paths is not None) if inputs is not None else None
+        reuse = (_unit_memo(snapshot, policy, inputs, request.paths is not None)
+                 if inputs is not None and inputs.get("work") is not None else None)
         if reuse is not None and memo is not None:
             memo.append(reuse)
         return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
@@ -333,6 +334,12 @@ def _compute(
 def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object], some_paths: bool) -> UnitMemo:
     """The unit memo of the analysis' scope from the cache: the key's inputs but the work tree's state
     (a unit's fingerprint holds its own file's result), with the snapshot but the results read.
+
+    Only an analysis whose result is the work tree has one: there a decision
+    changes one file under the same scope, and the next analysis reuses the
+    rest.  A commit's analysis is kept whole (``save_analysis``); storing its
+    units too would only slow its first run, since a scope holds the whole
+    snapshot and another sync never shares it.
 
     An analysis of some paths keeps the work tree's state in its scope: its
     snapshot holds the work tree's changes to those paths only, and the
