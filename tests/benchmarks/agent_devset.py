@@ -9,8 +9,8 @@ the maintainers' shipped file standing in for its editor; the verdicts before an
 
 The scorecard compares each conflict hunk the agent decided with what the maintainers shipped there
 (``workbench train megatron:N --answer-key --json``: main, dev, both or other).  Run it:
-    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [--suggestions] [4291 ...]
-(``--suggestions``: rank first the take the engine suggests for an item, with the best claim it has.)
+    MEGATRON_GIT=/path/to/Megatron-LM uv run python tests/benchmarks/agent_devset.py [4291 ...]
+(``ANSWER_KEYS=DIR``: answer keys saved before as ``DIR/PR.json``, instead of running ``train`` for each.)
 (``test_agent_devset.py`` is the same run as a slow test.)
 """
 
@@ -34,7 +34,8 @@ from helpers.agent import Agent, workbench  # noqa: E402
 DEVSET = Path(os.environ.get("DEVSET", "/work/shared/eval/devset.json"))
 _HELD = {"main": "main", "dev": "dev", "both": "both", "both-main-first": "both", "file-dev": "dev",
          "file-main": "main", "custom": "other", "merged": "other", "result": "other"}
-"""A take, folded onto what the answer key says shipped (main, dev, both, other)."""
+"""A take, folded onto what the answer key says shipped (main, dev, both, other); ``suggested`` is folded as
+what the engine suggested there (a suggestion's own kinds, a word merge or a splice, are ``other``)."""
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -106,7 +107,6 @@ class Scorecard:
     after: dict[str, Any]
     edited: set[str]
     key: dict[str, Any]
-    policy: str = "verified first"
     counts: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -115,7 +115,9 @@ class Scorecard:
         for answer in self.agent.decided:
             for member in answer["members"]:
                 if member["hunk"] is not None:
-                    seen[(member["path"], member["hunk"])] = _HELD[answer["take"]]
+                    ref = (member["path"], member["hunk"])
+                    take = self.agent.suggestions.get(ref, "") if answer["take"] == "suggested" else answer["take"]
+                    seen[ref] = _HELD.get(take, "other")
         self.counts["key"] = len(shipped)
         for ref, choice in seen.items():
             if ref in shipped:
@@ -141,7 +143,7 @@ class Scorecard:
             return f"{sum(found.values())} blocking {dict(found)}" if found else "0 blocking"
 
         return [
-            f"#{self.pr} ({self.policy}): {len(self.agent.decided)} decisions ({self.members} members) in {self.agent.rounds} rounds, "
+            f"#{self.pr}: {len(self.agent.decided)} decisions ({self.members} members) in {self.agent.rounds} rounds, "
             f"{self.agent.batches} batches, {len(self.agent.refused)} refused lines, {self.seconds:.0f} s",
             "   by claim: " + ", ".join(f"{k} {v}" for k, v in sorted(self.claims.items())),
             f"   gate after the first round: {self.before['verdict']}, {rules(self.before)}; at the end, the editor "
@@ -154,18 +156,17 @@ class Scorecard:
         ]
 
 
-def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4, suggestions: bool = False) -> Scorecard:
+def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4) -> Scorecard:
     """The scripted agent on one sync, started as a merge in progress in ``scratch``."""
     key = answer_key(source, int(sync["pr"]))
     repo = scratch / f"meg-{sync['pr']}"
     merge_in_progress(source, sync, repo)
     started = time.monotonic()
     editor = ShippedEditor(sync["pr_head"])
-    agent = Agent(repo, fix=editor, batch=True, follow_suggestions=suggestions)
+    agent = Agent(repo, fix=editor, batch=True)
     after = agent.finish(commit=False, rounds=rounds)
     seconds = time.monotonic() - started
-    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key,
-                     "the engine's suggestion first" if suggestions else "verified first")
+    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key)
 
 
 def main(argv: list[str]) -> int:
@@ -174,12 +175,11 @@ def main(argv: list[str]) -> int:
         print("MEGATRON_GIT not set: skipping the development set")
         return 0
     os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="workbench-devset-cache-"))
-    suggestions = "--suggestions" in argv
     wanted = {int(a) for a in argv if a.isdigit()} or {int(s["pr"]) for s in syncs()}
     for sync in syncs():
         if int(sync["pr"]) in wanted:
             with tempfile.TemporaryDirectory(prefix="workbench-devset-") as scratch:
-                print("\n".join(run_sync(source, sync, Path(scratch), suggestions=suggestions).lines()), flush=True)
+                print("\n".join(run_sync(source, sync, Path(scratch)).lines()), flush=True)
     return 0
 
 

@@ -1,9 +1,9 @@
 """A scripted sync agent (no model): it reads ``queue``, decides every item with the claim the evidence supports,
 and runs ``gate``, through the real command line (in this process, so a test runs in seconds).
 
-Its policy is the one ``show`` hands out: the ready ``decide`` lines, a kept result with a verified claim
-first, then a verified take that restores the lost lines, then a judgement; a refused line (a contradicted
-claim, a file the writer refuses) makes it try the next.  What no take fixes (an API failure) it fixes the
+Its policy ranks the ready ``decide`` lines ``show`` hands out: the engine's suggestion first, then a take whose
+claim rests on evidence, a side that loses nothing, both sides only where they add different things, then a
+judgement; a refused line (a contradicted claim, a file the writer refuses) makes it try the next.  What no take fixes (an API failure) it fixes the
 way an agent edits code: ``fix(repo)`` stands in for its editor.
 """
 
@@ -76,20 +76,32 @@ def one_file_merge(repo: Path, path: str, base: str, dev: str, main: str,
     subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
 
 
-_ORDER = {"verified": 0, "needs_human": 1}
+_EVIDENCE = frozenset({"intentional-removal", "superseded", "moved", "policy"})
+"""Claims that rest on evidence (a commit, a place, a policy), not on nothing being lost."""
+
+
+def _tier(command: dict[str, Any]) -> int:
+    """The engine's suggestion with a verified claim; a side or the kept result with evidence; a side that loses
+    nothing; the suggestion on a judgement; both sides where they add different things (``restored`` holds only
+    there); then judgements."""
+    take, claim, verified = command["take"], command["claim"], command["status"] == "verified"
+    both = take.startswith("both")
+    if take == "suggested":
+        return 0 if verified else 3
+    if verified and not both:
+        return 1 if claim in _EVIDENCE else 2
+    return 4 if verified else 5
 
 
 def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None,
-            suggested: str | None = None) -> list[dict[str, Any]]:
-    """The engine's suggested take first when given (every member suggesting it); then verified claims, those
-    resting on evidence (a commit, a place, a policy) before ``restored``, a kept result first; then judgements,
-    a kept result first; then the take that loses fewest lines (``lost``, the item's priced choices), dev or main
-    before both."""
+            first: str | None = None) -> list[dict[str, Any]]:
+    """``first`` (a take) first when given; then by ``_tier``; ties: a kept result first, then the take that loses
+    fewest lines (``lost``, the item's priced choices), a side before both."""
     priced = lost or {}
 
-    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
-        return (0 if c["take"] == suggested else 1, _ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0,
-                0 if c["take"] == "result" else 1, priced.get(c["take"], 0), 1 if c["take"].startswith("both") else 0)
+    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int]:
+        return (0 if c["take"] == first else 1, _tier(c), 0 if c["take"] == "result" else 1, priced.get(c["take"], 0),
+                1 if c["take"].startswith("both") else 0)
 
     return sorted(commands, key=key)
 
@@ -120,12 +132,6 @@ def batch_request(command: str) -> dict[str, Any]:
     return request
 
 
-def _suggested(item: dict[str, Any]) -> str | None:
-    """The take the engine suggests for every member of a queue item, or None."""
-    takes = {(m.get("suggestion") or {}).get("take") for m in item["members"]}
-    return takes.pop() if len(takes) == 1 else None
-
-
 @dataclass
 class Agent:
     repo: Path
@@ -139,8 +145,9 @@ class Agent:
     batches: int = 0
     edited: set[str] = field(default_factory=set)
     """Files the editor wrote: the agent keeps what they hold (``--take result``) when it decides their items."""
-    follow_suggestions: bool = False
-    """Rank first the take the engine suggests for every member of an item (with the best claim it has)."""
+    suggestions: dict[tuple[str, int], str] = field(default_factory=dict)
+    """What the engine suggests for each hunk it suggests something for (``suggestion.take`` of the queue): what a
+    ``suggested`` take put there."""
 
     def opts(self) -> list[str]:
         return ["--repo", str(self.repo)]
@@ -155,12 +162,15 @@ class Agent:
         assert queue.code == 0, queue.stderr
         found: list[list[dict[str, Any]]] = []
         for item in queue.json()["items"]:
+            for m in item["members"]:
+                if m["hunk"] is not None and m.get("suggestion"):
+                    self.suggestions[(m["path"], m["hunk"])] = m["suggestion"]["take"]
             shown = workbench("show", item["id"], "--json", *self.opts())
             assert shown.code == 0, shown.stderr
             detail = shown.json()["item"]
             lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
             edited = bool(self.edited) and {m["path"] for m in item["members"]} <= self.edited
-            first = "result" if edited else _suggested(item) if self.follow_suggestions else None
+            first = "result" if edited else None
             found.append(_ranked(detail["commands"], lost, first))
         return found
 

@@ -15,7 +15,7 @@ from workbench.analysis.xdiff import split_lines
 from workbench.resolve.acks import Ack, fingerprint, hunk_holds
 from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, RepoHistory, Target, verify
 from workbench.resolve.events import FileChoice
-from workbench.resolve.splice import Decision
+from workbench.resolve.splice import Choice, Decision
 from workbench.services.agent.context import AgentSync
 from workbench.services.agent.effect import Lost, Pricer, count
 from workbench.services.agent.items import sync_commits_of
@@ -34,6 +34,8 @@ _UNPRICED = frozenset({Take.CUSTOM, Take.SUGGESTED})
 """Takes whose text is not known before they are made."""
 _WHOLE_FILE = frozenset({Take.FILE_MAIN, Take.FILE_DEV})
 """Priced only where the worklist offers them (a policy's file, a deleted one): whole files are not a default."""
+KEEPS_BOTH = frozenset({Choice.BOTH, Choice.BOTH_MAIN_FIRST})
+"""Decisions that put both sides' text in a hunk's place (``restored`` then checks they are not the same work)."""
 FILE_KEY = "file:"
 """Prefix of a whole-file member's ``hunk`` in the record (the member's fingerprint follows)."""
 
@@ -188,8 +190,9 @@ class Views:
     def target(self, view: MemberView) -> Target:
         """The member as a claim's target, as the result holds it now."""
         data = self.sync.result_bytes(view.member.path)
+        both = view.ack is not None and view.ack.decision in KEEPS_BOTH
         return Target(view.member.path, view.entry, view.hunk, dict(view.lost), missing_side(self.sync, view, data),
-                      lambda: split_lines(data) if data is not None else None)
+                      lambda: split_lines(data) if data is not None else None, both)
 
     def _choices(self, item: Item, members: Sequence[MemberView]) -> list[ChoiceCost]:
         analysis: SyncAnalysis = self.sync.analysis
