@@ -1,7 +1,8 @@
 """The agent's editor after a take: a file whose journaled decisions the agent's editor then replaced (it wrote
 the file by hand and staged it, as an agent does where no take writes a file that parses) is decided with
-``--take result``: what the file holds is the decision, so nothing is written over the edit, and the gate
-counts the decisions."""
+``--take result``: the journal's decisions the edit replaced decide nothing any more (the queue shows the member
+open again), what the file holds is the decision, so nothing is written over the edit, and the gate counts the
+decisions."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ def test_the_editors_file_is_kept_not_overwritten(tmp_path: Path) -> None:
     edited = MAIN.replace("return 200", "return 20")  # the editor's file: main's first conflict, dev's second
     (repo / "a.py").write_text(edited)
     git(repo, "add", "a.py")
+    queue = workbench("queue", "--json", "--repo", str(repo)).json()
+    assert {m["state"] for item in queue["items"] for m in item["members"]} == {"open"}  # the journal's `both` is gone
     for item, member in reversed(_items(repo)):  # the first conflict's journaled `both` is still in force
         ran = workbench("decide", f"{item}:{member}", "--take", "result", *args)
         assert ran.code == 0, ran.stdout

@@ -15,6 +15,7 @@ from workbench.analysis.xdiff import split_lines
 from workbench.resolve.acks import Ack, fingerprint, hunk_holds
 from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, RepoHistory, Target, verify
 from workbench.resolve.events import FileChoice
+from workbench.resolve.session import Session
 from workbench.resolve.splice import Choice, Decision
 from workbench.services.agent.context import AgentSync
 from workbench.services.agent.effect import Lost, Pricer, count
@@ -154,7 +155,7 @@ class Views:
             choice = session.file_choice(entry.path)
             decision = session.decision(entry.path, hunk.index) if hunk is not None else None
             journal = choice or decision
-            if journal is not None and self.held_only and not self._held(entry):
+            if journal is not None and (self.held_only and not self._held(entry) or _stale(session, entry)):
                 journal, choice, decision = None, None, None
             if hunk is not None:
                 lost = self.pricer.lost(entry, hunk, decision, choice, self.result_lines(entry))
@@ -237,6 +238,12 @@ class _Citing(RepoHistory):
         if sha != rev.lower() and _HEX.match(rev):  # looked up, and not for good
             self._reads.volatile = True
         return sha
+
+
+def _stale(session: Session, entry: FileAnalysis) -> bool:
+    """The work tree no longer holds what the file's journaled decisions were made over or written as (an edit
+    replaced them): they decide nothing the result holds, so the member is open again."""
+    return session.disk_oid(entry.path) != (entry.result_oid if entry.result_present else None)
 
 
 def missing_side(sync: AgentSync, view: MemberView, data: bytes | None) -> Whose | None:
