@@ -16,8 +16,10 @@ The scorecard compares each conflict hunk the agent decided with what the mainta
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,21 +70,60 @@ EDITED = frozenset({"api-audit", "conflict-markers", "python-syntax", "duplicate
 """What the gate blocks on that no take fixes: code to write."""
 
 
+_TWICE = re.compile(r" twice \(lines (?P<lines>[0-9, ]+)\)")
+
+
+def drop_repeats(data: bytes, details: list[str]) -> bytes:
+    """The file without the later definitions the findings name (``NAME twice (lines A, B)``): each later
+    statement, with the attribute docstring right after it, as an editor deletes a repeated block."""
+    lines = data.splitlines(keepends=True)
+    later = {int(n) for d in details for found in _TWICE.finditer(d) for n in found["lines"].split(",")[1:]}
+    body: list[ast.stmt] = []
+    for node in ast.walk(ast.parse(data)):
+        if isinstance(node, (ast.Module, ast.ClassDef)):
+            body.extend(node.body)
+    drop: set[int] = set()
+    ordered = sorted(body, key=lambda n: n.lineno)
+    for k, node in enumerate(ordered):
+        if node.lineno in later:
+            end = node.end_lineno or node.lineno
+            after = ordered[k + 1] if k + 1 < len(ordered) else None
+            if (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str) and after.lineno == end + 1):
+                end = after.end_lineno or end
+            if end < len(lines) and not lines[end].strip():
+                end += 1  # the blank line after the block
+            drop.update(range(node.lineno, end + 1))
+    return b"".join(line for n, line in enumerate(lines, start=1) if n not in drop)
+
+
 @dataclass
 class ShippedEditor:
     """The agent's editor, played by the maintainers: each file the gate's code findings name is written as it
-    shipped (``shipped``: the PR head) and staged.  ``first``: the gate's verdict before it first edited."""
+    shipped (``shipped``: the PR head) and staged.  Where the shipped file has the same fact (the maintainers
+    shipped it), the editor does what an agent would for a definition made twice: it deletes the later one
+    (``repeats``: those files).  ``first``: the gate's verdict before it first edited."""
 
     shipped: str
     first: dict[str, Any] | None = None
     edited: set[str] = field(default_factory=set)
+    repeats: set[str] = field(default_factory=set)
 
     def __call__(self, repo: Path) -> list[str]:
         verdict = workbench("gate", "--json", "--repo", str(repo)).json()
         if self.first is None:
             self.first = verdict
         written: list[str] = []
+        for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] == "duplicate-definition"):
+            if path in self.edited and (repo / path).is_file():  # shipped with the duplicates: delete the later ones
+                details = [f["detail"] for f in verdict["blocking"] if f["rule"] == "duplicate-definition" and f["path"] == path]
+                (repo / path).write_bytes(drop_repeats((repo / path).read_bytes(), details))
+                git(repo, "add", "--", path)
+                self.repeats.add(path)
+                written.append(path)
         for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] in EDITED):
+            if path in written:
+                continue
             found = subprocess.run(["git", "show", f"{self.shipped}:{path}"], cwd=repo, capture_output=True, check=False)
             target = repo / path
             if found.returncode == 0:

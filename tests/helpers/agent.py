@@ -3,8 +3,9 @@ and runs ``gate``, through the real command line (in this process, so a test run
 
 Its policy ranks the ready ``decide`` lines ``show`` hands out: the engine's suggestion first, then a take whose
 claim rests on evidence, a side that loses nothing, both sides only where they add different things, then a
-judgement; a refused line (a contradicted claim, a file the writer refuses) makes it try the next.  What no take fixes (an API failure) it fixes the
-way an agent edits code: ``fix(repo)`` stands in for its editor.
+judgement; a refused line (a contradicted claim, a file the writer refuses) makes it try the next.  A code fact
+the gate blocks on (an API failure, a duplicate definition) it first tries to fix with the item's other takes;
+what no take fixes it fixes the way an agent edits code: ``fix(repo)`` stands in for its editor.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def one_file_merge(repo: Path, path: str, base: str, dev: str, main: str,
     subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
 
 
+REPAIRABLE = frozenset({"api-audit", "duplicate-definition"})
+"""Code facts the gate blocks on that another take may fix, before an editor writes code."""
 _EVIDENCE = frozenset({"intentional-removal", "superseded", "moved", "policy"})
 """Claims that rest on evidence (a commit, a place, a policy), not on nothing being lost."""
 
@@ -145,6 +148,10 @@ class Agent:
     batches: int = 0
     edited: set[str] = field(default_factory=set)
     """Files the editor wrote: the agent keeps what they hold (``--take result``) when it decides their items."""
+    requests: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each decided item's ``--batch`` request, as last decided."""
+    repaired: set[str] = field(default_factory=set)
+    """Items whose code fact (an API failure, a duplicate definition) another take fixed (``repair``)."""
     suggestions: dict[tuple[str, int], str] = field(default_factory=dict)
     """What the engine suggests for each hunk it suggests something for (``suggestion.take`` of the queue): what a
     ``suggested`` take put there."""
@@ -190,6 +197,27 @@ class Agent:
                 self.refused.append(ran.json()["refusal"])
         return done
 
+    def _batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ``decide --batch``: an answer per request."""
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+            handle.write("".join(json.dumps(r) + "\n" for r in requests))
+        try:
+            ran = workbench("decide", "--batch", handle.name, *self.opts())
+        finally:
+            Path(handle.name).unlink()
+        self.batches += 1
+        assert ran.code in (0, 1), (ran.code, ran.stderr)
+        answers = [json.loads(line) for line in ran.stdout.splitlines()]
+        assert len(answers) == len(requests), ran.stdout
+        return answers
+
+    def _keep(self, answer: dict[str, Any], request: dict[str, Any]) -> None:
+        """A decided answer that replaces its items' earlier decisions (all their members: ``repair`` names items)."""
+        items = set(answer["items"])
+        self.decided = [a for a in self.decided if not items & set(a["items"])] + [answer]
+        for item in items:
+            self.requests[item] = request
+
     def decide_batched(self) -> int:
         """Every open item's best line in one ``decide --batch`` (one analysis for many decisions); the items it
         refuses go again with their next line, in another batch."""
@@ -197,20 +225,12 @@ class Agent:
         pending = [p for p in pending if p]
         done = 0
         while pending:
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
-                handle.write("".join(json.dumps(p[0]) + "\n" for p in pending))
-            try:
-                ran = workbench("decide", "--batch", handle.name, *self.opts())
-            finally:
-                Path(handle.name).unlink()
-            self.batches += 1
-            assert ran.code in (0, 1), (ran.code, ran.stderr)
-            answers = [json.loads(line) for line in ran.stdout.splitlines()]
-            assert len(answers) == len(pending), ran.stdout
+            answers = self._batch([p[0] for p in pending])
             again: list[list[dict[str, Any]]] = []
             for plan, answer in zip(pending, answers, strict=True):
                 if answer["outcome"] == "decided":
                     self.decided.append(answer)
+                    self.requests.update(dict.fromkeys(answer["items"], plan[0]))
                     done += 1
                 else:
                     self.refused.append(answer["refusal"])
@@ -218,6 +238,50 @@ class Agent:
                         again.append(plan[1:])
             pending = again
         return done
+
+    def _facts(self) -> set[str]:
+        """The items the gate names for a code fact a take may fix (``REPAIRABLE``)."""
+        verdict = workbench("gate", "--json", *self.opts()).json()
+        return {f["item"] for f in verdict["blocking"] if f["rule"] in REPAIRABLE and f["item"]}
+
+    def repair(self, tries: int = 3) -> None:
+        """Code facts a take may fix (an API failure where one side's code fits, a duplicate a take made): each such
+        item's other lines are tried, best first, one batch for all the items at a time, and a line is kept where
+        the gate no longer names the item; an item no line fixes gets its first decision back (its editor's work)."""
+        failing = self._facts()
+        if not failing:
+            return
+        first = {item: self.requests[item] for item in failing if item in self.requests}
+        plans: dict[str, list[dict[str, Any]]] = {}
+        for item in failing:
+            shown = workbench("show", item, "--json", *self.opts())
+            if shown.code != 0:
+                continue
+            detail = shown.json()["item"]
+            lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+            taken = first[item]["take"] if item in first else ""
+            lines = [c for c in _ranked(detail["commands"], lost) if c["take"] not in ("result", taken)]
+            plans[item] = [batch_request(c["command"]) for c in lines[:tries]]
+        while plans:
+            trying = {item: lines.pop(0) for item, lines in plans.items() if lines}
+            if not trying:
+                break
+            answers = dict(zip(trying, self._batch(list(trying.values())), strict=True))
+            failing = self._facts()
+            for item, answer in answers.items():
+                if answer["outcome"] != "decided":
+                    self.refused.append(answer["refusal"])
+                elif item not in failing:
+                    self._keep(answer, trying[item])
+                    self.repaired.add(item)
+            plans = {item: lines for item, lines in plans.items() if item in failing and lines}
+        back = [request for item, request in first.items() if item in failing]
+        if back:
+            for request, answer in zip(back, self._batch(back), strict=True):
+                if answer["outcome"] == "decided":
+                    self._keep(answer, request)
+                else:
+                    self.refused.append(answer["refusal"])
 
     def _commit(self, commit: bool) -> None:
         if commit:
@@ -229,6 +293,8 @@ class Agent:
         """Decide until the queue is empty (committing each round when ``commit``), then the gate's verdict."""
         for self.rounds in range(1, rounds + 1):
             done = self.decide_all()
+            if self.batch:
+                self.repair()
             if self.fix is not None:
                 self.edited.update(self.fix(self.repo) or ())
             self._commit(commit)

@@ -34,9 +34,9 @@ def test_both_sides_rewrote_the_line_so_both_is_not_restored(tmp_path: Path) -> 
     for take, claim in (("both", "restored"), ("both-main-first", "restored"), ("both", "superseded")):
         answer = _decide(repo, item, take, claim)
         assert answer["outcome"] == "refused", answer
-        claim = answer["claim"]
-        assert isinstance(claim, dict) and claim["status"] == "contradicted"
-        assert "two versions of the same work" in claim["reason"] and "value = compute(1)" in claim["reason"]
+        check = answer["claim"]
+        assert isinstance(check, dict) and check["status"] == "contradicted"
+        assert "two versions of the same work" in check["reason"] and "value = compute(1)" in check["reason"]
     shown = workbench("show", item, "--json", "--repo", str(repo)).json()["item"]["commands"]
     assert {(c["take"], c["claim"]) for c in shown if c["take"].startswith("both")} == {
         ("both", "judgement"), ("both-main-first", "judgement")}
