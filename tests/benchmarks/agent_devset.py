@@ -99,8 +99,8 @@ def drop_repeats(data: bytes, details: list[str]) -> bytes:
 
 @dataclass
 class ShippedEditor:
-    """The agent's editor, played by the maintainers: each file the gate's code findings name is written as it
-    shipped (``shipped``: the PR head) and staged.  Where the shipped file has the same fact (the maintainers
+    """The agent's editor, played by the maintainers: each file the gate's code findings name (an API failure's
+    callee's file too) is written as it shipped (``shipped``: the PR head) and staged.  Where the shipped file has the same fact (the maintainers
     shipped it), the editor does what an agent would for a definition made twice: it deletes the later one
     (``repeats``: those files).  ``first``: the gate's verdict before it first edited."""
 
@@ -121,7 +121,8 @@ class ShippedEditor:
                 git(repo, "add", "--", path)
                 self.repeats.add(path)
                 written.append(path)
-        for path in dict.fromkeys(f["path"] for f in verdict["blocking"] if f["rule"] in EDITED):
+        named = [p for f in verdict["blocking"] if f["rule"] in EDITED for p in (f["path"], f.get("callee_path")) if p]
+        for path in dict.fromkeys(named):  # an API failure's callee too: the fix may be there
             if path in written:
                 continue
             found = subprocess.run(["git", "show", f"{self.shipped}:{path}"], cwd=repo, capture_output=True, check=False)
