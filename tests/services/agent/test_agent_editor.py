@@ -10,6 +10,8 @@ from pathlib import Path
 
 from helpers.agent import git, one_file_merge, workbench
 
+from workbench.sample import SampleSync
+
 BASE = "def f():\n    return 1\n" + "".join(f"\n\ndef pad{n}():\n    pass\n" for n in range(8)) + "\n\ndef g():\n    return 2\n"
 DEV = BASE.replace("return 1", "return 10").replace("return 2", "return 20")
 MAIN = BASE.replace("return 1", "return 100").replace("return 2", "return 200")
@@ -40,3 +42,14 @@ def test_the_editors_file_is_kept_not_overwritten(tmp_path: Path) -> None:
     verdict = workbench("gate", "--json", "--repo", str(repo)).json()
     assert [f["rule"] for f in verdict["blocking"]] == [], verdict["blocking"]
     assert {f["rule"] for f in verdict["for_human"]} == {"judgement"}
+
+
+def test_a_decision_written_on_a_merge_commit_counts_before_it_is_committed(sample_merge_commit: SampleSync) -> None:
+    """On a checked-out merge commit the result is the commit: the decision's write (left for the agent to commit)
+    does not make the journal's decisions stale."""
+    repo = str(sample_merge_commit.path)
+    item = workbench("queue", "--json", "--repo", repo).json()["items"][0]["id"]
+    ran = workbench("decide", item, "--take", "dev", "--claim", "judgement", "--reason", "r", "--json", "--repo", repo)
+    assert ran.code == 0 and ran.json()["written"], ran.stdout
+    listed = workbench("queue", "--all", "--json", "--repo", repo).json()["items"]
+    assert [i["state"] for i in listed if i["id"] == item] == ["decided"]

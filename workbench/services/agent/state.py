@@ -241,8 +241,12 @@ class _Citing(RepoHistory):
 
 
 def _stale(session: Session, entry: FileAnalysis) -> bool:
-    """The work tree no longer holds what the file's journaled decisions were made over or written as (an edit
-    replaced them): they decide nothing the result holds, so the member is open again."""
+    """During a merge in progress (the result is the work tree), whether the work tree no longer holds what the
+    file's journaled decisions were made over or written as: an edit replaced them, so they decide nothing the
+    result holds and the member is open again.  (On a checked-out merge commit the result is the commit, which a
+    decision's write changes only once committed.)"""
+    if session.analysis.mode is not Mode.IN_PROGRESS:
+        return False
     return session.disk_oid(entry.path) != (entry.result_oid if entry.result_present else None)
 
 
