@@ -100,9 +100,9 @@ def drop_repeats(data: bytes, details: list[str]) -> bytes:
 @dataclass
 class ShippedEditor:
     """The agent's editor, played by the maintainers: each file the gate's code findings name (an API failure's
-    callee's file too) is written as it shipped (``shipped``: the PR head) and staged.  Where the shipped file has the same fact (the maintainers
-    shipped it), the editor does what an agent would for a definition made twice: it deletes the later one
-    (``repeats``: those files).  ``first``: the gate's verdict before it first edited."""
+    callee's file too) is written as it shipped (``shipped``: the PR head) and staged.  Where the shipped file has
+    the same duplicate definition (the maintainers shipped it), the editor does what an agent would: it deletes
+    the later one (``repeats``: those files).  ``first``: the gate's verdict before it first edited."""
 
     shipped: str
     first: dict[str, Any] | None = None
@@ -149,6 +149,8 @@ class Scorecard:
     after: dict[str, Any]
     edited: set[str]
     key: dict[str, Any]
+    repeats: set[str] = field(default_factory=set)
+    """Files whose shipped version had the duplicate too: the editor deleted the later definitions."""
     counts: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -189,8 +191,9 @@ class Scorecard:
             f"{self.agent.batches} batches, {len(self.agent.refused)} refused lines, {self.seconds:.0f} s",
             "   by claim: " + ", ".join(f"{k} {v}" for k, v in sorted(self.claims.items())),
             f"   gate after the first round: {self.before['verdict']}, {rules(self.before)}; at the end, the editor "
-            f"having written {len(self.edited)} files as shipped: {self.after['verdict']}, {rules(self.after)}; "
-            f"{len(self.after['for_human'])} listed for a person",
+            f"having written {len(self.edited)} files as shipped (deleting repeated definitions in {len(self.repeats)}), "
+            f"another take having fixed {len(self.agent.repaired)} items' code facts: {self.after['verdict']}, "
+            f"{rules(self.after)}; {len(self.after['for_human'])} listed for a person",
             f"   answer key: {self.counts['decided']} of {self.counts['key']} conflict hunks decided, "
             f"{self.counts['equal']} equal to what shipped ({self.rate:.0%}); "
             + ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()) if "->" in k),
@@ -208,7 +211,7 @@ def run_sync(source: str, sync: dict[str, Any], scratch: Path, rounds: int = 4) 
     agent = Agent(repo, fix=editor, batch=True)
     after = agent.finish(commit=False, rounds=rounds)
     seconds = time.monotonic() - started
-    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key)
+    return Scorecard(int(sync["pr"]), agent, seconds, editor.first or after, after, editor.edited, key, editor.repeats)
 
 
 def main(argv: list[str]) -> int:
