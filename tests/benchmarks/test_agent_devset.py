@@ -26,10 +26,6 @@ def _devset() -> list[dict[str, Any]]:
         return []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open in issue 40: the scripted agent ends #4291 with 8 blocking items, #4716 with 10, #5430 with 2 (an API "
-    "failure the shipped file has too, a duplicate definition, losses of main's squash work); strict, so the "
-    "day it passes says so"))
 @pytest.mark.parametrize("sync", _devset(), ids=lambda s: f"pr{s['pr']}")
 def test_the_scripted_agent_finishes_the_development_sync(sync: dict[str, Any], tmp_path: Path) -> None:
     card = run_sync(os.environ["MEGATRON_GIT"], sync, tmp_path)

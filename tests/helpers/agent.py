@@ -1,10 +1,11 @@
 """A scripted sync agent (no model): it reads ``queue``, decides every item with the claim the evidence supports,
 and runs ``gate``, through the real command line (in this process, so a test runs in seconds).
 
-Its policy is the one ``show`` hands out: the ready ``decide`` lines, a kept result with a verified claim
-first, then a verified take that restores the lost lines, then a judgement; a refused line (a contradicted
-claim, a file the writer refuses) makes it try the next.  What no take fixes (an API failure) it fixes the
-way an agent edits code: ``fix(repo)`` stands in for its editor.
+Its policy ranks the ready ``decide`` lines ``show`` hands out: the engine's suggestion first, then a take whose
+claim rests on evidence, a side that loses nothing, both sides only where they add different things, then a
+judgement; a refused line (a contradicted claim, a file the writer refuses) makes it try the next.  A code fact
+the gate blocks on (an API failure, a duplicate definition) it first tries to fix with the item's other takes;
+what no take fixes it fixes the way an agent edits code: ``fix(repo)`` stands in for its editor.
 """
 
 from __future__ import annotations
@@ -76,20 +77,34 @@ def one_file_merge(repo: Path, path: str, base: str, dev: str, main: str,
     subprocess.run(["git", "merge", "-q", "main"], cwd=repo, capture_output=True, check=False)  # stops on conflicts
 
 
-_ORDER = {"verified": 0, "needs_human": 1}
+REPAIRABLE = frozenset({"api-audit", "duplicate-definition"})
+"""Code facts the gate blocks on that another take may fix, before an editor writes code."""
+_EVIDENCE = frozenset({"intentional-removal", "superseded", "moved", "policy"})
+"""Claims that rest on evidence (a commit, a place, a policy), not on nothing being lost."""
+
+
+def _tier(command: dict[str, Any]) -> int:
+    """The engine's suggestion with a verified claim; a side or the kept result with evidence; a side that loses
+    nothing; the suggestion on a judgement; both sides where they add different things (``restored`` holds only
+    there); then judgements."""
+    take, claim, verified = command["take"], command["claim"], command["status"] == "verified"
+    both = take.startswith("both")
+    if take == "suggested":
+        return 0 if verified else 3
+    if verified and not both:
+        return 1 if claim in _EVIDENCE else 2
+    return 4 if verified else 5
 
 
 def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None,
-            suggested: str | None = None) -> list[dict[str, Any]]:
-    """The engine's suggested take first when given (every member suggesting it); then verified claims, those
-    resting on evidence (a commit, a place, a policy) before ``restored``, a kept result first; then judgements,
-    a kept result first; then the take that loses fewest lines (``lost``, the item's priced choices), dev or main
-    before both."""
+            first: str | None = None) -> list[dict[str, Any]]:
+    """``first`` (a take) first when given; then by ``_tier``; ties: a kept result first, then the take that loses
+    fewest lines (``lost``, the item's priced choices), a side before both."""
     priced = lost or {}
 
-    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int, int]:
-        return (0 if c["take"] == suggested else 1, _ORDER.get(c["status"], 2), 1 if c["claim"] == "restored" else 0,
-                0 if c["take"] == "result" else 1, priced.get(c["take"], 0), 1 if c["take"].startswith("both") else 0)
+    def key(c: dict[str, Any]) -> tuple[int, int, int, int, int]:
+        return (0 if c["take"] == first else 1, _tier(c), 0 if c["take"] == "result" else 1, priced.get(c["take"], 0),
+                1 if c["take"].startswith("both") else 0)
 
     return sorted(commands, key=key)
 
@@ -120,12 +135,6 @@ def batch_request(command: str) -> dict[str, Any]:
     return request
 
 
-def _suggested(item: dict[str, Any]) -> str | None:
-    """The take the engine suggests for every member of a queue item, or None."""
-    takes = {(m.get("suggestion") or {}).get("take") for m in item["members"]}
-    return takes.pop() if len(takes) == 1 else None
-
-
 @dataclass
 class Agent:
     repo: Path
@@ -139,8 +148,13 @@ class Agent:
     batches: int = 0
     edited: set[str] = field(default_factory=set)
     """Files the editor wrote: the agent keeps what they hold (``--take result``) when it decides their items."""
-    follow_suggestions: bool = False
-    """Rank first the take the engine suggests for every member of an item (with the best claim it has)."""
+    requests: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each decided item's ``--batch`` request, as last decided."""
+    repaired: set[str] = field(default_factory=set)
+    """Items whose code fact (an API failure, a duplicate definition) another take fixed (``repair``)."""
+    suggestions: dict[tuple[str, int], str] = field(default_factory=dict)
+    """What the engine suggests for each hunk it suggests something for (``suggestion.take`` of the queue): what a
+    ``suggested`` take put there."""
 
     def opts(self) -> list[str]:
         return ["--repo", str(self.repo)]
@@ -155,12 +169,15 @@ class Agent:
         assert queue.code == 0, queue.stderr
         found: list[list[dict[str, Any]]] = []
         for item in queue.json()["items"]:
+            for m in item["members"]:
+                if m["hunk"] is not None and m.get("suggestion"):
+                    self.suggestions[(m["path"], m["hunk"])] = m["suggestion"]["take"]
             shown = workbench("show", item["id"], "--json", *self.opts())
             assert shown.code == 0, shown.stderr
             detail = shown.json()["item"]
             lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
             edited = bool(self.edited) and {m["path"] for m in item["members"]} <= self.edited
-            first = "result" if edited else _suggested(item) if self.follow_suggestions else None
+            first = "result" if edited else None
             found.append(_ranked(detail["commands"], lost, first))
         return found
 
@@ -180,6 +197,27 @@ class Agent:
                 self.refused.append(ran.json()["refusal"])
         return done
 
+    def _batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ``decide --batch``: an answer per request."""
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+            handle.write("".join(json.dumps(r) + "\n" for r in requests))
+        try:
+            ran = workbench("decide", "--batch", handle.name, *self.opts())
+        finally:
+            Path(handle.name).unlink()
+        self.batches += 1
+        assert ran.code in (0, 1), (ran.code, ran.stderr)
+        answers = [json.loads(line) for line in ran.stdout.splitlines()]
+        assert len(answers) == len(requests), ran.stdout
+        return answers
+
+    def _keep(self, answer: dict[str, Any], request: dict[str, Any]) -> None:
+        """A decided answer that replaces its items' earlier decisions (all their members: ``repair`` names items)."""
+        items = set(answer["items"])
+        self.decided = [a for a in self.decided if not items & set(a["items"])] + [answer]
+        for item in items:
+            self.requests[item] = request
+
     def decide_batched(self) -> int:
         """Every open item's best line in one ``decide --batch`` (one analysis for many decisions); the items it
         refuses go again with their next line, in another batch."""
@@ -187,20 +225,12 @@ class Agent:
         pending = [p for p in pending if p]
         done = 0
         while pending:
-            with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
-                handle.write("".join(json.dumps(p[0]) + "\n" for p in pending))
-            try:
-                ran = workbench("decide", "--batch", handle.name, *self.opts())
-            finally:
-                Path(handle.name).unlink()
-            self.batches += 1
-            assert ran.code in (0, 1), (ran.code, ran.stderr)
-            answers = [json.loads(line) for line in ran.stdout.splitlines()]
-            assert len(answers) == len(pending), ran.stdout
+            answers = self._batch([p[0] for p in pending])
             again: list[list[dict[str, Any]]] = []
             for plan, answer in zip(pending, answers, strict=True):
                 if answer["outcome"] == "decided":
                     self.decided.append(answer)
+                    self.requests.update(dict.fromkeys(answer["items"], plan[0]))
                     done += 1
                 else:
                     self.refused.append(answer["refusal"])
@@ -208,6 +238,50 @@ class Agent:
                         again.append(plan[1:])
             pending = again
         return done
+
+    def _facts(self) -> set[str]:
+        """The items the gate names for a code fact a take may fix (``REPAIRABLE``)."""
+        verdict = workbench("gate", "--json", *self.opts()).json()
+        return {f["item"] for f in verdict["blocking"] if f["rule"] in REPAIRABLE and f["item"]}
+
+    def repair(self, tries: int = 3) -> None:
+        """Code facts a take may fix (an API failure where one side's code fits, a duplicate a take made): each such
+        item's other lines are tried, best first, one batch for all the items at a time, and a line is kept where
+        the gate no longer names the item; an item no line fixes gets its first decision back (its editor's work)."""
+        failing = self._facts()
+        if not failing:
+            return
+        first = {item: self.requests[item] for item in failing if item in self.requests}
+        plans: dict[str, list[dict[str, Any]]] = {}
+        for item in failing:
+            shown = workbench("show", item, "--json", *self.opts())
+            if shown.code != 0:
+                continue
+            detail = shown.json()["item"]
+            lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+            taken = first[item]["take"] if item in first else ""
+            lines = [c for c in _ranked(detail["commands"], lost) if c["take"] not in ("result", taken)]
+            plans[item] = [batch_request(c["command"]) for c in lines[:tries]]
+        while plans:
+            trying = {item: lines.pop(0) for item, lines in plans.items() if lines}
+            if not trying:
+                break
+            answers = dict(zip(trying, self._batch(list(trying.values())), strict=True))
+            failing = self._facts()
+            for item, answer in answers.items():
+                if answer["outcome"] != "decided":
+                    self.refused.append(answer["refusal"])
+                elif item not in failing:
+                    self._keep(answer, trying[item])
+                    self.repaired.add(item)
+            plans = {item: lines for item, lines in plans.items() if item in failing and lines}
+        back = [request for item, request in first.items() if item in failing]
+        if back:
+            for request, answer in zip(back, self._batch(back), strict=True):
+                if answer["outcome"] == "decided":
+                    self._keep(answer, request)
+                else:
+                    self.refused.append(answer["refusal"])
 
     def _commit(self, commit: bool) -> None:
         if commit:
@@ -219,6 +293,8 @@ class Agent:
         """Decide until the queue is empty (committing each round when ``commit``), then the gate's verdict."""
         for self.rounds in range(1, rounds + 1):
             done = self.decide_all()
+            if self.batch:
+                self.repair()
             if self.fix is not None:
                 self.edited.update(self.fix(self.repo) or ())
             self._commit(commit)

@@ -22,6 +22,10 @@ queue), so editing the record cannot turn a contradicted claim green.
   API audit is clean |
 | ``restored`` | nothing is lost on either side any more |
 | ``judgement`` | never: it stays for a human |
+
+Every claim but ``judgement`` is also contradicted where the take keeps both sides' text (``both``) over a base
+line both sides rewrote: nothing is lost there, so each claim about lost lines would hold, but the result holds two
+versions of the same work.
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ class Target:
     file_lost: Whose | None = None
     read: Callable[[], Sequence[bytes] | None] = lambda: None
     """The result's lines of the file, read when a claim needs them (``result``)."""
+    keeps_both: bool = False
+    """The decision puts both sides' text in the hunk's place, one after the other (``both``)."""
 
     @cached_property
     def result(self) -> Sequence[bytes] | None:
@@ -230,6 +236,9 @@ def verify(claim: ClaimKind, evidence: Sequence[str], targets: Sequence[Target],
     """Check ``claim`` (with ``evidence``) against every target as the result holds it now."""
     if claim is ClaimKind.JUDGEMENT:
         return ClaimCheck(ClaimStatus.NEEDS_HUMAN, "a judgement is not checked: a person confirms or overrides it")
+    twice = _kept_twice(targets)
+    if twice is not None:
+        return twice
     if claim is ClaimKind.INTENTIONAL_REMOVAL:
         return _intentional(evidence, targets, history)
     if claim is ClaimKind.MOVED:
@@ -269,6 +278,43 @@ def _restored(targets: Sequence[Target]) -> ClaimCheck:
         for side in target.losing:
             return _contradicted(_still_lost(target, side))
     return _verified("nothing is lost on either side")
+
+
+def _kept_twice(targets: Sequence[Target]) -> ClaimCheck | None:
+    """Contradicted where a take keeps both sides' text over a base line both sides rewrote: nothing is lost, so
+    every claim about lost lines would hold, yet the result holds two versions of the same work."""
+    for target in targets:
+        twice = _rewritten_twice(target) if target.keeps_both else None
+        if twice is not None:
+            return _contradicted(f"dev and main each rewrote the base line \u201c{shorten(twice)}\u201d ({target.where()}): "
+                                 "keeping both sides keeps two versions of the same work")
+    return None
+
+
+def _rewritten_twice(target: Target) -> bytes | None:
+    """A base line of the hunk (with content) that both sides replaced with text of their own, or None: where both
+    sides rewrote the same lines, a concatenation of the two loses nothing but holds the work twice."""
+    merge = target.entry.merge if target.entry is not None else None
+    hunk = target.hunk
+    if merge is None or hunk is None or hunk.base.count <= 0:
+        return None
+    lo, hi = hunk.base.start - 1, hunk.base.end
+    dev = _replaced(merge.ours_script, lo, hi)
+    for n in sorted(dev & _replaced(merge.theirs_script, lo, hi)):
+        if n < len(merge.base) and meaningful(merge.base[n]):
+            return merge.base[n]
+    return None
+
+
+def _replaced(script: Script, lo: int, hi: int) -> set[int]:
+    """The base lines in ``[lo, hi)`` that the script replaces with lines of its own (a deletion replaces nothing)."""
+    found: set[int] = set()
+    for start, count, _at, size in script:
+        if start >= hi:
+            break
+        if count and size and start + count > lo:
+            found.update(range(max(lo, start), min(hi, start + count)))
+    return found
 
 
 def _per_side(targets: Sequence[Target], check: Callable[[Target, Whose], str | None], words: str) -> ClaimCheck:

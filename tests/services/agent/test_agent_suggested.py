@@ -66,3 +66,23 @@ def test_a_lock_files_hunks_take_the_files_suggestion(tmp_path: Path) -> None:
     assert ran.code == 0, ran.stderr
     assert (repo / "uv.lock").read_text() == dev
     assert " 0\tuv.lock" in git(repo, "ls-files", "-s", "uv.lock")
+
+
+def test_show_offers_the_suggestion_first_with_the_claim_it_checks_out_with(tmp_path: Path) -> None:
+    """Where the engine suggests something for every member, ``show``'s first ready line takes it; the claim is
+    checked as for any take (dev's line itself is not in main's text, so no loss claim holds: a judgement)."""
+    repo = tmp_path / "repo"
+    _merge_in_progress(repo, "value = f(a, b)\n", "value = f(A, b)\n", "value = f(A, b, c)\n")
+    item, _member_json = _member(repo)
+    commands = workbench("show", item, "--json", "--repo", str(repo)).json()["item"]["commands"]
+    assert (commands[0]["take"], commands[0]["claim"], commands[0]["status"]) == ("suggested", "judgement", "needs_human")
+    assert "--take suggested" in commands[0]["command"]
+    assert [c["take"] for c in commands].count("suggested") == 1
+
+
+def test_show_offers_no_suggestion_where_the_engine_has_none(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _merge_in_progress(repo, "value = 1\n", "value = 2\n", "value = 3\n")
+    item, _member_json = _member(repo)
+    commands = workbench("show", item, "--json", "--repo", str(repo)).json()["item"]["commands"]
+    assert "suggested" not in [c["take"] for c in commands]

@@ -204,8 +204,10 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
     if blocker is not None:
         raise WorkbenchError(f"decisions are written and recorded in the sync's work tree, and {blocker}")
     dirty = [path for path in dict.fromkeys(m.view.member.path for m in members) if scratch.is_dirty(path)]
-    changed = [path for path in dirty if not _still_conflicted(scratch, path)]
-    answer.pending = [path for path in dirty if path not in changed]
+    held = [path for path in dirty if request.take is Take.RESULT and _resolved(scratch, path)]
+    changed = [path for path in dirty if path not in held and not _still_conflicted(scratch, path)]
+    answer.pending = [path for path in dirty if path not in changed and path not in held]
+    answer.messages += [f"{path} already holds what `result` keeps: not written" for path in held]
     if changed:
         checks = check_writes(sync.repo, scratch, changed, stage=sync.analysis.mode is Mode.IN_PROGRESS)
         refused = [check for check in checks.values() if isinstance(check, Refusal)]
@@ -220,6 +222,12 @@ def decide(sync: AgentSync, views: Views, request: DecideRequest) -> DecideAnswe
         return answer
     _apply(sync, planned, changed, answer)
     return answer
+
+
+def _resolved(session: Session, path: str) -> bool:
+    """The file is resolved in the index, so ``--take result`` has nothing to write: the file holds the decision.
+    (Writing it would splice the journal's other decisions over it, made before an edit that replaced them.)"""
+    return session.file(path).status is not FileStatus.CONFLICTED
 
 
 def _still_conflicted(session: Session, path: str) -> bool:

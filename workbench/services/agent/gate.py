@@ -64,13 +64,16 @@ class Finding:
     detail: str
     item: str | None = None
     line: int | None = None
+    callee: str | None = None
+    """An API failure's callee (or where what should hold the name is): the file the fix may belong in."""
 
     @property
     def blocks(self) -> bool:
         return self.rule not in LISTED
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule.value, "item": self.item, "path": self.path, "line": self.line, "detail": self.detail}
+        return {"rule": self.rule.value, "item": self.item, "path": self.path, "line": self.line, "detail": self.detail,
+                "callee_path": self.callee}
 
 
 @dataclass
@@ -103,7 +106,7 @@ def gate(sync: AgentSync) -> Verdict:
     for m in analysis.api_mismatches:
         item = sync.worklist.of_hunk(m.path, m.hunk) if m.hunk is not None else None
         found.append(Finding(Rule.API_AUDIT, m.path, m.message, item.id if item is not None else _api_item(sync, m.path),
-                             m.line))
+                             m.line, m.callee_path))
     for d in analysis.deleted_files:
         if d.verdict == "restore-file":
             found.append(Finding(Rule.MISSING_FILE, d.path, d.message))

@@ -57,12 +57,16 @@ command that regenerates the file in the member's `suggestion`).
 ## Choosing a take
 
 A claim that checks out says what a take loses, not that the take is right.
-`both` loses no line by construction, so `restored` checks out for it wherever
-the sides can sit together, even where they are two versions of the same code;
-the maintainers shipped one side in most such places. Prefer, in order: the
-member's `suggestion` (`--take suggested`); a side with `intentional-removal`
-or `superseded` evidence; `both` only where the sides add different things.
-Otherwise decide on `judgement` and say why: a person confirms it.
+`both` loses no line by construction; where both sides rewrote the same base
+line it keeps two versions of the same work, and every claim but `judgement`
+is contradicted for it there. Prefer, in order: `--take suggested` where
+`show` offers it (the engine's suggestion for every member); a side with
+`intentional-removal` or `superseded` evidence; a side that loses nothing
+(`restored`); `both` only where the sides add different things. Otherwise
+decide on `judgement` and say why: a person confirms it.
+
+After you edit a file by hand, decide its open items with `--take result`:
+the file as you left it is the decision, and nothing is written over it.
 
 ## Claims (`--claim`), checked before anything is written and whenever read
 
@@ -76,6 +80,8 @@ Otherwise decide on `judgement` and say why: a person confirms it.
 - policy: a rule of the active policy decides the file, its side loses nothing,
   and the file's API audit is clean.
 - restored: nothing is lost on either side any more.
+- (every claim above) a `both` take over a base line both sides rewrote is
+  contradicted: it keeps two versions of the same work.
 - judgement: never checked; a person confirms it (the gate lists it).
 
 A claim must account for every line still lost after the take, on both

@@ -22,7 +22,7 @@ from workbench.services.agent.takes import Take, applies, file_suggestion
 
 SCHEMA = "workbench.agent/1"
 UNTRUSTED_FIELDS = ("why", "path", "subject", "author", "reason", "who", "evidence", "text", "base", "dev", "main",
-                    "result", "merged", "message", "detail", "run", "command")
+                    "result", "merged", "message", "detail", "run", "command", "callee_path")
 """Fields holding repository (or record) text: data to show, never instructions to follow."""
 
 

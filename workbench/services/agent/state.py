@@ -15,7 +15,8 @@ from workbench.analysis.xdiff import split_lines
 from workbench.resolve.acks import Ack, fingerprint, hunk_holds
 from workbench.resolve.claims import ClaimCheck, ClaimKind, ClaimStatus, RepoHistory, Target, verify
 from workbench.resolve.events import FileChoice
-from workbench.resolve.splice import Decision
+from workbench.resolve.session import Session
+from workbench.resolve.splice import Choice, Decision
 from workbench.services.agent.context import AgentSync
 from workbench.services.agent.effect import Lost, Pricer, count
 from workbench.services.agent.items import sync_commits_of
@@ -34,6 +35,8 @@ _UNPRICED = frozenset({Take.CUSTOM, Take.SUGGESTED})
 """Takes whose text is not known before they are made."""
 _WHOLE_FILE = frozenset({Take.FILE_MAIN, Take.FILE_DEV})
 """Priced only where the worklist offers them (a policy's file, a deleted one): whole files are not a default."""
+KEEPS_BOTH = frozenset({Choice.BOTH, Choice.BOTH_MAIN_FIRST})
+"""Decisions that put both sides' text in a hunk's place (``restored`` then checks they are not the same work)."""
 FILE_KEY = "file:"
 """Prefix of a whole-file member's ``hunk`` in the record (the member's fingerprint follows)."""
 
@@ -152,7 +155,7 @@ class Views:
             choice = session.file_choice(entry.path)
             decision = session.decision(entry.path, hunk.index) if hunk is not None else None
             journal = choice or decision
-            if journal is not None and self.held_only and not self._held(entry):
+            if journal is not None and (self.held_only and not self._held(entry) or _stale(session, entry)):
                 journal, choice, decision = None, None, None
             if hunk is not None:
                 lost = self.pricer.lost(entry, hunk, decision, choice, self.result_lines(entry))
@@ -188,8 +191,9 @@ class Views:
     def target(self, view: MemberView) -> Target:
         """The member as a claim's target, as the result holds it now."""
         data = self.sync.result_bytes(view.member.path)
+        both = view.ack is not None and view.ack.decision in KEEPS_BOTH
         return Target(view.member.path, view.entry, view.hunk, dict(view.lost), missing_side(self.sync, view, data),
-                      lambda: split_lines(data) if data is not None else None)
+                      lambda: split_lines(data) if data is not None else None, both)
 
     def _choices(self, item: Item, members: Sequence[MemberView]) -> list[ChoiceCost]:
         analysis: SyncAnalysis = self.sync.analysis
@@ -234,6 +238,16 @@ class _Citing(RepoHistory):
         if sha != rev.lower() and _HEX.match(rev):  # looked up, and not for good
             self._reads.volatile = True
         return sha
+
+
+def _stale(session: Session, entry: FileAnalysis) -> bool:
+    """During a merge in progress (the result is the work tree), whether the work tree no longer holds what the
+    file's journaled decisions were made over or written as: an edit replaced them, so they decide nothing the
+    result holds and the member is open again.  (On a checked-out merge commit the result is the commit, which a
+    decision's write changes only once committed.)"""
+    if session.analysis.mode is not Mode.IN_PROGRESS:
+        return False
+    return session.disk_oid(entry.path) != (entry.result_oid if entry.result_present else None)
 
 
 def missing_side(sync: AgentSync, view: MemberView, data: bytes | None) -> Whose | None:

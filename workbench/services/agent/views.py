@@ -19,8 +19,9 @@ from workbench.services.agent.context import AgentSync
 from workbench.services.agent.effect import Lost
 from workbench.services.agent.jsonout import document, item_json
 from workbench.services.agent.scratch import apply_to, scratch_session
-from workbench.services.agent.state import ItemView, MemberView, Views, missing_side
-from workbench.services.agent.takes import Action, HunkAction, Keep, Take, action
+from workbench.services.agent.state import KEEPS_BOTH, ItemView, MemberView, Views, missing_side
+from workbench.services.agent.suggestion import suggested_decision
+from workbench.services.agent.takes import Action, HunkAction, Keep, Take, action, applies
 
 REMOVING = frozenset({SignalKind.MAIN_REMOVED_INTENTIONALLY, SignalKind.DEV_REMOVED_INTENTIONALLY})
 DELETING = frozenset({SignalKind.MAIN_DELETED_FILE, SignalKind.DEV_DELETED_FILE})
@@ -98,8 +99,9 @@ def target_after(views: Views, view: MemberView, done: Action, scratch: Session,
     if path not in known:
         known[path] = scratch.preview(path) if view.entry is not None else sync.result_bytes(path)
     data = known[path]
+    both = isinstance(done, HunkAction) and done.decision.choice in KEEPS_BOTH
     return Target(path, view.entry, view.hunk, lost_after(views, view, done), missing_side(sync, view, data),
-                  lambda: split_lines(data) if data is not None else None)
+                  lambda: split_lines(data) if data is not None else None, both)
 
 
 def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> list[Target] | None:
@@ -107,7 +109,8 @@ def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> li
     analysis = views.sync.analysis
     actions: list[Action] = []
     for m in members:
-        done = action(take, m.member, analysis)
+        suggested = suggested_decision(views.sync, m) if take is Take.SUGGESTED else None
+        done = action(take, m.member, analysis, suggested=suggested)
         if isinstance(done, str):
             return None
         actions.append(done)
@@ -121,8 +124,9 @@ def targets_after(views: Views, members: Sequence[MemberView], take: Take) -> li
 
 
 def ready_commands(views: Views, view: ItemView) -> list[Ready]:
-    """For each take that applies to every member: the claim that verifies once it is applied (``judgement``
-    when none does), its evidence, and a reason in words."""
+    """For each take that applies to every member (``suggested`` first, where the engine suggests something for
+    each): the claim that verifies once it is applied (``judgement`` when none does), its evidence, and a reason
+    in words."""
     analysis = views.sync.analysis
     out: list[Ready] = []
     removers = tuple(dict.fromkeys(
@@ -131,8 +135,11 @@ def ready_commands(views: Views, view: ItemView) -> list[Ready]:
         + [sha for m in view.members if m.hunk is None and m.entry is not None for s in m.entry.signals
            if s.kind in DELETING for sha in s.commits]))
     allowed = {claim.value for claim in view.item.claims}
-    for cost in view.choices:
-        targets = targets_after(views, view.members, cost.take) if cost.applies else None
+    takes = [cost.take for cost in view.choices if cost.applies]
+    if all(applies(Take.SUGGESTED, m.member, analysis) for m in view.members):
+        takes.insert(0, Take.SUGGESTED)
+    for take in takes:
+        targets = targets_after(views, view.members, take)
         if targets is None:
             continue
         tries: list[tuple[ClaimKind, tuple[str, ...]]] = [(ClaimKind.RESTORED, ())]
@@ -141,13 +148,13 @@ def ready_commands(views: Views, view: ItemView) -> list[Ready]:
         tries += [(ClaimKind.SUPERSEDED, ()), (ClaimKind.POLICY, ())]
         if view.item.kind in ALWAYS_HIGH:  # what breaks the build is no loss: only the claims the item allows
             tries = [(claim, evidence) for claim, evidence in tries if claim.value in allowed]
-        chosen = Ready(cost.take, ClaimKind.JUDGEMENT, (), "needs a person's judgement", ClaimStatus.NEEDS_HUMAN)
+        chosen = Ready(take, ClaimKind.JUDGEMENT, (), "needs a person's judgement", ClaimStatus.NEEDS_HUMAN)
         for claim, evidence in tries:
             if claim is ClaimKind.POLICY and analysis.policy is None:
                 continue
             check = verify(claim, evidence, targets, analysis, views.history)
             if check.status is ClaimStatus.VERIFIED:
-                chosen = Ready(cost.take, claim, tuple(check.cited) or evidence, check.reason, check.status)
+                chosen = Ready(take, claim, tuple(check.cited) or evidence, check.reason, check.status)
                 break
         out.append(chosen)
     return out
