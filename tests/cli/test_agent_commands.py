@@ -112,7 +112,7 @@ BAD = {
                         "invalid choice"),
     "two revisions": (["decide", "HEAD", "HEAD~1", "--take", "dev", "--claim", "restored", "--reason", "r"],
                       "only one REV"),
-    "show of nothing": (["show", "commit-0123456789"], "no item"),
+    "show of nothing": (["show", "commit-0123456789"], "may regroup under other ids"),
 }
 
 
@@ -143,3 +143,11 @@ def test_a_preview_decides_nothing(sample_branches: SampleSync) -> None:
     ran = workbench("decide", item, "--take", "dev", "--claim", "judgement", "--reason", "r", "--dev", "dev",
                     "--main", "main", "--repo", repo)
     assert ran.code == 2 and "preview writes nothing" in ran.stderr
+
+
+def test_show_names_a_commits_pull_request_once(sample_merge_commit: SampleSync) -> None:
+    """A subject that already ends in ``(#N)`` (GitHub's squash subjects) is not followed by ``(#N)`` again."""
+    text = workbench("show", "commit-9a3c14db0e", "--repo", str(sample_merge_commit.path)).stdout
+    commits = [line for line in text.splitlines() if line.startswith("  commit ")]
+    assert commits and all("(#" in line for line in commits), text
+    assert not [line for line in commits if re.search(r"\(#(\d+)\).*\(#\1\)", line)], commits

@@ -47,8 +47,8 @@ def show_text(doc: dict[str, Any]) -> str:
     item = doc["item"]
     lines = [f"{item['id']}: {item['kind']}, {item['level']}, {item['state']} ({_sync(doc)})", visible(item["why"])]
     for commit in item["commits"]:
-        pr = f" (#{commit['pr']})" if commit.get("pr") else ""
         subject = visible(commit["subject"]) if commit.get("subject") else "(not found)"
+        pr = f" (#{commit['pr']})" if commit.get("pr") and f"#{commit['pr']}" not in subject else ""
         lines.append(f"  commit {commit['sha'][:10]} {subject}{pr}")
     for member, texts in zip(item["members"], item["texts"], strict=True):
         lines.append("")

@@ -183,4 +183,5 @@ def find(sync: AgentSync, wanted: str) -> Item:
     matches = [i for i in items if len(wanted) >= 8 and i.id.startswith(wanted)]
     if len(matches) == 1:
         return matches[0]
-    raise WorkbenchError(f"no item {wanted!r} in this sync's queue (see `workbench queue`)")
+    raise WorkbenchError(f"no item {wanted!r} in this sync's queue: once decisions are written, an item's settled "
+                         "members leave it and the rest may regroup under other ids (see `workbench queue`)")
