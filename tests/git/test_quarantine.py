@@ -52,6 +52,13 @@ def _quarantines(tmp: Path) -> list[Path]:
     return sorted(p for p in tmp.iterdir() if p.name.startswith(PREFIX))
 
 
+def _default_dispositions() -> None:
+    """The signals' default actions in the child, as a terminal's shell gives them: a test run under ``nohup`` or as
+    a background job passes SIGHUP or SIGINT on ignored, and a process then rightly leaves an ignored signal alone."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT])
 def test_a_signal_during_analyze_leaves_no_quarantine(tmp_path: Path, signum: int) -> None:
     b = _conflict(RepoBuilder.init(tmp_path / "repo"))
@@ -65,6 +72,7 @@ def test_a_signal_during_analyze_leaves_no_quarantine(tmp_path: Path, signum: in
     proc = subprocess.Popen(
         [sys.executable, "-m", "workbench", "analyze", "--json"], cwd=b.path, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(tmp)},
+        preexec_fn=_default_dispositions,  # noqa: PLW1509 - the test process runs no threads that could hold a lock
     )
     try:
         deadline = time.monotonic() + 60
