@@ -27,6 +27,18 @@ _SEALED_LEVELS = (ConfigLevel.GLOBAL, ConfigLevel.XDG, ConfigLevel.SYSTEM)
 Template = Callable[[SampleState], SampleSync]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the app tests first (in their usual order), then the rest.
+
+    pytest-xdist hands tests out in collection order and the app tests are the
+    longest ones: left to the end of the run (``tests/tui`` sorts last), one
+    worker still drives apps while the other has run out of work.  With the
+    short tests last, the workers finish together.  Every worker sorts the same
+    way, so the collections still agree.
+    """
+    items.sort(key=lambda item: item.path.parent.name != "tui")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def dont_write_to_home_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Point HOME (and the XDG dirs under it) at an empty directory; fail if a test writes there."""

@@ -276,7 +276,7 @@ def _subprocess(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[
                           env=env, stdin=subprocess.DEVNULL, timeout=120, check=False)
 
 
-@pytest.mark.parametrize(("line", "words"), [
+BAD_THEMES = [
     ('primary = "notacolor"', "primary: 'notacolor' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
     ('dark = "yes"', "dark must be true or false, not 'yes'"),
     ("luminosity_spread = [1]", "luminosity_spread must be a number from 0 to 1, not [1]"),
@@ -285,11 +285,30 @@ def _subprocess(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[
     ('variables = { block-cursor-text-style = "zzz" }', "variables.block-cursor-text-style: 'zzz' is not a text "
      "style (words from: b, blink, bold, dim, i, italic, none, not, o, overline, reverse, strike, u, underline, uu)"),
     ('variables = { text = "qq" }', "variables.text: 'qq' is not a colour (e.g. \"#4aa8ff\" or \"red\")"),
-])
-def test_a_bad_user_theme_is_named_before_textual_sees_it(sync: Path, tmp_path: Path, line: str, words: str) -> None:
+]
+
+
+def _bad_theme(tmp_path: Path, line: str) -> Path:
     theme = tmp_path / "config" / "workbench" / "themes" / "mine.toml"
     theme.parent.mkdir(parents=True)
     theme.write_text('name = "mine"\n' + ("" if line.startswith("primary") else 'primary = "#123456"\n') + line + "\n")
+    return theme
+
+
+@pytest.mark.parametrize(("line", "words"), BAD_THEMES)
+def test_a_bad_user_theme_is_named_before_textual_sees_it(sync: Path, tmp_path: Path, line: str, words: str) -> None:
+    theme = _bad_theme(tmp_path, line)
+    with _environment(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
+                      TEXTUAL_DRIVER=HEADLESS):
+        status, err = _cli(["open", "--repo", str(sync)])
+    assert status == 2, err
+    assert err == [f"workbench: error: {theme}: {words}"]
+
+
+def test_a_bad_user_theme_is_named_by_the_real_command_line(sync: Path, tmp_path: Path) -> None:
+    """One of the cases above as a process (each costs a Python start, so the others run in this one)."""
+    line, words = BAD_THEMES[0]
+    theme = _bad_theme(tmp_path, line)
     proc = _subprocess(["open", "--repo", str(sync)], tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [f"workbench: error: {theme}: {words}"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers.agent import workbench
 
 from workbench.analysis.answer_key import grade, normalise_choice, parse_answers
 from workbench.sample import RepoBuilder
@@ -21,8 +21,11 @@ from workbench.services.exercises import (
 )
 
 
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd)
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``workbench ARGS`` in this process: a Python start per call would cost more than the command (the command
+    line as a process, its exit status and its one line on stderr, is ``tests/cli``'s)."""
+    ran = workbench(*args)
+    return subprocess.CompletedProcess(["workbench", *args], ran.code, ran.stdout, ran.stderr)
 
 
 @pytest.fixture(scope="module")

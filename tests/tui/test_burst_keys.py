@@ -291,7 +291,8 @@ def _soak(sample: SampleSync, tmp_path: Path, make_app: MakeApp, monkeypatch: py
     return len(sent)
 
 
-@pytest.mark.parametrize("seed", [SEED, SEED + 1])
+# The second seed is a soak of its own: slow, beside ``test_random_bursts_for_longer`` (the fast loop keeps the first).
+@pytest.mark.parametrize("seed", [SEED, pytest.param(SEED + 1, marks=pytest.mark.slow)])
 def test_random_bursts_act_as_the_model_says(sample_in_progress: SampleSync, tmp_path: Path, make_app: MakeApp,
                                              monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     sent = _soak(sample_in_progress, tmp_path, make_app, monkeypatch, seed, BURSTS, None)
