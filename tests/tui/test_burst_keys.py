@@ -219,6 +219,33 @@ def test_a_key_that_waits_long_is_explained(builder: RepoBuilder, make_app: Make
     asyncio.run(main())
 
 
+def test_a_busy_screens_notice_is_followed_by_the_cause_it_turns_into(builder: RepoBuilder, make_app: MakeApp,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a loaded machine the screen may still be handling messages past the notice's delay: "catching up" is said
+    first, and the file being opened, which the user waits for, must still be said once it is the cause."""
+    repo = three_files(builder)
+    slow_files(monkeypatch, lambda: 1.5)
+    real = keygate.settling
+    busy_until: list[float] = []
+
+    def busy(screen: object) -> bool:
+        return bool(busy_until) and time.monotonic() < busy_until[0] or real(screen)
+
+    monkeypatch.setattr(keygate, "settling", busy)
+    app = make_app(lambda: Workspace.open(SyncRequest(repo=repo)))
+
+    async def main() -> None:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await ready(pilot)
+            busy_until.append(time.monotonic() + keygate.TELL_AFTER + 0.3)
+            await burst(pilot, "oom")
+            said = toasts(pilot)
+            assert any(t.startswith("The screen is catching up") for t in said), said
+            assert any(t.startswith("Opening b.py: the key you typed acts once") for t in said), said
+
+    asyncio.run(main())
+
+
 def test_keys_typed_far_ahead_are_refused_with_a_notice(builder: RepoBuilder, make_app: MakeApp,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     repo = three_files(builder)

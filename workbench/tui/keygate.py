@@ -68,6 +68,10 @@ def settling(screen: Any) -> bool:
     return bool(screen.message_queue_size) or any(node.message_queue_size for node in screen.walk_children())
 
 
+CATCHING_UP = "The screen is catching up"
+"""Why keys wait while the screen still handles messages: said only until a more telling cause is known."""
+
+
 class KeyGate:
     """The app's keys, in the order typed, each handed on once the screen can take it."""
 
@@ -84,7 +88,8 @@ class KeyGate:
         """When the key at the head of the queue started waiting (None: it is not waiting)."""
         self._settling_since: float | None = None
         """When the screen was first seen still handling messages for the key at the head (None: it is not)."""
-        self._told = False
+        self._told: str | None = None
+        """Why the keys were last said to wait, in this wait (None: not said yet)."""
         self._timer: Timer | None = None
 
     @property
@@ -139,7 +144,7 @@ class KeyGate:
             marker = KeyDone(key)
             if target.post_message(marker):
                 self._in_flight, self._carrier, self._sent_at = marker, target, time.monotonic()
-        self._told = False
+        self._told = None
 
     def _why_wait(self, key: str, now: float) -> str | None:
         screen = self._app.screen
@@ -155,15 +160,18 @@ class KeyGate:
         if self._settling_since is None:
             self._settling_since = now
         if now - self._settling_since < STALE:
-            return "The screen is catching up"
+            return CATCHING_UP
         self._app.log.warning(f"key {key!r}: the screen kept handling messages; it goes anyway")
         return None
 
     def _tell(self, why: str, now: float) -> None:
-        """Say why keys wait, once per wait, when the wait is long enough to notice."""
-        if self._told or self._waiting_since is None or now - self._waiting_since < TELL_AFTER:
+        """Say why keys wait, once per wait, when the wait is long enough to notice; a busy screen's general
+        word is followed once by the cause it turns into (on a loaded machine the screen may be busy first)."""
+        if self._waiting_since is None or now - self._waiting_since < TELL_AFTER:
             return
-        self._told = True
+        if self._told is not None and (self._told != CATCHING_UP or why == CATCHING_UP):
+            return
+        self._told = why
         count = len(self._held)
         keys = "the key you typed acts" if count == 1 else f"the {count} keys you typed act, in order,"
         self._app.notify(f"{why}: {keys} once it is done.")
