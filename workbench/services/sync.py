@@ -252,21 +252,20 @@ def _analysis(
     """The analysis from the cache when ``inputs`` (its key's inputs) has one, else computed and stored
     (now, or by the caller when it gives ``later``)."""
     if inputs is None:
-        return _compute(repo, request, progress)
+        return _compute(repo, request, progress)[0]
     from workbench.cache.analyses import load_analysis, save_analysis
 
     cache, key = _cache(), cache_key("analysis", inputs)
     cached = load_analysis(cache, key)
     if cached is not None:
         return cached
-    memo: list[UnitMemo] = []
-    analysis = _compute(repo, request, progress, inputs, memo)
+    analysis, memo = _compute(repo, request, progress, inputs)
 
     def store() -> None:
-        if memo:  # the units are keyed by what they read, whatever the state is now
+        if memo is not None:  # the units are keyed by what they read, whatever the state is now
             from workbench.cache.memo import save_memo
 
-            save_memo(_memo_cache(), memo[0])
+            save_memo(_memo_cache(), memo)
         if _unchanged(request, identity, inputs):
             save_analysis(cache, key, analysis)
 
@@ -296,10 +295,10 @@ def _unchanged(request: SyncRequest, identity: SyncIdentity | None, inputs: dict
 
 def _compute(
     repo: GitRepo, request: SyncRequest, progress: Callable[[LoadProgress], None] | None,
-    inputs: dict[str, object] | None = None, memo: list[UnitMemo] | None = None,
-) -> SyncAnalysis:
-    """The analysis computed; with ``inputs`` (the cache's key for it) of a work-tree result, its units are
-    reused from the unit memo of the same scope and the memo used is put in ``memo`` (to be stored)."""
+    inputs: dict[str, object] | None = None,
+) -> tuple[SyncAnalysis, UnitMemo | None]:
+    """The analysis computed, and the unit memo it used (None: none): with ``inputs`` (the cache's key for it) of a
+    work-tree result, its units are reused from the memo of the same scope, which holds the new ones to store."""
     from workbench.git.snapshot import start_sync
 
     with _rare_collections(), start_sync(
@@ -325,10 +324,8 @@ def _compute(
 
         reuse = (_unit_memo(snapshot, policy, inputs, request.paths is not None)
                  if inputs is not None and inputs.get("work") is not None else None)
-        if reuse is not None and memo is not None:
-            memo.append(reuse)
         return analyze(snapshot, repo.read_blob, repo.commit_info, repo.line_changes, policy=policy, repo_files=files,
-                       progress=staged if progress is not None else None, memo=reuse)
+                       progress=staged if progress is not None else None, memo=reuse), reuse
 
 
 def _unit_memo(snapshot: SyncSnapshot, policy: object, inputs: dict[str, object], some_paths: bool) -> UnitMemo:
