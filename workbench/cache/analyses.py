@@ -80,6 +80,13 @@ def _reducer(cls: type, names: tuple[str, ...]) -> Reducer:
     return reduce
 
 
+def dump_records(out: BinaryIO, value: object, table: dict[type, Reducer]) -> None:
+    """Pickle ``value`` to ``out``, the model's records as calls of their class (``table``: ``by_constructor()``)."""
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = table
+    pickler.dump(value)
+
+
 def save_analysis(cache: DiskCache, key: str, analysis: SyncAnalysis) -> bool:
     """Store ``analysis`` under ``key`` (streamed to disk); False when it cannot be pickled or written.
 
@@ -91,13 +98,7 @@ def save_analysis(cache: DiskCache, key: str, analysis: SyncAnalysis) -> bool:
     if text * _PICKLE_PER_TEXT_BYTE > cache.max_bytes:
         return False
     table = by_constructor()
-
-    def dump(out: BinaryIO) -> None:
-        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.dispatch_table = table
-        pickler.dump(analysis)
-
     try:
-        return cache.put_with(key, dump)
+        return cache.put_with(key, lambda out: dump_records(out, analysis, table))
     except (pickle.PicklingError, TypeError, AttributeError):  # an unpicklable field: no caching, not a failure
         return False

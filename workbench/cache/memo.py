@@ -13,10 +13,10 @@ entries of its units and writes only the units it computed.
 from __future__ import annotations
 
 import pickle
-from typing import BinaryIO
+from functools import partial
 
 from workbench.analysis.memo import Fingerprint, UnitMemo
-from workbench.cache.analyses import by_constructor
+from workbench.cache.analyses import by_constructor, dump_records
 from workbench.cache.keys import cache_key
 from workbench.cache.store import DiskCache
 
@@ -45,14 +45,9 @@ def save_memo(cache: DiskCache, memo: UnitMemo) -> int:
     table = by_constructor()
     stored = 0
     for fingerprint, answer in memo.added.items():
-
-        def dump(out: BinaryIO, answer: object = answer) -> None:
-            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = table
-            pickler.dump(answer)
-
         try:
-            stored += cache.put_with(unit_key(fingerprint), dump, evict=False)
+            stored += cache.put_with(unit_key(fingerprint), partial(dump_records, value=answer, table=table),
+                                     evict=False)
         except (pickle.PicklingError, TypeError, AttributeError):
             continue
     if stored:
