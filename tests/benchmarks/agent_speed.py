@@ -95,13 +95,18 @@ class Figures:
         return out
 
 
+def merge_tree_seconds(repo: Path, env: dict[str, str]) -> float:
+    """``git merge-tree`` of #4291's tips in ``repo``: the yardstick every figure is a ratio of."""
+    return run(["git", "merge-tree", "--write-tree", *PARENTS_4291], repo, env)[0]
+
+
 def situation(repo: Path, env: dict[str, str], label: str, runs: int = RUNS, decisions: int = DECISIONS) -> Figures:
     """Warm queue and show interleaved with merge-tree, then decisions one command each (with the queue an agent
     reads after each), then a batch."""
     found = Figures(label)
 
     def merge_tree() -> None:
-        found.merge_tree.append(run(["git", "merge-tree", "--write-tree", *PARENTS_4291], repo, env)[0])
+        found.merge_tree.append(merge_tree_seconds(repo, env))
 
     run([*WORKBENCH, "queue", "--json"], repo, env)  # fills the cache
     _t, out = run([*WORKBENCH, "queue", "--json"], repo, env)

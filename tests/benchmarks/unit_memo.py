@@ -21,13 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agent_speed import CHILD_ENV, PARENTS_4291, WORKBENCH, in_progress, ready, run  # noqa: E402
+from agent_speed import CHILD_ENV, WORKBENCH, in_progress, merge_tree_seconds, ready, run  # noqa: E402
 
 DECISIONS = int(os.environ.get("BENCH_DECISIONS", "6"))
-
-
-def merge_tree(repo: Path, env: dict[str, str], parents: tuple[str, str]) -> float:
-    return run(["git", "merge-tree", "--write-tree", *parents], repo, env)[0]
 
 
 @dataclass
@@ -57,7 +53,7 @@ def decisions(source: str, scratch: Path, env: dict[str, str], count: int = DECI
     found = Figures(f"#4291 in progress, {count} decisions")
     run([*WORKBENCH, "queue", "--json"], repo, env)  # the analysis and the memo of the state before
     for line in ready(repo, env, count):
-        found.merge_tree.append(merge_tree(repo, env, PARENTS_4291))
+        found.merge_tree.append(merge_tree_seconds(repo, env))
         found.add("decide (its answer re-analyses)", run(WORKBENCH + shlex.split(line)[1:], repo, env)[0])
         found.add("queue after it, memo", run([*WORKBENCH, "queue", "--json"], repo, env)[0])
         found.add("queue on that state, cold (--no-cache)", run([*WORKBENCH, "queue", "--json", "--no-cache"], repo,
