@@ -96,6 +96,11 @@ def _tier(command: dict[str, Any]) -> int:
     return 4 if verified else 5
 
 
+def _priced(detail: dict[str, Any]) -> dict[str, int]:
+    """What each take that applies to a ``show``n item loses, in lines of both sides (``_ranked``'s ties)."""
+    return {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+
+
 def _ranked(commands: list[dict[str, Any]], lost: dict[str, int] | None = None,
             first: str | None = None) -> list[dict[str, Any]]:
     """``first`` (a take) first when given; then by ``_tier``; ties: a kept result first, then the take that loses
@@ -175,7 +180,7 @@ class Agent:
             shown = workbench("show", item["id"], "--json", *self.opts())
             assert shown.code == 0, shown.stderr
             detail = shown.json()["item"]
-            lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+            lost = _priced(detail)
             edited = bool(self.edited) and {m["path"] for m in item["members"]} <= self.edited
             first = "result" if edited else None
             found.append(_ranked(detail["commands"], lost, first))
@@ -258,7 +263,7 @@ class Agent:
             if shown.code != 0:
                 continue
             detail = shown.json()["item"]
-            lost = {c["take"]: sum(c["lost_lines"].values()) for c in detail["choices"] if c["applies"]}
+            lost = _priced(detail)
             taken = first[item]["take"] if item in first else ""
             lines = [c for c in _ranked(detail["commands"], lost) if c["take"] not in ("result", taken)]
             plans[item] = [batch_request(c["command"]) for c in lines[:tries]]
